@@ -1,0 +1,1 @@
+"""Reference solutions as importable Python: used by oracles, generators and fuzzing."""
