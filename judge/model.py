@@ -91,12 +91,7 @@ class RunResult:
     @property
     def ok(self) -> bool:
         """Exited normally with status 0 and hit no limit."""
-        return (
-            self.sandbox_error is None
-            and self.limit_hit is None
-            and self.signal is None
-            and self.exit_code == 0
-        )
+        return self.sandbox_error is None and self.limit_hit is None and self.signal is None and self.exit_code == 0
 
     @property
     def exited(self) -> bool:

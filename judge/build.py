@@ -1,0 +1,217 @@
+"""Turning a submission (or a package's validator) into a runnable ``Program``.
+
+Compilation runs through the runner, in the sandbox, with its own limits.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from judge.languages import Language, Toolchain, expand, language_for, missing_tool
+from judge.model import Limits, Mount, RunSpec
+from judge.problem import Problem
+from judge.runner import Runner
+from judge.verdict import Verdict
+
+COMPILE_LIMITS = Limits(
+    time_s=60.0,
+    wall_time_s=120.0,
+    memory_kib=2 * 1024 * 1024,
+    processes=256,
+    output_bytes=256 * 1024 * 1024,
+    stderr_bytes=256 * 1024,
+    open_files=512,
+)
+MESSAGE_CHARS = 8000
+
+
+@dataclass(frozen=True)
+class Program:
+    """Something the judge can run: the files of its box and the command, relative to the box."""
+
+    language: str
+    files: Path  # a folder; its contents are copied into every run's fresh box (None for trusted in-place runs)
+    argv: tuple[str, ...]
+    env: Mapping[str, str] = field(default_factory=dict)
+    mounts: tuple[Mount, ...] = ()
+    processes: int = 1
+    address_space_limit: bool = True
+    trusted: bool = False
+    stub: bool = False
+
+
+@dataclass(frozen=True)
+class Build:
+    program: Program | None
+    verdict: Verdict | None  # CE or JE when there is no program
+    message: str  # the compiler's output (CE), or why the judge failed (JE)
+    language: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.program is not None
+
+
+class SkipLanguage(Exception):
+    """The submission's language is unknown or its toolchain is missing (a reason, not a verdict)."""
+
+
+def _read_text(path: Path) -> str:
+    if path.is_dir():
+        return "\n".join(_read_text(p) for p in sorted(path.iterdir()) if p.is_file())
+    return path.read_bytes().decode("utf-8", "replace")
+
+
+def _java_name(source: str, fallback: str) -> str:
+    m = re.search(r"public\s+(?:final\s+)?class\s+(\w+)", source)
+    return f"{m.group(1)}.java" if m else fallback
+
+
+def _stage(source: Path, lang: Language, problem: Problem | None, box: Path) -> tuple[str, bool]:
+    """Copy the submission (and the stub, if it is function-style) into the build box. Returns (main, stub?)."""
+    box.mkdir(parents=True, exist_ok=True)
+    text = _read_text(source)
+    stub = problem.stubs.get(lang.id) if problem is not None else None
+    if stub is not None and source.is_file() and stub.matches(text):
+        for f in sorted(stub.files.iterdir()):
+            if f.is_file():
+                shutil.copy(f, box / f.name)
+        shutil.copy(source, box / stub.submission_name)
+        return stub.main, True
+    if source.is_dir():
+        files = sorted(p for p in source.iterdir() if p.is_file())
+        for f in files:
+            shutil.copy(f, box / f.name)
+        mains = [f.name for f in files if f.suffix.lower() in lang.extensions]
+        if not mains:
+            raise SkipLanguage(f"{source}: no {lang.name} source file")
+        preferred = [m for m in mains if Path(m).stem.lower() in ("main", source.name.lower())]
+        if lang.id == "python3" and not preferred and len(mains) > 1:
+            preferred = [m for m in mains if "__main__" in (source / m).read_text(errors="replace")]
+        return (preferred or mains)[0], False
+    name = source.name
+    if lang.id == "java":
+        name = _java_name(text, name)
+    elif lang.id == "pascal":
+        name = re.sub(r"[^A-Za-z0-9_.]", "_", name)
+    shutil.copy(source, box / name)
+    return name, False
+
+
+def _python_syntax(box: Path, main: str) -> str | None:
+    """A syntax error in a Python submission is a compile error (checked in-process, same interpreter)."""
+    for f in sorted(box.glob("*.py")):
+        try:
+            compile(f.read_bytes(), f.name, "exec", dont_inherit=True)
+        except SyntaxError as exc:
+            return f"{f.name}:{exc.lineno}: SyntaxError: {exc.msg}"
+        except ValueError as exc:  # null bytes
+            return f"{f.name}: {exc}"
+    return None
+
+
+def build(
+    source: Path,
+    lang: Language,
+    *,
+    problem: Problem | None,
+    tools: Toolchain,
+    runner: Runner,
+    workdir: Path,
+    trusted: bool = False,
+) -> Build:
+    """Compile ``source`` (a file or a folder) in ``workdir``. Never raises for a bad submission."""
+    missing = missing_tool(lang, tools)
+    if missing is not None:
+        raise SkipLanguage(missing)
+    box = workdir / "build"
+    if box.exists():
+        shutil.rmtree(box)
+    main, is_stub = _stage(source, lang, problem, box)
+    sources = tuple(sorted(p.name for p in box.iterdir() if p.suffix.lower() in lang.extensions))
+    mounts = tools.python_mounts if lang.id == "python3" else ()
+    memory_mib = (problem.limits.memory_kib // 1024) if problem is not None else 2048
+    if lang.id == "python3":
+        err = _python_syntax(box, main)
+        if err is not None:
+            return Build(None, Verdict.CE, err, lang.id)
+    if lang.compiled:
+        argv = expand(lang.compile, main=main, files=sources, tools=tools, memory_mib=memory_mib)
+        log = workdir / "compile.log"
+        result = runner.run(
+            RunSpec(
+                argv=argv,
+                box=box,
+                limits=COMPILE_LIMITS,
+                stdout=log,
+                stderr=log,
+                env=dict(lang.env),
+                mounts=mounts,
+                trusted=trusted,
+                address_space_limit=lang.address_space_limit,
+            )
+        )
+        message = log.read_text(errors="replace")[:MESSAGE_CHARS] if log.exists() else ""
+        if result.sandbox_error is not None:
+            return Build(None, Verdict.JE, f"compiler could not be run: {result.sandbox_error}", lang.id)
+        if result.limit_hit is not None:
+            what = str(result.limit_hit).replace("_", " ")
+            return Build(None, Verdict.CE, f"compilation stopped: {what} limit\n{message}", lang.id)
+        if not result.ok:
+            return Build(None, Verdict.CE, message or f"compiler exited with status {result.exit_code}", lang.id)
+    else:
+        message = ""
+    run_argv = expand(lang.run, main=main, files=sources, tools=tools, memory_mib=memory_mib)
+    program = Program(
+        language=lang.id,
+        files=box,
+        argv=run_argv,
+        env=dict(lang.env),
+        mounts=mounts,
+        processes=lang.processes,
+        address_space_limit=lang.address_space_limit,
+        trusted=trusted,
+        stub=is_stub,
+    )
+    return Build(program, None, message, lang.id)
+
+
+def detect_language(source: Path, languages: Mapping[str, Language]) -> Language:
+    lang = language_for(source, languages)
+    if lang is None:
+        what = "folder's files" if source.is_dir() else f"extension {source.suffix or '(none)'!r}"
+        raise SkipLanguage(f"{source.name}: unknown language ({what}); known: {', '.join(sorted(languages))}")
+    return lang
+
+
+def trusted_program(
+    path: Path, languages: Mapping[str, Language], tools: Toolchain, runner: Runner, workdir: Path
+) -> Build:
+    """A package's own program (validator): Python runs in place; C/C++ is compiled (trusted) once."""
+    if path.suffix == ".py":
+        return Build(
+            Program("python3", path.parent, (tools.python, str(path)), trusted=True, processes=64),
+            None,
+            "",
+            "python3",
+        )
+    if path.suffix == ".sh":
+        return Build(Program("sh", path.parent, ("/bin/sh", str(path)), trusted=True, processes=64), None, "", "sh")
+    lang = language_for(path, languages)
+    if lang is None or not lang.compiled:
+        return Build(None, Verdict.JE, f"{path.name}: cannot run a validator written in this language", "")
+    folder = path.parent
+    is_folder_program = folder.name not in ("output_validators", "input_validators")
+    source: Path = folder if is_folder_program else path
+    try:
+        built = build(source, lang, problem=None, tools=tools, runner=runner, workdir=workdir, trusted=True)
+    except SkipLanguage as exc:
+        return Build(None, Verdict.JE, str(exc), lang.id)
+    if built.program is None:
+        return Build(None, Verdict.JE, f"validator {path.name} does not compile:\n{built.message}", lang.id)
+    exe = built.program.files / built.program.argv[0].removeprefix("./")
+    return Build(Program(lang.id, built.program.files, (str(exe),), trusted=True, processes=64), None, "", lang.id)

@@ -1,0 +1,129 @@
+"""Judging a submission against a problem: build, run the tests in order, score."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from judge.build import Build, Program, build, detect_language, trusted_program
+from judge.languages import Language, Toolchain
+from judge.problem import Problem, TestCase
+from judge.results import CaseResult, SubmissionResult
+from judge.runner import Runner
+from judge.scoring import aggregate_metric, score_submission
+from judge.testrun import Context, judge_test
+from judge.verdict import Verdict
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A problem with its validator built, ready to judge many submissions."""
+
+    problem: Problem
+    validator: Program | None
+    error: str | None  # the package's validator cannot be built: every submission gets JE
+
+
+@dataclass(frozen=True)
+class Environment:
+    runner: Runner
+    languages: Mapping[str, Language]
+    tools: Toolchain
+
+
+def prepare(problem: Problem, env: Environment, workdir: Path) -> Prepared:
+    if problem.output_validator is None:
+        return Prepared(problem, None, None)
+    built = trusted_program(problem.output_validator, env.languages, env.tools, env.runner, workdir / "validator")
+    if built.program is None:
+        return Prepared(problem, None, f"output validator: {built.message}")
+    return Prepared(problem, built.program, None)
+
+
+def _failed_build(problem: Problem, source: Path, built: Build, warnings: tuple[str, ...]) -> SubmissionResult:
+    assert built.verdict is not None
+    return SubmissionResult(
+        problem=problem.id,
+        source=str(source),
+        language=built.language,
+        verdict=built.verdict,
+        score=0.0,
+        max_score=problem.secret.max_score,
+        time_s=0.0,
+        memory_kib=0,
+        compile_message=built.message,
+        metric_name=problem.metric.name if problem.metric else None,
+        sandbox_warnings=warnings,
+    )
+
+
+def _tests_to_run(problem: Problem) -> list[TestCase]:
+    return list(problem.tests())
+
+
+def judge_submission(
+    prepared: Prepared,
+    source: Path,
+    env: Environment,
+    *,
+    on_test: Callable[[CaseResult], None] | None = None,
+    workdir: Path | None = None,
+) -> SubmissionResult:
+    """Judge one submission. Raises build.SkipLanguage for an unknown language or a missing toolchain."""
+    problem = prepared.problem
+    lang = detect_language(source, env.languages)
+    warnings = tuple(env.runner.info.warnings)
+    own_tmp = workdir is None
+    work = Path(tempfile.mkdtemp(prefix="judge-")) if workdir is None else workdir
+    work.chmod(0o711)  # the boxes inside belong to the sandbox's unprivileged uid
+    try:
+        if prepared.error is not None:
+            je = Build(None, Verdict.JE, prepared.error, lang.id)
+            return _failed_build(problem, source, je, warnings)
+        built = build(source, lang, problem=problem, tools=env.tools, runner=env.runner, workdir=work)
+        if built.program is None:
+            return _failed_build(problem, source, built, warnings)
+        results: dict[str, CaseResult] = {}
+        stopped_groups: set[str] = set()
+        stop_all = False
+        for i, test in enumerate(_tests_to_run(problem)):
+            if stop_all or any(test.group == g or test.group.startswith(g + "/") for g in stopped_groups):
+                continue
+            test_dir = work / f"t{i:04d}"
+            test_dir.mkdir()
+            ctx = Context(problem, built.program, prepared.validator, env.runner, test_dir)
+            result = judge_test(ctx, test)
+            shutil.rmtree(test_dir, ignore_errors=True)
+            results[test.name] = result
+            if on_test is not None:
+                on_test(result)
+            if result.verdict is not Verdict.AC and problem.group(test.group).on_reject_break:
+                if not problem.scoring:
+                    stop_all = True
+                else:
+                    stopped_groups.add(test.group)
+        scored = score_submission(problem, results)
+        ordered = tuple(results[t.name] for t in problem.tests() if t.name in results)
+        return SubmissionResult(
+            problem=problem.id,
+            source=str(source),
+            language=lang.id,
+            verdict=scored.verdict,
+            score=scored.score,
+            max_score=scored.max_score,
+            time_s=max((r.time_s for r in ordered), default=0.0),
+            memory_kib=max((r.memory_kib for r in ordered), default=0),
+            compile_message=built.message,
+            tests=ordered,
+            test_scores=tuple(scored.test_scores.get(r.name, 0.0) for r in ordered),
+            groups=scored.groups,
+            metric=aggregate_metric(problem.metric, ordered),
+            metric_name=problem.metric.name if problem.metric else None,
+            sandbox_warnings=warnings,
+        )
+    finally:
+        if own_tmp:
+            shutil.rmtree(work, ignore_errors=True)

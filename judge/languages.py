@@ -1,0 +1,148 @@
+"""Languages as data: judge/languages.toml -> frozen ``Language`` records and argv builders.
+
+Pure: builds command lines, runs nothing. Toolchain presence is looked up on PATH.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from judge.model import Mount
+
+LANGUAGES_FILE = Path(__file__).with_name("languages.toml")
+EXE_NAME = "prog"
+
+
+class LanguageError(Exception):
+    """A language file is malformed, or a toolchain is missing. One line, for the organizer."""
+
+
+@dataclass(frozen=True)
+class Language:
+    id: str
+    name: str
+    extensions: tuple[str, ...]
+    run: tuple[str, ...]
+    compile: tuple[str, ...] = ()
+    env: Mapping[str, str] = field(default_factory=dict)
+    packages: tuple[str, ...] = ()
+    check: tuple[str, ...] = ()
+    processes: int = 1
+    address_space_limit: bool = True
+
+    @property
+    def compiled(self) -> bool:
+        return bool(self.compile)
+
+    def tool(self) -> str:
+        """The program this language needs on the host (compiler, or interpreter for interpreted ones)."""
+        argv = self.compile or self.run
+        return argv[0]
+
+
+@dataclass(frozen=True)
+class Toolchain:
+    """Where the language's tools are on this machine."""
+
+    python: str  # the judge's own interpreter (real path)
+    python_mounts: tuple[Mount, ...]
+
+
+def load_languages(path: Path = LANGUAGES_FILE) -> dict[str, Language]:
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise LanguageError(f"{path}: {exc}") from None
+    out: dict[str, Language] = {}
+    for lang_id, spec in raw.items():
+        try:
+            out[lang_id] = Language(
+                id=lang_id,
+                name=str(spec.get("name", lang_id)),
+                extensions=tuple(spec["extensions"]),
+                run=tuple(spec["run"]),
+                compile=tuple(spec.get("compile", ())),
+                env=dict(spec.get("env", {})),
+                packages=tuple(spec.get("packages", ())),
+                check=tuple(spec.get("check", ())),
+                processes=int(spec.get("processes", 1)),
+                address_space_limit=bool(spec.get("address_space_limit", True)),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise LanguageError(f"{path} [{lang_id}]: missing or bad field {exc}") from None
+    return out
+
+
+def language_for(path: Path, languages: Mapping[str, Language]) -> Language | None:
+    """The language of a source file (by extension) or of a folder (by the extensions of its files)."""
+    if path.is_dir():
+        found = {
+            lang.id
+            for f in path.iterdir()
+            if f.is_file()
+            for lang in languages.values()
+            if f.suffix.lower() in lang.extensions
+        }
+        if len(found) == 1:
+            return languages[found.pop()]
+        if "cpp" in found and found <= {"c", "cpp"}:
+            return languages["cpp"]
+        return None
+    suffix = path.suffix.lower()
+    for lang in languages.values():
+        if suffix in lang.extensions:
+            return lang
+    return None
+
+
+def toolchain() -> Toolchain:
+    """The judge's own Python, and what must be mounted for it to run inside the sandbox."""
+    exe = Path(sys.executable).resolve()
+    mounts: list[Mount] = []
+    for prefix in {Path(sys.base_prefix).resolve(), Path(sys.prefix).resolve()}:
+        if not str(prefix).startswith(("/usr/", "/bin", "/lib")) and str(prefix) != "/usr":
+            mounts.append(Mount(prefix))
+    return Toolchain(python=str(exe), python_mounts=tuple(sorted(mounts, key=lambda m: str(m.source))))
+
+
+def missing_tool(lang: Language, tools: Toolchain) -> str | None:
+    """None if the toolchain is present; else a one-line message naming what to install."""
+    tool = lang.tool()
+    if tool == "{python}":
+        return None if Path(tools.python).exists() else "the judge's Python interpreter is missing"
+    if shutil.which(tool) is None:
+        pkgs = " ".join(lang.packages) or tool
+        return f"{lang.name}: `{tool}` not found; install it (Debian: apt-get install {pkgs})"
+    if lang.compiled and lang.run[0] not in ("./{exe}",) and shutil.which(lang.run[0]) is None:
+        return f"{lang.name}: `{lang.run[0]}` not found; install it (Debian: apt-get install {' '.join(lang.packages)})"
+    return None
+
+
+def expand(
+    argv: tuple[str, ...],
+    *,
+    main: str,
+    files: tuple[str, ...],
+    tools: Toolchain,
+    memory_mib: int,
+) -> tuple[str, ...]:
+    """Fill the placeholders of a command (see languages.toml)."""
+    values = {
+        "main": main,
+        "exe": EXE_NAME,
+        "class": Path(main).stem,
+        "python": tools.python,
+        "memory_mib": str(memory_mib),
+    }
+    out: list[str] = []
+    for arg in argv:
+        if arg == "{files}":
+            out.extend(files)
+        else:
+            out.append(arg.format(**values))
+    return tuple(out)

@@ -1,0 +1,499 @@
+"""A Kattis-format problem package on disk -> a frozen ``Problem``. Pure: reads files, runs nothing.
+
+See docs/package-format.md for what is read and how.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+
+class PackageError(Exception):
+    """The problem package is malformed. The message is one line, meant for the organizer."""
+
+
+class ScoreAggregation(StrEnum):
+    MIN = "min"
+    SUM = "sum"  # max_score x mean of the fractions (see docs/package-format.md)
+
+
+class InputMode(StrEnum):
+    STDIN = "stdin"
+    ARGS = "args"
+
+
+class AnswerMode(StrEnum):
+    STDOUT = "stdout"
+    EXIT_CODE = "exit_code"
+
+
+@dataclass(frozen=True)
+class StubSpec:
+    """A function-style submission: the package supplies the main program."""
+
+    language: str
+    detect: str  # regex searched in the submission's source
+    submission_name: str
+    main: str
+    files: Path  # include/<language>/
+
+    def matches(self, source_text: str) -> bool:
+        return re.search(self.detect, source_text) is not None
+
+
+@dataclass(frozen=True)
+class MetricSpec:
+    name: str
+    aggregate: str = "mean"  # mean | max | min | sum
+    better: str = "lower"  # lower | higher
+    groups: tuple[str, ...] = ()  # restrict to these group names (empty = all secret tests)
+
+
+@dataclass(frozen=True)
+class TestCase:
+    name: str  # path relative to data/, without .in: "secret/group1/003"
+    input_path: Path
+    answer_path: Path | None  # None = empty answer
+    group: str  # the group path relative to data/: "sample", "secret", "secret/group1"
+
+
+@dataclass(frozen=True)
+class TestGroup:
+    name: str  # relative to data/
+    path: Path
+    max_score: float
+    aggregation: ScoreAggregation
+    on_reject_break: bool
+    validator_args: tuple[str, ...]
+    input_validator_args: tuple[str, ...]
+    tests: tuple[TestCase, ...]
+    subgroups: tuple[TestGroup, ...]
+    scored: bool  # False for data/sample
+
+    def all_tests(self) -> tuple[TestCase, ...]:
+        """Own tests first, then the subgroups' in name order."""
+        out = list(self.tests)
+        for sub in self.subgroups:
+            out.extend(sub.all_tests())
+        return tuple(out)
+
+    def all_groups(self) -> tuple[TestGroup, ...]:
+        out: list[TestGroup] = [self]
+        for sub in self.subgroups:
+            out.extend(sub.all_groups())
+        return tuple(out)
+
+
+@dataclass(frozen=True)
+class ProblemLimits:
+    time_s: float = 1.0
+    memory_kib: int = 1024 * 1024
+    output_bytes: int = 8 * 1024 * 1024
+    validation_passes: int = 2
+
+    @property
+    def wall_time_s(self) -> float:
+        return 2 * self.time_s + 1
+
+
+@dataclass(frozen=True)
+class Problem:
+    id: str
+    path: Path
+    name: str
+    scoring: bool
+    interactive: bool
+    multi_pass: bool
+    limits: ProblemLimits
+    validator_args: tuple[str, ...]
+    output_validator: Path | None  # None = the default token comparison
+    input_validators: tuple[Path, ...]
+    sample: TestGroup | None
+    secret: TestGroup
+    input_mode: InputMode = InputMode.STDIN
+    answer_mode: AnswerMode = AnswerMode.STDOUT
+    stubs: Mapping[str, StubSpec] = field(default_factory=dict)
+    metric: MetricSpec | None = None
+    statement: Path | None = None
+    content_hash: str = ""
+
+    def groups(self) -> tuple[TestGroup, ...]:
+        top = ((self.sample,) if self.sample else ()) + (self.secret,)
+        return tuple(g for t in top for g in t.all_groups())
+
+    def tests(self) -> tuple[TestCase, ...]:
+        """Every test in judging order: samples first."""
+        out: list[TestCase] = []
+        if self.sample is not None:
+            out.extend(self.sample.all_tests())
+        out.extend(self.secret.all_tests())
+        return tuple(out)
+
+    def group(self, name: str) -> TestGroup:
+        for g in self.groups():
+            if g.name == name:
+                return g
+        raise KeyError(name)
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def _read_yaml(path: Path) -> dict[str, Any]:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PackageError(f"cannot read {path}: {exc}") from None
+    except yaml.YAMLError as exc:
+        where = getattr(exc, "problem_mark", None)
+        line = f" line {where.line + 1}" if where is not None else ""
+        raise PackageError(f"{path}{line}: not valid YAML") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise PackageError(f"{path}: expected a mapping at the top level")
+    return data
+
+
+def _args(value: Any, where: str) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return tuple(value.split())
+    if isinstance(value, list) and all(isinstance(v, str | int | float) for v in value):
+        return tuple(str(v) for v in value)
+    raise PackageError(f"{where}: expected a string or a list of strings")
+
+
+def _number(value: Any, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise PackageError(f"{where}: expected a number, got {value!r}")
+    return float(value)
+
+
+def _types(config: Mapping[str, Any]) -> set[str]:
+    """Problem type words from 2023-07 `type` and legacy `validation`."""
+    words: set[str] = set()
+    raw_type = config.get("type", "pass-fail")
+    if isinstance(raw_type, str):
+        words.update(raw_type.split())
+    elif isinstance(raw_type, list):
+        words.update(str(w) for w in raw_type)
+    else:
+        raise PackageError("problem.yaml: `type` must be a string or a list")
+    validation = config.get("validation", "default")
+    if not isinstance(validation, str):
+        raise PackageError("problem.yaml: `validation` must be a string")
+    vwords = validation.split()
+    if "score" in vwords:
+        words.add("scoring")
+    words.update(w for w in vwords if w in ("interactive", "multi-pass"))
+    known = {"pass-fail", "scoring", "interactive", "multi-pass", "submit-answer"}
+    unknown = words - known
+    if unknown:
+        raise PackageError(f"problem.yaml: unknown problem type {sorted(unknown)[0]!r}")
+    if "submit-answer" in words:
+        raise PackageError("problem.yaml: submit-answer problems are not supported")
+    return words
+
+
+def _limits(config: Mapping[str, Any], root: Path) -> ProblemLimits:
+    raw = config.get("limits") or {}
+    if not isinstance(raw, dict):
+        raise PackageError("problem.yaml: `limits` must be a mapping")
+    time_s = 1.0
+    timelimit_file = root / ".timelimit"
+    if "time_limit" in raw:
+        time_s = _number(raw["time_limit"], "limits.time_limit")
+    elif timelimit_file.is_file():
+        try:
+            time_s = float(timelimit_file.read_text().split()[0])
+        except (ValueError, IndexError):
+            raise PackageError(f"{timelimit_file}: expected a number of seconds") from None
+    if time_s <= 0:
+        raise PackageError("limits.time_limit must be positive")
+    memory_mib = _number(raw.get("memory", 1024), "limits.memory")
+    output_mib = _number(raw.get("output", 8), "limits.output")
+    passes = int(_number(raw.get("validation_passes", 2), "limits.validation_passes"))
+    return ProblemLimits(
+        time_s=time_s,
+        memory_kib=int(memory_mib * 1024),
+        output_bytes=int(output_mib * 1024 * 1024),
+        validation_passes=passes,
+    )
+
+
+def _group_config(path: Path) -> dict[str, Any]:
+    for name in ("test_group.yaml", "testdata.yaml"):
+        if (path / name).is_file():
+            return _read_yaml(path / name)
+    return {}
+
+
+_TEST_SUFFIXES = (".in",)
+
+
+def _load_group(
+    path: Path,
+    data_root: Path,
+    *,
+    inherited: Mapping[str, Any],
+    max_score: float,
+    scored: bool,
+) -> TestGroup:
+    own = _group_config(path)
+    settings = {**inherited, **own}
+    name = path.relative_to(data_root).as_posix()
+    aggregation_word = settings.get("score_aggregation")
+    flags = _args(settings.get("grader_flags"), f"{name}: grader_flags")
+    if aggregation_word is None:
+        for word in flags:
+            if word in ("min", "sum", "avg", "max"):
+                aggregation_word = word
+    if aggregation_word is None:
+        aggregation_word = settings.get("_default_aggregation", "min")
+    if aggregation_word not in ("min", "sum", "avg"):
+        raise PackageError(f"data/{name}: score_aggregation must be min, sum or avg, not {aggregation_word!r}")
+    aggregation = ScoreAggregation.MIN if aggregation_word == "min" else ScoreAggregation.SUM
+    on_reject = settings.get("on_reject", settings.get("_default_on_reject", "break"))
+    if on_reject not in ("break", "continue"):
+        raise PackageError(f"data/{name}: on_reject must be break or continue")
+    validator_args = _args(own.get("output_validator_args", own.get("output_validator_flags")), f"data/{name}")
+    input_args = _args(own.get("input_validator_args", own.get("input_validator_flags")), f"data/{name}")
+    parent_validator_args = _args(inherited.get("_validator_args"), name)
+    parent_input_args = _args(inherited.get("_input_args"), name)
+    validator_args = parent_validator_args + validator_args
+    input_args = parent_input_args + input_args
+
+    tests: list[TestCase] = []
+    subdirs: list[Path] = []
+    try:
+        entries = sorted(path.iterdir(), key=lambda p: p.name)
+    except OSError as exc:
+        raise PackageError(f"cannot list {path}: {exc}") from None
+    for entry in entries:
+        if entry.is_dir():
+            subdirs.append(entry)
+        elif entry.suffix == ".in" and entry.is_file():
+            ans = entry.with_suffix(".ans")
+            test_name = entry.relative_to(data_root).with_suffix("").as_posix()
+            tests.append(TestCase(test_name, entry, ans if ans.is_file() else None, name))
+
+    child_inherit = {
+        k: v for k, v in settings.items() if k not in ("max_score", "output_validator_args", "input_validator_args")
+    }
+    child_inherit["_validator_args"] = list(validator_args)
+    child_inherit["_input_args"] = list(input_args)
+    child_inherit["score_aggregation"] = aggregation.value if aggregation_word != "avg" else "sum"
+
+    sub_maxes: list[float | None] = []
+    for sub in subdirs:
+        cfg = _group_config(sub)
+        sub_maxes.append(
+            _number(cfg["max_score"], f"data/{name}/{sub.name}: max_score") if "max_score" in cfg else None
+        )
+    given = sum(m for m in sub_maxes if m is not None)
+    missing = sum(1 for m in sub_maxes if m is None)
+    share = max(max_score - given, 0.0) / missing if missing else 0.0
+    subgroups = tuple(
+        _load_group(sub, data_root, inherited=child_inherit, max_score=m if m is not None else share, scored=scored)
+        for sub, m in zip(subdirs, sub_maxes, strict=True)
+    )
+    if subgroups and tests and scored:
+        # Tests beside subgroups: Kattis allows it; we score them as one more group sharing nothing.
+        pass
+    return TestGroup(
+        name=name,
+        path=path,
+        max_score=max_score,
+        aggregation=aggregation,
+        on_reject_break=on_reject == "break",
+        validator_args=validator_args,
+        input_validator_args=input_args,
+        tests=tuple(tests),
+        subgroups=subgroups,
+        scored=scored,
+    )
+
+
+def _find_program(base: Path) -> Path | None:
+    """A validator given as a file or a folder (see docs/package-format.md)."""
+    if base.is_file():
+        return base
+    if not base.is_dir():
+        return None
+    sources = sorted(
+        p for p in base.iterdir() if p.is_file() and p.suffix in (".py", ".c", ".cpp", ".cc", ".cxx", ".sh")
+    )
+    if len(sources) == 1:
+        return sources[0]
+    for stem in (base.name, "validate", "validator", "main"):
+        for p in sources:
+            if p.stem == stem:
+                return p
+    # A compiled folder of several C/C++ files: the first one stands for the folder.
+    return sources[0] if sources else None
+
+
+def _output_validator(root: Path) -> Path | None:
+    for folder in ("output_validator", "output_validators"):
+        base = root / folder
+        if not base.exists():
+            continue
+        if folder == "output_validator":
+            found = _find_program(base)
+        else:
+            entries = sorted(base.iterdir())
+            if not entries:
+                continue
+            if len(entries) > 1 and not all(e.is_file() for e in entries):
+                dirs = [e for e in entries if e.is_dir()]
+                if len(dirs) != 1:
+                    raise PackageError(f"{base}: expected exactly one output validator, found {len(dirs)}")
+                entries = dirs
+            found = _find_program(entries[0]) if len(entries) == 1 else _find_program(base)
+        if found is None:
+            raise PackageError(f"{base}: no validator program found (expected a .py, .c or .cpp file)")
+        return found
+    return None
+
+
+def _input_validators(root: Path) -> tuple[Path, ...]:
+    base = root / "input_validators"
+    if not base.is_dir():
+        base = root / "input_validator"
+    if not base.is_dir():
+        return ()
+    out: list[Path] = []
+    for entry in sorted(base.iterdir()):
+        found = _find_program(entry)
+        if found is not None and found.suffix in (".py", ".c", ".cpp", ".cc", ".sh"):
+            out.append(found)
+    return tuple(out)
+
+
+def _extensions(
+    config: Mapping[str, Any], root: Path
+) -> tuple[InputMode, AnswerMode, dict[str, StubSpec], MetricSpec | None]:
+    raw = config.get("judge") or {}
+    if not isinstance(raw, dict):
+        raise PackageError("problem.yaml: `judge` must be a mapping")
+    try:
+        input_mode = InputMode(raw.get("input", "stdin"))
+        answer_mode = AnswerMode(raw.get("answer", "stdout"))
+    except ValueError as exc:
+        raise PackageError(f"problem.yaml judge: {exc}") from None
+    stubs: dict[str, StubSpec] = {}
+    for lang, spec in (raw.get("stubs") or {}).items():
+        if not isinstance(spec, dict) or not {"detect", "submission_name", "main"} <= spec.keys():
+            raise PackageError(f"problem.yaml judge.stubs.{lang}: needs detect, submission_name and main")
+        try:
+            re.compile(spec["detect"])
+        except re.error as exc:
+            raise PackageError(f"problem.yaml judge.stubs.{lang}.detect: bad regex: {exc}") from None
+        files = root / "include" / str(lang)
+        if not (files / spec["main"]).is_file():
+            raise PackageError(f"judge.stubs.{lang}: {files / spec['main']} does not exist")
+        stubs[str(lang)] = StubSpec(str(lang), spec["detect"], spec["submission_name"], spec["main"], files)
+    metric = None
+    if raw.get("metric") is not None:
+        m = raw["metric"]
+        if not isinstance(m, dict) or "name" not in m:
+            raise PackageError("problem.yaml judge.metric: needs at least `name`")
+        if m.get("aggregate", "mean") not in ("mean", "max", "min", "sum"):
+            raise PackageError("problem.yaml judge.metric.aggregate: mean, max, min or sum")
+        if m.get("better", "lower") not in ("lower", "higher"):
+            raise PackageError("problem.yaml judge.metric.better: lower or higher")
+        metric = MetricSpec(
+            str(m["name"]),
+            m.get("aggregate", "mean"),
+            m.get("better", "lower"),
+            tuple(str(g) for g in m.get("groups", ())),
+        )
+    return input_mode, answer_mode, stubs, metric
+
+
+def package_hash(root: Path) -> str:
+    """A content hash of the package (everything but submissions/), for re-judging decisions."""
+    h = hashlib.sha256()
+    for p in sorted(root.rglob("*")):
+        rel = p.relative_to(root)
+        if rel.parts[0] in ("submissions",) or "__pycache__" in rel.parts or not p.is_file():
+            continue
+        h.update(rel.as_posix().encode() + b"\0")
+        h.update(hashlib.sha256(p.read_bytes()).digest())
+    return h.hexdigest()[:16]
+
+
+def load_problem(path: Path) -> Problem:
+    """Read a package. Raises PackageError with a one-line reason."""
+    root = path.resolve()
+    if not root.is_dir():
+        raise PackageError(f"{path}: not a directory")
+    yaml_path = root / "problem.yaml"
+    if not yaml_path.is_file():
+        raise PackageError(f"{path}: no problem.yaml (is this a problem package?)")
+    config = _read_yaml(yaml_path)
+    words = _types(config)
+    scoring = "scoring" in words
+    limits = _limits(config, root)
+    name_raw = config.get("name", root.name)
+    name = name_raw.get("en", next(iter(name_raw.values()), root.name)) if isinstance(name_raw, dict) else str(name_raw)
+    validator_args = _args(config.get("validator_args", config.get("validator_flags")), "problem.yaml validator_flags")
+    data_root = root / "data"
+    if not (data_root / "secret").is_dir():
+        raise PackageError(f"{path}: no data/secret folder")
+    defaults: dict[str, Any] = {
+        "_default_aggregation": "sum" if scoring else "min",
+        "_default_on_reject": "continue" if scoring else "break",
+    }
+    secret_cfg = _group_config(data_root / "secret")
+    secret_max = _number(secret_cfg.get("max_score", 100), "data/secret max_score")
+    secret = _load_group(data_root / "secret", data_root, inherited=defaults, max_score=secret_max, scored=True)
+    sample = None
+    if (data_root / "sample").is_dir():
+        sample = _load_group(data_root / "sample", data_root, inherited=defaults, max_score=0.0, scored=False)
+    if not secret.all_tests():
+        raise PackageError(f"{path}: data/secret has no test cases (*.in)")
+    interactive = "interactive" in words
+    multi_pass = "multi-pass" in words
+    output_validator = _output_validator(root)
+    if (interactive or multi_pass) and output_validator is None:
+        raise PackageError(f"{path}: interactive and multi-pass problems need an output validator")
+    input_mode, answer_mode, stubs, metric = _extensions(config, root)
+    statement = None
+    for folder in ("problem_statement", "statement"):
+        for cand in ("problem.en.md", "problem.md", "problem.en.tex", "problem.tex"):
+            if (root / folder / cand).is_file():
+                statement = root / folder / cand
+                break
+        if statement:
+            break
+    return Problem(
+        id=root.name,
+        path=root,
+        name=name,
+        scoring=scoring,
+        interactive=interactive,
+        multi_pass=multi_pass,
+        limits=limits,
+        validator_args=validator_args,
+        output_validator=output_validator,
+        input_validators=_input_validators(root),
+        sample=sample,
+        secret=secret,
+        input_mode=input_mode,
+        answer_mode=answer_mode,
+        stubs=stubs,
+        metric=metric,
+        statement=statement,
+        content_hash=package_hash(root),
+    )
