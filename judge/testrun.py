@@ -174,7 +174,7 @@ def _interactive_pass(
     log = ctx.workdir / f"validator{n}.log"
     peer = validator_spec(
         ctx.validator,
-        input_path=stdin,
+        input_path=test.input_path,
         answer_path=_answer_path(ctx, test),
         feedback_dir=feedback_dir,
         args=ctx.problem.validator_args + args,
