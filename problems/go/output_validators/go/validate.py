@@ -40,13 +40,11 @@ def first_difference(expected: go.Board, tokens: list[str]) -> str | None:
 def encode_pass(team: bytes, feedback: Path) -> int:
     n = len(team)
     if n > go.MAX_BYTES:
-        (feedback / "judgemessage.txt").write_text(
-            f"pass 1 (encode): {n} bytes, more than the allowed {go.MAX_BYTES}\n"
-        )
+        (feedback / "judgemessage.txt").write_text(f"encoding of {n} bytes: more than the allowed {go.MAX_BYTES}\n")
         return REJECT
     (feedback / STATE).write_bytes(team)
     (feedback / "nextpass.in").write_bytes(go.DECODE_HEADER + team)
-    (feedback / "judgemessage.txt").write_text(f"pass 1 (encode): {n} bytes\n")
+    (feedback / "judgemessage.txt").write_text(f"encoded in {n} bytes\n")
     return ACCEPT
 
 
@@ -56,14 +54,12 @@ def decode_pass(team: bytes, expected: go.Board, feedback: Path) -> int:
     n = len((feedback / STATE).read_bytes())
     problem = first_difference(expected, [t.decode("latin-1") for t in team.split()])
     if problem is not None:
-        (feedback / "judgemessage.txt").write_text(
-            f"pass 2 (decode, from {n} bytes): wrong board: {problem}\n"
-        )
+        (feedback / "judgemessage.txt").write_text(f"decoded from {n} bytes: wrong board: {problem}\n")
         return REJECT
     points = go.score(n)
     if points is None:  # pass 1 let it through, so this cannot happen
         raise SystemExit(f"encoding of {n} bytes reached pass 2")
-    (feedback / "judgemessage.txt").write_text(f"pass 2 (decode): board restored from {n} bytes\n")
+    (feedback / "judgemessage.txt").write_text(f"board restored from {n} bytes: score {points:g}\n")
     (feedback / "score.txt").write_text(f"{points:.6f}\n")
     (feedback / "metric.txt").write_text(f"{n}\n")
     return ACCEPT
