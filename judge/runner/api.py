@@ -1,0 +1,249 @@
+"""The runner's public API: ``make_runner``, ``Runner``, ``SandboxInfo`` (see ``__init__``)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import tempfile
+import threading
+from contextlib import ExitStack
+from dataclasses import dataclass
+from pathlib import Path
+
+from judge.model import InteractiveResult, Limits, RunResult, RunSpec
+from judge.runner.bwrap import find_bwrap
+from judge.runner.cgroup import CgroupTree, cgroup_tree
+from judge.runner.helper import HelperUnavailable, helper_path
+from judge.runner.launch import STDERR_TAIL, Backend, Launch, Plumbing
+from judge.runner.monitor import monitor
+from judge.runner.slots import UID_BASE, SlotPool
+
+NO_ISOLATION_WARNING = (
+    "NO SANDBOX: bubblewrap namespaces are not available here; programs run with rlimits and a separate "
+    "uid only - they can see the file system (problem data, reference solutions) and use the network"
+)
+
+
+@dataclass(frozen=True)
+class SandboxInfo:
+    """What the runner can guarantee here (for ``judge doctor`` and report headers)."""
+
+    backend: str  # "bwrap" or "rlimits" (or "none" when nothing can run)
+    enforced: tuple[str, ...]  # limits it enforces
+    warnings: tuple[str, ...] = ()
+    bwrap: str | None = None  # path and version
+    cgroup: str | None = None  # "cgroup v1 (...)" or None
+    uid_range: str = ""
+    helper: str | None = None
+
+    @property
+    def isolated(self) -> bool:
+        return self.backend == "bwrap"
+
+
+_pool: SlotPool | None = None
+_pool_lock = threading.Lock()
+
+
+def _slot_pool() -> SlotPool:
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = SlotPool()
+        return _pool
+
+
+class Runner:
+    """Runs programs; thread-safe (every run takes its own uid slot and cgroup)."""
+
+    def __init__(self, backend: Backend | None, tree: CgroupTree | None, info: SandboxInfo):
+        self._backend = backend
+        self._tree = tree
+        self.info = info
+
+    # -- batch ----------------------------------------------------------------------
+    def run(self, spec: RunSpec) -> RunResult:
+        with ExitStack() as stack:
+            try:
+                io = _open_io(spec, stack)
+            except OSError as exc:
+                return _error_result(f"cannot open the run's files: {exc}")
+            if self._backend is None:
+                return _error_result("; ".join(self.info.warnings) or "no way to run programs here")
+            launch = self.prepare(spec, io, stack)
+            launch.start()
+            monitor([launch])
+            return self.collect(launch, spec, io)
+
+    # -- building blocks (also used by run_interactive) -------------------------------
+    def prepare(self, spec: RunSpec, io: Plumbing, stack: ExitStack) -> Launch:
+        assert self._backend is not None
+        slot = group = None
+        if not spec.trusted:
+            pool = _slot_pool()
+            slot = pool.take()
+            stack.callback(pool.give_back, slot)
+            if self._tree is not None:
+                group = self._tree.group(slot.index)
+        return Launch(spec=spec, backend=self._backend, io=io, slot=slot, group=group)
+
+    def collect(self, launch: Launch, spec: RunSpec, io: Plumbing) -> RunResult:
+        stdout_bytes = _size(io.stdout)
+        stderr_bytes = _size(io.stderr)
+        tail = b""
+        if spec.stderr is not None and stderr_bytes > 0:
+            tail = os.pread(io.stderr, STDERR_TAIL, max(0, min(stderr_bytes, spec.limits.stderr_bytes) - STDERR_TAIL))
+        result = launch.result(stdout_bytes, stderr_bytes, tail)
+        if spec.stderr is not None and stderr_bytes > spec.limits.stderr_bytes:
+            try:
+                os.ftruncate(io.stderr, spec.limits.stderr_bytes)
+            except OSError:
+                pass
+        return result
+
+    def run_interactive(self, program: RunSpec, peer: RunSpec, transcript: Path | None = None) -> InteractiveResult:
+        from judge.runner.interactive import run_interactive
+
+        return run_interactive(self, program, peer, transcript)
+
+
+def _size(fd: int) -> int:
+    try:
+        st = os.fstat(fd)
+    except OSError:
+        return 0
+    import stat
+
+    return st.st_size if stat.S_ISREG(st.st_mode) else 0
+
+
+def _open_io(spec: RunSpec, stack: ExitStack, *, stdin: int | None = None, stdout: int | None = None) -> Plumbing:
+    """Open the program's stdin/stdout/stderr (closed when the stack unwinds).
+
+    stdout=None gets an anonymous temporary file, so that the output limit still applies.
+    """
+
+    def keep(fd: int) -> int:
+        stack.callback(os.close, fd)
+        return fd
+
+    if stdin is None:
+        stdin = keep(os.open(spec.stdin if spec.stdin is not None else os.devnull, os.O_RDONLY | os.O_CLOEXEC))
+    if stdout is None:
+        if spec.stdout is not None:
+            stdout = keep(os.open(spec.stdout, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644))
+        else:
+            stdout = keep(_anonymous_file())
+    if spec.stderr is not None:
+        stderr = keep(os.open(spec.stderr, os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644))
+    else:
+        stderr = keep(os.open(os.devnull, os.O_WRONLY | os.O_CLOEXEC))
+    return Plumbing(stdin=stdin, stdout=stdout, stderr=stderr)
+
+
+def _anonymous_file() -> int:
+    directory = tempfile.gettempdir()
+    try:
+        return os.open(directory, os.O_TMPFILE | os.O_WRONLY | os.O_CLOEXEC, 0o600)
+    except OSError:
+        fd, name = tempfile.mkstemp()
+        os.unlink(name)
+        return fd
+
+
+def _error_result(message: str) -> RunResult:
+    return RunResult(
+        exit_code=None,
+        signal=None,
+        cpu_time_s=0.0,
+        wall_time_s=0.0,
+        memory_kib=0,
+        stdout_bytes=0,
+        stderr_bytes=0,
+        sandbox_error=message,
+    )
+
+
+# -- construction --------------------------------------------------------------------
+
+_selftest: dict[str, str | None] = {}
+_selftest_lock = threading.Lock()
+
+
+def _bwrap_version(bwrap: str) -> str:
+    try:
+        out = subprocess.run([bwrap, "--version"], capture_output=True, text=True, timeout=10).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return "?"
+    return out.strip().split()[-1] if out.strip() else "?"
+
+
+def _self_test(runner: Runner) -> str | None:
+    """Run ``true`` in the sandbox; None if it worked, else why not."""
+    with tempfile.TemporaryDirectory(prefix="judge-selftest-") as d:
+        box = Path(d)
+        res = runner.run(RunSpec(argv=("/bin/sh", "-c", "exit 7"), box=box, limits=Limits(time_s=5, wall_time_s=10)))
+    if res.sandbox_error is not None:
+        return res.sandbox_error
+    if res.exit_code != 7:
+        return f"self-test: expected exit status 7, got {res}"
+    return None
+
+
+def make_runner(backend: str = "auto") -> Runner:
+    """A runner: ``"bwrap"``, ``"rlimits"`` or ``"auto"`` (bwrap when its self-test passes here)."""
+    if backend not in ("auto", "bwrap", "rlimits"):
+        raise ValueError(f"unknown sandbox backend {backend!r} (auto, bwrap, rlimits)")
+    warnings: list[str] = []
+    if os.geteuid() != 0:
+        warnings.append("the judge is not running as root: cannot switch to sandbox uids, so nothing can run")
+    try:
+        helper = helper_path()
+    except HelperUnavailable as exc:
+        info = SandboxInfo(backend="none", enforced=(), warnings=(*warnings, str(exc)))
+        return Runner(None, None, info)
+    tree = cgroup_tree()
+    cg = tree.description if tree is not None else None
+    base_enforced = ["cpu_time", "wall_time", "output", "processes", "separate_uid", "kill_tree"]
+    mem = "memory (cgroup, exact OOM detection)" if tree is not None else "memory (RLIMIT_AS + peak RSS)"
+    if tree is None:
+        warnings.append("no writable cgroup: memory is limited by RLIMIT_AS (MLE detection is heuristic)")
+    uid_range = f"{UID_BASE}..{UID_BASE + 255}"
+
+    bwrap = find_bwrap()
+    if backend in ("auto", "bwrap"):
+        if bwrap is None:
+            if backend == "bwrap":
+                info = SandboxInfo("none", (), (*warnings, "bwrap not found (install bubblewrap)"))
+                return Runner(None, None, info)
+        else:
+            info = SandboxInfo(
+                backend="bwrap",
+                enforced=(*base_enforced, mem, "no_network", "filesystem_isolation", "pid_namespace"),
+                warnings=tuple(warnings),
+                bwrap=f"{bwrap} {_bwrap_version(bwrap)}",
+                cgroup=cg,
+                uid_range=uid_range,
+                helper=str(helper),
+            )
+            runner = Runner(Backend("bwrap", helper, bwrap), tree, info)
+            with _selftest_lock:
+                if "bwrap" not in _selftest:
+                    _selftest["bwrap"] = _self_test(runner)
+                problem = _selftest["bwrap"]
+            if problem is None:
+                return runner
+            if backend == "bwrap":
+                bad = SandboxInfo("none", (), (*warnings, f"bwrap does not work here: {problem}"))
+                return Runner(None, None, bad)
+            warnings.append(f"bwrap does not work here: {problem}")
+    info = SandboxInfo(
+        backend="rlimits",
+        enforced=(*base_enforced, mem),
+        warnings=(NO_ISOLATION_WARNING, *warnings),
+        bwrap=None,
+        cgroup=cg,
+        uid_range=uid_range,
+        helper=str(helper),
+    )
+    return Runner(Backend("rlimits", helper), tree, info)

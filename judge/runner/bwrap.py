@@ -1,0 +1,83 @@
+"""The bubblewrap command line for one sandboxed run.
+
+Inside: new PID, network, IPC, UTS and mount namespaces; an empty root with
+read-only ``/usr`` and ``/etc`` (``/bin``, ``/lib*``, ``/sbin`` as on the host:
+symlinks on merged-usr systems, read-only binds otherwise), a private ``/proc``,
+a minimal ``/dev``, a fresh size-capped tmpfs ``/tmp``, the box read-write at
+``/box`` (the working directory), the caller's extra mounts, and the launcher at
+``/.judge/helper``. bwrap starts as root (so it can bind paths under ``/root``);
+the launcher drops to the slot's uid before running the program.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+from judge.model import Mount
+
+BOX = "/box"
+HELPER_INSIDE = "/.judge/helper"
+SYSTEM_DIRS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+TMP_MIN_BYTES = 16 * 1024 * 1024
+
+
+def find_bwrap() -> str | None:
+    return os.environ.get("JUDGE_BWRAP") or shutil.which("bwrap")
+
+
+def _system_mounts() -> list[str]:
+    args = ["--ro-bind", "/usr", "/usr"]
+    for d in SYSTEM_DIRS:
+        if os.path.islink(d):
+            args += ["--symlink", os.readlink(d), d]
+        elif os.path.isdir(d):
+            args += ["--ro-bind", d, d]
+    args += ["--ro-bind", "/etc", "/etc"]
+    return args
+
+
+_SYSTEM: list[str] | None = None
+
+
+def bwrap_argv(
+    bwrap: str,
+    *,
+    helper: Path,
+    box: Path,
+    mounts: tuple[Mount, ...],
+    network: bool,
+    tmp_bytes: int,
+    info_fd: int,
+    block_fd: int,
+) -> list[str]:
+    """bwrap and its options, up to (not including) the command to run inside."""
+    global _SYSTEM
+    if _SYSTEM is None:
+        _SYSTEM = _system_mounts()
+    args = [
+        bwrap,
+        "--unshare-pid",
+        "--unshare-ipc",
+        "--unshare-uts",
+        "--hostname",
+        "judge",
+        "--die-with-parent",
+        "--as-pid-1",
+        "--info-fd",
+        str(info_fd),
+        "--block-fd",
+        str(block_fd),
+    ]
+    if not network:
+        args.append("--unshare-net")
+    args += _SYSTEM
+    args += ["--proc", "/proc", "--dev", "/dev"]
+    args += ["--size", str(max(tmp_bytes, TMP_MIN_BYTES)), "--tmpfs", "/tmp"]
+    args += ["--bind", str(box), BOX]
+    for m in mounts:
+        target = str(m.target if m.target is not None else m.source)
+        args += ["--bind" if m.writable else "--ro-bind", str(m.source), target]
+    args += ["--ro-bind", str(helper), HELPER_INSIDE, "--chdir", BOX]
+    return args

@@ -1,0 +1,320 @@
+"""Control groups: exact memory limit / peak / OOM count, process count, tree CPU time.
+
+cgroup v1 (separate ``memory``, ``pids``, ``cpuacct`` hierarchies) and cgroup v2
+(unified, when the memory and pids controllers are delegated to us) are supported;
+which one is found at runtime. Our groups live *below the judge's own cgroup* in
+each hierarchy (``<own>/judge-<pid>/slot-<n>``), so whatever limits the machine
+puts on the judge still apply to the programs it runs. v1 groups are reused by the
+slot from run to run (counters are reset); v2 groups are made fresh per run
+(``memory.peak`` cannot be reset there). Everything is removed at exit.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import signal
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+V1_CONTROLLERS = ("memory", "pids", "cpuacct")
+
+
+@dataclass
+class CgroupUsage:
+    cpu_time_s: float
+    memory_peak_kib: int
+    oom_kills: int
+    fork_failures: int  # pids.max was hit this many times
+
+
+def _read(path: Path) -> str:
+    with open(path) as f:
+        return f.read()
+
+
+def _write(path: Path, value: str | int) -> None:
+    with open(path, "w") as f:
+        f.write(str(value))
+
+
+def _keyed(text: str, key: str) -> int:
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) == 2 and parts[0] == key:
+            return int(parts[1])
+    return 0
+
+
+def _own_paths() -> dict[str, str]:
+    """controller (or "" for v2) -> this process's cgroup path."""
+    out: dict[str, str] = {}
+    for line in _read(Path("/proc/self/cgroup")).splitlines():
+        _, controllers, path = line.split(":", 2)
+        for c in controllers.split(",") if controllers else [""]:
+            out[c] = path
+    return out
+
+
+def _mounts() -> tuple[dict[str, Path], Path | None]:
+    """v1 controller -> mount point; and the v2 mount point (or None)."""
+    v1: dict[str, Path] = {}
+    v2: Path | None = None
+    for line in _read(Path("/proc/self/mountinfo")).splitlines():
+        left, _, right = line.partition(" - ")
+        fields = left.split()
+        rfields = right.split()
+        if len(rfields) < 3 or len(fields) < 5:
+            continue
+        fstype, options = rfields[0], rfields[2].split(",") + fields[5].split(",")
+        mountpoint = Path(fields[4])
+        if fstype == "cgroup":
+            for c in V1_CONTROLLERS:
+                if c in options and c not in v1:
+                    v1[c] = mountpoint
+        elif fstype == "cgroup2" and v2 is None:
+            v2 = mountpoint
+    return v1, v2
+
+
+class SlotGroup:
+    """The control group(s) of one slot. Not thread-safe: one run at a time per slot."""
+
+    def __init__(self, tree: CgroupTree, index: int):
+        self.tree = tree
+        self.index = index
+        self._dirs: dict[str, Path] = {}
+        self._last_limits: tuple[int, int] | None = None
+        self._oom_base = 0
+        self._pids_base = 0
+        self._run = 0
+
+    # -- lifecycle of one run ------------------------------------------------------
+    def prepare(self, memory_bytes: int | None, pids_max: int) -> list[Path]:
+        """Set limits and reset counters; returns the cgroup.procs files to join."""
+        if self.tree.version == 1:
+            return self._prepare_v1(memory_bytes, pids_max)
+        return self._prepare_v2(memory_bytes, pids_max)
+
+    def _prepare_v1(self, memory_bytes: int | None, pids_max: int) -> list[Path]:
+        if not self._dirs:
+            for c, parent in self.tree.parents.items():
+                d = parent / f"slot-{self.index}"
+                d.mkdir(exist_ok=True)
+                self._dirs[c] = d
+        mem, pids, cpu = self._dirs["memory"], self._dirs["pids"], self._dirs["cpuacct"]
+        limit = memory_bytes if memory_bytes is not None else -1
+        if self._last_limits != (limit, pids_max):
+            self._set_v1_memory(mem, limit)
+            _write(pids / "pids.max", pids_max if pids_max > 0 else "max")
+            self._last_limits = (limit, pids_max)
+        _write(mem / "memory.max_usage_in_bytes", 0)
+        _write(cpu / "cpuacct.usage", 0)
+        self._oom_base = _keyed(_read(mem / "memory.oom_control"), "oom_kill")
+        self._pids_base = _keyed(_read(pids / "pids.events"), "max") if (pids / "pids.events").exists() else 0
+        return [mem / "cgroup.procs", pids / "cgroup.procs", cpu / "cgroup.procs"]
+
+    @staticmethod
+    def _set_v1_memory(mem: Path, limit: int) -> None:
+        memsw = mem / "memory.memsw.limit_in_bytes"
+        has_memsw = memsw.exists()
+        try:
+            _write(mem / "memory.limit_in_bytes", limit)
+        except OSError:
+            # memsw must stay >= the memory limit: raise it first.
+            if not has_memsw:
+                raise
+            _write(memsw, limit)
+            _write(mem / "memory.limit_in_bytes", limit)
+        if has_memsw:
+            _write(memsw, limit)  # no swapping past the limit
+
+    def _prepare_v2(self, memory_bytes: int | None, pids_max: int) -> list[Path]:
+        self._run += 1
+        d = self.tree.parents[""] / f"slot-{self.index}-{self._run}"
+        d.mkdir()
+        self._dirs = {"": d}
+        _write(d / "memory.max", memory_bytes if memory_bytes is not None else "max")
+        if (d / "memory.swap.max").exists():
+            _write(d / "memory.swap.max", 0)
+        _write(d / "pids.max", pids_max if pids_max > 0 else "max")
+        return [d / "cgroup.procs"]
+
+    def cpu_time_s(self) -> float:
+        """CPU time (user + sys) of everything in the group so far."""
+        try:
+            if self.tree.version == 1:
+                return int(_read(self._dirs["cpuacct"] / "cpuacct.usage")) / 1e9
+            return _keyed(_read(self._dirs[""] / "cpu.stat"), "usage_usec") / 1e6
+        except (OSError, ValueError, KeyError):
+            return 0.0
+
+    def usage(self) -> CgroupUsage:
+        if self.tree.version == 1:
+            mem, pids = self._dirs["memory"], self._dirs["pids"]
+            peak = int(_read(mem / "memory.max_usage_in_bytes")) // 1024
+            ooms = _keyed(_read(mem / "memory.oom_control"), "oom_kill") - self._oom_base
+            forks = 0
+            if (pids / "pids.events").exists():
+                forks = _keyed(_read(pids / "pids.events"), "max") - self._pids_base
+            return CgroupUsage(self.cpu_time_s(), peak, ooms, forks)
+        d = self._dirs[""]
+        peak = int(_read(d / "memory.peak")) // 1024 if (d / "memory.peak").exists() else 0
+        ooms = _keyed(_read(d / "memory.events"), "oom_kill")
+        forks = _keyed(_read(d / "pids.events"), "max") if (d / "pids.events").exists() else 0
+        return CgroupUsage(self.cpu_time_s(), peak, ooms, forks)
+
+    def kill_all(self) -> int:
+        """SIGKILL whatever is still in the group (should be nothing); returns how many."""
+        killed = 0
+        for _ in range(100):
+            pids: set[int] = set()
+            for d in self._dirs.values():
+                try:
+                    pids.update(int(p) for p in _read(d / "cgroup.procs").split())
+                except OSError:
+                    pass
+            if not pids:
+                return killed
+            for p in pids:
+                try:
+                    os.kill(p, signal.SIGKILL)
+                    killed += 1
+                except ProcessLookupError:
+                    pass
+            time.sleep(0.001)
+        return killed
+
+    def finish(self) -> None:
+        if self.tree.version == 2:
+            for d in self._dirs.values():
+                _rmdir_retry(d)
+            self._dirs = {}
+
+    def remove(self) -> None:
+        for d in self._dirs.values():
+            _rmdir_retry(d)
+        self._dirs = {}
+
+
+def _rmdir_retry(d: Path) -> None:
+    for _ in range(50):
+        try:
+            d.rmdir()
+            return
+        except FileNotFoundError:
+            return
+        except OSError:
+            time.sleep(0.002)
+
+
+class CgroupTree:
+    """Our parent group in each hierarchy, created on first use, removed at exit."""
+
+    def __init__(self, version: int, parents: dict[str, Path]):
+        self.version = version
+        self.parents = parents
+        self._groups: dict[int, SlotGroup] = {}
+        self._lock = threading.Lock()
+        atexit.register(self.remove)
+
+    def group(self, slot_index: int) -> SlotGroup:
+        with self._lock:
+            g = self._groups.get(slot_index)
+            if g is None:
+                g = self._groups[slot_index] = SlotGroup(self, slot_index)
+            return g
+
+    @property
+    def description(self) -> str:
+        where = ", ".join(str(p) for p in self.parents.values())
+        return f"cgroup v{self.version} ({where})"
+
+    def remove(self) -> None:
+        with self._lock:
+            for g in self._groups.values():
+                g.kill_all()
+                g.remove()
+            self._groups.clear()
+            for p in self.parents.values():
+                _rmdir_retry(p)
+
+
+def _clean_stale(parent: Path) -> None:
+    """Remove judge-<pid> groups left behind by judges that died."""
+    for d in parent.glob("judge-*"):
+        try:
+            pid = int(d.name.split("-", 1)[1])
+        except ValueError:
+            continue
+        if pid == os.getpid() or Path(f"/proc/{pid}").exists():
+            continue
+        for sub in d.iterdir():
+            if sub.is_dir():
+                _rmdir_retry(sub)
+        _rmdir_retry(d)
+
+
+def _try_v1(own: dict[str, str], v1: dict[str, Path]) -> CgroupTree | None:
+    if not all(c in v1 for c in V1_CONTROLLERS):
+        return None
+    parents: dict[str, Path] = {}
+    try:
+        for c in V1_CONTROLLERS:
+            base = v1[c] / own.get(c, "/").lstrip("/")
+            _clean_stale(base)
+            p = base / f"judge-{os.getpid()}"
+            p.mkdir(exist_ok=True)
+            parents[c] = p
+        mem = parents["memory"]
+        if (mem / "memory.use_hierarchy").exists() and _read(mem / "memory.use_hierarchy").strip() != "1":
+            _write(mem / "memory.use_hierarchy", 1)
+        if not (mem / "memory.oom_control").exists():
+            raise OSError("no memory.oom_control")
+    except OSError:
+        for p in parents.values():
+            _rmdir_retry(p)
+        return None
+    return CgroupTree(1, parents)
+
+
+def _try_v2(own: dict[str, str], v2: Path | None) -> CgroupTree | None:
+    if v2 is None:
+        return None
+    base = v2 / own.get("", "/").lstrip("/")
+    p = base / f"judge-{os.getpid()}"
+    try:
+        _clean_stale(base)
+        p.mkdir(exist_ok=True)
+        available = _read(p / "cgroup.controllers").split()
+        if "memory" not in available or "pids" not in available:
+            raise OSError("memory/pids controllers not delegated")
+        _write(p / "cgroup.subtree_control", "+memory +pids" + (" +cpu" if "cpu" in available else ""))
+    except OSError:
+        _rmdir_retry(p)
+        return None
+    return CgroupTree(2, {"": p})
+
+
+_tree: CgroupTree | None = None
+_probed = False
+_probe_lock = threading.Lock()
+
+
+def cgroup_tree() -> CgroupTree | None:
+    """Our cgroup tree, or None when no writable memory+pids cgroup exists here."""
+    global _tree, _probed
+    with _probe_lock:
+        if not _probed:
+            _probed = True
+            if os.environ.get("JUDGE_NO_CGROUP"):
+                return None
+            try:
+                own = _own_paths()
+                v1, v2 = _mounts()
+            except OSError:
+                return None
+            _tree = _try_v1(own, v1) or _try_v2(own, v2)
+        return _tree

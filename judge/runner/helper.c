@@ -1,0 +1,286 @@
+/* judge-helper: the runner's tiny launcher (built on first use, see helper.py).
+ *
+ * It runs ONE program and reports exactly how it ended, so that the Python side
+ * never needs preexec_fn (fork) and never confuses "exit 137" with "killed by 9".
+ *
+ *   judge-helper [-i] [-k] [-p] [-u UID] [-g GID] [-n NETNS_FD] [-s STATUS_FD] [-e FD]
+ *                [-c CGROUP_PROCS_FILE]... [-r RESOURCE:SOFT:HARD]... -- ARGV...
+ *
+ *   -i  init mode: we are pid 1 of a fresh PID namespace (bwrap --as-pid-1): reap
+ *       everything; when the program exits, kill(-1, SIGKILL) empties the namespace.
+ *   -k  uid sweep: when the program exits, a child with the program's uid runs
+ *       kill(-1, SIGKILL) until nothing of that uid is left (fallback backend).
+ *   -p  process group kill at the end (trusted runs).
+ *   -u/-g  drop to this uid/gid in the child (no groups, no capabilities, no_new_privs).
+ *   -n  setns() into this network namespace fd before forking (optional).
+ *   -e  the program's stderr: dup2 this fd onto 2 in the child (our own stderr is
+ *       for our and bwrap's messages).
+ *   -s  status fd: "exit <wait status> <utime us> <stime us> <maxrss KiB> <wall us> <end us>\n"
+ *       (end = CLOCK_MONOTONIC when it ended, to order the two sides of an interactive run)
+ *       when the program ends, then "done <utime us> <stime us> <maxrss KiB>\n"
+ *       (all reaped descendants) just before we exit; "error <message>\n" if we
+ *       could not start it (a sandbox failure, never the program's fault).
+ *   -c  write the child's pid to this cgroup.procs file before it drops privileges.
+ *   -r  setrlimit in the child (resource numbers as in <sys/resource.h>; -1 = infinity).
+ *
+ * SIGTERM to this helper: kill the program and everything it started, report, exit.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <linux/capability.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_RLIMITS 16
+#define MAX_CGROUPS 8
+
+static volatile sig_atomic_t terminate_requested = 0;
+static int status_fd = -1;
+
+static void on_term(int sig) {
+    (void)sig;
+    terminate_requested = 1;
+}
+
+static void report(const char *fmt, ...) {
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (status_fd < 0 || n <= 0) return;
+    if (n > (int)sizeof buf - 1) n = sizeof buf - 1;
+    ssize_t off = 0;
+    while (off < n) {
+        ssize_t w = write(status_fd, buf + off, n - off);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return;
+        off += w;
+    }
+}
+
+/* In the child: report a sandbox failure and give up. */
+static void fail(const char *what) {
+    report("error %s: %s\n", what, strerror(errno));
+    _exit(125);
+}
+
+static long us(struct timeval tv) { return (long)tv.tv_sec * 1000000L + tv.tv_usec; }
+
+static long elapsed_us(const struct timespec *a, const struct timespec *b) {
+    return (long)(b->tv_sec - a->tv_sec) * 1000000L + (b->tv_nsec - a->tv_nsec) / 1000;
+}
+
+static void sweep_uid(uid_t uid, gid_t gid) {
+    pid_t killer = fork();
+    if (killer == 0) {
+        if (setgroups(0, NULL) || setresgid(gid, gid, gid) || setresuid(uid, uid, uid)) _exit(1);
+        /* kill(-1) as this uid hits every process of this uid but us; repeat until
+           none is left (a fork bomb may create new ones while we kill). */
+        for (int i = 0; i < 100000; i++) {
+            if (kill(-1, SIGKILL) < 0 && errno == ESRCH) _exit(0);
+            if (i > 100) usleep(1000);
+        }
+        _exit(2);
+    }
+    if (killer > 0) {
+        while (waitpid(killer, NULL, 0) < 0 && errno == EINTR) {
+        }
+    }
+}
+
+int main(int argc, char **argv) {
+    int init_mode = 0, uid_sweep = 0, pg_kill = 0, netns_fd = -1, stderr_fd = -1;
+    long uid = -1, gid = -1;
+    int nrl = 0, ncg = 0;
+    int rl_res[MAX_RLIMITS];
+    rlim_t rl_soft[MAX_RLIMITS], rl_hard[MAX_RLIMITS];
+    const char *cgroups[MAX_CGROUPS];
+    int i = 1;
+    for (; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--") == 0) {
+            i++;
+            break;
+        }
+        if (strcmp(a, "-i") == 0) init_mode = 1;
+        else if (strcmp(a, "-k") == 0) uid_sweep = 1;
+        else if (strcmp(a, "-p") == 0) pg_kill = 1;
+        else if (i + 1 < argc && strcmp(a, "-u") == 0) uid = atol(argv[++i]);
+        else if (i + 1 < argc && strcmp(a, "-g") == 0) gid = atol(argv[++i]);
+        else if (i + 1 < argc && strcmp(a, "-s") == 0) status_fd = atoi(argv[++i]);
+        else if (i + 1 < argc && strcmp(a, "-n") == 0) netns_fd = atoi(argv[++i]);
+        else if (i + 1 < argc && strcmp(a, "-e") == 0) stderr_fd = atoi(argv[++i]);
+        else if (i + 1 < argc && strcmp(a, "-c") == 0 && ncg < MAX_CGROUPS) cgroups[ncg++] = argv[++i];
+        else if (i + 1 < argc && strcmp(a, "-r") == 0 && nrl < MAX_RLIMITS) {
+            long long r, s, h;
+            if (sscanf(argv[++i], "%lld:%lld:%lld", &r, &s, &h) != 3) {
+                report("error bad rlimit %s\n", argv[i]);
+                return 125;
+            }
+            rl_res[nrl] = (int)r;
+            rl_soft[nrl] = s < 0 ? RLIM_INFINITY : (rlim_t)s;
+            rl_hard[nrl] = h < 0 ? RLIM_INFINITY : (rlim_t)h;
+            nrl++;
+        } else {
+            report("error bad option %s\n", a);
+            return 125;
+        }
+    }
+    if (i >= argc) {
+        report("error no program given\n");
+        return 125;
+    }
+    if (status_fd >= 0) fcntl(status_fd, F_SETFD, FD_CLOEXEC);
+    if (gid < 0) gid = uid;
+
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_term;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0; /* no SA_RESTART: wait4 must return EINTR */
+    sigaction(SIGTERM, &sa, NULL);
+    if (!init_mode) {
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
+        prctl(PR_SET_CHILD_SUBREAPER, 1);
+        if (getppid() == 1) return 125; /* the judge is already gone */
+    }
+    if (netns_fd >= 0) {
+        if (setns(netns_fd, CLONE_NEWNET) < 0) {
+            report("error setns: %s\n", strerror(errno));
+            return 125;
+        }
+        close(netns_fd);
+    }
+
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    pid_t child = fork();
+    if (child < 0) {
+        report("error fork: %s\n", strerror(errno));
+        return 125;
+    }
+    if (child == 0) {
+        sigset_t none;
+        sigemptyset(&none);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+        signal(SIGTERM, SIG_DFL);
+        signal(SIGPIPE, SIG_DFL);
+        signal(SIGXFSZ, SIG_DFL);
+        signal(SIGXCPU, SIG_DFL);
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (setsid() < 0) fail("setsid");
+        if (stderr_fd >= 0 && stderr_fd != 2) {
+            if (dup2(stderr_fd, 2) < 0) fail("dup2");
+            close(stderr_fd);
+        }
+        /* Nothing but 0, 1, 2 reaches the program (the status fd is close-on-exec). */
+        if (syscall(SYS_close_range, 3U, ~0U, 4U /* CLOSE_RANGE_CLOEXEC */) < 0) {
+            for (int fd = 3; fd < 1024; fd++)
+                if (fd != status_fd) close(fd);
+        }
+        char pidbuf[32];
+        int plen = snprintf(pidbuf, sizeof pidbuf, "%d\n", (int)getpid());
+        for (int c = 0; c < ncg; c++) {
+            int fd = open(cgroups[c], O_WRONLY | O_CLOEXEC);
+            if (fd < 0 || write(fd, pidbuf, plen) != plen) fail(cgroups[c]);
+            close(fd);
+        }
+        for (int r = 0; r < nrl; r++) {
+            struct rlimit rl = {rl_soft[r], rl_hard[r]};
+            if (setrlimit(rl_res[r], &rl) < 0) fail("setrlimit");
+        }
+        if (uid >= 0) {
+            for (int cap = 0; cap <= 63; cap++) {
+                if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 && errno == EINVAL) break;
+            }
+            if (setgroups(0, NULL) < 0) fail("setgroups");
+            if (setresgid((gid_t)gid, (gid_t)gid, (gid_t)gid) < 0) fail("setresgid");
+            if (setresuid((uid_t)uid, (uid_t)uid, (uid_t)uid) < 0) fail("setresuid");
+            struct __user_cap_header_struct hdr = {_LINUX_CAPABILITY_VERSION_3, 0};
+            struct __user_cap_data_struct data[2];
+            memset(data, 0, sizeof data);
+            if (syscall(SYS_capset, &hdr, data) < 0) fail("capset");
+            if (getuid() == 0 || geteuid() == 0) {
+                errno = EPERM;
+                fail("uid drop");
+            }
+        }
+        if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) fail("no_new_privs");
+        execvp(argv[i], argv + i);
+        int e = errno;
+        dprintf(2, "judge: cannot execute %s: %s\n", argv[i], strerror(e));
+        _exit(e == ENOENT ? 127 : 126);
+    }
+
+    int main_status = 0, main_done = 0, killed_all = 0;
+    struct rusage main_ru;
+    memset(&main_ru, 0, sizeof main_ru);
+    for (;;) {
+        if (terminate_requested && !killed_all) {
+            kill(child, SIGKILL);
+            if (init_mode) kill(-1, SIGKILL);
+            else if (uid_sweep && uid >= 0) sweep_uid((uid_t)uid, (gid_t)gid);
+            else if (pg_kill) kill(-child, SIGKILL);
+            killed_all = 1;
+        }
+        int st;
+        struct rusage ru;
+        pid_t r = wait4(-1, &st, 0, &ru); /* also reaps orphans: zombies count as processes */
+        if (r < 0) {
+            if (errno == EINTR) continue;
+            break; /* ECHILD */
+        }
+        if (r == child && !main_done) {
+            clock_gettime(CLOCK_MONOTONIC, &t1);
+            main_status = st;
+            main_ru = ru;
+            main_done = 1;
+            report("exit %d %ld %ld %ld %ld %ld\n", main_status, us(main_ru.ru_utime), us(main_ru.ru_stime),
+                   main_ru.ru_maxrss, elapsed_us(&t0, &t1), (long)t1.tv_sec * 1000000L + t1.tv_nsec / 1000);
+            /* Everything the program left behind dies now. */
+            if (init_mode) {
+                kill(-1, SIGKILL);
+            } else if (uid_sweep && uid >= 0) {
+                sweep_uid((uid_t)uid, (gid_t)gid);
+            } else if (pg_kill) {
+                kill(-child, SIGKILL);
+                /* Trusted programs that left their group: do not wait for them forever. */
+                for (int tries = 0; tries < 200; tries++) {
+                    pid_t z = waitpid(-1, NULL, WNOHANG);
+                    if (z < 0 && errno == ECHILD) break;
+                    if (z == 0) usleep(5000);
+                }
+                break;
+            }
+            killed_all = 1;
+        }
+    }
+    if (init_mode) {
+        /* pid 1: make sure the namespace is empty before we go (our exit would kill the
+           rest anyway, but then nobody would reap them and their rusage would be lost). */
+        while (kill(-1, SIGKILL) == 0 || errno != ESRCH) {
+            if (wait(NULL) < 0 && errno == ECHILD) break;
+        }
+        while (wait(NULL) > 0) {
+        }
+    }
+    struct rusage all;
+    getrusage(RUSAGE_CHILDREN, &all);
+    report("done %ld %ld %ld\n", us(all.ru_utime), us(all.ru_stime), all.ru_maxrss);
+    return main_done ? 0 : 125;
+}

@@ -1,0 +1,449 @@
+"""One running program: spawn it under the launcher, follow its status, kill it, collect its result.
+
+Three ways to start (all through the C launcher, all with ``posix_spawn``/``vfork``,
+never ``preexec_fn``):
+
+- ``bwrap``: bwrap (root) makes the namespaces and mounts and execs the launcher
+  as pid 1 of the new PID namespace; bwrap's ``--block-fd`` holds it until we
+  have put it into the slot's cgroups (we learn its pid from ``--info-fd``).
+- ``rlimits``: the launcher runs on the host; its child joins the cgroups itself.
+- ``trusted``: the launcher runs on the host as the judge's uid, no cgroups.
+
+In the first two the launcher's child drops to the slot's uid; its rlimits are set
+there too. The launcher reports the exact wait status and rusage on a pipe.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import subprocess
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import psutil
+
+from judge.model import LimitHit, Limits, RunResult, RunSpec
+from judge.runner.bwrap import BOX, HELPER_INSIDE, bwrap_argv
+from judge.runner.cgroup import CgroupUsage, SlotGroup
+from judge.runner.limits import Observed, classify, rlimit_args, rlimits
+from judge.runner.slots import Slot
+
+BASE_PATH = "/usr/local/bin:/usr/bin:/bin"
+TERM_GRACE_S = 0.5  # SIGTERM to the launcher, then SIGKILL
+STDERR_TAIL = 4096
+
+
+@dataclass
+class Plumbing:
+    """The three standard fds of the program (owned by the caller of Launch)."""
+
+    stdin: int
+    stdout: int
+    stderr: int
+
+
+@dataclass
+class Backend:
+    """How to start untrusted programs (shared, read-only)."""
+
+    name: str  # "bwrap" or "rlimits"
+    helper: Path
+    bwrap: str | None = None
+    tmp_root: Path = Path("/tmp")
+
+
+def clean_env(spec: RunSpec, home: str, tmpdir: str) -> dict[str, str]:
+    env = {"PATH": BASE_PATH, "HOME": home, "LANG": "C.UTF-8", "TMPDIR": tmpdir}
+    env.update(spec.env)
+    return env
+
+
+def chown_tree(root: Path, uid: int, gid: int) -> None:
+    os.chown(root, uid, gid)
+    for dirpath, dirnames, filenames in os.walk(root):
+        for name in dirnames + filenames:
+            try:
+                os.chown(os.path.join(dirpath, name), uid, gid, follow_symlinks=False)
+            except OSError:
+                pass
+
+
+@dataclass
+class Launch:
+    spec: RunSpec
+    backend: Backend
+    io: Plumbing
+    slot: Slot | None = None
+    group: SlotGroup | None = None
+    # filled while running
+    proc: subprocess.Popen[bytes] | None = None
+    helper_pid: int | None = None
+    status_fd: int = -1
+    error_fd: int = -1
+    started: float = 0.0
+    deadline: float = 0.0
+    next_cpu_poll: float = 0.0
+    killed_for: LimitHit | None = None
+    term_sent: float | None = None
+    hard_killed: bool = False
+    sandbox_error: str | None = None
+    exit_status: int | None = None
+    main_rusage: tuple[float, float, int] = (0.0, 0.0, 0)  # utime, stime, maxrss KiB
+    all_rusage: tuple[float, float, int] = (0.0, 0.0, 0)
+    helper_wall_s: float | None = None
+    ended: float | None = None
+    finished: bool = False  # launcher reported "done" (or is gone)
+    last_cpu: float = 0.0
+    _buf: bytes = b""
+    _private_tmp: Path | None = None
+    on_exit: list[Callable[[], None]] = field(default_factory=list)
+
+    # -- start ----------------------------------------------------------------------
+    def start(self) -> None:
+        spec, limits = self.spec, self.spec.limits
+        status_r, status_w = os.pipe()
+        self.status_fd = status_r
+        try:
+            if spec.trusted:
+                self._start_trusted(status_w)
+            elif self.backend.name == "bwrap":
+                self._start_bwrap(status_w)
+            else:
+                self._start_rlimits(status_w)
+        except Exception as exc:  # the runner's own failure: never the program's
+            self.sandbox_error = self.sandbox_error or f"cannot start: {exc}"
+            self.finished = True
+        finally:
+            os.close(status_w)
+        self.started = time.monotonic()
+        self.deadline = self.started + limits.wall_time_s
+        parallel = 1 if limits.processes <= 1 else (os.cpu_count() or 1)
+        # CPU time cannot exceed the limit before this (no need to poll earlier).
+        self.next_cpu_poll = self.started + max(0.005, limits.time_s / parallel)
+
+    def _helper_common(self, status_w: int, *, nproc: int | None, address_space: bool) -> list[str]:
+        items = rlimits(self.spec.limits, trusted=self.spec.trusted, address_space=address_space, nproc=nproc)
+        return ["-s", str(status_w), "-e", str(self.io.stderr), *rlimit_args(items)]
+
+    def _untrusted_limits(self) -> tuple[int | None, bool, int]:
+        """(RLIMIT_NPROC, use RLIMIT_AS, pids.max) for an untrusted run."""
+        limits = self.spec.limits
+        has_cgroup = self.group is not None
+        nproc = limits.processes + (1 if has_cgroup else 0)  # with a pids cgroup, it trips first
+        address_space = self.spec.address_space_limit and not has_cgroup
+        return nproc, address_space, limits.processes
+
+    def _start_trusted(self, status_w: int) -> None:
+        helper = self.backend.helper
+        argv = [str(helper), "-p", *self._helper_common(status_w, nproc=None, address_space=False)]
+        argv += ["--", *self.spec.argv]
+        env = dict(os.environ)
+        env.update(self.spec.env)
+        self._spawn_with_stderr(argv, env, self.spec.box, (status_w,))
+        assert self.proc is not None
+        self.helper_pid = self.proc.pid
+
+    def _start_rlimits(self, status_w: int) -> None:
+        assert self.slot is not None
+        nproc, address_space, pids_max = self._untrusted_limits()
+        chown_tree(self.spec.box, self.slot.uid, self.slot.gid)
+        tmp = self.backend.tmp_root / f"judge-tmp-{self.slot.index}-{os.getpid()}"
+        tmp.mkdir(mode=0o700, exist_ok=True)
+        os.chown(tmp, self.slot.uid, self.slot.gid)
+        self._private_tmp = tmp
+        argv = [str(self.backend.helper), "-k", "-u", str(self.slot.uid), "-g", str(self.slot.gid)]
+        if self.group is not None:
+            memory = self.spec.limits.memory_kib * 1024
+            for procs in self.group.prepare(memory, pids_max):
+                argv += ["-c", str(procs)]
+        argv += self._helper_common(status_w, nproc=nproc, address_space=address_space)
+        argv += ["--", *self.spec.argv]
+        env = clean_env(self.spec, str(self.spec.box), str(tmp))
+        self._spawn_with_stderr(argv, env, self.spec.box, (status_w,))
+        assert self.proc is not None
+        self.helper_pid = self.proc.pid
+
+    def _start_bwrap(self, status_w: int) -> None:
+        assert self.slot is not None and self.backend.bwrap is not None
+        nproc, address_space, pids_max = self._untrusted_limits()
+        chown_tree(self.spec.box, self.slot.uid, self.slot.gid)
+        info_r, info_w = os.pipe()
+        block_r, block_w = os.pipe()
+        try:
+            argv = bwrap_argv(
+                self.backend.bwrap,
+                helper=self.backend.helper,
+                box=self.spec.box,
+                mounts=self.spec.mounts,
+                network=self.spec.network,
+                tmp_bytes=self.spec.limits.output_bytes,
+                info_fd=info_w,
+                block_fd=block_r,
+            )
+            argv += [HELPER_INSIDE, "-i", "-u", str(self.slot.uid), "-g", str(self.slot.gid)]
+            argv += self._helper_common(status_w, nproc=nproc, address_space=address_space)
+            argv += ["--", *self.spec.argv]
+            env = clean_env(self.spec, BOX, "/tmp")
+            procs = []
+            if self.group is not None:
+                procs = self.group.prepare(self.spec.limits.memory_kib * 1024, pids_max + 1)
+            self._spawn_with_stderr(argv, env, None, (status_w, info_w, block_r))
+            os.close(info_w)
+            info_w = -1
+            os.close(block_r)
+            block_r = -1
+            info = _read_all(info_r, timeout=10.0)
+            try:
+                child = int(json.loads(info)["child-pid"])
+            except (ValueError, KeyError, TypeError):
+                self.sandbox_error = "bwrap did not start: " + self._bwrap_message()
+                self._reap_quietly()
+                return
+            self.helper_pid = child
+            for p in procs:
+                with open(p, "w") as f:
+                    f.write(str(child))
+            os.write(block_w, b"1")
+        finally:
+            for fd in (info_r, info_w, block_r, block_w):
+                if fd >= 0:
+                    os.close(fd)
+
+    def _spawn_with_stderr(self, argv: list[str], env: dict[str, str], cwd: Path | None, fds: tuple[int, ...]) -> None:
+        """Spawn with the program's stderr on fd 3 of the launcher; the launcher's (and
+        bwrap's) own stderr goes to a pipe we read for error messages."""
+        err_r, err_w = os.pipe()
+        os.set_blocking(err_r, False)
+        self.error_fd = err_r
+        try:
+            self.proc = subprocess.Popen(
+                argv,
+                stdin=self.io.stdin,
+                stdout=self.io.stdout,
+                stderr=err_w,
+                pass_fds=(*fds, self.io.stderr),
+                env=env,
+                cwd=cwd,
+                close_fds=True,
+            )
+        finally:
+            os.close(err_w)
+
+    def _bwrap_message(self) -> str:
+        text = b""
+        if self.error_fd >= 0:
+            try:
+                text = os.read(self.error_fd, 4096)
+            except OSError:
+                pass
+        rc = self.proc.poll() if self.proc else None
+        return (text.decode(errors="replace").strip() or "no message") + f" (status {rc})"
+
+    def _reap_quietly(self) -> None:
+        if self.proc is not None:
+            try:
+                self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.finished = True
+
+    # -- while running --------------------------------------------------------------
+    def feed(self) -> None:
+        """The status pipe is readable: parse what the launcher says."""
+        try:
+            data = os.read(self.status_fd, 4096)
+        except OSError:
+            data = b""
+        if not data:
+            self.finished = True
+            return
+        self._buf += data
+        while b"\n" in self._buf:
+            line, self._buf = self._buf.split(b"\n", 1)
+            self._parse(line.decode(errors="replace").split())
+
+    def _parse(self, words: list[str]) -> None:
+        if not words:
+            return
+        if words[0] == "exit" and len(words) >= 7:
+            self.exit_status = int(words[1])
+            self.main_rusage = (int(words[2]) / 1e6, int(words[3]) / 1e6, int(words[4]))
+            self.helper_wall_s = int(words[5]) / 1e6
+            self.ended = int(words[6]) / 1e6  # CLOCK_MONOTONIC, same clock as time.monotonic()
+        elif words[0] == "done" and len(words) >= 4:
+            self.all_rusage = (int(words[1]) / 1e6, int(words[2]) / 1e6, int(words[3]))
+            self.finished = True
+        elif words[0] == "error":
+            self.sandbox_error = "launcher: " + " ".join(words[1:])
+
+    def cpu_time_s(self) -> float:
+        """CPU time of the whole tree so far (cgroup, else the process tree via /proc)."""
+        if self.group is not None:
+            t = self.group.cpu_time_s()
+        else:
+            t = self._tree_cpu()
+        self.last_cpu = max(self.last_cpu, t)
+        return self.last_cpu
+
+    def _tree_cpu(self) -> float:
+        if self.helper_pid is None:
+            return 0.0
+        total = 0.0
+        try:
+            root = psutil.Process(self.helper_pid)
+            for p in root.children(recursive=True):
+                try:
+                    c = p.cpu_times()
+                    total += c.user + c.system + c.children_user + c.children_system
+                except psutil.Error:
+                    pass
+        except psutil.Error:
+            pass
+        return total
+
+    def kill(self, reason: LimitHit | None) -> None:
+        """Ask the launcher to kill everything (SIGTERM); the monitor escalates to SIGKILL."""
+        if self.killed_for is None and reason is not None and self.exit_status is None:
+            self.killed_for = reason
+        if self.term_sent is None and self.helper_pid is not None:
+            self.term_sent = time.monotonic()
+            _signal(self.helper_pid, signal.SIGTERM)
+
+    def hard_kill(self) -> None:
+        """The launcher did not finish in time: SIGKILL it (and in bwrap, its namespace)."""
+        self.hard_killed = True
+        if self.helper_pid is not None:
+            _signal(self.helper_pid, signal.SIGKILL)
+        if self.proc is not None and self.proc.pid != self.helper_pid:
+            _signal(self.proc.pid, signal.SIGKILL)
+        if self.slot is not None and not self.spec.trusted and self.backend.name == "rlimits":
+            sweep_uid(self.slot.uid)
+        if self.group is not None:
+            self.group.kill_all()
+        self.finished = True
+
+    # -- after ----------------------------------------------------------------------
+    def result(self, stdout_bytes: int, stderr_bytes: int, stderr_tail: bytes) -> RunResult:
+        """Wait for the launcher (and bwrap) and build the RunResult."""
+        rc = None
+        if self.proc is not None:
+            try:
+                rc = self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                rc = self.proc.wait()
+        limits: Limits = self.spec.limits
+        usage: CgroupUsage | None = None
+        if self.group is not None:
+            try:
+                usage = self.group.usage()
+            except OSError:
+                usage = None
+            self.group.kill_all()
+            self.group.finish()
+        if self._private_tmp is not None:
+            _rmtree(self._private_tmp)
+        end = self.ended if self.ended is not None else time.monotonic()
+        wall = self.helper_wall_s if self.helper_wall_s is not None else end - self.started
+        if self.sandbox_error is None and self.exit_status is None and self.killed_for is None:
+            msg = self._bwrap_message() if rc not in (0, None) else f"status {rc}"
+            self.sandbox_error = f"the launcher ended without reporting the program's status: {msg}"
+        if self.error_fd >= 0:
+            os.close(self.error_fd)
+            self.error_fd = -1
+        os.close(self.status_fd)
+        self.status_fd = -1
+
+        exit_code: int | None = None
+        sig: int | None = None
+        if self.exit_status is not None:
+            if os.WIFSIGNALED(self.exit_status):
+                sig = os.WTERMSIG(self.exit_status)
+            else:
+                exit_code = os.WEXITSTATUS(self.exit_status)
+        elif self.killed_for is not None:
+            sig = signal.SIGKILL
+        rusage_cpu = max(sum(self.main_rusage[:2]), sum(self.all_rusage[:2]))
+        cpu = usage.cpu_time_s if usage is not None and usage.cpu_time_s > 0 else rusage_cpu
+        cpu = max(cpu, self.last_cpu if self.killed_for is not None else 0.0)
+        memory = max(self.main_rusage[2], self.all_rusage[2])
+        if usage is not None and usage.oom_kills > 0:
+            memory = max(memory, usage.memory_peak_kib)
+        obs = Observed(
+            exit_code=exit_code,
+            signal=sig,
+            cpu_time_s=cpu,
+            memory_kib=memory,
+            stdout_bytes=stdout_bytes,
+            stderr_bytes=stderr_bytes,
+            killed_for=self.killed_for,
+            oom_kills=usage.oom_kills if usage is not None else 0,
+            fork_failures=usage.fork_failures if usage is not None else 0,
+            stderr_tail=stderr_tail,
+            address_space_limited=self.spec.address_space_limit and usage is None,
+            box=None if self.spec.trusted else self.spec.box,
+        )
+        limit_hit = None if self.sandbox_error is not None else classify(obs, limits)
+        return RunResult(
+            exit_code=exit_code,
+            signal=sig,
+            cpu_time_s=round(cpu, 6),
+            wall_time_s=round(wall, 6),
+            memory_kib=memory,
+            stdout_bytes=stdout_bytes,
+            stderr_bytes=stderr_bytes,
+            limit_hit=limit_hit,
+            sandbox_error=self.sandbox_error,
+        )
+
+
+def _signal(pid: int, sig: int) -> None:
+    try:
+        os.kill(pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def sweep_uid(uid: int) -> int:
+    """SIGKILL every process of this uid until none is left (the slot's uid is exclusively ours)."""
+    killed = 0
+    for _ in range(100):
+        found = [p for p in psutil.process_iter(["uids"]) if p.info["uids"] and p.info["uids"].real == uid]
+        if not found:
+            return killed
+        for p in found:
+            try:
+                p.kill()
+                killed += 1
+            except psutil.Error:
+                pass
+        time.sleep(0.002)
+    return killed
+
+
+def _read_all(fd: int, timeout: float) -> bytes:
+    out = b""
+    end = time.monotonic() + timeout
+    while True:
+        left = end - time.monotonic()
+        if left <= 0:
+            return out
+        r, _, _ = select.select([fd], [], [], left)
+        if not r:
+            return out
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            return out
+        out += chunk
+
+
+def _rmtree(path: Path) -> None:
+    import shutil
+
+    shutil.rmtree(path, ignore_errors=True)

@@ -1,0 +1,98 @@
+"""The wait/kill loop: follow one or more launches until all have finished.
+
+It sleeps in ``select`` on the launchers' status pipes, so a program that ends
+early is noticed at once and nothing burns CPU while waiting. Wall deadlines are
+checked on every wake-up; the tree's CPU time is polled (cgroup ``cpuacct`` or
+``/proc``) every ``CPU_POLL_S`` only once it could possibly exceed the limit.
+"""
+
+from __future__ import annotations
+
+import selectors
+import time
+from collections.abc import Callable, Sequence
+
+from judge.model import LimitHit
+from judge.runner.launch import TERM_GRACE_S, Launch
+
+CPU_POLL_S = 0.02
+
+
+def monitor(
+    launches: Sequence[Launch],
+    on_exit: Callable[[Launch], None] | None = None,
+    extra: Callable[[], float | None] | None = None,
+) -> None:
+    """Run until every launch has finished.
+
+    ``on_exit(launch)`` is called once when a launch's program has ended (interactive
+    runs use it to record who exited first). ``extra()`` is called on every wake-up
+    and returns the next time (monotonic) it wants to be called, or None.
+    """
+    sel = selectors.DefaultSelector()
+    live: dict[int, Launch] = {}
+    for ln in launches:
+        if not ln.finished and ln.status_fd >= 0:
+            sel.register(ln.status_fd, selectors.EVENT_READ, ln)
+            live[ln.status_fd] = ln
+    reported: set[int] = set()
+    try:
+        while live:
+            now = time.monotonic()
+            wake = min(_next_wake(ln) for ln in live.values())
+            extra_wake = extra() if extra is not None else None
+            if extra_wake is not None:
+                wake = min(wake, extra_wake)
+            for key, _ in sel.select(max(0.0, wake - now)):
+                ln = key.data
+                ln.feed()
+            now = time.monotonic()
+            for fd, ln in list(live.items()):
+                if ln.exit_status is not None and id(ln) not in reported:
+                    reported.add(id(ln))
+                    if on_exit is not None:
+                        on_exit(ln)
+                if ln.finished:
+                    sel.unregister(fd)
+                    del live[fd]
+                    if id(ln) not in reported:
+                        reported.add(id(ln))
+                        if on_exit is not None:
+                            on_exit(ln)
+                    continue
+                _enforce(ln, now)
+                if ln.finished:  # hard-killed
+                    sel.unregister(fd)
+                    del live[fd]
+                    if id(ln) not in reported:
+                        reported.add(id(ln))
+                        if on_exit is not None:
+                            on_exit(ln)
+    finally:
+        sel.close()
+
+
+def _next_wake(ln: Launch) -> float:
+    if ln.term_sent is not None:
+        return ln.term_sent + TERM_GRACE_S
+    if ln.exit_status is not None:
+        return ln.deadline + 5.0  # program done; launcher is cleaning up
+    return min(ln.deadline, ln.next_cpu_poll)
+
+
+def _enforce(ln: Launch, now: float) -> None:
+    if ln.term_sent is not None:
+        if now >= ln.term_sent + TERM_GRACE_S:
+            ln.hard_kill()
+        return
+    if ln.exit_status is not None:
+        if now >= ln.deadline + 5.0:
+            ln.kill(None)  # the launcher is stuck cleaning up; should never happen
+        return
+    if now >= ln.deadline:
+        ln.kill(LimitHit.WALL_TIME)
+        return
+    if now >= ln.next_cpu_poll:
+        ln.next_cpu_poll = now + CPU_POLL_S
+        if ln.cpu_time_s() > ln.spec.limits.time_s:
+            ln.kill(LimitHit.CPU_TIME)

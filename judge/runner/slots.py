@@ -1,0 +1,88 @@
+"""Unprivileged uid slots: one uid per concurrent sandboxed run.
+
+Slot ``n`` owns uid ``UID_BASE + n``. A slot is held with an exclusive ``flock`` on
+``<lock dir>/slot-<n>.lock`` for as long as this process keeps it, so that several
+judge processes on one machine never share a uid (the per-uid process limit and
+the kill-by-uid sweep depend on that). Within a process, slots are pooled and
+reused by the threads (taking a free one is a lock + list pop).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+UID_BASE = int(os.environ.get("JUDGE_UID_BASE", "60000"))
+MAX_SLOTS = int(os.environ.get("JUDGE_MAX_SLOTS", "256"))
+
+
+def lock_dir() -> Path:
+    return Path(os.environ.get("JUDGE_SLOT_DIR", "/run/judge/slots" if os.geteuid() == 0 else "/tmp/judge-slots"))
+
+
+@dataclass
+class Slot:
+    index: int
+    uid: int
+    lock_fd: int
+
+    @property
+    def gid(self) -> int:
+        return self.uid
+
+
+class SlotPool:
+    """Hands out exclusive uid slots to threads; thread-safe."""
+
+    def __init__(self, directory: Path | None = None, uid_base: int = UID_BASE, max_slots: int = MAX_SLOTS):
+        self._dir = directory or lock_dir()
+        self._uid_base = uid_base
+        self._max = max_slots
+        self._free: list[Slot] = []
+        self._held: set[int] = set()
+        self._lock = threading.Lock()
+
+    def _acquire_new(self) -> Slot:
+        self._dir.mkdir(parents=True, exist_ok=True, mode=0o755)
+        for index in range(self._max):
+            if index in self._held:
+                continue
+            fd = os.open(self._dir / f"slot-{index}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                continue
+            self._held.add(index)
+            return Slot(index, self._uid_base + index, fd)
+        raise RuntimeError(f"all {self._max} sandbox uid slots are busy (lock files in {self._dir})")
+
+    def take(self) -> Slot:
+        with self._lock:
+            if self._free:
+                return self._free.pop()
+            return self._acquire_new()
+
+    def give_back(self, slot: Slot) -> None:
+        with self._lock:
+            self._free.append(slot)
+
+    @contextmanager
+    def slot(self) -> Iterator[Slot]:
+        s = self.take()
+        try:
+            yield s
+        finally:
+            self.give_back(s)
+
+    def close(self) -> None:
+        with self._lock:
+            for s in self._free:
+                os.close(s.lock_fd)
+                self._held.discard(s.index)
+            self._free.clear()
