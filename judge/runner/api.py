@@ -87,8 +87,9 @@ class Runner:
                 group = self._tree.group(slot.index)
         return Launch(spec=spec, backend=self._backend, io=io, slot=slot, group=group)
 
-    def collect(self, launch: Launch, spec: RunSpec, io: Plumbing) -> RunResult:
-        stdout_bytes = _size(io.stdout)
+    def collect(self, launch: Launch, spec: RunSpec, io: Plumbing, stdout_bytes: int | None = None) -> RunResult:
+        if stdout_bytes is None:
+            stdout_bytes = _size(io.stdout)
         stderr_bytes = _size(io.stderr)
         tail = b""
         if spec.stderr is not None and stderr_bytes > 0:
