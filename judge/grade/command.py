@@ -1,0 +1,97 @@
+"""`judge grade SUBMISSIONS_DIR`: the organizer's command (see docs/grading.md)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from judge.cli import EXIT_JE, EXIT_OK, UsageError, make_environment
+from judge.grade.discovery import discover, load_problems
+from judge.grade.progress import Progress
+from judge.grade.report import build_board, issues_text, standings_table, write_results_json
+from judge.grade.schedule import grade
+from judge.grade.storage import Store, StoreError
+from judge.scoreboard.render import write_board
+
+DB_NAME = "grade.sqlite"
+
+
+def default_jobs() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser(
+        "grade",
+        help="grade a whole contest folder, store the results in SQLite, write the HTML scoreboard",
+        description="Grade SUBMISSIONS_DIR/<contestant>/<problem-id>.<ext> (or <problem-id>/ for "
+        "several files). Results are stored in SQLite and reused until the source, the package or the "
+        "judge changes.",
+    )
+    p.add_argument("submissions", metavar="SUBMISSIONS_DIR")
+    p.add_argument(
+        "--problems", default="problems", metavar="DIR", help="problem packages (default: problems/)"
+    )
+    p.add_argument(
+        "--out", default="scoreboard", metavar="DIR", help="scoreboard folder (default: scoreboard/)"
+    )
+    p.add_argument("--db", default=None, metavar="FILE", help=f"SQLite database (default: OUT/{DB_NAME})")
+    p.add_argument("--jobs", type=int, default=default_jobs(), metavar="N", help="submissions judged at once")
+    p.add_argument("--json", action="store_true", help="also write OUT/results.json")
+    p.add_argument("--rejudge", action="store_true", help="judge everything again, ignoring stored results")
+    p.add_argument("--title", default="Scoreboard", help="the board's title")
+    p.set_defaults(func=cmd_grade)
+
+
+def cmd_grade(args: argparse.Namespace) -> int:
+    root = Path(args.submissions)
+    problems_dir = Path(args.problems)
+    out = Path(args.out)
+    if not root.is_dir():
+        raise UsageError(f"{root}: not a folder (expected SUBMISSIONS_DIR/<contestant>/<problem>.<ext>)")
+    if not problems_dir.is_dir():
+        raise UsageError(f"{problems_dir}: not a folder of problem packages (use --problems DIR)")
+    if args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    problems, package_issues = load_problems(problems_dir)
+    if not problems:
+        detail = f" ({package_issues[0].reason})" if package_issues else ""
+        raise UsageError(f"{problems_dir}: no usable problem package{detail}")
+    env = make_environment(args)
+    contest = discover(root, problems, env.languages)
+    db_path = Path(args.db) if args.db else out / DB_NAME
+    try:
+        store = Store(db_path)
+    except StoreError as exc:
+        raise UsageError(str(exc)) from None
+    progress = Progress(sys.stderr, tty=sys.stderr.isatty())
+    with store:
+        summary = grade(
+            contest, problems, env, store, jobs=args.jobs, rejudge=args.rejudge, listener=progress
+        )
+    issues = [*package_issues, *contest.issues, *summary.issues]
+    warnings = tuple(env.runner.info.warnings)
+    board = build_board(args.title, contest, problems, summary, issues, warnings)
+    write_board(board, out)
+    for w in warnings:
+        print(f"WARNING: {w}")
+    print(standings_table(board))
+    if issues:
+        print(issues_text(issues))
+    extra = ""
+    if args.json:
+        extra = f", {write_results_json(board, out / 'results.json')}"
+    print(
+        f"{len(contest.entries)} submissions from {len(contest.contestants)} contestants: "
+        f"{summary.judged} judged, {summary.reused} reused, {len(issues)} not judged; "
+        f"scoreboard: {out / 'index.html'}{extra}; database: {db_path}"
+    )
+    if summary.judge_errors:
+        print(f"{summary.judge_errors} judge error(s) (JE): see the scoreboard", file=sys.stderr)
+        return EXIT_JE
+    return EXIT_OK

@@ -1,0 +1,194 @@
+"""What is in a contest folder: contestants, their submissions, and what cannot be judged (and why).
+
+Layout: ``SUBMISSIONS_DIR/<contestant>/<problem-id>.<ext>`` (one file) or ``<problem-id>/`` (a folder of
+files). The extension picks the language. Nothing here runs a program; problems that cannot be judged
+become ``Issue`` records, shown in the output and on the scoreboard, and grading goes on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from judge.languages import Language, language_for
+from judge.problem import PackageError, Problem, load_problem
+
+MAX_SOURCE_BYTES = 1024 * 1024  # a bigger "source file" is reported, not judged
+MAX_FOLDER_FILES = 64
+
+
+@dataclass(frozen=True)
+class Issue:
+    """Something in the contest or problems folder that is not judged, and why (one line)."""
+
+    # unknown-problem | unknown-language | unreadable | ambiguous | stray-file | bad-package | skipped
+    kind: str
+    path: str  # relative to the folder it was found in
+    reason: str
+    contestant: str | None = None
+    problem: str | None = None
+
+    def to_json(self) -> dict[str, str | None]:
+        return {
+            "kind": self.kind,
+            "path": self.path,
+            "reason": self.reason,
+            "contestant": self.contestant,
+            "problem": self.problem,
+        }
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One submission to judge: a contestant's file or folder for one problem."""
+
+    contestant: str
+    problem: str
+    path: Path
+    rel: str  # "<contestant>/<name>", for messages
+    language: str
+    source_hash: str
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.contestant, self.problem)
+
+
+@dataclass(frozen=True)
+class Contest:
+    root: Path
+    contestants: tuple[str, ...]  # every contestant folder, sorted, even one with nothing judgeable
+    entries: tuple[Entry, ...]  # sorted by (contestant, problem)
+    issues: tuple[Issue, ...]
+
+
+class Unreadable(Exception):
+    """A submission's bytes cannot be read (or it is not a regular file, or it points elsewhere)."""
+
+
+def load_problems(problems_dir: Path) -> tuple[dict[str, Problem], list[Issue]]:
+    """Every package under ``problems_dir`` (a folder with a problem.yaml). Broken ones become issues."""
+    problems: dict[str, Problem] = {}
+    issues: list[Issue] = []
+    for sub in sorted(p for p in problems_dir.iterdir() if p.is_dir() and not p.name.startswith(".")):
+        if not (sub / "problem.yaml").is_file():
+            continue
+        try:
+            problems[sub.name] = load_problem(sub)
+        except PackageError as exc:
+            issues.append(Issue("bad-package", sub.name, str(exc), problem=sub.name))
+    return problems, issues
+
+
+def _hidden(path: Path) -> bool:
+    return path.name.startswith(".") or path.name == "__pycache__"
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    try:
+        path.resolve(strict=True).relative_to(folder.resolve())
+    except (OSError, ValueError, RuntimeError):
+        return False
+    return True
+
+
+def _read_file(path: Path, folder: Path) -> bytes:
+    """The bytes of a regular file that lies (after symlinks) inside the contestant's folder."""
+    if path.is_symlink() and not _inside(path, folder):
+        raise Unreadable("a symbolic link that leads outside the contestant's folder (or nowhere)")
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        raise Unreadable(f"cannot stat: {exc.strerror}") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise Unreadable("not a regular file")
+    if st.st_size > MAX_SOURCE_BYTES:
+        raise Unreadable(f"{st.st_size} bytes: larger than {MAX_SOURCE_BYTES} bytes")
+    try:
+        with open(path, "rb") as f:
+            return f.read(MAX_SOURCE_BYTES + 1)
+    except OSError as exc:
+        raise Unreadable(f"cannot read: {exc.strerror}") from None
+
+
+def source_hash(path: Path, folder: Path) -> str:
+    """Content hash of a submission (file name(s) and bytes). Raises Unreadable."""
+    h = hashlib.sha256()
+    if path.is_dir() and not path.is_symlink():
+        files = sorted(p for p in path.iterdir() if not _hidden(p))
+        if not files:
+            raise Unreadable("an empty folder")
+        if len(files) > MAX_FOLDER_FILES:
+            raise Unreadable(f"{len(files)} files: more than {MAX_FOLDER_FILES}")
+        for f in files:
+            if f.is_dir() and not f.is_symlink():
+                continue  # sub-folders are not part of a submission (the build copies files only)
+            data = _read_file(f, folder)
+            h.update(f.name.encode("utf-8", "surrogateescape") + b"\0" + hashlib.sha256(data).digest())
+        return h.hexdigest()[:20]
+    if path.is_dir():
+        raise Unreadable("a symbolic link to a folder")
+    data = _read_file(path, folder)
+    h.update(path.name.encode("utf-8", "surrogateescape") + b"\0" + hashlib.sha256(data).digest())
+    return h.hexdigest()[:20]
+
+
+def _problem_id(entry: Path) -> str:
+    if entry.is_dir() and not entry.is_symlink():
+        return entry.name
+    return entry.name.split(".", 1)[0]
+
+
+def discover(root: Path, problems: Mapping[str, Problem], languages: Mapping[str, Language]) -> Contest:
+    """Read a contest folder. Never raises for a contestant's mistake: it becomes an Issue."""
+    contestants: list[str] = []
+    issues: list[Issue] = []
+    found: dict[tuple[str, str], list[Entry]] = {}
+    for top in sorted(root.iterdir(), key=lambda p: p.name):
+        if _hidden(top):
+            continue
+        if not top.is_dir() or top.is_symlink():
+            if not top.name.lower().startswith("readme"):
+                issues.append(
+                    Issue("stray-file", top.name, "not a contestant folder (a contestant is a folder)")
+                )
+            continue
+        name = top.name
+        contestants.append(name)
+        for item in sorted(top.iterdir(), key=lambda p: p.name):
+            if _hidden(item):
+                continue
+            rel = f"{name}/{item.name}"
+            pid = _problem_id(item)
+            if pid not in problems:
+                known = ", ".join(sorted(problems)) or "none"
+                issues.append(
+                    Issue("unknown-problem", rel, f"no problem {pid!r} (known: {known})", name, pid)
+                )
+                continue
+            try:
+                digest = source_hash(item, top)
+            except Unreadable as exc:
+                issues.append(Issue("unreadable", rel, str(exc), name, pid))
+                continue
+            lang = language_for(item, languages)
+            if lang is None:
+                what = "its files" if item.is_dir() else f"extension {item.suffix or '(none)'!r}"
+                known_langs = ", ".join(sorted(languages))
+                reason = f"unknown language ({what}); known: {known_langs}"
+                issues.append(Issue("unknown-language", rel, reason, name, pid))
+                continue
+            found.setdefault((name, pid), []).append(Entry(name, pid, item, rel, lang.id, digest))
+    entries: list[Entry] = []
+    for (name, pid), group in sorted(found.items()):
+        if len(group) > 1:
+            files = ", ".join(e.path.name for e in group)
+            reason = f"several submissions for {pid} ({files}): none is judged; keep one"
+            issues.append(Issue("ambiguous", f"{name}/{pid}.*", reason, name, pid))
+            continue
+        entries.append(group[0])
+    return Contest(root, tuple(contestants), tuple(entries), tuple(issues))

@@ -1,0 +1,59 @@
+"""Progress of `judge grade`: a bar redrawn in place on a terminal, plain lines otherwise (logs, CI)."""
+
+from __future__ import annotations
+
+import shutil
+import time
+from typing import TextIO
+
+from judge.grade.discovery import Entry
+from judge.grade.schedule import Listener
+from judge.grade.storage import StoredRun
+
+BAR_WIDTH = 24
+
+
+def describe(run: StoredRun | None, note: str) -> str:
+    if run is None:
+        return f"skipped: {note}"
+    r = run.result
+    metric = f", {r.metric_name} {r.metric:g}" if r.metric is not None and r.metric_name else ""
+    return f"{r.verdict.value} {r.score:g}/{r.max_score:g}{metric}"
+
+
+class Progress(Listener):
+    def __init__(self, stream: TextIO, *, tty: bool) -> None:
+        self.stream = stream
+        self.tty = tty
+        self.total = 0
+        self.count = 0
+        self.started = time.monotonic()
+
+    def start(self, total: int, reused: int) -> None:
+        self.total, self.count = total, reused
+        self.started = time.monotonic()
+        todo = total - reused
+        if todo == 0:
+            self._line(f"all {total} submissions already judged (stored results reused)")
+        else:
+            self._line(f"judging {todo} of {total} submissions ({reused} stored results reused)")
+
+    def done(self, entry: Entry, run: StoredRun | None, note: str) -> None:
+        self.count += 1
+        text = f"{entry.contestant}/{entry.problem}: {describe(run, note)}"
+        if not self.tty:
+            self._line(f"[{self.count}/{self.total}] {text}")
+            return
+        filled = BAR_WIDTH * self.count // max(self.total, 1)
+        bar = "#" * filled + "-" * (BAR_WIDTH - filled)
+        elapsed = time.monotonic() - self.started
+        line = f"[{bar}] {self.count}/{self.total} {elapsed:5.0f}s  {text}"
+        width = shutil.get_terminal_size((100, 20)).columns - 1
+        self.stream.write("\r\x1b[K" + line[:width])
+        if self.count >= self.total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+    def _line(self, text: str) -> None:
+        self.stream.write(text + "\n")
+        self.stream.flush()

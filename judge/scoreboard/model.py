@@ -1,0 +1,72 @@
+"""What the scoreboard is made from: plain frozen records, filled in by `judge grade` (or a test)."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from judge.results import SubmissionResult
+
+
+@dataclass(frozen=True)
+class BoardProblem:
+    id: str
+    name: str
+    max_score: float
+    metric_name: str | None = None
+    metric_better: str = "lower"  # lower | higher
+    interactive: bool = False
+    statement: Path | None = None  # problem_statement/problem.en.md (or .tex)
+    package_hash: str = ""
+    tests: int = 0
+
+
+@dataclass(frozen=True)
+class BoardRun:
+    """The current result of one contestant on one problem."""
+
+    contestant: str
+    problem: str
+    source: str  # "<contestant>/<file>" inside the contest folder
+    result: SubmissionResult
+    judge_version: str = ""
+    package_hash: str = ""
+    source_hash: str = ""
+    judged_at: str = ""
+    seeds: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Notice:
+    """Something not judged (unknown problem, unknown language, unreadable file, ...): shown on the board."""
+
+    kind: str
+    path: str
+    reason: str
+    contestant: str | None = None
+
+
+@dataclass(frozen=True)
+class Board:
+    title: str
+    problems: tuple[BoardProblem, ...]
+    contestants: tuple[str, ...]
+    runs: Mapping[tuple[str, str], BoardRun]  # (contestant, problem id) -> run
+    notices: tuple[Notice, ...] = ()
+    judge_version: str = ""
+    sandbox_warnings: tuple[str, ...] = ()
+
+
+_SAFE = re.compile(r"[^A-Za-z0-9_-]")
+
+
+def slug(name: str) -> str:
+    """A file name for any contestant name: safe characters only; a short hash keeps different names apart."""
+    cleaned = _SAFE.sub("_", name)[:40]
+    if cleaned == name and cleaned:
+        return cleaned
+    return f"{cleaned or 'x'}-{hashlib.sha256(name.encode('utf-8', 'surrogateescape')).hexdigest()[:8]}"

@@ -1,0 +1,233 @@
+"""Template contexts of the scoreboard's pages. Pure: builds dictionaries of plain values, writes nothing.
+
+Page locations (relative to the output folder): ``index.html``, ``problems/<id>/index.html`` and
+``submissions/<contestant-slug>/<problem-id>.html``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from judge.scoreboard.charts import Chart, bar_chart, score_bins, value_bins
+from judge.scoreboard.model import Board, BoardProblem, BoardRun, slug
+from judge.scoreboard.ranking import cell_class, problem_order, standings
+
+VERDICT_NAMES = {
+    "AC": "accepted",
+    "WA": "wrong answer",
+    "TLE": "time limit exceeded",
+    "MLE": "memory limit exceeded",
+    "RTE": "run-time error",
+    "OLE": "output limit exceeded",
+    "PV": "protocol violation",
+    "CE": "compile error",
+    "JE": "judge error (not the contestant's fault)",
+}
+TRANSCRIPT_LINES = 12
+
+
+def fmt_score(x: float) -> str:
+    return f"{round(x, 2):g}"
+
+
+def fmt_metric(x: float | None) -> str:
+    return "" if x is None else f"{x:.6g}"
+
+
+def problem_href(problem_id: str) -> str:
+    return f"problems/{slug(problem_id)}/index.html"
+
+
+def submission_href(contestant: str, problem_id: str) -> str:
+    return f"submissions/{slug(contestant)}/{slug(problem_id)}.html"
+
+
+def _problem_header(p: BoardProblem) -> dict[str, Any]:
+    return {
+        "id": p.id,
+        "name": p.name,
+        "href": problem_href(p.id),
+        "max_score": fmt_score(p.max_score),
+        "metric_name": p.metric_name,
+        "better": p.metric_better,
+    }
+
+
+def _cell(p: BoardProblem, run: BoardRun | None, contestant: str) -> dict[str, Any]:
+    if run is None:
+        return {
+            "cls": "none",
+            "score": "–",
+            "verdict": "",
+            "metric": "",
+            "href": None,
+            "title": "no submission",
+        }
+    r = run.result
+    metric = ""
+    if p.metric_name is not None and r.metric is not None:
+        metric = f"{fmt_metric(r.metric)} {p.metric_name}"
+    return {
+        "cls": cell_class(run),
+        "score": fmt_score(r.score),
+        "verdict": r.verdict.value,
+        "metric": metric,
+        "href": submission_href(contestant, p.id),
+        "title": f"{VERDICT_NAMES[r.verdict.value]}, {fmt_score(r.score)} of {fmt_score(r.max_score)}",
+    }
+
+
+def index_context(board: Board) -> dict[str, Any]:
+    rows = []
+    for s in standings(board):
+        rows.append(
+            {
+                "rank": s.rank,
+                "contestant": s.contestant,
+                "total": fmt_score(s.total),
+                "cells": [_cell(p, r, s.contestant) for p, r in zip(board.problems, s.runs, strict=True)],
+            }
+        )
+    return {
+        "title": board.title,
+        "root": "",
+        "problems": [_problem_header(p) for p in board.problems],
+        "rows": rows,
+        "max_total": fmt_score(sum(p.max_score for p in board.problems)),
+        "notices": [n for n in board.notices],
+        "judge_version": board.judge_version,
+        "warnings": list(board.sandbox_warnings),
+        "tie_metrics": [p for p in board.problems if p.metric_name is not None],
+        "verdict_names": VERDICT_NAMES,
+    }
+
+
+def problem_charts(problem: BoardProblem, runs: list[BoardRun]) -> list[Chart]:
+    """The distribution of scores, and of the problem's metric, across the contestants who submitted."""
+    scores = [r.result.score for r in runs]
+    charts = [
+        bar_chart(
+            score_bins(scores, problem.max_score),
+            title=f"Scores ({len(scores)} submissions)",
+            x_caption=f"score (of {fmt_score(problem.max_score)})",
+            unit="submissions",
+        )
+    ]
+    if problem.metric_name is not None:
+        values = [float(r.result.metric) for r in runs if r.result.metric is not None]
+        better = "lower" if problem.metric_better == "lower" else "higher"
+        charts.append(
+            bar_chart(
+                value_bins(values),
+                title=f"{problem.metric_name} ({len(values)} submissions with a value; {better} is better)",
+                x_caption=problem.metric_name,
+                unit="submissions",
+            )
+        )
+    return charts
+
+
+def problem_context(board: Board, problem: BoardProblem, statement_html: str) -> dict[str, Any]:
+    runs = {c: r for (c, pid), r in board.runs.items() if pid == problem.id}
+    ordered = problem_order(runs, problem)
+    results = [
+        {
+            "contestant": r.contestant,
+            "href": "../../" + submission_href(r.contestant, problem.id),
+            "cls": cell_class(r),
+            "verdict": r.result.verdict.value,
+            "score": fmt_score(r.result.score),
+            "metric": fmt_metric(r.result.metric),
+            "language": r.result.language,
+            "time_s": f"{r.result.time_s:.2f}",
+        }
+        for r in ordered
+    ]
+    return {
+        "title": f"{problem.name} — {board.title}",
+        "root": "../../",
+        "problem": _problem_header(problem),
+        "statement_html": statement_html,
+        "charts": problem_charts(problem, ordered),
+        "results": results,
+        "package_hash": problem.package_hash,
+        "interactive": problem.interactive,
+        "judge_version": board.judge_version,
+        "warnings": list(board.sandbox_warnings),
+    }
+
+
+def _test_rows(run: BoardRun, interactive: bool) -> list[dict[str, Any]]:
+    r = run.result
+    scores = r.test_scores or tuple(0.0 for _ in r.tests)
+    heads = run.seeds.get("tests", {}) if isinstance(run.seeds, dict) else {}
+    rows = []
+    for t, s in zip(r.tests, scores, strict=True):
+        transcript = ""
+        if interactive and t.transcript:
+            transcript = "\n".join(t.transcript.splitlines()[:TRANSCRIPT_LINES])
+        seed = heads.get(t.name, {}) if isinstance(heads, dict) else {}
+        rows.append(
+            {
+                "name": t.name,
+                "verdict": t.verdict.value,
+                "cls": test_class(t.verdict.value, t.fraction),
+                "score": fmt_score(s),
+                "time_s": f"{t.time_s:.3f}",
+                "memory_kib": t.memory_kib,
+                "message": t.message,
+                "metric": fmt_metric(t.metric),
+                "transcript": transcript,
+                "passes": t.passes,
+                "skipped": t.skipped,
+                "input": seed.get("head", "") if isinstance(seed, dict) else "",
+                "input_sha256": seed.get("input_sha256", "") if isinstance(seed, dict) else "",
+            }
+        )
+    return rows
+
+
+def test_class(verdict: str, fraction: float) -> str:
+    if verdict == "AC":
+        return "ac" if fraction >= 1 - 1e-9 else "partial"
+    return verdict.lower()
+
+
+def submission_context(board: Board, problem: BoardProblem, run: BoardRun) -> dict[str, Any]:
+    r = run.result
+    return {
+        "title": f"{run.contestant} — {problem.name}",
+        "root": "../../",
+        "contestant": run.contestant,
+        "problem": _problem_header(problem),
+        "source": run.source,
+        "language": r.language,
+        "verdict": r.verdict.value,
+        "verdict_name": VERDICT_NAMES[r.verdict.value],
+        "cls": cell_class(run),
+        "score": fmt_score(r.score),
+        "max_score": fmt_score(r.max_score),
+        "metric_name": problem.metric_name,
+        "metric": fmt_metric(r.metric),
+        "time_s": f"{r.time_s:.3f}",
+        "memory_kib": r.memory_kib,
+        "compile_message": r.compile_message,
+        "tests": _test_rows(run, problem.interactive),
+        "interactive": problem.interactive,
+        "groups": [
+            {
+                "name": g.name,
+                "score": fmt_score(g.score),
+                "max_score": fmt_score(g.max_score),
+                "verdict": g.verdict.value,
+            }
+            for g in r.groups
+            if g.name != "sample"
+        ],
+        "judge_version": run.judge_version,
+        "package_hash": run.package_hash,
+        "source_hash": run.source_hash,
+        "judged_at": run.judged_at,
+        "env_seeds": dict(run.seeds.get("env", {})) if isinstance(run.seeds, dict) else {},
+        "warnings": list(r.sandbox_warnings),
+    }
