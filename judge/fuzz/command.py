@@ -1,0 +1,150 @@
+"""``judge fuzz PROBLEM_DIR SOURCE``: property-based fuzzing of a submission against the reference.
+
+Exit 0: no disagreement in N examples; 1: a counterexample (or the submission does not compile);
+2: usage or package error; 3: judge error (the package's fuzz.py or validator failed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from dataclasses import replace
+from pathlib import Path
+
+from judge.build import SkipLanguage
+from judge.cli import EXIT_FAILED, EXIT_JE, EXIT_OK, UsageError, make_environment
+from judge.fuzz.engine import SHRINK_TIME_S, fuzz_submission
+from judge.fuzz.outcome import FuzzOutcome, FuzzStatus, show_bytes
+from judge.fuzz.save import save_counterexample
+from judge.fuzz.trial import Trial
+from judge.judging import prepare
+from judge.problem import PackageError, load_problem
+from judge.textreport import warnings_banner
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser(
+        "fuzz",
+        help="fuzz a submission against the reference with the package's Hypothesis strategy (fuzz.py)",
+        description="Generate inputs with PROBLEM_DIR/fuzz.py, judge SOURCE on each with the package's own "
+        "checks, and shrink the first disagreement to a minimal input. See docs/fuzzing.md.",
+    )
+    p.add_argument("problem", metavar="PROBLEM_DIR")
+    p.add_argument("source", metavar="SOURCE")
+    p.add_argument("--examples", type=int, default=200, metavar="N", help="examples to try (default 200)")
+    p.add_argument("--seed", type=int, default=None, metavar="S", help="make the run reproducible")
+    p.add_argument(
+        "--save", action="store_true", help="add the shrunk input to the package as a regression test"
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument(
+        "--no-accepts",
+        action="store_true",
+        help="judge every example with the package's output validator even if fuzz.py defines accepts()",
+    )
+    p.add_argument(
+        "--no-db", action="store_true", help="neither replay nor record failures (example database)"
+    )
+    p.add_argument(
+        "--shrink-time",
+        type=float,
+        default=SHRINK_TIME_S,
+        metavar="SECONDS",
+        help=f"time spent shrinking a counterexample (default {SHRINK_TIME_S:g})",
+    )
+    p.set_defaults(func=cmd_fuzz)
+
+
+def cmd_fuzz(args: argparse.Namespace) -> int:
+    if args.examples < 1:
+        raise UsageError("--examples must be at least 1")
+    problem = load_problem(Path(args.problem))
+    source = Path(args.source)
+    if not source.exists():
+        raise UsageError(f"{source}: no such file")
+    if not (problem.path / "fuzz.py").is_file():
+        raise PackageError(f"{args.problem}: no fuzz.py (see docs/fuzzing.md)")
+    env = make_environment(args)
+    progress = sys.stderr.isatty() and not args.json
+
+    def on_example(n: int, trial: Trial) -> None:
+        if progress and n % 25 == 0:
+            print(f"\r  {n}/{args.examples} examples", end="", file=sys.stderr, flush=True)
+
+    with tempfile.TemporaryDirectory(prefix="judge-fuzz-") as tmp:
+        prepared = prepare(problem, env, Path(tmp))
+        try:
+            outcome = fuzz_submission(
+                prepared,
+                source,
+                env,
+                args.examples,
+                args.seed,
+                use_database=not args.no_db,
+                use_accepts=not args.no_accepts,
+                shrink_time_s=args.shrink_time,
+                on_example=on_example,
+            )
+        except SkipLanguage as exc:
+            raise UsageError(str(exc)) from None
+    if progress:
+        print("\r\033[K", end="", file=sys.stderr, flush=True)
+    if args.save and outcome.counterexample is not None and outcome.status is FuzzStatus.COUNTEREXAMPLE:
+        paths = save_counterexample(problem, outcome.counterexample)
+        outcome = replace(outcome, saved_as=tuple(str(p) for p in paths))
+    if args.json:
+        print(json.dumps(outcome.to_json(), indent=2))
+    else:
+        print(warnings_banner(env.runner.info.warnings), end="")
+        print(report(outcome, args))
+    if outcome.status is FuzzStatus.ERROR:
+        return EXIT_JE
+    if outcome.status in (FuzzStatus.COUNTEREXAMPLE, FuzzStatus.NOT_BUILT):
+        return EXIT_FAILED
+    if outcome.status is FuzzStatus.UNAVAILABLE:
+        raise PackageError(outcome.message)
+    return EXIT_OK
+
+
+def _indent(text: str) -> str:
+    return "\n".join("  " + line for line in text.splitlines() or [""])
+
+
+def report(o: FuzzOutcome, args: argparse.Namespace | None = None) -> str:
+    """The human-readable report of one fuzzing run."""
+    lines = [f"fuzz {o.problem}: {o.source} ({o.language}), seed {o.seed}, checked by the {o.checker}"]
+    if o.status is FuzzStatus.NOT_BUILT:
+        lines += ["does not compile:", _indent(o.message.strip())]
+    elif o.status is FuzzStatus.ERROR:
+        lines += [f"judge error (the package's fault, not the submission's): {o.message}"]
+        if o.counterexample is not None:
+            lines += ["on the input:", _indent(show_bytes(o.counterexample.input))]
+    elif o.status is FuzzStatus.PASSED:
+        lines += [
+            f"passed: {o.examples} examples, no disagreement "
+            f"({o.runs} distinct inputs run in {o.elapsed_s:.1f} s, {o.examples_per_s:.1f} examples/s)"
+        ]
+    elif o.counterexample is not None:
+        c = o.counterexample
+        where = "replayed from the example database" if o.replayed else f"after {o.examples} examples"
+        lines += [
+            f"COUNTEREXAMPLE ({c.verdict.value}) {where}, shrunk with {o.shrink_runs} more runs",
+            "input:",
+            _indent(show_bytes(c.input)),
+            "expected (reference answer):",
+            _indent(show_bytes(c.answer)),
+            "received:",
+            _indent(show_bytes(c.output) if c.output is not None else f"(no answer: {c.verdict.value})"),
+        ]
+        if c.message:
+            lines += ["judge message:", _indent(c.message.strip()[:1500])]
+        if args is not None:
+            lines += [
+                f"reproduce: judge fuzz {args.problem} {args.source} --seed {o.seed} "
+                f"--examples {args.examples}"
+            ]
+        for path in o.saved_as:
+            lines += [f"saved: {path}"]
+    return "\n".join(lines)

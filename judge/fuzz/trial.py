@@ -1,0 +1,179 @@
+"""Judging one fuzzing example: one generated input, the program built once, the package's validator.
+
+Two ways, same verdicts:
+
+- ``full``: the input becomes a one-test view of the package and goes through ``judge.testrun.judge_test``
+  (batch, interactive and multi-pass alike; the package's own output validator decides);
+- ``fast`` (batch problems whose ``fuzz.py`` defines ``accepts``): the program runs in a fresh box exactly
+  as for a batch test, and ``accepts(input, answer, output)`` stands in for the validator process.
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from judge.build import Program
+from judge.fuzz.hooks import FuzzHooks
+from judge.model import RunSpec, limit_verdict
+from judge.problem import AnswerMode, InputMode, Problem, TestCase
+from judge.runner import Runner
+from judge.testrun import Context, describe_failure, fresh_box, judge_test, program_limits
+from judge.verdict import Verdict
+
+SHOWN_BYTES = 4000  # of a program's output kept for the report
+
+
+@dataclass(frozen=True)
+class Trial:
+    """What one example gave."""
+
+    verdict: Verdict
+    message: str
+    output: bytes | None  # the team output the validator saw (None: the run failed before that)
+    time_s: float  # CPU time of the program (max over passes)
+
+    @property
+    def accepted(self) -> bool:
+        return self.verdict is Verdict.AC
+
+
+class HookError(Exception):
+    """The package's fuzz.py failed on an input (its own bug, never the submission's)."""
+
+
+def single_test_view(problem: Problem, test_input: Path, answer: Path) -> tuple[Problem, TestCase]:
+    """The package with one secret test (its group settings kept) and no samples."""
+    test = TestCase("secret/fuzz", test_input, answer, "secret")
+    secret = replace(problem.secret, tests=(test,), subgroups=())
+    return replace(problem, sample=None, secret=secret), test
+
+
+class Examiner:
+    """Judges examples one after another in ``workdir`` (which it owns)."""
+
+    def __init__(
+        self,
+        problem: Problem,
+        program: Program,
+        validator: Program | None,
+        runner: Runner,
+        hooks: FuzzHooks,
+        workdir: Path,
+        *,
+        use_accepts: bool = True,
+    ) -> None:
+        self.problem = problem
+        self.program = program
+        self.validator = validator
+        self.runner = runner
+        self.hooks = hooks
+        self.workdir = workdir
+        self.fast_path = use_accepts and hooks.accepts is not None
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        self._limits = program_limits(problem, program)
+        self._view_cache: tuple[Problem, TestCase] | None = None
+
+    @property
+    def checker(self) -> str:
+        return "fuzz.py accepts()" if self.fast_path else "output validator"
+
+    def answer(self, test_input: bytes) -> bytes:
+        try:
+            ans = self.hooks.answer(test_input)
+        except Exception as exc:  # noqa: BLE001 - the package's code
+            raise HookError(f"{self.hooks.path.name}: answer() failed: {type(exc).__name__}: {exc}") from exc
+        if isinstance(ans, str):
+            ans = ans.encode()
+        if not isinstance(ans, bytes):
+            raise HookError(f"{self.hooks.path.name}: answer() must return bytes, not {type(ans).__name__}")
+        return ans
+
+    def judge(self, test_input: bytes, answer: bytes) -> Trial:
+        return self.fast(test_input, answer) if self.fast_path else self.full(test_input, answer)
+
+    # ------------------------------------------------------------------ the package's validator
+
+    def full(self, test_input: bytes, answer: bytes) -> Trial:
+        case_dir = self.workdir / "case"
+        (self.workdir / "fuzz.in").write_bytes(test_input)
+        (self.workdir / "fuzz.ans").write_bytes(answer)
+        if self._view_cache is None:
+            self._view_cache = single_test_view(
+                self.problem, self.workdir / "fuzz.in", self.workdir / "fuzz.ans"
+            )
+        view, test = self._view_cache
+        shutil.rmtree(case_dir, ignore_errors=True)
+        case_dir.mkdir()
+        try:
+            ctx = Context(view, self.program, self.validator, self.runner, case_dir)
+            result = judge_test(ctx, test)
+            output = _last_output(case_dir, result.passes)
+            if output is None and result.transcript:
+                output = result.transcript.encode()
+        finally:
+            shutil.rmtree(case_dir, ignore_errors=True)
+        return Trial(result.verdict, result.message, output, result.time_s)
+
+    # ------------------------------------------------------------------ in-process check
+
+    def fast(self, test_input: bytes, answer: bytes) -> Trial:
+        assert self.hooks.accepts is not None
+        work = self.workdir
+        stdin: Path | None = work / "fuzz.in"
+        argv = self.program.argv
+        if self.problem.input_mode is InputMode.ARGS:
+            argv = (*argv, *test_input.decode(errors="replace").split())
+            stdin = None
+        else:
+            assert stdin is not None
+            stdin.write_bytes(test_input)
+        out, err = work / "fast.out", work / "fast.err"
+        ctx = Context(self.problem, self.program, self.validator, self.runner, work)
+        box = fresh_box(ctx, "box")
+        try:
+            result = self.runner.run(
+                RunSpec(
+                    argv=argv,
+                    box=box,
+                    limits=self._limits,
+                    stdin=stdin,
+                    stdout=out,
+                    stderr=err,
+                    env=dict(self.program.env),
+                    mounts=self.program.mounts,
+                    address_space_limit=self.program.address_space_limit,
+                )
+            )
+        finally:
+            shutil.rmtree(box, ignore_errors=True)
+        verdict: Verdict | None
+        if (
+            self.problem.answer_mode is AnswerMode.EXIT_CODE
+            and result.exited
+            and result.exit_code is not None
+        ):
+            output = f"{result.exit_code}\n".encode()
+            verdict = None
+        else:
+            verdict = limit_verdict(result)
+            output = out.read_bytes() if verdict is None and out.exists() else b""
+        if verdict is not None:
+            return Trial(verdict, describe_failure(result, verdict, err), None, result.cpu_time_s)
+        try:
+            ok = bool(self.hooks.accepts(test_input, answer, output))
+        except Exception as exc:  # noqa: BLE001 - the package's code
+            raise HookError(f"{self.hooks.path.name}: accepts() failed: {type(exc).__name__}: {exc}") from exc
+        verdict = Verdict.AC if ok else Verdict.WA
+        message = "" if ok else f"rejected by {self.hooks.path.name} accepts()"
+        return Trial(verdict, message, output[:SHOWN_BYTES], result.cpu_time_s)
+
+
+def _last_output(case_dir: Path, passes: int) -> bytes | None:
+    """The team output of the last pass (judge.testrun keeps it as pass<n>.out until the case is removed)."""
+    path = case_dir / f"pass{passes}.out"
+    if not path.is_file():
+        return None
+    with path.open("rb") as f:
+        return f.read(SHOWN_BYTES)
