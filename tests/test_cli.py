@@ -1,0 +1,73 @@
+"""The real `judge` entry point on the fixture packages (one of each kind)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+FIXTURES = Path(__file__).parent / "fixtures"
+ROOT = Path(__file__).parent.parent
+
+
+def judge(*args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "judge", *args],
+        capture_output=True, text=True, timeout=timeout, cwd=ROOT, stdin=subprocess.DEVNULL,
+    )
+
+
+@pytest.mark.parametrize("package", ["sum", "divisor", "guess", "reverse", "primes"])
+def test_verify_fixture_packages(package: str) -> None:
+    proc = judge("verify", str(FIXTURES / package), "--json")
+    report = json.loads(proc.stdout)
+    wrong = [(s["submission"], s["expected"], s["result"] and s["result"]["verdict"])
+             for s in report["submissions"] if not s["ok"]]
+    assert proc.returncode == 0, (wrong, proc.stderr[-2000:])
+    assert report["ok"] and not wrong
+    folders = {s["folder"] for s in report["submissions"] if s["skipped"] is None}
+    assert {"accepted", "wrong_answer", "time_limit_exceeded", "run_time_error"} <= folders
+
+
+def test_run_json_has_the_stable_keys() -> None:
+    proc = judge("run", str(FIXTURES / "sum"), str(FIXTURES / "sum/submissions/wrong_answer/minus.py"), "--json")
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert {"problem", "source", "language", "verdict", "score", "max_score", "time_s", "memory_kib",
+            "compile_message", "tests"} <= out.keys()
+    assert out["verdict"] == "WA" and out["language"] == "python3" and out["score"] == 0
+    assert set(out["tests"][0]) == {"name", "group", "verdict", "score", "time_s", "memory_kib", "message"}
+    assert out["tests"][0]["name"] == "sample/00"
+
+
+def test_compile_error_message_is_reported() -> None:
+    proc = judge("run", str(FIXTURES / "sum"), str(FIXTURES / "sum/submissions/compile_error/broken.c"), "--json")
+    out = json.loads(proc.stdout)
+    assert out["verdict"] == "CE" and "x" in out["compile_message"] and out["tests"] == []
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (("run", "no/such/problem", "x.py"), "not a directory"),
+        (("run", str(FIXTURES / "sum"), "no-such-file.py"), "no such file"),
+        (("run", str(FIXTURES / "sum"), str(FIXTURES / "sum/problem.yaml")), "unknown language"),
+        (("verify", str(FIXTURES)), "no problem.yaml"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(args: tuple[str, ...], needle: str) -> None:
+    proc = judge(*args)
+    assert proc.returncode == 2
+    assert needle in proc.stderr
+    assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_doctor_lists_languages_and_backend() -> None:
+    proc = judge("doctor")
+    assert proc.returncode == 0, proc.stderr
+    for lang in ("python3", "c", "cpp", "pascal", "java"):
+        assert lang in proc.stdout
+    assert "sandbox backend:" in proc.stdout and "enforced limits:" in proc.stdout
