@@ -52,9 +52,7 @@ class AdversaryDealer:
         first_letter = game.letters[game.first] if game.first else ""
         if kind == "partner":
             return first_letter
-        singles = [
-            letter for letter in LETTERS if len(game.seen[letter]) == 1 and letter != first_letter
-        ]
+        singles = [letter for letter in LETTERS if len(game.seen[letter]) == 1 and letter != first_letter]
         return self._pick_single(game, singles)
 
     def choose_kind(self, game: Game) -> str:

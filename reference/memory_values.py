@@ -22,10 +22,10 @@ random layouts (79.66 flips); :func:`optimal_expected_turns` is the best mean of
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cache
 
 
-@lru_cache(maxsize=None)
+@cache
 def minimax_turns(k: int, m: int, p: int) -> int:
     """Turns left with best play against the adversary, at the start of a turn."""
     if k == 0 and m == 0 and p == 0:
@@ -45,7 +45,7 @@ def minimax_turns(k: int, m: int, p: int) -> int:
     return min(options)
 
 
-@lru_cache(maxsize=None)
+@cache
 def minimax_mid_known(k: int, m: int, p: int, fresh: bool) -> int:
     """Turns left (this one included) when the 1st card belongs to a known pair (counted in p)."""
     options = [1 + minimax_turns(k, m, p - 1)]  # its partner: the pair leaves
@@ -61,7 +61,7 @@ def minimax_mid_known(k: int, m: int, p: int, fresh: bool) -> int:
     return min(options)
 
 
-@lru_cache(maxsize=None)
+@cache
 def minimax_mid_single(k: int, m: int, p: int, fresh: bool) -> int:
     """Turns left (this one included) when the 1st card is a single letter (counted in k)."""
     outcomes = [1 + minimax_turns(k - 1, m, p)]  # an unseen card: the partner, the pair leaves
@@ -75,7 +75,7 @@ def minimax_mid_single(k: int, m: int, p: int, fresh: bool) -> int:
     return min(options)
 
 
-@lru_cache(maxsize=None)
+@cache
 def greedy_expected_turns(k: int, m: int, p: int) -> float:
     """Expected turns left for the reference strategy on a uniformly random layout."""
     if p > 0:
@@ -102,7 +102,7 @@ def _second_unseen(k: int, m: int, p: int, f: Callable[[int, int, int], float]) 
     return value
 
 
-@lru_cache(maxsize=None)
+@cache
 def optimal_expected_turns(k: int, m: int, p: int) -> float:
     """The least expected number of turns of any strategy (every move considered) on a random layout."""
     if k == 0 and m == 0 and p == 0:
