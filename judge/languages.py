@@ -34,6 +34,20 @@ class Language:
     check: tuple[str, ...] = ()
     processes: int = 1
     address_space_limit: bool = True
+    exclude_shebang: str = ""  # a file whose #! line contains this is not in this language
+
+    def claims(self, path: Path) -> bool:
+        if path.suffix.lower() not in self.extensions:
+            return False
+        if self.exclude_shebang:
+            try:
+                with path.open("rb") as f:
+                    first = f.readline(200)
+            except OSError:
+                return True
+            if first.startswith(b"#!") and self.exclude_shebang.encode() in first:
+                return False
+        return True
 
     @property
     def compiled(self) -> bool:
@@ -72,6 +86,7 @@ def load_languages(path: Path = LANGUAGES_FILE) -> dict[str, Language]:
                 check=tuple(spec.get("check", ())),
                 processes=int(spec.get("processes", 1)),
                 address_space_limit=bool(spec.get("address_space_limit", True)),
+                exclude_shebang=str(spec.get("exclude_shebang", "")),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise LanguageError(f"{path} [{lang_id}]: missing or bad field {exc}") from None
@@ -93,9 +108,8 @@ def language_for(path: Path, languages: Mapping[str, Language]) -> Language | No
         if "cpp" in found and found <= {"c", "cpp"}:
             return languages["cpp"]
         return None
-    suffix = path.suffix.lower()
     for lang in languages.values():
-        if suffix in lang.extensions:
+        if lang.claims(path):
             return lang
     return None
 

@@ -296,10 +296,7 @@ def _load_group(
 
     sub_maxes: list[float | None] = []
     for sub in subdirs:
-        cfg = _group_config(sub)
-        sub_maxes.append(
-            _number(cfg["max_score"], f"data/{name}/{sub.name}: max_score") if "max_score" in cfg else None
-        )
+        sub_maxes.append(_declared_max(_group_config(sub), f"data/{name}/{sub.name}"))
     given = sum(m for m in sub_maxes if m is not None)
     missing = sum(1 for m in sub_maxes if m is None)
     share = max(max_score - given, 0.0) / missing if missing else 0.0
@@ -324,6 +321,19 @@ def _load_group(
     )
 
 
+def _declared_max(cfg: Mapping[str, Any], where: str) -> float | None:
+    """A group's max_score (2023-07+), or the top of its legacy `range: lo hi`."""
+    if "max_score" in cfg:
+        return _number(cfg["max_score"], f"{where}: max_score")
+    words = str(cfg.get("range", "")).split()
+    if len(words) == 2:
+        try:
+            return float(words[1])
+        except ValueError:
+            raise PackageError(f"{where}: range must be two numbers") from None
+    return None
+
+
 def _find_program(base: Path) -> Path | None:
     """A validator given as a file or a folder (see docs/package-format.md)."""
     if base.is_file():
@@ -333,6 +343,9 @@ def _find_program(base: Path) -> Path | None:
     sources = sorted(
         p for p in base.iterdir() if p.is_file() and p.suffix in (".py", ".c", ".cpp", ".cc", ".cxx", ".sh")
     )
+    if not sources:
+        subdirs = [p for p in base.iterdir() if p.is_dir() and not p.name.startswith((".", "__"))]
+        return _find_program(subdirs[0]) if len(subdirs) == 1 else None
     if len(sources) == 1:
         return sources[0]
     for stem in (base.name, "validate", "validator", "main"):
@@ -456,7 +469,8 @@ def load_problem(path: Path) -> Problem:
         "_default_on_reject": "continue" if scoring else "break",
     }
     secret_cfg = _group_config(data_root / "secret")
-    secret_max = _number(secret_cfg.get("max_score", 100), "data/secret max_score")
+    declared = _declared_max(secret_cfg, "data/secret")
+    secret_max = 100.0 if declared is None else declared
     secret = _load_group(data_root / "secret", data_root, inherited=defaults, max_score=secret_max, scored=True)
     sample = None
     if (data_root / "sample").is_dir():
