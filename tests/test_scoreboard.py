@@ -53,25 +53,27 @@ def board(runs: dict[tuple[str, str], SubmissionResult], contestants: tuple[str,
 def test_ties_are_broken_by_metrics_in_problem_order_then_by_name() -> None:
     runs = {
         ("ann", "go"): result("go", 100, metric=72),
-        ("bea", "go"): result("go", 100, metric=73),  # more bytes: worse than ann
+        ("bea", "go"): result("go", 100, metric=73),  # more bytes than ann
         ("cid", "go"): result("go", 100, metric=72),
-        ("cid", "klondike"): result("klondike", 0, Verdict.WA, metric=5),  # higher is better: beats ann
-        ("ann", "klondike"): result("klondike", 0, Verdict.WA, metric=4),
+        ("cid", "klondike"): result("klondike", 50, metric=5),  # higher is better: beats ann
+        ("ann", "klondike"): result("klondike", 50, metric=4),
         ("dan", "go"): result("go", 100, metric=72),
-        ("dan", "klondike"): result("klondike", 0, Verdict.WA, metric=4),
+        ("dan", "klondike"): result("klondike", 50, metric=4),
+        ("gus", "go"): result("go", 100, metric=72),
+        ("gus", "klondike"): result("klondike", 50, Verdict.WA, metric=99),  # rejected: its metric is ignored
         ("eve", "rummy"): result("rummy", 100),
         ("eve", "go"): result("go", 10, Verdict.WA),
     }
-    rows = standings(board(runs, ("eve", "dan", "cid", "bea", "ann", "fay")))
-    assert [(s.rank, s.contestant) for s in rows] == [
-        (1, "eve"),  # 110 without any metric value: the totals decide first
-        (2, "cid"),  # 100, 72 bytes, optimal 5
-        (3, "ann"),  # 100, 72 bytes, optimal 4: tied with dan in everything -> same rank, name order
-        (3, "dan"),
-        (5, "bea"),  # 100, 73 bytes
-        (6, "fay"),  # nothing submitted
+    rows = standings(board(runs, ("gus", "eve", "dan", "cid", "bea", "ann", "fay")))
+    assert [(s.rank, s.contestant, s.total) for s in rows] == [
+        (1, "cid", 150),  # 72 bytes, optimal 5
+        (2, "ann", 150),  # 72 bytes, optimal 4: tied with dan in everything -> same rank, name order
+        (2, "dan", 150),
+        (4, "gus", 150),  # 72 bytes, no accepted klondike metric
+        (5, "eve", 110),  # no metric at all: the totals decide first
+        (6, "bea", 100),
+        (7, "fay", 0),  # nothing submitted
     ]
-    assert rows[0].total == 110 and rows[1].total == 100 and rows[-1].total == 0
 
 
 def test_judge_errors_do_not_count() -> None:

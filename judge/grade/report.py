@@ -12,7 +12,7 @@ from judge.grade.schedule import Summary
 from judge.problem import Problem
 from judge.scoreboard.model import Board, BoardProblem, BoardRun, Notice
 from judge.scoreboard.pages import fmt_metric, fmt_score
-from judge.scoreboard.ranking import standings
+from judge.scoreboard.ranking import counted_metric, standings
 from judge.textreport import table
 
 
@@ -133,9 +133,8 @@ def standings_table(board: Board) -> str:
                 cells.append("-")
                 continue
             r = run.result
-            metric = (
-                f" {fmt_metric(r.metric)} {p.metric_name}" if p.metric_name and r.metric is not None else ""
-            )
+            value = counted_metric(run)
+            metric = f" {fmt_metric(value)} {p.metric_name}" if p.metric_name and value is not None else ""
             cells.append(f"{fmt_score(r.score)} {r.verdict.value}{metric}")
         rows.append([str(s.rank), _printable(s.contestant), *cells, fmt_score(s.total)])
     return table(headers, rows)

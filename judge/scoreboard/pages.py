@@ -10,7 +10,7 @@ from typing import Any
 
 from judge.scoreboard.charts import Chart, bar_chart, score_bins, value_bins
 from judge.scoreboard.model import Board, BoardProblem, BoardRun, slug
-from judge.scoreboard.ranking import cell_class, problem_order, standings
+from judge.scoreboard.ranking import cell_class, counted_metric, problem_order, standings
 
 VERDICT_NAMES = {
     "AC": "accepted",
@@ -65,8 +65,9 @@ def _cell(p: BoardProblem, run: BoardRun | None, contestant: str) -> dict[str, A
         }
     r = run.result
     metric = ""
-    if p.metric_name is not None and r.metric is not None:
-        metric = f"{fmt_metric(r.metric)} {p.metric_name}"
+    value = counted_metric(run)
+    if p.metric_name is not None and value is not None:
+        metric = f"{fmt_metric(value)} {p.metric_name}"
     return {
         "cls": cell_class(run),
         "score": fmt_score(r.score),
@@ -114,12 +115,12 @@ def problem_charts(problem: BoardProblem, runs: list[BoardRun]) -> list[Chart]:
         )
     ]
     if problem.metric_name is not None:
-        values = [float(r.result.metric) for r in runs if r.result.metric is not None]
+        values = [v for v in (counted_metric(r) for r in runs) if v is not None]
         better = "lower" if problem.metric_better == "lower" else "higher"
         charts.append(
             bar_chart(
                 value_bins(values),
-                title=f"{problem.metric_name} ({len(values)} submissions with a value; {better} is better)",
+                title=f"{problem.metric_name} of the {len(values)} accepted submissions ({better} is better)",
                 x_caption=problem.metric_name,
                 unit="submissions",
             )
@@ -137,7 +138,7 @@ def problem_context(board: Board, problem: BoardProblem, statement_html: str) ->
             "cls": cell_class(r),
             "verdict": r.result.verdict.value,
             "score": fmt_score(r.result.score),
-            "metric": fmt_metric(r.result.metric),
+            "metric": fmt_metric(counted_metric(r)),
             "language": r.result.language,
             "time_s": f"{r.result.time_s:.2f}",
         }

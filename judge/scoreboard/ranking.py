@@ -1,7 +1,8 @@
 """Standings: totals, ranks, and the tie-break by the problems' optimization metrics. Pure functions.
 
 Order: higher total first; equal totals are ordered by the metrics of the problems that have one, in
-problem order (each compared the way its package says is better; no value is worst); then by name.
+problem order (each compared the way its package says is better; only accepted submissions' metrics
+count, no value is worst); then by name.
 Contestants equal in total and in every metric share a rank.
 """
 
@@ -25,11 +26,18 @@ class Standing:
     runs: tuple[BoardRun | None, ...]  # one per problem, in board order
 
 
+def counted_metric(run: BoardRun | None) -> float | None:
+    """The metric that ranks and is shown: only an accepted submission's (a rejected one's is partial)."""
+    if run is None or run.result.verdict is not Verdict.AC or run.result.metric is None:
+        return None
+    return float(run.result.metric)
+
+
 def metric_key(problem: BoardProblem, run: BoardRun | None) -> float:
-    """Smaller is better; a missing value is the worst."""
-    if problem.metric_name is None or run is None or run.result.metric is None:
+    """Smaller is better; a missing value (or a rejected submission's) is the worst."""
+    value = counted_metric(run)
+    if problem.metric_name is None or value is None:
         return math.inf
-    value = float(run.result.metric)
     return value if problem.metric_better == "lower" else -value
 
 
