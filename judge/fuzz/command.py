@@ -45,6 +45,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help="judge every example with the package's output validator even if fuzz.py defines accepts()",
     )
     p.add_argument(
+        "--check-inputs",
+        action="store_true",
+        help="run the package's input validators on every example (default: on the counterexample only)",
+    )
+    p.add_argument(
         "--no-db", action="store_true", help="neither replay nor record failures (example database)"
     )
     p.add_argument(
@@ -69,7 +74,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     env = make_environment(args)
     progress = sys.stderr.isatty() and not args.json
 
-    def on_example(n: int, trial: Trial) -> None:
+    def on_example(n: int, test_input: bytes, trial: Trial) -> None:
         if progress and n % 25 == 0:
             print(f"\r  {n}/{args.examples} examples", end="", file=sys.stderr, flush=True)
 
@@ -84,6 +89,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
                 args.seed,
                 use_database=not args.no_db,
                 use_accepts=not args.no_accepts,
+                check_inputs=args.check_inputs,
                 shrink_time_s=args.shrink_time,
                 on_example=on_example,
             )
@@ -114,7 +120,7 @@ def _indent(text: str) -> str:
 
 def report(o: FuzzOutcome, args: argparse.Namespace | None = None) -> str:
     """The human-readable report of one fuzzing run."""
-    lines = [f"fuzz {o.problem}: {o.source} ({o.language}), seed {o.seed}, checked by the {o.checker}"]
+    lines = [f"fuzz {o.problem}: {o.source} ({o.language}), seed {o.seed}, checked by {o.checker}"]
     if o.status is FuzzStatus.NOT_BUILT:
         lines += ["does not compile:", _indent(o.message.strip())]
     elif o.status is FuzzStatus.ERROR:

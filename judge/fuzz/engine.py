@@ -25,10 +25,9 @@ from hypothesis.errors import HypothesisException
 from judge.build import build, detect_language
 from judge.fuzz.hooks import FuzzHooks, load_hooks
 from judge.fuzz.outcome import Counterexample, FuzzOutcome, FuzzStatus
-from judge.fuzz.trial import Examiner, HookError, Trial, single_test_view
+from judge.fuzz.trial import Examiner, HookError, InputValidator, Trial, input_validators
 from judge.judging import Environment, Prepared
 from judge.verdict import Verdict
-from judge.verify import check_inputs
 
 CACHE_ENV = "JUDGE_CACHE"
 SHRINK_TIME_S = 120.0  # after this, inputs not judged yet count as passing: shrinking ends quickly
@@ -83,13 +82,15 @@ def fuzz_submission(
     database_dir: Path | None = None,
     use_database: bool = True,
     use_accepts: bool = True,
+    check_inputs: bool = False,
     shrink_time_s: float = SHRINK_TIME_S,
     workdir: Path | None = None,
-    on_example: Callable[[int, Trial], None] | None = None,
+    on_example: Callable[[int, bytes, Trial], None] | None = None,
 ) -> FuzzOutcome:
     """Fuzz one submission against the package's reference. Raises build.SkipLanguage like judge_submission.
 
     ``database_dir``: Hypothesis' example database (default: ``<cache>/hypothesis``, see default_cache_dir).
+    ``check_inputs``: run the package's input validators on every example (else on the counterexample only).
     """
     problem = prepared.problem
     if seed is None:
@@ -112,6 +113,10 @@ def fuzz_submission(
         if built.program is None:
             return replace(base, status=FuzzStatus.NOT_BUILT, message=built.message)
         assert built.program is not None
+        try:
+            validators = input_validators(problem, env, work)
+        except HookError as exc:
+            return replace(base, status=FuzzStatus.ERROR, message=str(exc))
         examiner = Examiner(
             problem,
             built.program,
@@ -120,6 +125,7 @@ def fuzz_submission(
             hooks,
             work / "ex",
             use_accepts=use_accepts,
+            input_validators=validators if check_inputs else (),
         )
         db: ExampleDatabase | None = None
         if use_database:
@@ -130,7 +136,7 @@ def fuzz_submission(
         outcome = _run(examiner, hooks, examples, seed, db, key, shrink_time_s, on_example)
         outcome = replace(outcome, problem=problem.id, source=str(source), language=lang.id)
         if outcome.counterexample is not None:
-            outcome = _confirm(outcome, prepared, examiner, env, work / "confirm")
+            outcome = _confirm(outcome, examiner, validators)
         return outcome
     finally:
         if own_tmp:
@@ -145,7 +151,7 @@ def _run(
     db: ExampleDatabase | None,
     key: bytes,
     shrink_time_s: float,
-    on_example: Callable[[int, Trial], None] | None,
+    on_example: Callable[[int, bytes, Trial], None] | None,
 ) -> FuzzOutcome:
     state = _State()
     stored = db is not None and next(iter(db.fetch(key)), None) is not None
@@ -173,7 +179,7 @@ def _run(
         else:
             state.runs += 1
             if on_example is not None:
-                on_example(state.examples, trial)
+                on_example(state.examples, test_input, trial)
         if trial.verdict is Verdict.JE:
             raise _Abort(f"judge error on a generated input: {trial.message}")
         if trial.accepted:
@@ -195,6 +201,8 @@ def _run(
             raise _Disagreement(test_input, *found)
 
     test = given(hooks.strategy)(check)
+    # seed() first: it turns the database off, and the settings applied after it turn it back on.
+    test = hypothesis_seed(seed)(test)
     test = settings(
         max_examples=examples,
         deadline=None,
@@ -206,7 +214,6 @@ def _run(
         suppress_health_check=list(HealthCheck),
         phases=(Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink),
     )(test)
-    test = hypothesis_seed(seed)(test)
     test._hypothesis_internal_database_key = key  # type: ignore[attr-defined]  # stable across engine edits
 
     outcome = FuzzOutcome("", "", "", FuzzStatus.PASSED, seed, examiner.checker)
@@ -235,22 +242,15 @@ def _run(
     return replace(outcome, examples=state.examples, runs=state.runs, elapsed_s=time.monotonic() - start)
 
 
-def _confirm(
-    outcome: FuzzOutcome, prepared: Prepared, examiner: Examiner, env: Environment, work: Path
-) -> FuzzOutcome:
-    """Re-judge the shrunk input the way `judge grade` would, and check the input is valid."""
+def _confirm(outcome: FuzzOutcome, examiner: Examiner, validators: tuple[InputValidator, ...]) -> FuzzOutcome:
+    """Check the shrunk input is valid, and re-judge it the way `judge grade` would."""
     cex = outcome.counterexample
     assert cex is not None
-    work.mkdir(parents=True, exist_ok=True)
-    (work / "fuzz.in").write_bytes(cex.input)
-    (work / "fuzz.ans").write_bytes(cex.answer)
-    view, _ = single_test_view(prepared.problem, work / "fuzz.in", work / "fuzz.ans")
-    bad = [c for c in check_inputs(view, env, work) if not c.ok]
-    if bad:
-        why = f"{bad[0].validator}: {bad[0].message}"
-        return replace(
-            outcome, status=FuzzStatus.ERROR, message=f"fuzz.py generated an invalid input ({why})"
-        )
+    for validator in validators:
+        problem = validator.check(cex.input, examiner.runner, examiner.workdir)
+        if problem is not None:
+            message = f"{examiner.hooks.path.name} generated an invalid input ({problem})"
+            return replace(outcome, status=FuzzStatus.ERROR, message=message)
     if not examiner.fast_path:
         return replace(outcome, counterexample=replace(cex, confirmed=True))
     full = examiner.full(cex.input, cex.answer)
@@ -260,7 +260,7 @@ def _confirm(
             status=FuzzStatus.ERROR,
             message="fuzz.py accepts() rejects an output that the package's output validator accepts",
         )
-    output = full.output if full.output is not None else cex.output
+    output = full.output if full.output is not None or full.verdict is not cex.verdict else cex.output
     return replace(
         outcome,
         counterexample=replace(

@@ -17,17 +17,21 @@ class FuzzStatus(StrEnum):
     ERROR = "error"  # the package's fault (fuzz.py, validator): a judge error, not the contestant's
 
 
-def show_bytes(data: bytes | None, limit: int = 2000) -> str:
-    """Bytes as text for a report: UTF-8 when it decodes, else escaped; cut at ``limit`` characters."""
+def show_bytes(data: bytes | None, limit: int = 2000, max_lines: int = 30) -> str:
+    """Bytes as text for a report: UTF-8 when it decodes cleanly, else escaped; cut to a readable size."""
     if data is None:
         return "(none)"
     try:
         text = data.decode("utf-8")
-        if any(ord(c) < 32 and c not in "\n\t" for c in text):
-            raise UnicodeDecodeError("utf-8", data, 0, 1, "control characters")
+        clean = not any(ord(c) < 32 and c not in "\n\t" for c in text)
     except UnicodeDecodeError:
+        clean = False
+    if not clean:
         text = repr(data)
-    return text if len(text) <= limit else text[:limit] + f"... ({len(text) - limit} more)"
+    lines = text.splitlines()
+    if len(lines) > max_lines:
+        text = "\n".join(lines[:max_lines]) + f"\n... ({len(lines) - max_lines} more lines)"
+    return text if len(text) <= limit else text[:limit] + f"... ({len(text) - limit} more characters)"
 
 
 def _json_bytes(key: str, data: bytes | None) -> dict[str, str | None]:

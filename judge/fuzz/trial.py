@@ -14,15 +14,18 @@ import shutil
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from judge.build import Program
+from judge.build import Program, trusted_program
 from judge.fuzz.hooks import FuzzHooks
+from judge.judging import Environment
 from judge.model import RunSpec, limit_verdict
 from judge.problem import AnswerMode, InputMode, Problem, TestCase
 from judge.runner import Runner
 from judge.testrun import Context, describe_failure, fresh_box, judge_test, program_limits
 from judge.verdict import Verdict
+from judge.verify import INPUT_VALIDATOR_LIMITS
 
 SHOWN_BYTES = 4000  # of a program's output kept for the report
+RUN_FAILURES = (Verdict.TLE, Verdict.MLE, Verdict.RTE, Verdict.OLE)  # no answer to show
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,45 @@ class Trial:
     @property
     def accepted(self) -> bool:
         return self.verdict is Verdict.AC
+
+
+@dataclass(frozen=True)
+class InputValidator:
+    """One of the package's input validators, built once."""
+
+    name: str
+    program: Program
+    args: tuple[str, ...]  # data/secret's input_validator_args
+
+    def check(self, test_input: bytes, runner: Runner, workdir: Path) -> str | None:
+        """None when the input is valid (exit 42), else why not."""
+        stdin, log = workdir / "check.in", workdir / "check.log"
+        stdin.write_bytes(test_input)
+        spec = RunSpec(
+            argv=(*self.program.argv, *self.args),
+            box=workdir,
+            limits=INPUT_VALIDATOR_LIMITS,
+            stdin=stdin,
+            stdout=log,
+            stderr=log,
+            trusted=True,
+        )
+        result = runner.run(spec)
+        if result.exit_code == 42:
+            return None
+        said = log.read_text(errors="replace").strip()[:300] if log.is_file() else ""
+        return f"{self.name}: {said or f'exit status {result.exit_code}'}"
+
+
+def input_validators(problem: Problem, env: Environment, workdir: Path) -> tuple[InputValidator, ...]:
+    """The package's input validators, built (raises HookError when one cannot be built)."""
+    out: list[InputValidator] = []
+    for k, path in enumerate(problem.input_validators):
+        built = trusted_program(path, env.languages, env.tools, env.runner, workdir / f"iv{k}")
+        if built.program is None:
+            raise HookError(f"input validator {path.name}: {built.message}")
+        out.append(InputValidator(path.name, built.program, problem.secret.input_validator_args))
+    return tuple(out)
 
 
 class HookError(Exception):
@@ -63,6 +105,7 @@ class Examiner:
         workdir: Path,
         *,
         use_accepts: bool = True,
+        input_validators: tuple[InputValidator, ...] = (),
     ) -> None:
         self.problem = problem
         self.program = program
@@ -74,10 +117,13 @@ class Examiner:
         self.workdir.mkdir(parents=True, exist_ok=True)
         self._limits = program_limits(problem, program)
         self._view_cache: tuple[Problem, TestCase] | None = None
+        self.input_validators = input_validators  # run on every example when given
 
     @property
     def checker(self) -> str:
-        return "fuzz.py accepts()" if self.fast_path else "output validator"
+        if self.fast_path:
+            return "fuzz.py accepts()"
+        return "the output validator" if self.validator is not None else "the default output comparison"
 
     def answer(self, test_input: bytes) -> bytes:
         try:
@@ -91,6 +137,10 @@ class Examiner:
         return ans
 
     def judge(self, test_input: bytes, answer: bytes) -> Trial:
+        for validator in self.input_validators:
+            problem = validator.check(test_input, self.runner, self.workdir)
+            if problem is not None:
+                raise HookError(f"{self.hooks.path.name} generated an invalid input ({problem})")
         return self.fast(test_input, answer) if self.fast_path else self.full(test_input, answer)
 
     # ------------------------------------------------------------------ the package's validator
@@ -109,8 +159,8 @@ class Examiner:
         try:
             ctx = Context(view, self.program, self.validator, self.runner, case_dir)
             result = judge_test(ctx, test)
-            output = _last_output(case_dir, result.passes)
-            if output is None and result.transcript:
+            output = _last_output(case_dir, result.passes) if result.verdict not in RUN_FAILURES else None
+            if self.problem.interactive and result.transcript:
                 output = result.transcript.encode()
         finally:
             shutil.rmtree(case_dir, ignore_errors=True)
