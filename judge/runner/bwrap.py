@@ -21,6 +21,7 @@ BOX = "/box"
 HELPER_INSIDE = "/.judge/helper"
 SYSTEM_DIRS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 TMP_MIN_BYTES = 16 * 1024 * 1024
+_SYSTEM_PREFIXES = ("/usr", "/etc", "/proc", "/dev", "/tmp", "/box", *SYSTEM_DIRS)
 
 
 def find_bwrap() -> str | None:
@@ -50,7 +51,6 @@ def bwrap_argv(
     network: bool,
     tmp_bytes: int,
     info_fd: int,
-    block_fd: int,
 ) -> list[str]:
     """bwrap and its options, up to (not including) the command to run inside."""
     global _SYSTEM
@@ -67,8 +67,6 @@ def bwrap_argv(
         "--as-pid-1",
         "--info-fd",
         str(info_fd),
-        "--block-fd",
-        str(block_fd),
     ]
     if not network:
         args.append("--unshare-net")
@@ -76,8 +74,15 @@ def bwrap_argv(
     args += ["--proc", "/proc", "--dev", "/dev"]
     args += ["--size", str(max(tmp_bytes, TMP_MIN_BYTES)), "--tmpfs", "/tmp"]
     args += ["--bind", str(box), BOX]
+    made: set[str] = set()
     for m in mounts:
         target = str(m.target if m.target is not None else m.source)
+        # bwrap would copy the host's modes for missing parents (/root is 0700): make them 0755.
+        for parent in reversed(Path(target).parents[:-1]):
+            p = str(parent)
+            if p not in made and not any(p == s or p.startswith(s + "/") for s in _SYSTEM_PREFIXES):
+                made.add(p)
+                args += ["--perms", "0755", "--dir", p]
         args += ["--bind" if m.writable else "--ro-bind", str(m.source), target]
     args += ["--ro-bind", str(helper), HELPER_INSIDE, "--chdir", BOX]
     return args

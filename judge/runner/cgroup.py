@@ -87,8 +87,9 @@ class SlotGroup:
         self.index = index
         self._dirs: dict[str, Path] = {}
         self._last_limits: tuple[int, int] | None = None
-        self._oom_base = 0
-        self._pids_base = 0
+        self._baseline = (0, 0, 0)
+        self._has_pids_events = False
+        self._limit_kib = 0
         self._run = 0
 
     # -- lifecycle of one run ------------------------------------------------------
@@ -104,17 +105,22 @@ class SlotGroup:
                 d = parent / f"slot-{self.index}"
                 d.mkdir(exist_ok=True)
                 self._dirs[c] = d
+            self._has_pids_events = (self._dirs["pids"] / "pids.events").exists()
+            self._baseline = self._counters_v1()
         mem, pids, cpu = self._dirs["memory"], self._dirs["pids"], self._dirs["cpuacct"]
         limit = memory_bytes if memory_bytes is not None else -1
-        if self._last_limits != (limit, pids_max):
+        if self._last_limits != (limit, pids_max):  # writing cgroup files is not free: only on change
             self._set_v1_memory(mem, limit)
             _write(pids / "pids.max", pids_max if pids_max > 0 else "max")
             self._last_limits = (limit, pids_max)
-        _write(mem / "memory.max_usage_in_bytes", 0)
-        _write(cpu / "cpuacct.usage", 0)
-        self._oom_base = _keyed(_read(mem / "memory.oom_control"), "oom_kill")
-        self._pids_base = _keyed(_read(pids / "pids.events"), "max") if (pids / "pids.events").exists() else 0
+        self._limit_kib = memory_bytes // 1024 if memory_bytes is not None else 0
         return [mem / "cgroup.procs", pids / "cgroup.procs", cpu / "cgroup.procs"]
+
+    def _counters_v1(self) -> tuple[int, int, int]:
+        """(cpu ns, oom kills, pids.max hits) since the group was made; runs use differences."""
+        mem, pids, cpu = self._dirs["memory"], self._dirs["pids"], self._dirs["cpuacct"]
+        forks = _keyed(_read(pids / "pids.events"), "max") if self._has_pids_events else 0
+        return int(_read(cpu / "cpuacct.usage")), _keyed(_read(mem / "memory.oom_control"), "oom_kill"), forks
 
     @staticmethod
     def _set_v1_memory(mem: Path, limit: int) -> None:
@@ -143,23 +149,21 @@ class SlotGroup:
         return [d / "cgroup.procs"]
 
     def cpu_time_s(self) -> float:
-        """CPU time (user + sys) of everything in the group so far."""
+        """CPU time (user + sys) of everything in the group during this run so far."""
         try:
             if self.tree.version == 1:
-                return int(_read(self._dirs["cpuacct"] / "cpuacct.usage")) / 1e9
+                return (int(_read(self._dirs["cpuacct"] / "cpuacct.usage")) - self._baseline[0]) / 1e9
             return _keyed(_read(self._dirs[""] / "cpu.stat"), "usage_usec") / 1e6
         except (OSError, ValueError, KeyError):
             return 0.0
 
     def usage(self) -> CgroupUsage:
+        """This run's totals. The memory peak is only known exactly on an OOM kill (= the limit)."""
         if self.tree.version == 1:
-            mem, pids = self._dirs["memory"], self._dirs["pids"]
-            peak = int(_read(mem / "memory.max_usage_in_bytes")) // 1024
-            ooms = _keyed(_read(mem / "memory.oom_control"), "oom_kill") - self._oom_base
-            forks = 0
-            if (pids / "pids.events").exists():
-                forks = _keyed(_read(pids / "pids.events"), "max") - self._pids_base
-            return CgroupUsage(self.cpu_time_s(), peak, ooms, forks)
+            now = self._counters_v1()
+            base, self._baseline = self._baseline, now
+            ooms = now[1] - base[1]
+            return CgroupUsage((now[0] - base[0]) / 1e9, self._limit_kib if ooms else 0, ooms, now[2] - base[2])
         d = self._dirs[""]
         peak = int(_read(d / "memory.peak")) // 1024 if (d / "memory.peak").exists() else 0
         ooms = _keyed(_read(d / "memory.events"), "oom_kill")

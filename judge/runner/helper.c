@@ -13,6 +13,9 @@
  *   -p  process group kill at the end (trusted runs).
  *   -u/-g  drop to this uid/gid in the child (no groups, no capabilities, no_new_privs).
  *   -n  setns() into this network namespace fd before forking (optional).
+ *   -x  pre-launcher: join the -c cgroups and the -n network namespace, then exec
+ *       ARGV (bwrap) instead of running it as a child.
+ *   -N  (alone) create an empty network namespace, print "ok", wait for EOF on stdin.
  *   -e  the program's stderr: dup2 this fd onto 2 in the child (our own stderr is
  *       for our and bwrap's messages).
  *   -s  status fd: "exit <wait status> <utime us> <stime us> <maxrss KiB> <wall us> <end us>\n"
@@ -79,32 +82,52 @@ static void fail(const char *what) {
     _exit(125);
 }
 
+static pid_t start_sweep(uid_t uid, gid_t gid);
+
+static void cleanup_start(int init_mode, int uid_sweep, int pg_kill, pid_t child, long uid, long gid) {
+    if (init_mode) kill(-1, SIGKILL); /* pid 1: everything else in the namespace */
+    else if (uid_sweep && uid >= 0) start_sweep((uid_t)uid, (gid_t)gid);
+    else if (pg_kill) kill(-child, SIGKILL);
+}
+
 static long us(struct timeval tv) { return (long)tv.tv_sec * 1000000L + tv.tv_usec; }
 
 static long elapsed_us(const struct timespec *a, const struct timespec *b) {
     return (long)(b->tv_sec - a->tv_sec) * 1000000L + (b->tv_nsec - a->tv_nsec) / 1000;
 }
 
-static void sweep_uid(uid_t uid, gid_t gid) {
+/* Start a child with the program's uid that runs kill(-1, SIGKILL): that hits every
+   process of this uid at once (a concurrent fork either completes before the kill and
+   its child is hit too, or fails because the forking process has SIGKILL pending). Do
+   not trust kill(-1)'s return value: it is 0 whenever *any* other process exists. The
+   caller keeps reaping (orphans are reparented to us, the subreaper), the killer too. */
+static pid_t start_sweep(uid_t uid, gid_t gid) {
     pid_t killer = fork();
     if (killer == 0) {
         if (setgroups(0, NULL) || setresgid(gid, gid, gid) || setresuid(uid, uid, uid)) _exit(1);
-        /* kill(-1) as this uid hits every process of this uid but us; repeat until
-           none is left (a fork bomb may create new ones while we kill). */
-        for (int i = 0; i < 100000; i++) {
-            if (kill(-1, SIGKILL) < 0 && errno == ESRCH) _exit(0);
-            if (i > 100) usleep(1000);
-        }
-        _exit(2);
+        kill(-1, SIGKILL);
+        kill(-1, SIGKILL);
+        _exit(0);
     }
-    if (killer > 0) {
-        while (waitpid(killer, NULL, 0) < 0 && errno == EINTR) {
-        }
+    return killer;
+}
+
+/* -N: make a fresh, empty network namespace and keep it alive until stdin closes
+   (the judge opens /proc/<pid>/ns/net meanwhile and keeps that fd). */
+static int make_netns(void) {
+    if (unshare(CLONE_NEWNET) < 0) {
+        dprintf(1, "error unshare: %s\n", strerror(errno));
+        return 125;
     }
+    dprintf(1, "ok\n");
+    char b;
+    while (read(0, &b, 1) > 0) {
+    }
+    return 0;
 }
 
 int main(int argc, char **argv) {
-    int init_mode = 0, uid_sweep = 0, pg_kill = 0, netns_fd = -1, stderr_fd = -1;
+    int init_mode = 0, uid_sweep = 0, pg_kill = 0, netns_fd = -1, stderr_fd = -1, exec_mode = 0;
     long uid = -1, gid = -1;
     int nrl = 0, ncg = 0;
     int rl_res[MAX_RLIMITS];
@@ -117,7 +140,9 @@ int main(int argc, char **argv) {
             i++;
             break;
         }
+        if (strcmp(a, "-N") == 0) return make_netns();
         if (strcmp(a, "-i") == 0) init_mode = 1;
+        else if (strcmp(a, "-x") == 0) exec_mode = 1;
         else if (strcmp(a, "-k") == 0) uid_sweep = 1;
         else if (strcmp(a, "-p") == 0) pg_kill = 1;
         else if (i + 1 < argc && strcmp(a, "-u") == 0) uid = atol(argv[++i]);
@@ -143,6 +168,30 @@ int main(int argc, char **argv) {
     }
     if (i >= argc) {
         report("error no program given\n");
+        return 125;
+    }
+    if (exec_mode) {
+        /* Pre-launcher: join the cgroups and the network namespace, then become ARGV
+           (bwrap), so that everything bwrap starts is accounted from the first fork. */
+        char pidbuf[32];
+        int plen = snprintf(pidbuf, sizeof pidbuf, "%d\n", (int)getpid());
+        for (int c = 0; c < ncg; c++) {
+            int fd = open(cgroups[c], O_WRONLY | O_CLOEXEC);
+            if (fd < 0 || write(fd, pidbuf, plen) != plen) {
+                report("error cgroup %s: %s\n", cgroups[c], strerror(errno));
+                return 125;
+            }
+            close(fd);
+        }
+        if (netns_fd >= 0) {
+            if (setns(netns_fd, CLONE_NEWNET) < 0) {
+                report("error setns: %s\n", strerror(errno));
+                return 125;
+            }
+            close(netns_fd);
+        }
+        execvp(argv[i], argv + i);
+        report("error cannot execute %s: %s\n", argv[i], strerror(errno));
         return 125;
     }
     if (status_fd >= 0) fcntl(status_fd, F_SETFD, FD_CLOEXEC);
@@ -227,56 +276,52 @@ int main(int argc, char **argv) {
         _exit(e == ENOENT ? 127 : 126);
     }
 
-    int main_status = 0, main_done = 0, killed_all = 0;
+    int main_status = 0, main_done = 0, cleaning = 0;
     struct rusage main_ru;
     memset(&main_ru, 0, sizeof main_ru);
     for (;;) {
-        if (terminate_requested && !killed_all) {
+        if (terminate_requested && !cleaning) {
             kill(child, SIGKILL);
-            if (init_mode) kill(-1, SIGKILL);
-            else if (uid_sweep && uid >= 0) sweep_uid((uid_t)uid, (gid_t)gid);
-            else if (pg_kill) kill(-child, SIGKILL);
-            killed_all = 1;
+            cleanup_start(init_mode, uid_sweep, pg_kill, child, uid, gid);
+            cleaning = 1;
         }
         int st;
         struct rusage ru;
         pid_t r = wait4(-1, &st, 0, &ru); /* also reaps orphans: zombies count as processes */
         if (r < 0) {
             if (errno == EINTR) continue;
-            break; /* ECHILD */
+            break; /* ECHILD: everything is reaped */
         }
-        if (r == child && !main_done) {
-            clock_gettime(CLOCK_MONOTONIC, &t1);
-            main_status = st;
-            main_ru = ru;
-            main_done = 1;
-            report("exit %d %ld %ld %ld %ld %ld\n", main_status, us(main_ru.ru_utime), us(main_ru.ru_stime),
-                   main_ru.ru_maxrss, elapsed_us(&t0, &t1), (long)t1.tv_sec * 1000000L + t1.tv_nsec / 1000);
-            /* Everything the program left behind dies now. */
-            if (init_mode) {
-                kill(-1, SIGKILL);
-            } else if (uid_sweep && uid >= 0) {
-                sweep_uid((uid_t)uid, (gid_t)gid);
-            } else if (pg_kill) {
-                kill(-child, SIGKILL);
-                /* Trusted programs that left their group: do not wait for them forever. */
-                for (int tries = 0; tries < 200; tries++) {
-                    pid_t z = waitpid(-1, NULL, WNOHANG);
-                    if (z < 0 && errno == ECHILD) break;
-                    if (z == 0) usleep(5000);
-                }
-                break;
+        if (r != child || main_done) continue;
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        main_status = st;
+        main_ru = ru;
+        main_done = 1;
+        report("exit %d %ld %ld %ld %ld %ld\n", main_status, us(main_ru.ru_utime), us(main_ru.ru_stime),
+               main_ru.ru_maxrss, elapsed_us(&t0, &t1), (long)t1.tv_sec * 1000000L + t1.tv_nsec / 1000);
+        /* Everything the program left behind dies now. */
+        if (!cleaning) cleanup_start(init_mode, uid_sweep, pg_kill, child, uid, gid);
+        cleaning = 1;
+        if (pg_kill) {
+            /* Trusted programs that left their group: do not wait for them forever. */
+            for (int tries = 0; tries < 200; tries++) {
+                pid_t z = waitpid(-1, NULL, WNOHANG);
+                if (z < 0 && errno == ECHILD) break;
+                if (z == 0) usleep(5000);
             }
-            killed_all = 1;
+            break;
         }
     }
     if (init_mode) {
         /* pid 1: make sure the namespace is empty before we go (our exit would kill the
-           rest anyway, but then nobody would reap them and their rusage would be lost). */
-        while (kill(-1, SIGKILL) == 0 || errno != ESRCH) {
-            if (wait(NULL) < 0 && errno == ECHILD) break;
-        }
-        while (wait(NULL) > 0) {
+           rest anyway, but then nobody would reap them and their rusage would be lost).
+           Here kill(-1) only sees our namespace, so ESRCH does mean "nobody left". */
+        for (int n = 0; n < 20000; n++) {
+            int k = kill(-1, SIGKILL);
+            int e = errno;
+            pid_t w = waitpid(-1, NULL, WNOHANG);
+            if (w < 0 && errno == ECHILD && k < 0 && e == ESRCH) break;
+            if (w <= 0) usleep(500);
         }
     }
     struct rusage all;

@@ -31,6 +31,7 @@ from judge.model import LimitHit, Limits, RunResult, RunSpec
 from judge.runner.bwrap import BOX, HELPER_INSIDE, bwrap_argv
 from judge.runner.cgroup import CgroupUsage, SlotGroup
 from judge.runner.limits import Observed, classify, rlimit_args, rlimits
+from judge.runner.netns import make_netns
 from judge.runner.slots import Slot
 
 BASE_PATH = "/usr/local/bin:/usr/bin:/bin"
@@ -55,6 +56,7 @@ class Backend:
     helper: Path
     bwrap: str | None = None
     tmp_root: Path = Path("/tmp")
+    reuse_netns: bool = True  # join the slot's empty network namespace instead of making one per run
 
 
 def clean_env(spec: RunSpec, home: str, tmpdir: str) -> dict[str, str]:
@@ -100,6 +102,9 @@ class Launch:
     finished: bool = False  # launcher reported "done" (or is gone)
     last_cpu: float = 0.0
     _buf: bytes = b""
+    _info_fd: int = -1
+    _info: bytes = b""
+    _inner: int | None = None
     _private_tmp: Path | None = None
     on_exit: list[Callable[[], None]] = field(default_factory=list)
 
@@ -169,50 +174,59 @@ class Launch:
         self.helper_pid = self.proc.pid
 
     def _start_bwrap(self, status_w: int) -> None:
+        """helper -x (joins cgroups + the slot's network namespace) execs bwrap, which runs the
+        helper as pid 1 of the new PID namespace; no round trip through Python on the way."""
         assert self.slot is not None and self.backend.bwrap is not None
         nproc, address_space, pids_max = self._untrusted_limits()
         chown_tree(self.spec.box, self.slot.uid, self.slot.gid)
+        pre = [str(self.backend.helper), "-x"]
+        fds = [status_w]
+        if self.group is not None:
+            # outer bwrap + pid 1 (the helper) are in the group too
+            for procs in self.group.prepare(self.spec.limits.memory_kib * 1024, pids_max + 2):
+                pre += ["-c", str(procs)]
+        share_net = self.spec.network
+        if not share_net and self.backend.reuse_netns:
+            if self.slot.netns_fd < 0:
+                self.slot.netns_fd = make_netns(self.backend.helper)
+            pre += ["-n", str(self.slot.netns_fd)]
+            fds.append(self.slot.netns_fd)
+            share_net = True  # bwrap need not make one: we joined the slot's empty one
         info_r, info_w = os.pipe()
-        block_r, block_w = os.pipe()
+        self._info_fd = info_r
+        os.set_blocking(info_r, False)
+        fds.append(info_w)
         try:
             argv = bwrap_argv(
                 self.backend.bwrap,
                 helper=self.backend.helper,
                 box=self.spec.box,
                 mounts=self.spec.mounts,
-                network=self.spec.network,
+                network=share_net,
                 tmp_bytes=self.spec.limits.output_bytes,
                 info_fd=info_w,
-                block_fd=block_r,
             )
             argv += [HELPER_INSIDE, "-i", "-u", str(self.slot.uid), "-g", str(self.slot.gid)]
             argv += self._helper_common(status_w, nproc=nproc, address_space=address_space)
             argv += ["--", *self.spec.argv]
-            env = clean_env(self.spec, BOX, "/tmp")
-            procs = []
-            if self.group is not None:
-                procs = self.group.prepare(self.spec.limits.memory_kib * 1024, pids_max + 1)
-            self._spawn_with_stderr(argv, env, None, (status_w, info_w, block_r))
-            os.close(info_w)
-            info_w = -1
-            os.close(block_r)
-            block_r = -1
-            info = _read_all(info_r, timeout=10.0)
-            try:
-                child = int(json.loads(info)["child-pid"])
-            except (ValueError, KeyError, TypeError):
-                self.sandbox_error = "bwrap did not start: " + self._bwrap_message()
-                self._reap_quietly()
-                return
-            self.helper_pid = child
-            for p in procs:
-                with open(p, "w") as f:
-                    f.write(str(child))
-            os.write(block_w, b"1")
+            if len(pre) > 2:
+                argv = [*pre, "--", *argv]
+            self._spawn_with_stderr(argv, clean_env(self.spec, BOX, "/tmp"), None, tuple(fds))
         finally:
-            for fd in (info_r, info_w, block_r, block_w):
-                if fd >= 0:
-                    os.close(fd)
+            os.close(info_w)
+
+    def _inner_pid(self) -> int | None:
+        """The host pid of the helper that is pid 1 inside bwrap (from --info-fd)."""
+        if self._inner is None and self._info_fd >= 0:
+            try:
+                self._info += os.read(self._info_fd, 4096)
+            except (BlockingIOError, OSError):
+                pass
+            try:
+                self._inner = int(json.loads(self._info)["child-pid"])
+            except (ValueError, KeyError, TypeError):
+                return None
+        return self._inner
 
     def _spawn_with_stderr(self, argv: list[str], env: dict[str, str], cwd: Path | None, fds: tuple[int, ...]) -> None:
         """Spawn with the program's stderr on fd 3 of the launcher; the launcher's (and
@@ -292,11 +306,11 @@ class Launch:
         return self.last_cpu
 
     def _tree_cpu(self) -> float:
-        if self.helper_pid is None:
+        if self.proc is None:
             return 0.0
         total = 0.0
         try:
-            root = psutil.Process(self.helper_pid)
+            root = psutil.Process(self.proc.pid)
             for p in root.children(recursive=True):
                 try:
                     c = p.cpu_times()
@@ -311,16 +325,26 @@ class Launch:
         """Ask the launcher to kill everything (SIGTERM); the monitor escalates to SIGKILL."""
         if self.killed_for is None and reason is not None and self.exit_status is None:
             self.killed_for = reason
-        if self.term_sent is None and self.helper_pid is not None:
+        if self.term_sent is None:
             self.term_sent = time.monotonic()
-            _signal(self.helper_pid, signal.SIGTERM)
+            target = self._helper()
+            if target is not None:
+                _signal(target, signal.SIGTERM)
+            else:  # bwrap has not even started the namespace: kill it (--die-with-parent does the rest)
+                self.hard_kill()
+
+    def _helper(self) -> int | None:
+        if self.backend.name == "bwrap" and not self.spec.trusted:
+            return self._inner_pid()
+        return self.helper_pid
 
     def hard_kill(self) -> None:
         """The launcher did not finish in time: SIGKILL it (and in bwrap, its namespace)."""
         self.hard_killed = True
-        if self.helper_pid is not None:
-            _signal(self.helper_pid, signal.SIGKILL)
-        if self.proc is not None and self.proc.pid != self.helper_pid:
+        target = self._helper()
+        if target is not None:
+            _signal(target, signal.SIGKILL)  # in bwrap: pid 1, so the whole namespace dies
+        if self.proc is not None:
             _signal(self.proc.pid, signal.SIGKILL)
         if self.slot is not None and not self.spec.trusted and self.backend.name == "rlimits":
             sweep_uid(self.slot.uid)
@@ -331,13 +355,7 @@ class Launch:
     # -- after ----------------------------------------------------------------------
     def result(self, stdout_bytes: int, stderr_bytes: int, stderr_tail: bytes) -> RunResult:
         """Wait for the launcher (and bwrap) and build the RunResult."""
-        rc = None
-        if self.proc is not None:
-            try:
-                rc = self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                rc = self.proc.wait()
+        rc = _wait(self.proc, 10.0) if self.proc is not None else None
         limits: Limits = self.spec.limits
         usage: CgroupUsage | None = None
         if self.group is not None:
@@ -351,12 +369,15 @@ class Launch:
             _rmtree(self._private_tmp)
         end = self.ended if self.ended is not None else time.monotonic()
         wall = self.helper_wall_s if self.helper_wall_s is not None else end - self.started
+        if self.killed_for is not None:
+            wall = max(wall, min(end, time.monotonic()) - self.started)
         if self.sandbox_error is None and self.exit_status is None and self.killed_for is None:
             msg = self._bwrap_message() if rc not in (0, None) else f"status {rc}"
             self.sandbox_error = f"the launcher ended without reporting the program's status: {msg}"
-        if self.error_fd >= 0:
-            os.close(self.error_fd)
-            self.error_fd = -1
+        for fd in (self.error_fd, self._info_fd):
+            if fd >= 0:
+                os.close(fd)
+        self.error_fd = self._info_fd = -1
         os.close(self.status_fd)
         self.status_fd = -1
 
@@ -401,6 +422,27 @@ class Launch:
             limit_hit=limit_hit,
             sandbox_error=self.sandbox_error,
         )
+
+
+def _wait(proc: subprocess.Popen[bytes], timeout: float) -> int:
+    """Wait for a process without Popen.wait's sleep-polling (a pidfd wakes us at once)."""
+    if proc.returncode is None:
+        try:
+            pidfd = os.pidfd_open(proc.pid)
+        except OSError:
+            pidfd = -1
+        if pidfd >= 0:
+            try:
+                if not select.select([pidfd], [], [], timeout)[0]:
+                    proc.kill()
+            finally:
+                os.close(pidfd)
+        else:
+            try:
+                proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+    return proc.wait()
 
 
 def _signal(pid: int, sig: int) -> None:

@@ -30,6 +30,7 @@ class Slot:
     index: int
     uid: int
     lock_fd: int
+    netns_fd: int = -1  # the slot's empty network namespace, made on first use (netns.py)
 
     @property
     def gid(self) -> int:

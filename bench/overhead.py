@@ -1,0 +1,90 @@
+"""Per-run overhead of the runner over a bare ``subprocess.run`` of the same program.
+
+For each available backend, runs a trivial static C program and ``python3 -c pass``
+(the judge's own interpreter) N times each way, interleaved so that both see the
+same machine noise, and prints min / median / max wall time per run (as seen by
+the caller) and the median overhead.
+
+    python3 bench/overhead.py [--runs 50] [--backend bwrap|rlimits|all]
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from judge.model import Limits, Mount, RunSpec
+from judge.runner import make_runner
+
+TRIVIAL_C = "int main(void) { return 0; }\n"
+
+
+def _fmt(values: list[float]) -> str:
+    ms = [v * 1000 for v in values]
+    return f"min {min(ms):7.2f}  median {statistics.median(ms):7.2f}  max {max(ms):8.2f} ms"
+
+
+def bench(runner, name: str, argv: list[str], box: Path, mounts: tuple[Mount, ...], runs: int) -> None:
+    spec = RunSpec(argv=tuple(argv), box=box, limits=Limits(time_s=5, wall_time_s=10), mounts=mounts)
+    host_argv = [str(box / argv[0][2:])] if argv[0].startswith("./") else argv
+    bare: list[float] = []
+    judged: list[float] = []
+    for _ in range(3):  # warm up caches
+        subprocess.run(host_argv, check=True)
+        runner.run(spec)
+    for _ in range(runs):
+        t = time.perf_counter()
+        subprocess.run(host_argv, check=True)
+        bare.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        res = runner.run(spec)
+        judged.append(time.perf_counter() - t)
+        if not res.ok:
+            raise SystemExit(f"{name}: the judged run failed: {res}")
+    overhead = statistics.median(judged) - statistics.median(bare)
+    paired = statistics.median(j - b for j, b in zip(judged, bare, strict=True))
+    print(f"  {name:<18} bare   {_fmt(bare)}")
+    print(f"  {'':<18} judged {_fmt(judged)}")
+    print(
+        f"  {'':<18} overhead: median(judged) - median(bare) = {overhead * 1000:.2f} ms; "
+        f"median of paired differences = {paired * 1000:.2f} ms"
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--runs", type=int, default=50)
+    ap.add_argument("--backend", default="all", choices=["all", "bwrap", "rlimits"])
+    args = ap.parse_args()
+    backends = ["bwrap", "rlimits"] if args.backend == "all" else [args.backend]
+    with tempfile.TemporaryDirectory(prefix="judge-bench-") as tmp:
+        box = Path(tmp)
+        (box / "trivial.c").write_text(TRIVIAL_C)
+        gcc = shutil.which("gcc")
+        if gcc is None:
+            raise SystemExit("gcc is needed for the C benchmark")
+        subprocess.run([gcc, "-O2", "-static", "-o", str(box / "prog"), str(box / "trivial.c")], check=True)
+        py_prefix = Path(sys.base_prefix).resolve()
+        mounts = (Mount(py_prefix),)
+        py = str(Path(sys.executable).resolve())
+        for backend in backends:
+            runner = make_runner(backend)
+            if runner.info.backend != backend:
+                print(f"backend {backend}: not available here ({'; '.join(runner.info.warnings)})")
+                continue
+            print(
+                f"backend {backend} ({runner.info.bwrap or 'no namespaces'}; {runner.info.cgroup or 'no cgroup'}),"
+                f" {args.runs} runs each:"
+            )
+            bench(runner, "C (static, trivial)", ["./prog"], box, mounts, args.runs)
+            bench(runner, "python3 -c pass", [py, "-c", "pass"], box, mounts, args.runs)
+
+
+if __name__ == "__main__":
+    main()
