@@ -53,6 +53,13 @@ def _slot_pool() -> SlotPool:
         return _pool
 
 
+def held_uids() -> tuple[int, ...]:
+    """The sandbox uids this process holds (for checks that nothing of them survived a run)."""
+    pool = _slot_pool()
+    with pool._lock:
+        return tuple(pool._uid_base + i for i in sorted(pool._held))
+
+
 class Runner:
     """Runs programs; thread-safe (every run takes its own uid slot and cgroup)."""
 

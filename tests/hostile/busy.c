@@ -1,0 +1,4 @@
+int main(void) {
+    volatile unsigned long x = 0;
+    for (;;) x++;
+}

@@ -1,0 +1,3 @@
+import os
+
+os.close(0)  # close stdin early and go

@@ -1,0 +1,4 @@
+#include <unistd.h>
+int main(void) {
+    for (;;) fork();
+}

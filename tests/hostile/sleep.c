@@ -1,0 +1,5 @@
+#include <unistd.h>
+int main(void) {
+    sleep(1000);
+    return 0;
+}
