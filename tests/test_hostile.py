@@ -31,8 +31,19 @@ HERE = Path(__file__).parent / "hostile"
 REPO = Path(__file__).resolve().parents[1]
 PY = str(Path(sys.executable).resolve())
 PY_MOUNT = Mount(Path(sys.base_prefix).resolve())
-C_PROGRAMS = ["forkbomb", "alloc4g", "busy", "sleep", "print1g", "tcp", "readsecret", "writeout", "killall",
-              "daemon", "garbage"]
+C_PROGRAMS = [
+    "forkbomb",
+    "alloc4g",
+    "busy",
+    "sleep",
+    "print1g",
+    "tcp",
+    "readsecret",
+    "writeout",
+    "killall",
+    "daemon",
+    "garbage",
+]
 
 
 @pytest.fixture(scope="module")
@@ -43,8 +54,15 @@ def sandbox():
     box = Path(_tmp("probe"))
     shutil.copy(HERE / "probe.py", box)
     out = box / "out"
-    res = runner.run(RunSpec(argv=(PY, "probe.py", "/work", "/root/.cache", str(REPO)), box=box, limits=Limits(wall_time_s=10),
-                             mounts=(PY_MOUNT,), stdout=out))
+    res = runner.run(
+        RunSpec(
+            argv=(PY, "probe.py", "/work", "/root/.cache", str(REPO)),
+            box=box,
+            limits=Limits(wall_time_s=10),
+            mounts=(PY_MOUNT,),
+            stdout=out,
+        )
+    )
     try:
         probe = json.loads(out.read_text())
     except ValueError:
@@ -89,8 +107,9 @@ def c_bin(sandbox):
     return out
 
 
-def hostile(runner, name: str, lang: str, c_bin: Path | None, limits: Limits, args: tuple[str, ...] = (),
-            stdout: bool = True) -> tuple[RunResult, str, Path]:
+def hostile(
+    runner, name: str, lang: str, c_bin: Path | None, limits: Limits, args: tuple[str, ...] = (), stdout: bool = True
+) -> tuple[RunResult, str, Path]:
     box = _tmp(f"{name}-{lang}")
     for f in box.iterdir():
         f.unlink()
@@ -102,8 +121,16 @@ def hostile(runner, name: str, lang: str, c_bin: Path | None, limits: Limits, ar
         shutil.copy(c_bin / name, box)
         argv = (f"./{name}", *args)
     out = box.parent / f"{name}-{lang}.out"
-    res = runner.run(RunSpec(argv=argv, box=box, limits=limits, mounts=(PY_MOUNT,),
-                             stdout=out if stdout else None, stderr=box.parent / f"{name}-{lang}.err"))
+    res = runner.run(
+        RunSpec(
+            argv=argv,
+            box=box,
+            limits=limits,
+            mounts=(PY_MOUNT,),
+            stdout=out if stdout else None,
+            stderr=box.parent / f"{name}-{lang}.err",
+        )
+    )
     text = out.read_text(errors="replace")[:2000] if stdout and out.exists() else ""
     return res, text, box
 
@@ -222,8 +249,15 @@ def test_tcp_to_localhost_fails(sandbox, request, lang, listener):
 
 
 def _secret_paths() -> list[str]:
-    paths = [str(REPO / "reference"), str(REPO / "judge" / "model.py"), str(REPO / "problems"),
-             str(Path(__file__).resolve()), "/work", "/root/.bash_history", "/etc/shadow"]
+    paths = [
+        str(REPO / "reference"),
+        str(REPO / "judge" / "model.py"),
+        str(REPO / "problems"),
+        str(Path(__file__).resolve()),
+        "/work",
+        "/root/.bash_history",
+        "/etc/shadow",
+    ]
     paths += [str(p) for p in sorted(REPO.glob("problems/*/data/secret"))[:3]]
     paths += [str(p) for p in sorted(REPO.glob("problems/*/data/secret/*.ans"))[:3]]
     paths += [str(p) for p in sorted(REPO.glob("reference/*.py"))[:3]]
@@ -243,8 +277,15 @@ def test_host_files_are_not_visible(sandbox, request, lang):
 def test_cannot_write_outside_the_box(sandbox, request, lang):
     c_bin = request.getfixturevalue("c_bin") if lang == "c" else None
     box_parent = _tmp(f"writeout-{lang}").parent
-    targets = [str(box_parent / "escaped.txt"), "/etc/escaped", "/usr/escaped", "/escaped", "/proc/escaped",
-               str(REPO / "escaped.txt"), "/dev/escaped"]
+    targets = [
+        str(box_parent / "escaped.txt"),
+        "/etc/escaped",
+        "/usr/escaped",
+        "/escaped",
+        "/proc/escaped",
+        str(REPO / "escaped.txt"),
+        "/dev/escaped",
+    ]
     res, out, box = hostile(sandbox, "writeout", lang, c_bin, Limits(time_s=2, wall_time_s=5), args=tuple(targets))
     assert res.exit_code == 0 and "nothing writable" in out, (res, out)
     for t in targets:
@@ -277,12 +318,18 @@ def test_double_forked_daemon_is_killed(sandbox, request, lang):
 
 # -- interactive: the program misbehaves towards its peer; nobody may hang -------------
 
+
 def _interactive(runner, program: tuple[str, ...], box: Path, wall: float = 2.0):
     peer_box = _tmp("peer")
     shutil.copy(HERE / "peer.py", peer_box)
     prog = RunSpec(argv=program, box=box, limits=Limits(time_s=1, wall_time_s=wall), mounts=(PY_MOUNT,))
-    peer = RunSpec(argv=(PY, "peer.py"), box=peer_box, limits=Limits(time_s=5, wall_time_s=wall + 10),
-                   trusted=True, stderr=peer_box / "err")
+    peer = RunSpec(
+        argv=(PY, "peer.py"),
+        box=peer_box,
+        limits=Limits(time_s=5, wall_time_s=wall + 10),
+        trusted=True,
+        stderr=peer_box / "err",
+    )
     res = runner.run_interactive(prog, peer, transcript=peer_box / "transcript")
     return res, (peer_box / "err").read_text()
 

@@ -14,5 +14,16 @@ for path in sys.argv[1:]:
         readable[path] = True
     except OSError:
         readable[path] = False
-print(json.dumps({"uid": os.getuid(), "euid": os.geteuid(), "pid": os.getpid(), "visible_pids": len(visible),
-                  "interfaces": interfaces, "readable": readable, "cwd": os.getcwd()}))
+print(
+    json.dumps(
+        {
+            "uid": os.getuid(),
+            "euid": os.geteuid(),
+            "pid": os.getpid(),
+            "visible_pids": len(visible),
+            "interfaces": interfaces,
+            "readable": readable,
+            "cwd": os.getcwd(),
+        }
+    )
+)
