@@ -72,7 +72,7 @@ def bwrap_argv(
         args.append("--unshare-net")
     args += _SYSTEM
     args += ["--proc", "/proc", "--dev", "/dev"]
-    args += ["--size", str(max(tmp_bytes, TMP_MIN_BYTES)), "--tmpfs", "/tmp"]
+    args += ["--perms", "1777", "--size", str(max(tmp_bytes, TMP_MIN_BYTES)), "--tmpfs", "/tmp"]
     args += ["--bind", str(box), BOX]
     made: set[str] = set()
     for m in mounts:

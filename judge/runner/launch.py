@@ -156,7 +156,16 @@ class Launch:
     def _start_rlimits(self, status_w: int) -> None:
         assert self.slot is not None
         nproc, address_space, pids_max = self._untrusted_limits()
+        for m in self.spec.mounts:
+            # No mount namespace here: the program sees host paths as they are.
+            blocked = _not_world_accessible(m.source)
+            if blocked is not None:
+                raise OSError(
+                    f"rlimits backend (no namespaces): {m.source} is not reachable for the sandbox uid because "
+                    f"{blocked} is not world-accessible (chmod o+x it, or use the bwrap backend)"
+                )
         chown_tree(self.spec.box, self.slot.uid, self.slot.gid)
+        _let_others_traverse(self.spec.box)
         tmp = self.backend.tmp_root / f"judge-tmp-{self.slot.index}-{os.getpid()}"
         tmp.mkdir(mode=0o700, exist_ok=True)
         os.chown(tmp, self.slot.uid, self.slot.gid)
@@ -443,6 +452,35 @@ def _wait(proc: subprocess.Popen[bytes], timeout: float) -> int:
             except subprocess.TimeoutExpired:
                 proc.kill()
     return proc.wait()
+
+
+def _let_others_traverse(box: Path) -> None:
+    """rlimits backend: programs open their files by absolute path (Python does), so the box's
+    parents (e.g. a 0700 mkdtemp directory) must be traversable by the sandbox uid: add o+x."""
+    import stat
+
+    for d in Path(os.path.abspath(box)).parents:
+        try:
+            mode = os.stat(d).st_mode
+            if not mode & stat.S_IXOTH:
+                os.chmod(d, stat.S_IMODE(mode) | stat.S_IXOTH)
+        except OSError:
+            pass
+
+
+def _not_world_accessible(path: Path) -> Path | None:
+    """The first directory on the way to ``path`` that others may not enter (None: all fine)."""
+    import stat
+
+    p = Path(os.path.abspath(path))
+    for d in [*reversed(p.parents), p]:
+        try:
+            st = os.stat(d)
+        except OSError:
+            return d
+        if stat.S_ISDIR(st.st_mode) and not st.st_mode & stat.S_IXOTH:
+            return d
+    return None
 
 
 def _signal(pid: int, sig: int) -> None:

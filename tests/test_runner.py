@@ -1,0 +1,327 @@
+"""The runner through its public API, on every backend available here (benign programs only:
+hostile ones are in test_hostile.py and run only inside the verified namespace sandbox)."""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import shutil
+import signal
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import psutil
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from judge.model import LimitHit, Limits, Mount, RunSpec
+from judge.runner import SandboxInfo, make_runner
+
+HERE = Path(__file__).parent
+PY = "/usr/bin/python3"  # world-readable, so it runs on both backends
+if not Path(PY).exists():
+    PY = shutil.which("python3") or sys.executable
+QUICK = Limits(time_s=2, wall_time_s=10, processes=8)
+PROPERTY = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+@pytest.fixture(scope="module", params=["bwrap", "rlimits"])
+def runner(request):
+    r = make_runner(request.param)
+    if r.info.backend != request.param:
+        pytest.skip(f"{request.param} backend not available here: {r.info.warnings}")
+    return r
+
+
+@pytest.fixture()
+def box(tmp_path):
+    d = tmp_path / "box"
+    d.mkdir()
+    return d
+
+
+def run(runner, box: Path, argv, limits: Limits = QUICK, **kw):
+    return runner.run(RunSpec(argv=tuple(argv), box=box, limits=limits, **kw))
+
+
+def sh(script: str) -> tuple[str, ...]:
+    return ("/bin/sh", "-c", script)
+
+
+# -- info --------------------------------------------------------------------------------
+
+
+def test_info_describes_the_backend(runner):
+    info = runner.info
+    assert isinstance(info, SandboxInfo)
+    assert {"cpu_time", "wall_time", "output", "processes"} <= set(info.enforced)
+    if info.backend == "bwrap":
+        assert {"no_network", "filesystem_isolation"} <= set(info.enforced)
+    else:
+        assert any("NO SANDBOX" in w for w in info.warnings)  # loud about missing isolation
+
+
+def test_unknown_backend_is_refused():
+    with pytest.raises(ValueError):
+        make_runner("docker")
+
+
+def test_runner_failure_is_a_sandbox_error_not_the_programs(box, monkeypatch):
+    monkeypatch.setenv("JUDGE_BWRAP", "/nonexistent/bwrap")
+    r = make_runner("bwrap")
+    res = run(r, box, ["/bin/true"])
+    assert res.sandbox_error is not None
+    assert not res.ok
+
+
+# -- exit status, signals, plumbing ------------------------------------------------------
+
+
+@PROPERTY
+@given(code=st.integers(0, 255))
+def test_any_exit_status_comes_back_exactly(runner, tmp_path, code):
+    res = run(runner, tmp_path, sh(f"exit {code}"))
+    assert (res.exit_code, res.signal, res.limit_hit, res.sandbox_error) == (code, None, None, None)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGSEGV, signal.SIGABRT, signal.SIGKILL, signal.SIGTERM])
+def test_death_by_signal(runner, box, sig):
+    res = run(runner, box, sh(f"kill -{int(sig)} $$"))
+    assert res.signal == sig and res.exit_code is None and res.limit_hit is None, res
+    assert not res.exited
+
+
+def test_command_not_found_is_the_programs_problem(runner, box):
+    res = run(runner, box, ["./no-such-program"])
+    assert res.sandbox_error is None and res.exit_code == 127
+
+
+@PROPERTY
+@given(data=st.binary(max_size=70_000))
+def test_stdin_to_stdout_round_trip(runner, tmp_path, data):
+    (tmp_path / "in").write_bytes(data)
+    box = tmp_path / "box"
+    box.mkdir(exist_ok=True)
+    res = run(runner, box, ["/bin/cat"], stdin=tmp_path / "in", stdout=tmp_path / "out")
+    assert res.ok, res
+    assert (tmp_path / "out").read_bytes() == data
+    assert res.stdout_bytes == len(data)
+
+
+def test_no_stdin_reads_empty_and_stdout_none_is_discarded(runner, box):
+    res = run(runner, box, ["/bin/cat"])
+    assert res.ok and res.stdout_bytes == 0
+
+
+def test_stderr_is_kept_and_truncated(runner, box, tmp_path):
+    err = tmp_path / "err"
+    limits = Limits(time_s=2, wall_time_s=10, processes=8, stderr_bytes=1000)
+    res = run(runner, box, sh("head -c 5000 /dev/zero | tr '\\0' e >&2"), limits=limits, stderr=err)
+    assert res.ok, res
+    assert res.stderr_bytes == 5000
+    assert err.read_bytes() == b"e" * 1000
+
+
+# -- environment, working directory, identity -------------------------------------------
+
+
+def test_environment_is_clean(runner, box, tmp_path, monkeypatch):
+    monkeypatch.setenv("JUDGE_TEST_SECRET", "do-not-leak")
+    out = tmp_path / "env.json"
+    code = "import json, os; print(json.dumps(dict(os.environ)))"
+    res = run(runner, box, [PY, "-c", code], stdout=out, env={"OMP_NUM_THREADS": "1"})
+    assert res.ok, res
+    env = json.loads(out.read_text())
+    assert "JUDGE_TEST_SECRET" not in env
+    assert env["OMP_NUM_THREADS"] == "1" and env["LANG"] == "C.UTF-8"
+    assert env["PATH"] == "/usr/local/bin:/usr/bin:/bin"
+    assert set(env) <= {"PATH", "HOME", "LANG", "TMPDIR", "OMP_NUM_THREADS", "PWD", "LC_CTYPE"}
+
+
+def test_box_is_the_writable_working_directory(runner, box, tmp_path):
+    (box / "given.txt").write_text("input file\n")
+    out = tmp_path / "out"
+    res = run(runner, box, sh("pwd; cat given.txt; echo made > made.txt; id -u"), stdout=out)
+    assert res.ok, res
+    pwd, given, uid = out.read_text().splitlines()
+    assert pwd == ("/box" if runner.info.backend == "bwrap" else str(box))
+    assert given == "input file"
+    assert (box / "made.txt").read_text() == "made\n"
+    assert int(uid) != 0  # never root
+
+
+def test_tmp_is_writable(runner, box):
+    res = run(runner, box, sh('echo x > "$TMPDIR/x" && cat "$TMPDIR/x"'))
+    assert res.ok, res
+
+
+# -- limits ---------------------------------------------------------------------------------
+
+
+def test_cpu_limit(runner, box):
+    limits = Limits(time_s=0.3, wall_time_s=10)
+    res = run(runner, box, sh("while :; do :; done"), limits=limits)
+    assert res.limit_hit is LimitHit.CPU_TIME, res
+    assert res.cpu_time_s >= limits.time_s
+    assert res.wall_time_s < limits.wall_time_s
+
+
+def test_cpu_limit_counts_the_whole_tree(runner, box):
+    limits = Limits(time_s=0.4, wall_time_s=10, processes=8)
+    script = "(while :; do :; done) & (while :; do :; done) & wait"
+    res = run(runner, box, sh(script), limits=limits)
+    assert res.limit_hit is LimitHit.CPU_TIME, res
+
+
+def test_wall_limit_and_no_cpu_burnt_while_waiting(runner, box):
+    limits = Limits(time_s=1, wall_time_s=0.8)
+    before = resource.getrusage(resource.RUSAGE_SELF)
+    t0 = time.monotonic()
+    res = run(runner, box, ["/bin/sleep", "30"], limits=limits)
+    elapsed = time.monotonic() - t0
+    after = resource.getrusage(resource.RUSAGE_SELF)
+    assert res.limit_hit is LimitHit.WALL_TIME and res.signal == signal.SIGKILL, res
+    assert res.wall_time_s >= limits.wall_time_s
+    judge_cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    assert judge_cpu < 0.25 * elapsed  # the monitor sleeps, it does not spin
+
+
+def test_memory_limit_is_mle_not_rte(runner, box, tmp_path):
+    limits = Limits(time_s=5, wall_time_s=10, memory_kib=64 * 1024)
+    res = run(runner, box, [PY, "-c", "b = bytearray(1 << 30)"], limits=limits, stderr=tmp_path / "err")
+    assert res.limit_hit is LimitHit.MEMORY, res
+
+
+def test_memory_within_limit_is_reported(runner, box):
+    limits = Limits(time_s=5, wall_time_s=10, memory_kib=512 * 1024)
+    res = run(runner, box, [PY, "-c", "b = bytearray(100 << 20)"], limits=limits)
+    assert res.ok, res
+    assert 100 * 1024 <= res.memory_kib < 512 * 1024
+
+
+def test_output_limit(runner, box, tmp_path):
+    limits = Limits(time_s=5, wall_time_s=10, output_bytes=100_000, processes=4)
+    res = run(runner, box, sh("head -c 10000000 /dev/zero"), limits=limits, stdout=tmp_path / "out")
+    assert res.limit_hit is LimitHit.OUTPUT, res
+    assert (tmp_path / "out").stat().st_size <= limits.output_bytes + 1
+
+
+def test_output_limit_applies_to_files_in_the_box(runner, box):
+    limits = Limits(time_s=5, wall_time_s=10, output_bytes=100_000, processes=4)
+    res = run(runner, box, sh("head -c 10000000 /dev/zero > big"), limits=limits)
+    assert res.limit_hit is LimitHit.OUTPUT, res
+
+
+def test_output_limit_with_stdout_discarded(runner, box):
+    limits = Limits(time_s=5, wall_time_s=10, output_bytes=100_000, processes=4)
+    res = run(runner, box, sh("head -c 10000000 /dev/zero"), limits=limits)
+    assert res.limit_hit is LimitHit.OUTPUT, res
+
+
+def test_process_limit(runner, box):
+    res = run(runner, box, sh("/bin/true; echo forked"), limits=Limits(time_s=2, wall_time_s=10, processes=1))
+    assert not res.ok  # the shell cannot fork at all
+    res = run(runner, box, sh("/bin/true; echo forked"), limits=Limits(time_s=2, wall_time_s=10, processes=2))
+    assert res.ok, res
+
+
+def test_background_processes_die_with_the_run(runner, box, tmp_path):
+    out = tmp_path / "out"
+    res = run(runner, box, sh("(sleep 7913 &) ; sleep 7913 & echo $(id -u)"), stdout=out)
+    assert res.ok, res
+    uid = int(out.read_text())
+    left = [p.pid for p in psutil.process_iter(["uids"]) if p.info["uids"] and p.info["uids"].real == uid]
+    assert left == []
+
+
+# -- trusted runs -----------------------------------------------------------------------------
+
+
+def test_trusted_runs_on_the_host_as_the_judge(runner, box, tmp_path, monkeypatch):
+    monkeypatch.setenv("JUDGE_TEST_VISIBLE", "yes")
+    out = tmp_path / "out"
+    here = Path(__file__).resolve()
+    script = f'pwd; id -u; echo "$JUDGE_TEST_VISIBLE $EXTRA"; head -c 20 "{here}"'
+    res = run(runner, box, sh(script), stdout=out, trusted=True, env={"EXTRA": "x"})
+    assert res.ok, res
+    lines = out.read_text().splitlines()
+    assert lines[0] == str(box)
+    assert int(lines[1]) == os.geteuid()
+    assert lines[2] == "yes x"
+    assert lines[3].startswith('"""The runner')
+
+
+def test_trusted_runs_have_limits_and_a_group_kill(runner, box):
+    res = run(runner, box, sh("while :; do :; done"), limits=Limits(time_s=0.3, wall_time_s=10), trusted=True)
+    assert res.limit_hit is LimitHit.CPU_TIME, res
+    res = run(runner, box, sh("sleep 6173 & exit 0"), trusted=True)
+    assert res.ok
+    assert not [p for p in psutil.process_iter(["cmdline"]) if p.info["cmdline"] == ["sleep", "6173"]]
+
+
+# -- concurrency -------------------------------------------------------------------------------
+
+
+def test_parallel_runs_do_not_mix(runner, tmp_path):
+    def one(i: int):
+        box = tmp_path / f"b{i}"
+        box.mkdir()
+        out = tmp_path / f"o{i}"
+        res = run(runner, box, sh(f"echo {i}; id -u; exit {i}"), stdout=out)
+        return i, res, out.read_text().split()
+
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(one, range(12)))
+    uids_at_once = set()
+    for i, res, (echoed, uid) in results:
+        assert res.exit_code == i and echoed == str(i), res
+        uids_at_once.add(uid)
+    assert len(uids_at_once) >= 1
+
+
+# -- interactive --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("recorded", [False, True])
+def test_interactive_echo(runner, tmp_path, recorded):
+    box = tmp_path / "box"
+    box.mkdir()
+    shutil.copy(HERE / "hostile" / "doubler.py", box)
+    peer_box = tmp_path / "peer"
+    peer_box.mkdir()
+    transcript = tmp_path / "transcript" if recorded else None
+    program = RunSpec(argv=(PY, "-S", "doubler.py"), box=box, limits=QUICK, mounts=(Mount(Path("/usr")),))
+    peer = RunSpec(
+        argv=(sys.executable, str(HERE / "hostile" / "peer.py")),
+        box=peer_box,
+        limits=QUICK,
+        trusted=True,
+        stderr=tmp_path / "peer.err",
+    )
+    res = runner.run_interactive(program, peer, transcript)
+    assert res.peer.exit_code == 42, (res, (tmp_path / "peer.err").read_text())
+    assert res.program.sandbox_error is None
+    if recorded:
+        lines = transcript.read_text().splitlines()
+        assert lines[:4] == ["< 1", "> 2", "< 2", "> 4"]
+        assert res.program.stdout_bytes == len("2\n4\n6\n8\n10\n")
+
+
+def test_interactive_program_that_never_answers_is_ended_by_its_wall_limit(runner, tmp_path):
+    peer_box = tmp_path / "peer"
+    peer_box.mkdir()
+    program = RunSpec(argv=("/bin/sleep", "60"), box=tmp_path, limits=Limits(time_s=1, wall_time_s=0.5))
+    peer = RunSpec(
+        argv=(sys.executable, str(HERE / "hostile" / "peer.py")),
+        box=peer_box,
+        limits=Limits(time_s=5, wall_time_s=30),
+        trusted=True,
+    )
+    res = runner.run_interactive(program, peer, None)
+    assert res.program.limit_hit is LimitHit.WALL_TIME
+    assert res.peer.exit_code == 43  # it saw EOF and rejected
+    assert not res.peer_exited_first
