@@ -79,4 +79,5 @@ class SubmissionResult:
                 {"name": g.name, "score": round(g.score, 6), "max_score": g.max_score, "verdict": g.verdict.value}
                 for g in self.groups
             ],
+            "sandbox_warnings": list(self.sandbox_warnings),
         }
