@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from judge.languages import Language, Toolchain, expand, language_for, missing_tool
+from judge.languages import Language, Toolchain, expand, expand_env, language_for, missing_tool
 from judge.model import Limits, Mount, RunSpec
 from judge.problem import Problem
 from judge.runner import Runner
@@ -149,7 +149,7 @@ def build(
                 limits=COMPILE_LIMITS,
                 stdout=log,
                 stderr=log,
-                env=dict(lang.env),
+                env=expand_env(lang.env, tools),
                 mounts=mounts,
                 trusted=trusted,
                 address_space_limit=lang.address_space_limit,
@@ -170,7 +170,7 @@ def build(
         language=lang.id,
         files=box,
         argv=run_argv,
-        env=dict(lang.env),
+        env=expand_env(lang.env, tools),
         mounts=mounts,
         processes=lang.processes,
         address_space_limit=lang.address_space_limit,

@@ -5,8 +5,10 @@ Pure: builds command lines, runs nothing. Toolchain presence is looked up on PAT
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
+import sysconfig
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -65,6 +67,7 @@ class Toolchain:
 
     python: str  # the judge's own interpreter (real path)
     python_mounts: tuple[Mount, ...]
+    python_site: str = ""  # its site-packages (numpy), for PYTHONPATH under `python -S`
 
 
 def load_languages(path: Path = LANGUAGES_FILE) -> dict[str, Language]:
@@ -121,7 +124,11 @@ def toolchain() -> Toolchain:
     for prefix in {Path(sys.base_prefix).resolve(), Path(sys.prefix).resolve()}:
         if not str(prefix).startswith(("/usr/", "/bin", "/lib")) and str(prefix) != "/usr":
             mounts.append(Mount(prefix))
-    return Toolchain(python=str(exe), python_mounts=tuple(sorted(mounts, key=lambda m: str(m.source))))
+    paths = sysconfig.get_paths()
+    site = os.pathsep.join(dict.fromkeys(str(Path(paths[k]).resolve()) for k in ("purelib", "platlib")))
+    return Toolchain(
+        python=str(exe), python_mounts=tuple(sorted(mounts, key=lambda m: str(m.source))), python_site=site
+    )
 
 
 def missing_tool(lang: Language, tools: Toolchain) -> str | None:
@@ -137,6 +144,11 @@ def missing_tool(lang: Language, tools: Toolchain) -> str | None:
     return None
 
 
+def expand_env(env: Mapping[str, str], tools: Toolchain) -> dict[str, str]:
+    """Fill the placeholders of environment values (only {python_site} and {python})."""
+    return {k: v.replace("{python_site}", tools.python_site).replace("{python}", tools.python) for k, v in env.items()}
+
+
 def expand(
     argv: tuple[str, ...],
     *,
@@ -147,6 +159,7 @@ def expand(
 ) -> tuple[str, ...]:
     """Fill the placeholders of a command (see languages.toml)."""
     values = {
+        "python_site": tools.python_site,
         "main": main,
         "exe": EXE_NAME,
         "class": Path(main).stem,
