@@ -11,6 +11,8 @@ the caller) and the median overhead.
 from __future__ import annotations
 
 import argparse
+import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -30,21 +32,31 @@ def _fmt(values: list[float]) -> str:
     return f"min {min(ms):7.2f}  median {statistics.median(ms):7.2f}  max {max(ms):8.2f} ms"
 
 
+def _cpu() -> float:
+    """CPU time of this process and every child it has reaped (bwrap reaps the program)."""
+    s, c = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return s.ru_utime + s.ru_stime + c.ru_utime + c.ru_stime
+
+
 def bench(runner, name: str, argv: list[str], box: Path, mounts: tuple[Mount, ...], runs: int) -> None:
     spec = RunSpec(argv=tuple(argv), box=box, limits=Limits(time_s=5, wall_time_s=10), mounts=mounts)
     host_argv = [str(box / argv[0][2:])] if argv[0].startswith("./") else argv
     bare: list[float] = []
     judged: list[float] = []
+    bare_cpu: list[float] = []
+    judged_cpu: list[float] = []
     for _ in range(3):  # warm up caches
         subprocess.run(host_argv, check=True)
         runner.run(spec)
     for _ in range(runs):
-        t = time.perf_counter()
+        c, t = _cpu(), time.perf_counter()
         subprocess.run(host_argv, check=True)
         bare.append(time.perf_counter() - t)
-        t = time.perf_counter()
+        bare_cpu.append(_cpu() - c)
+        c, t = _cpu(), time.perf_counter()
         res = runner.run(spec)
         judged.append(time.perf_counter() - t)
+        judged_cpu.append(_cpu() - c)
         if not res.ok:
             raise SystemExit(f"{name}: the judged run failed: {res}")
     overhead = statistics.median(judged) - statistics.median(bare)
@@ -55,6 +67,15 @@ def bench(runner, name: str, argv: list[str], box: Path, mounts: tuple[Mount, ..
         f"  {'':<18} overhead: median(judged) - median(bare) = {overhead * 1000:.2f} ms; "
         f"median of paired differences = {paired * 1000:.2f} ms"
     )
+    bare_c, judged_c = statistics.median(bare_cpu) * 1000, statistics.median(judged_cpu) * 1000
+    print(
+        f"  {'':<18} CPU per run (judge + launcher + bwrap + program, median): bare {bare_c:.2f} ms, "
+        f"judged {judged_c:.2f} ms, overhead {judged_c - bare_c:.2f} ms (not inflated by other load)"
+    )
+
+
+def _world_reachable(path: Path) -> bool:
+    return all(os.stat(d).st_mode & 0o001 for d in path.parents)
 
 
 def main() -> None:
@@ -72,8 +93,8 @@ def main() -> None:
         subprocess.run([gcc, "-O2", "-static", "-o", str(box / "prog"), str(box / "trivial.c")], check=True)
         py_prefix = Path(sys.base_prefix).resolve()
         mounts = (Mount(py_prefix),)
-        py = str(Path(sys.executable).resolve())
         for backend in backends:
+            py = str(Path(sys.executable).resolve())
             runner = make_runner(backend)
             if runner.info.backend != backend:
                 print(f"backend {backend}: not available here ({'; '.join(runner.info.warnings)})")
@@ -82,8 +103,19 @@ def main() -> None:
                 f"backend {backend} ({runner.info.bwrap or 'no namespaces'}; {runner.info.cgroup or 'no cgroup'}),"
                 f" {args.runs} runs each:"
             )
-            bench(runner, "C (static, trivial)", ["./prog"], box, mounts, args.runs)
-            bench(runner, "python3 -c pass", [py, "-c", "pass"], box, mounts, args.runs)
+            load = os.getloadavg()[0]
+            print(f"  (load average {load:.1f} on {os.cpu_count()} CPUs: wall-clock figures include waiting for CPUs)")
+            bench(runner, "C (static, trivial)", ["./prog"], box, mounts if backend == "bwrap" else (), args.runs)
+            if backend == "rlimits" and not _world_reachable(Path(py)):
+                py = "/usr/bin/python3"  # no mount namespace: the judge's own interpreter may be unreachable
+            bench(
+                runner,
+                f"{Path(py).name} -c pass",
+                [py, "-c", "pass"],
+                box,
+                mounts if backend == "bwrap" else (),
+                args.runs,
+            )
 
 
 if __name__ == "__main__":
