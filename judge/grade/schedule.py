@@ -142,11 +142,14 @@ def _judge_error(problem: Problem, entry: Entry, message: str) -> SubmissionResu
     )
 
 
-def _estimate(problem: Problem, entry: Entry, history: Mapping[tuple[str, str], float]) -> float:
-    """Expected seconds, for longest-first scheduling: the last run's, else a guess from the tests."""
-    if entry.key in history:
-        return history[entry.key]
-    return 0.5 + len(problem.tests()) * problem.limits.time_s * 0.2
+def _estimate(problem: Problem, compiled: bool, last: float | None) -> float:
+    """Expected seconds, for longest-first scheduling: the last run's, else a guess from the tests
+    (start-up and validator costs per pass, a share of the time limit) and the compilation."""
+    if last is not None:
+        return last
+    passes = problem.limits.validation_passes if problem.multi_pass else 1
+    per_test = passes * (0.25 + 0.1 * problem.limits.time_s) * (1.5 if problem.interactive else 1.0)
+    return (1.0 if compiled else 0.0) + len(problem.tests()) * per_test
 
 
 def grade(
@@ -185,7 +188,12 @@ def grade(
     if not todo:
         return summary
     history = store.last_durations()
-    todo.sort(key=lambda e: (-_estimate(problems[e.problem], e, history), e.key))
+
+    def estimate(e: Entry) -> float:
+        lang = env.languages.get(e.language)
+        return _estimate(problems[e.problem], lang is not None and lang.compiled, history.get(e.key))
+
+    todo.sort(key=lambda e: (-estimate(e), e.key))
     seeds: dict[str, dict[str, Any]] = {}
     preparer = _Preparer(env)
 
