@@ -16,6 +16,14 @@ from typing import Any
 import pytest
 
 from judge.cli import main
+from judge.grade.discovery import discover, load_problems, source_hash
+from judge.grade.schedule import grade as grade_contest
+from judge.grade.storage import Store
+from judge.judging import Environment
+from judge.languages import load_languages, toolchain
+from judge.results import SubmissionResult
+from judge.runner import make_runner
+from judge.verdict import Verdict
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PROBLEMS = ("sum", "primes", "guess")
@@ -210,3 +218,29 @@ def test_killed_grade_resumes_without_loss_or_duplicates(tmp_path: Path, problem
     assert _start(root, problems, other, jobs=2).wait(timeout=300) == 0
     assert resumed == outcome(results(other))
     assert sorted(v[0] for v in resumed.values()) == ["AC"] * 4 + ["WA"] * 2
+
+
+def test_a_source_edited_before_it_is_judged_is_stored_under_what_was_judged(
+    tmp_path: Path, problems: Path
+) -> None:
+    root = tmp_path / "contest"
+    put(root, "ann", "sum.py", "print(1)\n")
+    env = Environment(make_runner("auto"), load_languages(), toolchain())
+    loaded, _ = load_problems(problems)
+    seen: list[bytes] = []
+
+    def fake_judge(prepared, source: Path, env) -> SubmissionResult:  # type: ignore[no-untyped-def]
+        seen.append(source.read_bytes())
+        return SubmissionResult("sum", str(source), "python3", Verdict.WA, 0.0, 100.0, 0.0, 0)
+
+    with Store(tmp_path / "db.sqlite") as store:
+        contest = discover(root, loaded, env.languages)
+        put(root, "ann", "sum.py", "print(5)\n")  # the contestant edits after the folder was read
+        first = grade_contest(contest, loaded, env, store, judge_fn=fake_judge)
+        put(tmp_path, "copy", "sum.py", "print(5)\n")
+        assert seen == [b"print(5)\n"]
+        assert first.runs[("ann", "sum")].key.source_hash == source_hash(
+            tmp_path / "copy" / "sum.py", tmp_path
+        )
+        again = grade_contest(discover(root, loaded, env.languages), loaded, env, store, judge_fn=fake_judge)
+        assert again.judged == 0 and again.reused == 1 and len(seen) == 1

@@ -96,7 +96,7 @@ def _inside(path: Path, folder: Path) -> bool:
     return True
 
 
-def _read_file(path: Path, folder: Path) -> bytes:
+def read_source(path: Path, folder: Path) -> bytes:
     """The bytes of a regular file that lies (after symlinks) inside the contestant's folder."""
     if path.is_symlink() and not _inside(path, folder):
         raise Unreadable("a symbolic link that leads outside the contestant's folder (or nowhere)")
@@ -127,12 +127,12 @@ def source_hash(path: Path, folder: Path) -> str:
         for f in files:
             if f.is_dir() and not f.is_symlink():
                 continue  # sub-folders are not part of a submission (the build copies files only)
-            data = _read_file(f, folder)
+            data = read_source(f, folder)
             h.update(f.name.encode("utf-8", "surrogateescape") + b"\0" + hashlib.sha256(data).digest())
         return h.hexdigest()[:20]
     if path.is_dir():
         raise Unreadable("a symbolic link to a folder")
-    data = _read_file(path, folder)
+    data = read_source(path, folder)
     h.update(path.name.encode("utf-8", "surrogateescape") + b"\0" + hashlib.sha256(data).digest())
     return h.hexdigest()[:20]
 

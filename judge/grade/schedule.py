@@ -21,7 +21,7 @@ from typing import Any
 
 import judge
 from judge.build import SkipLanguage
-from judge.grade.discovery import Contest, Entry, Issue
+from judge.grade.discovery import Contest, Entry, Issue, Unreadable, read_source, source_hash
 from judge.grade.storage import RunKey, Store, StoredRun
 from judge.judging import Environment, Prepared, judge_submission, prepare
 from judge.problem import Problem
@@ -123,8 +123,25 @@ class _Preparer:
 @dataclass(frozen=True)
 class _Done:
     result: SubmissionResult | None
-    skipped: str | None  # SkipLanguage reason
+    skipped: str | None  # SkipLanguage reason (or: the file went away)
     duration_s: float
+    source_hash: str  # of the bytes actually judged
+
+
+def _stage(entry: Entry, dest: Path) -> tuple[Path, str]:
+    """A private copy of the submission, and its hash: what is judged is exactly what is stored under that
+    hash, even if the contestant's file changes meanwhile. Raises Unreadable."""
+    contestant_dir = entry.path.parent
+    if entry.path.is_dir():
+        copy = dest / entry.path.name
+        copy.mkdir()
+        for f in sorted(entry.path.iterdir()):
+            if f.is_file() and not f.name.startswith("."):
+                (copy / f.name).write_bytes(read_source(f, contestant_dir))
+    else:
+        copy = dest / entry.path.name
+        copy.write_bytes(read_source(entry.path, contestant_dir))
+    return copy, source_hash(copy, dest)
 
 
 def _judge_error(problem: Problem, entry: Entry, message: str) -> SubmissionResult:
@@ -200,14 +217,21 @@ def grade(
     def work(entry: Entry) -> _Done:
         problem = problems[entry.problem]
         start = time.monotonic()
+        staging = Path(tempfile.mkdtemp(prefix="source-", dir=preparer.workdir))
         try:
-            result = run_judge(preparer.get(problem), entry.path, env)
+            source, digest = _stage(entry, staging)
+        except (Unreadable, OSError) as exc:
+            return _Done(None, f"cannot read the submission any more: {exc}", 0.0, entry.source_hash)
+        try:
+            result = run_judge(preparer.get(problem), source, env)
         except SkipLanguage as exc:
-            return _Done(None, str(exc), time.monotonic() - start)
+            return _Done(None, str(exc), time.monotonic() - start, digest)
         except Exception as exc:  # noqa: BLE001 - the judge's own bug: a JE on the board, judged again next time
             detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
             result = _judge_error(problem, entry, f"judge error (not the contestant's fault): {detail}")
-        return _Done(result, None, time.monotonic() - start)
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+        return _Done(result, None, time.monotonic() - start, digest)
 
     pool = ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="grade")
     try:
@@ -228,7 +252,7 @@ def grade(
                 if problem.id not in seeds:
                     seeds[problem.id] = seeds_of(problem, env)
                 result = _relative(done.result, entry)
-                key = keys[entry.key]
+                key = replace(keys[entry.key], source_hash=done.source_hash)
                 store.save(key, entry.rel, result, seeds[problem.id], done.duration_s)
                 stored = store.lookup(key)
                 assert stored is not None
