@@ -170,7 +170,7 @@ class SlotGroup:
         forks = _keyed(_read(d / "pids.events"), "max") if (d / "pids.events").exists() else 0
         return CgroupUsage(self.cpu_time_s(), peak, ooms, forks)
 
-    def kill_all(self) -> int:
+    def kill_all(self, exclude: set[int] | frozenset[int] = frozenset()) -> int:
         """SIGKILL whatever is still in the group (should be nothing); returns how many."""
         killed = 0
         for _ in range(100):
@@ -178,6 +178,7 @@ class SlotGroup:
             for d in self._dirs.values():
                 try:
                     pids.update(int(p) for p in _read(d / "cgroup.procs").split())
+                    pids -= exclude
                 except OSError:
                     pass
             if not pids:

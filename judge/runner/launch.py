@@ -33,6 +33,7 @@ from judge.runner.cgroup import CgroupUsage, SlotGroup
 from judge.runner.limits import Observed, classify, rlimit_args, rlimits
 from judge.runner.netns import make_netns
 from judge.runner.slots import Slot
+from judge.runner.zygote import Zygote, ZygoteError
 
 BASE_PATH = "/usr/local/bin:/usr/bin:/bin"
 TERM_GRACE_S = 0.5  # SIGTERM to the launcher, then SIGKILL
@@ -57,6 +58,7 @@ class Backend:
     bwrap: str | None = None
     tmp_root: Path = Path("/tmp")
     reuse_netns: bool = True  # join the slot's empty network namespace instead of making one per run
+    fork_server: bool = not os.environ.get("JUDGE_NO_FORK_SERVER")  # start runs from the slot's fork server
 
 
 def clean_env(spec: RunSpec, home: str, tmpdir: str) -> dict[str, str]:
@@ -103,6 +105,10 @@ class Launch:
     last_cpu: float = 0.0
     _buf: bytes = b""
     _info_fd: int = -1
+    _eof: bool = False
+    pid: int | None = None  # what we started: the launcher, or bwrap
+    via_zygote: bool = False
+    zexit: int | None = None  # its exit status, from the fork server
     _info: bytes = b""
     _inner: int | None = None
     _private_tmp: Path | None = None
@@ -139,7 +145,10 @@ class Launch:
         """(RLIMIT_NPROC, use RLIMIT_AS, pids.max) for an untrusted run."""
         limits = self.spec.limits
         has_cgroup = self.group is not None
-        nproc = limits.processes + (1 if has_cgroup else 0)  # with a pids cgroup, it trips first
+        # bwrap: the pids cgroup is exact (so it trips first and tells us); rlimits: the group also
+        # holds the launcher and, at the end, its killer, so the per-uid limit is the exact one.
+        exact_pids = has_cgroup and self.backend.name == "bwrap"
+        nproc = limits.processes + (1 if exact_pids else 0)
         address_space = self.spec.address_space_limit and not has_cgroup
         return nproc, address_space, limits.processes
 
@@ -149,13 +158,36 @@ class Launch:
         argv += ["--", *self.spec.argv]
         env = dict(os.environ)
         env.update(self.spec.env)
-        self._spawn_with_stderr(argv, env, self.spec.box, (status_w,))
-        assert self.proc is not None
-        self.helper_pid = self.proc.pid
+        self._spawn(argv, env, self.spec.box, (status_w,), None)
+        self.helper_pid = self.pid
+
+    def _fork_server(self, extra_pids: int) -> tuple[Zygote | None, list[Path]]:
+        """Set the slot's cgroup limits; return the slot's fork server (made on first use) if
+        it can be used, else None and the cgroup.procs files the new process must join.
+        ``extra_pids``: processes in the group besides the program's, counting the fork server."""
+        assert self.slot is not None
+        usable = (
+            self.backend.fork_server and not self.spec.network and (self.group is None or self.group.tree.version == 1)
+        )
+        procs: list[Path] = []
+        if self.group is not None:
+            extra = extra_pids if usable else extra_pids - 1
+            procs = self.group.prepare(self.spec.limits.memory_kib * 1024, self.spec.limits.processes + extra)
+        if not usable:
+            return None, procs
+        z = self.slot.zygote
+        if z is None or not z.alive():
+            if self.slot.netns_fd < 0 and self.backend.reuse_netns:
+                try:
+                    self.slot.netns_fd = make_netns(self.backend.helper)
+                except OSError:
+                    self.slot.netns_fd = -1
+            z = self.slot.zygote = Zygote(self.backend.helper, procs, self.slot.netns_fd)
+        return z, []
 
     def _start_rlimits(self, status_w: int) -> None:
         assert self.slot is not None
-        nproc, address_space, pids_max = self._untrusted_limits()
+        nproc, address_space, _ = self._untrusted_limits()
         for m in self.spec.mounts:
             # No mount namespace here: the program sees host paths as they are.
             blocked = _not_world_accessible(m.source)
@@ -170,37 +202,40 @@ class Launch:
         tmp.mkdir(mode=0o700, exist_ok=True)
         os.chown(tmp, self.slot.uid, self.slot.gid)
         self._private_tmp = tmp
+        # in the group besides the program: the fork server, the launcher and (at the end) its killer
+        zygote, procs = self._fork_server(extra_pids=3)
         argv = [str(self.backend.helper), "-k", "-u", str(self.slot.uid), "-g", str(self.slot.gid)]
-        if self.group is not None:
-            memory = self.spec.limits.memory_kib * 1024
-            for procs in self.group.prepare(memory, pids_max):
-                argv += ["-c", str(procs)]
+        for p in procs:
+            argv += ["-c", str(p)]
         argv += self._helper_common(status_w, nproc=nproc, address_space=address_space)
         argv += ["--", *self.spec.argv]
         env = clean_env(self.spec, str(self.spec.box), str(tmp))
-        self._spawn_with_stderr(argv, env, self.spec.box, (status_w,))
-        assert self.proc is not None
-        self.helper_pid = self.proc.pid
+        self._spawn(argv, env, self.spec.box, (status_w,), zygote)
+        self.helper_pid = self.pid
 
     def _start_bwrap(self, status_w: int) -> None:
-        """helper -x (joins cgroups + the slot's network namespace) execs bwrap, which runs the
-        helper as pid 1 of the new PID namespace; no round trip through Python on the way."""
+        """The slot's fork server (inside the slot's cgroups and empty network namespace) starts
+        bwrap, which runs the helper as pid 1 of the new PID namespace. Without a fork server,
+        ``helper -x`` joins the cgroups and the namespace and execs bwrap."""
         assert self.slot is not None and self.backend.bwrap is not None
-        nproc, address_space, pids_max = self._untrusted_limits()
+        nproc, address_space, _ = self._untrusted_limits()
         chown_tree(self.spec.box, self.slot.uid, self.slot.gid)
-        pre = [str(self.backend.helper), "-x"]
+        # in the group besides the program: the fork server, bwrap, and pid 1 (the helper)
+        zygote, procs = self._fork_server(extra_pids=3)
         fds = [status_w]
-        if self.group is not None:
-            # outer bwrap + pid 1 (the helper) are in the group too
-            for procs in self.group.prepare(self.spec.limits.memory_kib * 1024, pids_max + 2):
-                pre += ["-c", str(procs)]
         share_net = self.spec.network
-        if not share_net and self.backend.reuse_netns:
-            if self.slot.netns_fd < 0:
-                self.slot.netns_fd = make_netns(self.backend.helper)
-            pre += ["-n", str(self.slot.netns_fd)]
-            fds.append(self.slot.netns_fd)
-            share_net = True  # bwrap need not make one: we joined the slot's empty one
+        pre = [str(self.backend.helper), "-x"]
+        if zygote is not None:
+            share_net = share_net or self.slot.netns_fd >= 0  # the fork server joined the slot's one
+        else:
+            for p in procs:
+                pre += ["-c", str(p)]
+            if not share_net and self.backend.reuse_netns:
+                if self.slot.netns_fd < 0:
+                    self.slot.netns_fd = make_netns(self.backend.helper)
+                pre += ["-n", str(self.slot.netns_fd)]
+                fds.append(self.slot.netns_fd)
+                share_net = True  # bwrap need not make one: we joined the slot's empty one
         info_r, info_w = os.pipe()
         self._info_fd = info_r
         os.set_blocking(info_r, False)
@@ -218,9 +253,9 @@ class Launch:
             argv += [HELPER_INSIDE, "-i", "-u", str(self.slot.uid), "-g", str(self.slot.gid)]
             argv += self._helper_common(status_w, nproc=nproc, address_space=address_space)
             argv += ["--", *self.spec.argv]
-            if len(pre) > 2:
+            if zygote is None and len(pre) > 2:
                 argv = [*pre, "--", *argv]
-            self._spawn_with_stderr(argv, clean_env(self.spec, BOX, "/tmp"), None, tuple(fds))
+            self._spawn(argv, clean_env(self.spec, BOX, "/tmp"), None, tuple(fds), zygote)
         finally:
             os.close(info_w)
 
@@ -237,23 +272,39 @@ class Launch:
                 return None
         return self._inner
 
-    def _spawn_with_stderr(self, argv: list[str], env: dict[str, str], cwd: Path | None, fds: tuple[int, ...]) -> None:
-        """Spawn with the program's stderr on fd 3 of the launcher; the launcher's (and
-        bwrap's) own stderr goes to a pipe we read for error messages."""
+    def _spawn(
+        self, argv: list[str], env: dict[str, str], cwd: Path | None, fds: tuple[int, ...], zygote: Zygote | None
+    ) -> None:
+        """Start ``argv`` with the program's stdin/stdout on 0/1 and the extra ``fds`` (the first is
+        the status pipe) under their own numbers; our (and bwrap's) stderr goes to a pipe we read
+        for error messages. Through the slot's fork server if given, else posix_spawn (Popen)."""
         err_r, err_w = os.pipe()
         os.set_blocking(err_r, False)
         self.error_fd = err_r
+        passed = (*fds, self.io.stderr)
         try:
-            self.proc = subprocess.Popen(
-                argv,
-                stdin=self.io.stdin,
-                stdout=self.io.stdout,
-                stderr=err_w,
-                pass_fds=(*fds, self.io.stderr),
-                env=env,
-                cwd=cwd,
-                close_fds=True,
-            )
+            if zygote is not None:
+                mapping = [(fds[0], fds[0]), (self.io.stdin, 0), (self.io.stdout, 1), (err_w, 2)]
+                mapping += [(f, f) for f in passed[1:]]
+                try:
+                    self.pid = zygote.spawn(argv, env, cwd, mapping)
+                except ZygoteError:
+                    assert self.slot is not None
+                    self.slot.zygote = None  # made afresh next time
+                    raise
+                self.via_zygote = True
+            else:
+                self.proc = subprocess.Popen(
+                    argv,
+                    stdin=self.io.stdin,
+                    stdout=self.io.stdout,
+                    stderr=err_w,
+                    pass_fds=passed,
+                    env=env,
+                    cwd=cwd,
+                    close_fds=True,
+                )
+                self.pid = self.proc.pid
         finally:
             os.close(err_w)
 
@@ -264,17 +315,8 @@ class Launch:
                 text = os.read(self.error_fd, 4096)
             except OSError:
                 pass
-        rc = self.proc.poll() if self.proc else None
+        rc = self.proc.poll() if self.proc else self.zexit
         return (text.decode(errors="replace").strip() or "no message") + f" (status {rc})"
-
-    def _reap_quietly(self) -> None:
-        if self.proc is not None:
-            try:
-                self.proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        self.finished = True
 
     # -- while running --------------------------------------------------------------
     def feed(self) -> None:
@@ -285,6 +327,7 @@ class Launch:
             data = b""
         if not data:
             self.finished = True
+            self._eof = True
             return
         self._buf += data
         while b"\n" in self._buf:
@@ -302,8 +345,21 @@ class Launch:
         elif words[0] == "done" and len(words) >= 4:
             self.all_rusage = (int(words[1]) / 1e6, int(words[2]) / 1e6, int(words[3]))
             self.finished = True
+        elif words[0] == "zexit" and len(words) >= 2:
+            status = int(words[1])
+            self.zexit = os.WEXITSTATUS(status) if os.WIFEXITED(status) else -os.WTERMSIG(status)
         elif words[0] == "error":
             self.sandbox_error = "launcher: " + " ".join(words[1:])
+
+    def _drain_status(self, timeout: float) -> None:
+        end = time.monotonic() + timeout
+        while not self._eof:
+            left = end - time.monotonic()
+            if left <= 0 or not select.select([self.status_fd], [], [], left)[0]:
+                if self.pid is not None:
+                    _signal(self.pid, signal.SIGKILL)
+                return
+            self.feed()
 
     def cpu_time_s(self) -> float:
         """CPU time of the whole tree so far (cgroup, else the process tree via /proc)."""
@@ -315,11 +371,11 @@ class Launch:
         return self.last_cpu
 
     def _tree_cpu(self) -> float:
-        if self.proc is None:
+        if self.pid is None:
             return 0.0
         total = 0.0
         try:
-            root = psutil.Process(self.proc.pid)
+            root = psutil.Process(self.pid)
             for p in root.children(recursive=True):
                 try:
                     c = p.cpu_times()
@@ -353,18 +409,29 @@ class Launch:
         target = self._helper()
         if target is not None:
             _signal(target, signal.SIGKILL)  # in bwrap: pid 1, so the whole namespace dies
-        if self.proc is not None:
-            _signal(self.proc.pid, signal.SIGKILL)
+        if self.pid is not None:
+            _signal(self.pid, signal.SIGKILL)
         if self.slot is not None and not self.spec.trusted and self.backend.name == "rlimits":
             sweep_uid(self.slot.uid)
         if self.group is not None:
-            self.group.kill_all()
+            self.group.kill_all(exclude=self._keep())
         self.finished = True
+
+    def _keep(self) -> set[int]:
+        """Processes in the slot's group that are not the run's: its fork server."""
+        z = self.slot.zygote if self.slot is not None else None
+        return {z.pid} if z is not None else set()
 
     # -- after ----------------------------------------------------------------------
     def result(self, stdout_bytes: int, stderr_bytes: int, stderr_tail: bytes) -> RunResult:
         """Wait for the launcher (and bwrap) and build the RunResult."""
-        rc = _wait(self.proc, 10.0) if self.proc is not None else None
+        if self.proc is not None:
+            rc = _wait(self.proc, 10.0)
+        elif self.via_zygote:
+            self._drain_status(10.0)  # until EOF: the fork server's "zexit" comes last
+            rc = self.zexit
+        else:
+            rc = None
         limits: Limits = self.spec.limits
         usage: CgroupUsage | None = None
         if self.group is not None:
@@ -372,7 +439,7 @@ class Launch:
                 usage = self.group.usage()
             except OSError:
                 usage = None
-            self.group.kill_all()
+            self.group.kill_all(exclude=self._keep())
             self.group.finish()
         if self._private_tmp is not None:
             _rmtree(self._private_tmp)

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 UID_BASE = int(os.environ.get("JUDGE_UID_BASE", "60000"))
 MAX_SLOTS = int(os.environ.get("JUDGE_MAX_SLOTS", "256"))
@@ -31,6 +32,7 @@ class Slot:
     uid: int
     lock_fd: int
     netns_fd: int = -1  # the slot's empty network namespace, made on first use (netns.py)
+    zygote: Any = None  # the slot's fork server (zygote.py), made on first use
 
     @property
     def gid(self) -> int:

@@ -1,0 +1,79 @@
+"""A per-slot fork server (``judge-helper -Z``) that lives inside the slot's cgroups.
+
+Moving a new process into a cgroup v1 group waits for an RCU grace period (a few
+milliseconds on a busy machine, per run). The fork server pays that once: it joins
+the slot's cgroups (and its empty network namespace) when it starts, and every
+process it forks starts there. It also spares the judge a ``fork`` of its own (big)
+address space per run. Requests go over a SOCK_SEQPACKET socket with the fds
+attached (SCM_RIGHTS); when the child ends the server writes ``zexit <status>`` to
+the run's status pipe. It exits when the judge's end of the socket closes.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import struct
+import subprocess
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+
+class ZygoteError(OSError):
+    """The fork server is gone or refused the request."""
+
+
+class Zygote:
+    def __init__(self, helper: Path, cgroup_procs: Sequence[Path], netns_fd: int = -1):
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        argv = [str(helper), "-Z", str(theirs.fileno())]
+        for p in cgroup_procs:
+            argv += ["-c", str(p)]
+        fds = [theirs.fileno()]
+        if netns_fd >= 0:
+            argv += ["-n", str(netns_fd)]
+            fds.append(netns_fd)
+        try:
+            self.proc = subprocess.Popen(
+                argv,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                pass_fds=tuple(fds),
+                close_fds=True,
+            )
+        finally:
+            theirs.close()
+        self.sock = ours
+        self.pid = self.proc.pid
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def spawn(
+        self, argv: Sequence[str], env: Mapping[str, str], cwd: Path | None, fds: Sequence[tuple[int, int]]
+    ) -> int:
+        """Fork + exec ``argv``; ``fds`` are (fd here, fd number in the child); the first is
+        the status pipe. Returns the child's pid (not our child: wait for it via the pipe)."""
+        strings = [str(cwd) if cwd is not None else "", *argv, "", *(f"{k}={v}" for k, v in env.items()), ""]
+        data = struct.pack(f"<I{len(fds)}i", len(fds), *(t for _, t in fds))
+        data += b"".join(s.encode() + b"\0" for s in strings)
+        try:
+            socket.send_fds(self.sock, [data], [f for f, _ in fds])
+            reply = self.sock.recv(16)
+        except OSError as exc:
+            raise ZygoteError(f"fork server: {exc}") from exc
+        if len(reply) != 4:
+            raise ZygoteError("fork server is gone")
+        (pid,) = struct.unpack("<i", reply)
+        if pid < 0:
+            raise ZygoteError(f"fork server: {os.strerror(-pid)}")
+        return pid
+
+    def close(self) -> None:
+        self.sock.close()
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
