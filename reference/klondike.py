@@ -65,6 +65,13 @@ def format_deal(deal: Sequence[int]) -> str:
     return " ".join(card_name(c) for c in deal)
 
 
+def deal_from_piles(piles: Sequence[Sequence[int]]) -> tuple[int, ...]:
+    """The deal that lays out these 7 piles (each bottom to top; piles 0-2 hold 8 cards, 3-6 hold 7)."""
+    if [len(p) for p in piles] != [8, 8, 8, 7, 7, 7, 7]:
+        raise ValueError("piles 0-2 hold 8 cards, piles 3-6 hold 7")
+    return tuple(piles[k % N_PILES][k // N_PILES] for k in range(52))
+
+
 def deal_piles(deal: Sequence[int]) -> tuple[tuple[int, ...], ...]:
     """The 7 piles, each bottom to top: card k goes on pile k mod 7."""
     return tuple(tuple(deal[p::N_PILES]) for p in range(N_PILES))

@@ -117,7 +117,7 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="small budgets (to try it out)")
     ap.add_argument("--out", type=Path, default=HERE / "special_deals.txt")
-    ap.add_argument("--large-targets", default="20000,100000,400000;50000,200000,800000",
+    ap.add_argument("--large-targets", default="20000,100000,400000;50000,150000,300000",
                     help="position counts to climb to; chains separated by ';'")
     args = ap.parse_args(argv)
     scale = 10 if args.quick else 1
