@@ -16,12 +16,14 @@ from judge.runner.cgroup import CgroupTree, cgroup_tree
 from judge.runner.helper import HelperUnavailable, helper_path
 from judge.runner.launch import STDERR_TAIL, Backend, Launch, Plumbing
 from judge.runner.monitor import monitor
+from judge.runner.netns import make_netns
 from judge.runner.slots import UID_BASE, SlotPool
 
 NO_ISOLATION_WARNING = (
     "NO SANDBOX: bubblewrap namespaces are not available here; programs run with rlimits and a separate "
-    "uid only - they can see the file system (problem data, reference solutions) and use the network"
+    "uid only - they can read the file system (problem data, reference solutions, other submissions)"
 )
+NO_NETWORK_WARNING = "and they can use the network (no network namespace either)"
 
 
 @dataclass(frozen=True)
@@ -245,10 +247,17 @@ def make_runner(backend: str = "auto") -> Runner:
                 bad = SandboxInfo("none", (), (*warnings, f"bwrap does not work here: {problem}"))
                 return Runner(None, None, bad)
             warnings.append(f"bwrap does not work here: {problem}")
+    try:
+        os.close(make_netns(helper))
+        net: tuple[str, ...] = ("no_network",)
+        loud = NO_ISOLATION_WARNING
+    except OSError:
+        net = ()
+        loud = f"{NO_ISOLATION_WARNING}, {NO_NETWORK_WARNING}"
     info = SandboxInfo(
         backend="rlimits",
-        enforced=(*base_enforced, mem),
-        warnings=(NO_ISOLATION_WARNING, *warnings),
+        enforced=(*base_enforced, mem, *net),
+        warnings=(loud, *warnings),
         bwrap=None,
         cgroup=cg,
         uid_range=uid_range,

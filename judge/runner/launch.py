@@ -205,12 +205,22 @@ class Launch:
         # in the group besides the program: the fork server, the launcher and (at the end) its killer
         zygote, procs = self._fork_server(extra_pids=3)
         argv = [str(self.backend.helper), "-k", "-u", str(self.slot.uid), "-g", str(self.slot.gid)]
+        fds = [status_w]
         for p in procs:
             argv += ["-c", str(p)]
+        if zygote is None and not self.spec.network and self.backend.reuse_netns:
+            if self.slot.netns_fd < 0:
+                try:
+                    self.slot.netns_fd = make_netns(self.backend.helper)
+                except OSError:
+                    pass
+            if self.slot.netns_fd >= 0:
+                argv += ["-n", str(self.slot.netns_fd)]
+                fds.append(self.slot.netns_fd)
         argv += self._helper_common(status_w, nproc=nproc, address_space=address_space)
         argv += ["--", *self.spec.argv]
         env = clean_env(self.spec, str(self.spec.box), str(tmp))
-        self._spawn(argv, env, self.spec.box, (status_w,), zygote)
+        self._spawn(argv, env, self.spec.box, tuple(fds), zygote)
         self.helper_pid = self.pid
 
     def _start_bwrap(self, status_w: int) -> None:
