@@ -25,6 +25,7 @@ from hypothesis.errors import HypothesisException
 from judge.build import build, detect_language
 from judge.fuzz.hooks import FuzzHooks, load_hooks
 from judge.fuzz.outcome import Counterexample, FuzzOutcome, FuzzStatus
+from judge.fuzz.tokens import Found, shrink_tokens
 from judge.fuzz.trial import Examiner, HookError, InputValidator, Trial, input_validators
 from judge.judging import Environment, Prepared
 from judge.verdict import Verdict
@@ -133,10 +134,14 @@ def fuzz_submission(
                 str(database_dir or default_cache_dir(problem.path) / "hypothesis")
             )
         key = database_key(problem.id, source)
-        outcome = _run(examiner, hooks, examples, seed, db, key, shrink_time_s, on_example)
-        outcome = replace(outcome, problem=problem.id, source=str(source), language=lang.id)
-        if outcome.counterexample is not None:
-            outcome = _confirm(outcome, examiner, validators)
+        try:
+            outcome = _run(examiner, hooks, examples, seed, db, key, shrink_time_s, on_example)
+            outcome = replace(outcome, problem=problem.id, source=str(source), language=lang.id)
+            if outcome.counterexample is not None:
+                outcome = _shrink_tokens(outcome, examiner, validators, time.monotonic() + shrink_time_s / 2)
+                outcome = _confirm(outcome, examiner, validators)
+        finally:
+            examiner.close()
         return outcome
     finally:
         if own_tmp:
@@ -240,6 +245,23 @@ def _run(
     except HypothesisException as exc:
         return replace(outcome, status=FuzzStatus.ERROR, message=f"hypothesis: {type(exc).__name__}: {exc}")
     return replace(outcome, examples=state.examples, runs=state.runs, elapsed_s=time.monotonic() - start)
+
+
+def _shrink_tokens(
+    outcome: FuzzOutcome, examiner: Examiner, validators: tuple[InputValidator, ...], deadline: float
+) -> FuzzOutcome:
+    cex = outcome.counterexample
+    assert cex is not None
+    start = Found(cex.input, cex.answer, Trial(cex.verdict, cex.message, cex.output, 0.0))
+    try:
+        found, runs = shrink_tokens(examiner, validators, start, deadline)
+    except HookError as exc:
+        return replace(outcome, status=FuzzStatus.ERROR, message=str(exc))
+    if found is start:
+        return replace(outcome, shrink_runs=outcome.shrink_runs + runs)
+    t = found.trial
+    smaller = Counterexample(found.test_input, found.answer, t.output, t.verdict, t.message, False)
+    return replace(outcome, counterexample=smaller, shrink_runs=outcome.shrink_runs + runs)
 
 
 def _confirm(outcome: FuzzOutcome, examiner: Examiner, validators: tuple[InputValidator, ...]) -> FuzzOutcome:

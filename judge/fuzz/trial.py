@@ -10,7 +10,9 @@ Two ways, same verdicts:
 
 from __future__ import annotations
 
+import queue
 import shutil
+import threading
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -92,6 +94,32 @@ def single_test_view(problem: Problem, test_input: Path, answer: Path) -> tuple[
     return replace(problem, sample=None, secret=secret), test
 
 
+class _Trash:
+    """Removes used boxes in a background thread (rmtree of a box costs as much as copying one)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.queue: queue.SimpleQueue[Path | None] = queue.SimpleQueue()
+        self.thread: threading.Thread | None = None
+
+    def throw(self, path: Path) -> None:
+        if self.thread is None:
+            self.thread = threading.Thread(target=self._work, name="judge-fuzz-trash", daemon=True)
+            self.thread.start()
+        self.queue.put(path)
+
+    def _work(self) -> None:
+        while (path := self.queue.get()) is not None:
+            shutil.rmtree(path, ignore_errors=True)
+
+    def close(self) -> None:
+        """Wait until everything thrown away is gone."""
+        if self.thread is not None:
+            self.queue.put(None)
+            self.thread.join()
+            self.thread = None
+
+
 class Examiner:
     """Judges examples one after another in ``workdir`` (which it owns)."""
 
@@ -116,8 +144,13 @@ class Examiner:
         self.fast_path = use_accepts and hooks.accepts is not None
         self.workdir.mkdir(parents=True, exist_ok=True)
         self._limits = program_limits(problem, program)
+        self._trash = _Trash(workdir / "trash")
+        self._boxes = 0
         self._view_cache: tuple[Problem, TestCase] | None = None
         self.input_validators = input_validators  # run on every example when given
+
+    def close(self) -> None:
+        self._trash.close()
 
     @property
     def checker(self) -> str:
@@ -181,7 +214,8 @@ class Examiner:
             stdin.write_bytes(test_input)
         out, err = work / "fast.out", work / "fast.err"
         ctx = Context(self.problem, self.program, self.validator, self.runner, work)
-        box = fresh_box(ctx, "box")
+        self._boxes += 1
+        box = fresh_box(ctx, f"box{self._boxes}")
         try:
             result = self.runner.run(
                 RunSpec(
@@ -197,7 +231,7 @@ class Examiner:
                 )
             )
         finally:
-            shutil.rmtree(box, ignore_errors=True)
+            self._trash.throw(box)
         verdict: Verdict | None
         if (
             self.problem.answer_mode is AnswerMode.EXIT_CODE

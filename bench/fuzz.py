@@ -1,0 +1,168 @@
+"""Benchmark for ``judge fuzz``: examples per second against the raw rate of starting the program.
+
+For a Python submission, in the same run and in alternating rounds (the machine is shared and noisy):
+
+- ``fuzz``: ``fuzz_submission`` on N examples (Hypothesis, a fresh box per run, the answer, and the
+  in-process ``accepts()`` check when fuzz.py has one);
+- ``raw``: the same interpreter started by the same runner (same sandbox, limits, box contents) on the
+  very same input, right after each example (timed apart): the ceiling;
+- ``fuzz, validator``: ``fuzz_submission`` with the package's output validator process per example;
+- ``raw, no sandbox``: the same interpreter started with plain ``subprocess`` (what the sandbox costs).
+
+Target: fuzz >= 85 % of raw. Usage:
+``python3 bench/fuzz.py [--problem DIR] [--source FILE] [--examples N] [--rounds R] [--sandbox auto]``
+(default: problems/rummy with its closed_form.py when rummy has a fuzz.py, else the fixture
+tests/fixtures_fuzz/add).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from judge.build import Program, build, detect_language
+from judge.fuzz import fuzz_submission
+from judge.judging import Environment, prepare
+from judge.languages import load_languages, toolchain
+from judge.model import RunSpec
+from judge.problem import InputMode, Problem, load_problem
+from judge.runner import make_runner
+from judge.testrun import program_limits
+
+ROOT = Path(__file__).resolve().parent.parent
+RUMMY = ROOT / "problems" / "rummy"
+DEFAULTS = [
+    (RUMMY, RUMMY / "submissions" / "accepted" / "closed_form.py"),
+    (
+        ROOT / "tests" / "fixtures_fuzz" / "add",
+        ROOT / "tests" / "fixtures_fuzz" / "add" / "submissions" / "accepted" / "add.py",
+    ),
+]
+
+
+class RawRunner:
+    """Starts the built program on one input with the runner and nothing else (one reused box)."""
+
+    def __init__(self, problem: Problem, program: Program, env: Environment, work: Path) -> None:
+        self.problem, self.program, self.env, self.work = problem, program, env, work
+        self.box = work / "rawbox"
+        shutil.rmtree(self.box, ignore_errors=True)
+        shutil.copytree(program.files, self.box)
+        self.limits = program_limits(problem, program)
+
+    def sandboxed(self, data: bytes) -> float:
+        start = time.perf_counter()
+        argv, stdin = self.program.argv, self.work / "raw.in"
+        if self.problem.input_mode is InputMode.ARGS:
+            argv = (*argv, *data.decode().split())
+        else:
+            stdin.write_bytes(data)
+        spec = RunSpec(
+            argv=argv,
+            box=self.box,
+            limits=self.limits,
+            stdin=None if self.problem.input_mode is InputMode.ARGS else stdin,
+            stdout=self.work / "raw.out",
+            env=dict(self.program.env),
+            mounts=self.program.mounts,
+        )
+        self.env.runner.run(spec)
+        return time.perf_counter() - start
+
+    def unsandboxed(self, data: bytes) -> float:
+        start = time.perf_counter()
+        argv, stdin = list(self.program.argv), data
+        if self.problem.input_mode is InputMode.ARGS:
+            argv, stdin = argv + data.decode().split(), b""
+        subprocess.run(argv, input=stdin, cwd=self.box, capture_output=True, env=dict(self.program.env))
+        return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--problem", type=Path)
+    parser.add_argument("--source", type=Path)
+    parser.add_argument("--examples", type=int, default=150)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--sandbox", default="auto")
+    args = parser.parse_args()
+    if args.problem is None:
+        args.problem, args.source = next(
+            (p, s) for p, s in DEFAULTS if (p / "fuzz.py").is_file() and s.is_file()
+        )
+    env = Environment(make_runner(args.sandbox), load_languages(), toolchain())
+    problem = load_problem(args.problem)
+    work = Path(tempfile.mkdtemp(prefix="bench-fuzz-"))
+    work.chmod(0o711)
+    try:
+        prepared = prepare(problem, env, work / "prep")
+        built = build(
+            args.source,
+            detect_language(args.source, env.languages),
+            problem=problem,
+            tools=env.tools,
+            runner=env.runner,
+            workdir=work / "build",
+        )
+        assert built.program is not None, built.message
+        print(
+            f"problem {problem.id}, submission {args.source.name}, sandbox {env.runner.info.backend}, "
+            f"{args.examples} examples x {args.rounds} rounds"
+        )
+        raw = RawRunner(problem, built.program, env, work)
+        totals = {"fuzz": [0, 0.0], "raw": [0, 0.0], "fuzz, validator": [0, 0.0], "raw, no sandbox": [0, 0.0]}
+        for r in range(args.rounds):
+            # After every example, the raw runs on the same input, timed apart and subtracted from the
+            # fuzzer's time: both rates are measured at the same moments of a noisy machine.
+            spent = {"raw": 0.0, "raw, no sandbox": 0.0, "callback": 0.0}
+
+            def after_example(n: int, data: bytes, trial: object, spent: dict[str, float] = spent) -> None:
+                start = time.perf_counter()
+                spent["raw"] += raw.sandboxed(data)
+                spent["raw, no sandbox"] += raw.unsandboxed(data)
+                spent["callback"] += time.perf_counter() - start
+
+            fast = fuzz_submission(
+                prepared,
+                args.source,
+                env,
+                args.examples,
+                seed=r,
+                use_database=False,
+                on_example=after_example,
+            )
+            assert fast.status.value == "passed", fast.to_json()
+            slow = fuzz_submission(
+                prepared, args.source, env, args.examples // 3, seed=r, use_database=False, use_accepts=False
+            )
+            row = {
+                "fuzz": (fast.runs, fast.elapsed_s - spent["callback"]),
+                "raw": (fast.runs, spent["raw"]),
+                "fuzz, validator": (slow.runs, slow.elapsed_s),
+                "raw, no sandbox": (fast.runs, spent["raw, no sandbox"]),
+            }
+            for k, (n, sec) in row.items():
+                totals[k][0] += n
+                totals[k][1] += sec
+            rates = ", ".join(f"{k} {n / sec:.1f}/s" for k, (n, sec) in row.items())
+            ratio = row["raw"][1] / row["fuzz"][1]
+            print(f"round {r + 1}: {rates}; fuzz/raw {ratio:.1%} ({fast.checker})")
+        rate = {k: n / sec for k, (n, sec) in totals.items()}
+        print("total:")
+        for k, v in rate.items():
+            print(f"  {k:16s} {v:7.1f} examples/s   {1000 / v:6.1f} ms each")
+        print(
+            f"fuzz / raw: {rate['fuzz'] / rate['raw']:.1%} (target >= 85 %); "
+            f"with the validator process: {rate['fuzz, validator'] / rate['raw']:.1%}; "
+            f"sandbox cost: raw is {rate['raw'] / rate['raw, no sandbox']:.1%} of unsandboxed"
+        )
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
