@@ -258,6 +258,20 @@ def _clean_stale(parent: Path) -> None:
             continue
         for sub in d.iterdir():
             if sub.is_dir():
+                # whatever a dead judge left in its own groups (e.g. a bwrap orphaned mid-start)
+                for _ in range(20):
+                    try:
+                        left = [int(p) for p in _read(sub / "cgroup.procs").split()]
+                    except OSError:
+                        break
+                    if not left:
+                        break
+                    for p in left:
+                        try:
+                            os.kill(p, signal.SIGKILL)
+                        except OSError:
+                            pass
+                    time.sleep(0.005)
                 _rmdir_retry(sub)
         _rmdir_retry(d)
 

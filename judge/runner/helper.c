@@ -213,7 +213,10 @@ static int zygote(int sock) {
         mh.msg_control = cbuf;
         mh.msg_controllen = sizeof cbuf;
         ssize_t len = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC);
-        if (len == 0) return 0; /* the judge is gone */
+        if (len == 0) { /* the judge is gone: so are its runs */
+            for (int k = 0; k < nk; k++) kill(kids[k].pid, SIGKILL);
+            return 0;
+        }
         if (len < 0) {
             if (errno == EINTR) continue;
             return 125;
