@@ -159,14 +159,42 @@ def _judge_error(problem: Problem, entry: Entry, message: str) -> SubmissionResu
     )
 
 
-def _estimate(problem: Problem, compiled: bool, last: float | None) -> float:
-    """Expected seconds, for longest-first scheduling: the last run's, else a guess from the tests
-    (start-up and validator costs per pass, a share of the time limit) and the compilation."""
-    if last is not None:
-        return last
+def _guess(problem: Problem, compiled: bool) -> float:
+    """Seconds a submission of ``problem`` may take, before anything is known: start-up and validator
+    costs per pass, half the time limit per test, and the compilation."""
     passes = problem.limits.validation_passes if problem.multi_pass else 1
-    per_test = passes * (0.25 + 0.1 * problem.limits.time_s) * (1.5 if problem.interactive else 1.0)
+    per_test = passes * 0.3 * (1.5 if problem.interactive else 1.0) + 0.5 * problem.limits.time_s
     return (1.0 if compiled else 0.0) + len(problem.tests()) * per_test
+
+
+class _Queue:
+    """Longest expected first. Expected: the last stored run of that submission; else the mean of this
+    problem's runs finished so far in this grading; else a guess from the package."""
+
+    def __init__(
+        self, entries: list[Entry], guess: Callable[[Entry], float], history: Mapping[tuple[str, str], float]
+    ) -> None:
+        self._left = list(entries)
+        self._guess = guess
+        self._history = history
+        self._seen: dict[str, list[float]] = {}
+
+    def __bool__(self) -> bool:
+        return bool(self._left)
+
+    def _expected(self, e: Entry) -> float:
+        if e.key in self._history:
+            return self._history[e.key]
+        seen = self._seen.get(e.problem)
+        return sum(seen) / len(seen) if seen else self._guess(e)
+
+    def pop(self) -> Entry:
+        best = max(self._left, key=lambda e: (self._expected(e), e.contestant, e.problem))
+        self._left.remove(best)
+        return best
+
+    def finished(self, e: Entry, duration_s: float) -> None:
+        self._seen.setdefault(e.problem, []).append(duration_s)
 
 
 def grade(
@@ -204,13 +232,12 @@ def grade(
     listen.start(len(contest.entries), summary.reused)
     if not todo:
         return summary
-    history = store.last_durations()
 
-    def estimate(e: Entry) -> float:
+    def guess(e: Entry) -> float:
         lang = env.languages.get(e.language)
-        return _estimate(problems[e.problem], lang is not None and lang.compiled, history.get(e.key))
+        return _guess(problems[e.problem], lang is not None and lang.compiled)
 
-    todo.sort(key=lambda e: (-estimate(e), e.key))
+    queue = _Queue(todo, guess, store.last_durations())
     seeds: dict[str, dict[str, Any]] = {}
     preparer = _Preparer(env)
 
@@ -233,14 +260,19 @@ def grade(
             shutil.rmtree(staging, ignore_errors=True)
         return _Done(result, None, time.monotonic() - start, digest)
 
-    pool = ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="grade")
+    workers = max(1, jobs)
+    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="grade")
     try:
-        pending: dict[Future[_Done], Entry] = {pool.submit(work, e): e for e in todo}
-        while pending:
+        pending: dict[Future[_Done], Entry] = {}
+        while queue or pending:
+            while queue and len(pending) < workers:  # submitted one at a time: the order can still change
+                entry = queue.pop()
+                pending[pool.submit(work, entry)] = entry
             finished, _ = wait(pending, return_when=FIRST_COMPLETED)
             for fut in sorted(finished, key=lambda f: pending[f].key):
                 entry = pending.pop(fut)
                 done = fut.result()
+                queue.finished(entry, done.duration_s)
                 if done.result is None:
                     issue = Issue(
                         "skipped", entry.rel, done.skipped or "skipped", entry.contestant, entry.problem
