@@ -10,10 +10,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from judge.grade.discovery import discover, load_problems, source_hash
+from judge.grade.discovery import Issue, discover, load_problems, source_hash
+from judge.grade.report import issues_text, standings_table
 from judge.grade.storage import RunKey, Store, StoreError
 from judge.languages import load_languages
 from judge.results import CaseResult, GroupScore, SubmissionResult
+from judge.scoreboard.model import Board, BoardProblem
 from judge.verdict import Verdict
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -167,3 +169,11 @@ def test_a_foreign_file_is_refused_in_one_line(tmp_path: Path) -> None:
     bad = write(tmp_path / "x.sqlite", "this is not a database" * 100)
     with pytest.raises(StoreError, match="not a usable SQLite database"):
         Store(bad)
+
+
+def test_terminal_output_has_no_escape_sequences() -> None:
+    evil = "ann\x1b[2J\x07"
+    board = Board("t", (BoardProblem("sum", "Sum", 100.0),), (evil, "bea"), {})
+    text = standings_table(board) + issues_text([Issue("unreadable", f"{evil}/sum.py", "x\x1b]0;title\x07")])
+    assert "\x1b" not in text and "\x07" not in text
+    assert "ann?[2J?" in text

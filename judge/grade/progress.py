@@ -13,6 +13,11 @@ from judge.grade.storage import StoredRun
 BAR_WIDTH = 24
 
 
+def printable(text: str) -> str:
+    """Contestant-controlled text for a terminal: no control characters or escape sequences."""
+    return "".join(ch if ch.isprintable() else "?" for ch in text)
+
+
 def describe(run: StoredRun | None, note: str) -> str:
     if run is None:
         return f"skipped: {note}"
@@ -40,7 +45,7 @@ class Progress(Listener):
 
     def done(self, entry: Entry, run: StoredRun | None, note: str) -> None:
         self.count += 1
-        text = f"{entry.contestant}/{entry.problem}: {describe(run, note)}"
+        text = printable(f"{entry.contestant}/{entry.problem}: {describe(run, note)}")
         if not self.tty:
             self._line(f"[{self.count}/{self.total}] {text}")
             return

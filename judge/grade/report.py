@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from judge.grade.discovery import Contest, Issue
+from judge.grade.progress import printable
 from judge.grade.schedule import Summary
 from judge.problem import Problem
 from judge.scoreboard.model import Board, BoardProblem, BoardRun, Notice
@@ -136,14 +137,9 @@ def standings_table(board: Board) -> str:
             value = counted_metric(run)
             metric = f" {fmt_metric(value)} {p.metric_name}" if p.metric_name and value is not None else ""
             cells.append(f"{fmt_score(r.score)} {r.verdict.value}{metric}")
-        rows.append([str(s.rank), _printable(s.contestant), *cells, fmt_score(s.total)])
+        rows.append([str(s.rank), printable(s.contestant), *cells, fmt_score(s.total)])
     return table(headers, rows)
 
 
 def issues_text(issues: Sequence[Issue]) -> str:
-    return "\n".join(f"  not judged: {_printable(i.path)}: {i.kind}: {_printable(i.reason)}" for i in issues)
-
-
-def _printable(text: str) -> str:
-    """Contestant-controlled text for a terminal: no escape sequences."""
-    return "".join(ch if ch.isprintable() else "?" for ch in text)
+    return "\n".join(f"  not judged: {printable(i.path)}: {i.kind}: {printable(i.reason)}" for i in issues)
