@@ -325,3 +325,40 @@ def test_interactive_program_that_never_answers_is_ended_by_its_wall_limit(runne
     assert res.program.limit_hit is LimitHit.WALL_TIME
     assert res.peer.exit_code == 43  # it saw EOF and rejected
     assert not res.peer_exited_first
+
+
+JUDGE_DIES = """
+import sys
+from pathlib import Path
+from judge.model import Limits, RunSpec
+from judge.runner import make_runner
+
+box = Path(sys.argv[2])
+make_runner(sys.argv[1]).run(
+    RunSpec(argv=("/bin/sh", "-c", "id -u > uid.tmp && mv uid.tmp uid; sleep 1000"), box=box,
+            limits=Limits(time_s=60, wall_time_s=60, processes=4))
+)
+"""
+
+
+def test_programs_die_with_the_judge(runner, box):
+    """kill -9 the judge in the middle of a run: the run's processes must not survive it."""
+    import subprocess
+
+    judge = subprocess.Popen([sys.executable, "-c", JUDGE_DIES, runner.info.backend, str(box)])
+    try:
+        for _ in range(1000):  # until the program runs (bounded: 10 s)
+            if (box / "uid").exists() or judge.poll() is not None:
+                break
+            time.sleep(0.01)
+        uid = int((box / "uid").read_text())
+    finally:
+        judge.kill()
+        judge.wait()
+    left = []
+    for _ in range(500):  # until its processes are gone (bounded: 5 s)
+        left = [p.pid for p in psutil.process_iter(["uids"]) if p.info["uids"] and p.info["uids"].real == uid]
+        if not left:
+            break
+        time.sleep(0.01)
+    assert left == []

@@ -214,7 +214,7 @@ static int zygote(int sock) {
         mh.msg_controllen = sizeof cbuf;
         ssize_t len = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC);
         if (len == 0) { /* the judge is gone: so are its runs */
-            for (int k = 0; k < nk; k++) kill(kids[k].pid, SIGKILL);
+            for (int k = 0; k < nk; k++) kill(kids[k].pid, SIGTERM); /* launchers clean up on TERM */
             return 0;
         }
         if (len < 0) {
