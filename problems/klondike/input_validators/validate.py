@@ -2,7 +2,7 @@
 """Input validator for klondike: exit 42 if stdin is a valid test, 43 (with a message on stderr) if not.
 
     solve n            1 <= n <= 1000, then n lines of 52 distinct cards (rank A23456789TJQK + suit SHDC)
-    stats N seed       100 <= N <= 100000, 0 <= seed <= 2^31 - 1
+    stats N seed       1000 <= N <= 100000, 0 <= seed <= 2^31 - 1
 
 Strict format: single spaces, one trailing newline per line, no blank lines, no leading zeros.
 """
@@ -25,8 +25,8 @@ def check(text: str) -> str | None:
     head = lines[0]
     if m := re.fullmatch(rf"stats {NUMBER} {NUMBER}", head):
         n, seed = int(m[1]), int(m[2])
-        if not 100 <= n <= 100_000:
-            return f"stats: N = {n} out of 100..100000"
+        if not 1000 <= n <= 100_000:
+            return f"stats: N = {n} out of 1000..100000"
         if not 0 <= seed <= 2**31 - 1:
             return f"stats: seed = {seed} out of 0..2^31-1"
         return None if len(lines) == 1 else "stats: one line only"
