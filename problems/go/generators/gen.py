@@ -167,6 +167,8 @@ SECRET_TESTDATA = """\
 # Problem score = the worst test's score (each test: 100 at <= 72 bytes, 50 at 80, rejected above).
 max_score: 100
 score_aggregation: min
+# One rejected test makes the score 0 whatever the others do, so judging stops there.
+on_reject: break
 """
 
 
