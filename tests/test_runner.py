@@ -95,6 +95,14 @@ def test_death_by_signal(runner, box, sig):
     assert not res.exited
 
 
+def test_long_command_lines(runner, box, tmp_path):
+    """Argument-input problems pass whole tests as argv: bwrap alone refuses more than 9000."""
+    args = [str(i) for i in range(30_000)]
+    res = run(runner, box, sh('echo $# "$1" "${30000}"') + ("x", *args), stdout=tmp_path / "out")
+    assert res.ok, res
+    assert (tmp_path / "out").read_text().split() == ["30000", "0", "29999"]
+
+
 def test_command_not_found_is_the_programs_problem(runner, box):
     res = run(runner, box, ["./no-such-program"])
     assert res.sandbox_error is None and res.exit_code == 127

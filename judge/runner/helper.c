@@ -25,6 +25,7 @@
  *       (all reaped descendants) just before we exit; "error <message>\n" if we
  *       could not start it (a sandbox failure, never the program's fault).
  *   -c  write the child's pid to this cgroup.procs file before it drops privileges.
+ *   -A  read the program's argv (NUL-separated) from this fd instead of after "--".
  *   -r  setrlimit in the child (resource numbers as in <sys/resource.h>; -1 = infinity).
  *
  * SIGTERM to this helper: kill the program and everything it started, report, exit.
@@ -222,6 +223,7 @@ static int zygote(int sock) {
             return 125;
         }
         int fds[Z_MAX_FDS], nfds = 0;
+        int truncated = (mh.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) != 0;
         for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
             if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
                 int n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
@@ -235,7 +237,8 @@ static int zygote(int sock) {
         int targets[Z_MAX_FDS];
         if (len >= 4) memcpy(&n, buf, 4);
         size_t off = 4 + (size_t)n * 4;
-        if (n >= 1 && (int)n == nfds && off < (size_t)len && nk < Z_MAX_KIDS) {
+        if (truncated) reply = -EMSGSIZE;
+        else if (n >= 1 && (int)n == nfds && off < (size_t)len && nk < Z_MAX_KIDS) {
             for (uint32_t k = 0; k < n; k++) memcpy(&targets[k], buf + 4 + k * 4, 4);
             char *p = buf + off, *end = buf + len;
             char *cwd = p;
@@ -286,6 +289,7 @@ static int make_netns(void) {
 
 int main(int argc, char **argv) {
     int init_mode = 0, uid_sweep = 0, pg_kill = 0, netns_fd = -1, stderr_fd = -1, exec_mode = 0, zsock = -1;
+    int args_fd = -1;
     long uid = -1, gid = -1;
     int nrl = 0, ncg = 0;
     int rl_res[MAX_RLIMITS];
@@ -309,6 +313,7 @@ int main(int argc, char **argv) {
         else if (i + 1 < argc && strcmp(a, "-s") == 0) status_fd = atoi(argv[++i]);
         else if (i + 1 < argc && strcmp(a, "-n") == 0) netns_fd = atoi(argv[++i]);
         else if (i + 1 < argc && strcmp(a, "-e") == 0) stderr_fd = atoi(argv[++i]);
+        else if (i + 1 < argc && strcmp(a, "-A") == 0) args_fd = atoi(argv[++i]);
         else if (i + 1 < argc && strcmp(a, "-c") == 0 && ncg < MAX_CGROUPS) cgroups[ncg++] = argv[++i];
         else if (i + 1 < argc && strcmp(a, "-r") == 0 && nrl < MAX_RLIMITS) {
             long long r, s, h;
@@ -339,7 +344,7 @@ int main(int argc, char **argv) {
         }
         return zygote(zsock);
     }
-    if (i >= argc) {
+    if (i >= argc && args_fd < 0) {
         report("error no program given\n");
         return 125;
     }
@@ -366,6 +371,30 @@ int main(int argc, char **argv) {
         execvp(argv[i], argv + i);
         report("error cannot execute %s: %s\n", argv[i], strerror(errno));
         return 125;
+    }
+    if (args_fd >= 0) {
+        /* The program's argv, NUL-separated, from a file (bwrap refuses more than 9000 arguments). */
+        size_t cap = 1 << 16, len = 0;
+        char *data = malloc(cap);
+        ssize_t r;
+        while (data && (r = read(args_fd, data + len, cap - len)) > 0) {
+            len += (size_t)r;
+            if (len == cap) data = realloc(data, cap *= 2);
+        }
+        close(args_fd);
+        size_t n = 0;
+        for (size_t k = 0; k < len; k++) n += data[k] == 0;
+        char **av = data ? calloc(n + 1, sizeof *av) : NULL;
+        if (!av || n == 0) {
+            report("error cannot read the program's arguments\n");
+            return 125;
+        }
+        for (size_t k = 0, j = 0; k < len && j < n; j++) {
+            av[j] = data + k;
+            k += strlen(data + k) + 1;
+        }
+        argv = av;
+        i = 0;
     }
     if (status_fd >= 0) fcntl(status_fd, F_SETFD, FD_CLOEXEC);
     if (gid < 0) gid = uid;

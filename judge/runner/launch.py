@@ -33,7 +33,7 @@ from judge.runner.cgroup import CgroupUsage, SlotGroup
 from judge.runner.limits import Observed, classify, rlimit_args, rlimits
 from judge.runner.netns import make_netns
 from judge.runner.slots import Slot
-from judge.runner.zygote import Zygote, ZygoteError
+from judge.runner.zygote import Zygote, ZygoteError, fits
 
 BASE_PATH = "/usr/local/bin:/usr/bin:/bin"
 TERM_GRACE_S = 0.5  # SIGTERM to the launcher, then SIGKILL
@@ -105,6 +105,7 @@ class Launch:
     last_cpu: float = 0.0
     _buf: bytes = b""
     _info_fd: int = -1
+    _args_fd: int = -1
     _eof: bool = False
     pid: int | None = None  # what we started: the launcher, or bwrap
     via_zygote: bool = False
@@ -167,7 +168,10 @@ class Launch:
         ``extra_pids``: processes in the group besides the program's, counting the fork server."""
         assert self.slot is not None
         usable = (
-            self.backend.fork_server and not self.spec.network and (self.group is None or self.group.tree.version == 1)
+            self.backend.fork_server
+            and not self.spec.network
+            and (self.group is None or self.group.tree.version == 1)
+            and fits((), self.spec.env)
         )
         procs: list[Path] = []
         if self.group is not None:
@@ -218,7 +222,7 @@ class Launch:
                 argv += ["-n", str(self.slot.netns_fd)]
                 fds.append(self.slot.netns_fd)
         argv += self._helper_common(status_w, nproc=nproc, address_space=address_space)
-        argv += ["--", *self.spec.argv]
+        argv += self._program_argv(fds)
         env = clean_env(self.spec, str(self.spec.box), str(tmp))
         self._spawn(argv, env, self.spec.box, tuple(fds), zygote)
         self.helper_pid = self.pid
@@ -262,12 +266,25 @@ class Launch:
             )
             argv += [HELPER_INSIDE, "-i", "-u", str(self.slot.uid), "-g", str(self.slot.gid)]
             argv += self._helper_common(status_w, nproc=nproc, address_space=address_space)
-            argv += ["--", *self.spec.argv]
+            argv += self._program_argv(fds)
             if zygote is None and len(pre) > 2:
                 argv = [*pre, "--", *argv]
             self._spawn(argv, clean_env(self.spec, BOX, "/tmp"), None, tuple(fds), zygote)
         finally:
             os.close(info_w)
+
+    def _program_argv(self, fds: list[int]) -> list[str]:
+        """``-- argv`` for the launcher, or, for long command lines (bwrap takes at most 9000
+        arguments; the fork server's messages are 64 KiB), ``-A fd`` with argv in a file."""
+        argv = self.spec.argv
+        if len(argv) < 1000 and fits(argv, {}):
+            return ["--", *argv]
+        fd = _anonymous_file()
+        os.write(fd, b"".join(a.encode() + b"\0" for a in argv))
+        os.lseek(fd, 0, os.SEEK_SET)
+        self._args_fd = fd
+        fds.append(fd)
+        return ["-A", str(fd)]
 
     def _inner_pid(self) -> int | None:
         """The host pid of the helper that is pid 1 inside bwrap (from --info-fd)."""
@@ -317,6 +334,9 @@ class Launch:
                 self.pid = self.proc.pid
         finally:
             os.close(err_w)
+            if self._args_fd >= 0:
+                os.close(self._args_fd)
+                self._args_fd = -1
 
     def _bwrap_message(self) -> str:
         text = b""
@@ -529,6 +549,17 @@ def _wait(proc: subprocess.Popen[bytes], timeout: float) -> int:
             except subprocess.TimeoutExpired:
                 proc.kill()
     return proc.wait()
+
+
+def _anonymous_file() -> int:
+    import tempfile
+
+    try:
+        return os.open(tempfile.gettempdir(), os.O_TMPFILE | os.O_RDWR | os.O_CLOEXEC, 0o600)
+    except OSError:
+        fd, name = tempfile.mkstemp()
+        os.unlink(name)
+        return fd
 
 
 def _let_others_traverse(box: Path) -> None:

@@ -18,6 +18,14 @@ import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+MAX_REQUEST = 60_000  # bytes; the server's buffer is 64 KiB (bigger requests go the slow way)
+
+
+def fits(argv: Sequence[str], env: Mapping[str, str]) -> bool:
+    """Whether a request for this command line and environment fits in one message."""
+    size = sum(len(a.encode()) + 1 for a in argv) + sum(len(k) + len(v) + 2 for k, v in env.items())
+    return size + 4096 < MAX_REQUEST
+
 
 class ZygoteError(OSError):
     """The fork server is gone or refused the request."""
