@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 import tempfile
 import threading
 from contextlib import ExitStack
@@ -14,7 +15,7 @@ from judge.model import InteractiveResult, Limits, RunResult, RunSpec
 from judge.runner.bwrap import find_bwrap
 from judge.runner.cgroup import CgroupTree, cgroup_tree
 from judge.runner.helper import HelperUnavailable, helper_path
-from judge.runner.launch import STDERR_TAIL, Backend, Launch, Plumbing
+from judge.runner.launch import STDERR_TAIL, Backend, Launch, Plumbing, not_world_accessible
 from judge.runner.monitor import monitor
 from judge.runner.netns import make_netns
 from judge.runner.slots import UID_BASE, SlotPool
@@ -254,6 +255,12 @@ def make_runner(backend: str = "auto") -> Runner:
     except OSError:
         net = ()
         loud = f"{NO_ISOLATION_WARNING}, {NO_NETWORK_WARNING}"
+    blocked = not_world_accessible(Path(sys.base_prefix).resolve())
+    if blocked is not None:
+        warnings.append(
+            f"the judge's Python ({Path(sys.base_prefix).resolve()}) is not reachable for the sandbox uids "
+            f"without namespaces: Python programs will end in a judge error (chmod o+x {blocked})"
+        )
     info = SandboxInfo(
         backend="rlimits",
         enforced=(*base_enforced, mem, *net),

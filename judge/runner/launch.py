@@ -194,7 +194,7 @@ class Launch:
         nproc, address_space, _ = self._untrusted_limits()
         for m in self.spec.mounts:
             # No mount namespace here: the program sees host paths as they are.
-            blocked = _not_world_accessible(m.source)
+            blocked = not_world_accessible(m.source)
             if blocked is not None:
                 raise OSError(
                     f"rlimits backend (no namespaces): {m.source} is not reachable for the sandbox uid because "
@@ -576,7 +576,7 @@ def _let_others_traverse(box: Path) -> None:
             pass
 
 
-def _not_world_accessible(path: Path) -> Path | None:
+def not_world_accessible(path: Path) -> Path | None:
     """The first directory on the way to ``path`` that others may not enter (None: all fine)."""
     import stat
 
