@@ -15,9 +15,10 @@ from judge.model import InteractiveResult, Limits, RunResult, RunSpec
 from judge.runner.bwrap import find_bwrap
 from judge.runner.cgroup import CgroupTree, cgroup_tree
 from judge.runner.helper import HelperUnavailable, helper_path
-from judge.runner.launch import STDERR_TAIL, Backend, Launch, Plumbing, not_world_accessible
+from judge.runner.launch import STDERR_TAIL, Backend, Launch, Plumbing
 from judge.runner.monitor import monitor
 from judge.runner.netns import make_netns
+from judge.runner.osutil import not_world_accessible
 from judge.runner.slots import UID_BASE, SlotPool
 
 NO_ISOLATION_WARNING = (

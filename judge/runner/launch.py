@@ -32,6 +32,16 @@ from judge.runner.bwrap import BOX, HELPER_INSIDE, bwrap_argv
 from judge.runner.cgroup import CgroupUsage, SlotGroup
 from judge.runner.limits import Observed, classify, rlimit_args, rlimits
 from judge.runner.netns import make_netns
+from judge.runner.osutil import (
+    anonymous_file,
+    chown_tree,
+    let_others_traverse,
+    not_world_accessible,
+    rmtree,
+    send_signal,
+    sweep_uid,
+    wait_process,
+)
 from judge.runner.slots import Slot
 from judge.runner.zygote import Zygote, ZygoteError, fits
 
@@ -65,16 +75,6 @@ def clean_env(spec: RunSpec, home: str, tmpdir: str) -> dict[str, str]:
     env = {"PATH": BASE_PATH, "HOME": home, "LANG": "C.UTF-8", "TMPDIR": tmpdir}
     env.update(spec.env)
     return env
-
-
-def chown_tree(root: Path, uid: int, gid: int) -> None:
-    os.chown(root, uid, gid)
-    for dirpath, dirnames, filenames in os.walk(root):
-        for name in dirnames + filenames:
-            try:
-                os.chown(os.path.join(dirpath, name), uid, gid, follow_symlinks=False)
-            except OSError:
-                pass
 
 
 @dataclass
@@ -201,7 +201,7 @@ class Launch:
                     f"{blocked} is not world-accessible (chmod o+x it, or use the bwrap backend)"
                 )
         chown_tree(self.spec.box, self.slot.uid, self.slot.gid)
-        _let_others_traverse(self.spec.box)
+        let_others_traverse(self.spec.box)
         tmp = self.backend.tmp_root / f"judge-tmp-{self.slot.index}-{os.getpid()}"
         tmp.mkdir(mode=0o700, exist_ok=True)
         os.chown(tmp, self.slot.uid, self.slot.gid)
@@ -279,7 +279,7 @@ class Launch:
         argv = self.spec.argv
         if len(argv) < 1000 and fits(argv, {}):
             return ["--", *argv]
-        fd = _anonymous_file()
+        fd = anonymous_file()
         os.write(fd, b"".join(a.encode() + b"\0" for a in argv))
         os.lseek(fd, 0, os.SEEK_SET)
         self._args_fd = fd
@@ -387,7 +387,7 @@ class Launch:
             left = end - time.monotonic()
             if left <= 0 or not select.select([self.status_fd], [], [], left)[0]:
                 if self.pid is not None:
-                    _signal(self.pid, signal.SIGKILL)
+                    send_signal(self.pid, signal.SIGKILL)
                 return
             self.feed()
 
@@ -424,7 +424,7 @@ class Launch:
             self.term_sent = time.monotonic()
             target = self._helper()
             if target is not None:
-                _signal(target, signal.SIGTERM)
+                send_signal(target, signal.SIGTERM)
             else:  # bwrap has not even started the namespace: kill it (--die-with-parent does the rest)
                 self.hard_kill()
 
@@ -438,9 +438,9 @@ class Launch:
         self.hard_killed = True
         target = self._helper()
         if target is not None:
-            _signal(target, signal.SIGKILL)  # in bwrap: pid 1, so the whole namespace dies
+            send_signal(target, signal.SIGKILL)  # in bwrap: pid 1, so the whole namespace dies
         if self.pid is not None:
-            _signal(self.pid, signal.SIGKILL)
+            send_signal(self.pid, signal.SIGKILL)
         if self.slot is not None and not self.spec.trusted and self.backend.name == "rlimits":
             sweep_uid(self.slot.uid)
         if self.group is not None:
@@ -456,7 +456,7 @@ class Launch:
     def result(self, stdout_bytes: int, stderr_bytes: int, stderr_tail: bytes) -> RunResult:
         """Wait for the launcher (and bwrap) and build the RunResult."""
         if self.proc is not None:
-            rc = _wait(self.proc, 10.0)
+            rc = wait_process(self.proc, 10.0)
         elif self.via_zygote:
             self._drain_status(10.0)  # until EOF: the fork server's "zexit" comes last
             rc = self.zexit
@@ -472,7 +472,7 @@ class Launch:
             self.group.kill_all(exclude=self._keep())
             self.group.finish()
         if self._private_tmp is not None:
-            _rmtree(self._private_tmp)
+            rmtree(self._private_tmp)
         end = self.ended if self.ended is not None else time.monotonic()
         wall = self.helper_wall_s if self.helper_wall_s is not None else end - self.started
         if self.killed_for is not None:
@@ -528,110 +528,3 @@ class Launch:
             limit_hit=limit_hit,
             sandbox_error=self.sandbox_error,
         )
-
-
-def _wait(proc: subprocess.Popen[bytes], timeout: float) -> int:
-    """Wait for a process without Popen.wait's sleep-polling (a pidfd wakes us at once)."""
-    if proc.returncode is None:
-        try:
-            pidfd = os.pidfd_open(proc.pid)
-        except OSError:
-            pidfd = -1
-        if pidfd >= 0:
-            try:
-                if not select.select([pidfd], [], [], timeout)[0]:
-                    proc.kill()
-            finally:
-                os.close(pidfd)
-        else:
-            try:
-                proc.wait(timeout)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-    return proc.wait()
-
-
-def _anonymous_file() -> int:
-    import tempfile
-
-    try:
-        return os.open(tempfile.gettempdir(), os.O_TMPFILE | os.O_RDWR | os.O_CLOEXEC, 0o600)
-    except OSError:
-        fd, name = tempfile.mkstemp()
-        os.unlink(name)
-        return fd
-
-
-def _let_others_traverse(box: Path) -> None:
-    """rlimits backend: programs open their files by absolute path (Python does), so the box's
-    parents (e.g. a 0700 mkdtemp directory) must be traversable by the sandbox uid: add o+x."""
-    import stat
-
-    for d in Path(os.path.abspath(box)).parents:
-        try:
-            mode = os.stat(d).st_mode
-            if not mode & stat.S_IXOTH:
-                os.chmod(d, stat.S_IMODE(mode) | stat.S_IXOTH)
-        except OSError:
-            pass
-
-
-def not_world_accessible(path: Path) -> Path | None:
-    """The first directory on the way to ``path`` that others may not enter (None: all fine)."""
-    import stat
-
-    p = Path(os.path.abspath(path))
-    for d in [*reversed(p.parents), p]:
-        try:
-            st = os.stat(d)
-        except OSError:
-            return d
-        if stat.S_ISDIR(st.st_mode) and not st.st_mode & stat.S_IXOTH:
-            return d
-    return None
-
-
-def _signal(pid: int, sig: int) -> None:
-    try:
-        os.kill(pid, sig)
-    except (ProcessLookupError, PermissionError):
-        pass
-
-
-def sweep_uid(uid: int) -> int:
-    """SIGKILL every process of this uid until none is left (the slot's uid is exclusively ours)."""
-    killed = 0
-    for _ in range(100):
-        found = [p for p in psutil.process_iter(["uids"]) if p.info["uids"] and p.info["uids"].real == uid]
-        if not found:
-            return killed
-        for p in found:
-            try:
-                p.kill()
-                killed += 1
-            except psutil.Error:
-                pass
-        time.sleep(0.002)
-    return killed
-
-
-def _read_all(fd: int, timeout: float) -> bytes:
-    out = b""
-    end = time.monotonic() + timeout
-    while True:
-        left = end - time.monotonic()
-        if left <= 0:
-            return out
-        r, _, _ = select.select([fd], [], [], left)
-        if not r:
-            return out
-        chunk = os.read(fd, 65536)
-        if not chunk:
-            return out
-        out += chunk
-
-
-def _rmtree(path: Path) -> None:
-    import shutil
-
-    shutil.rmtree(path, ignore_errors=True)

@@ -1,0 +1,124 @@
+"""Small OS helpers of the runner: waiting, signalling, file modes, temporary files."""
+
+from __future__ import annotations
+
+import os
+import select
+import stat
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import psutil
+
+
+def chown_tree(root: Path, uid: int, gid: int) -> None:
+    os.chown(root, uid, gid)
+    for dirpath, dirnames, filenames in os.walk(root):
+        for name in dirnames + filenames:
+            try:
+                os.chown(os.path.join(dirpath, name), uid, gid, follow_symlinks=False)
+            except OSError:
+                pass
+
+
+def wait_process(proc: subprocess.Popen[bytes], timeout: float) -> int:
+    """Wait for a process without Popen.wait's sleep-polling (a pidfd wakes us at once)."""
+    if proc.returncode is None:
+        try:
+            pidfd = os.pidfd_open(proc.pid)
+        except OSError:
+            pidfd = -1
+        if pidfd >= 0:
+            try:
+                if not select.select([pidfd], [], [], timeout)[0]:
+                    proc.kill()
+            finally:
+                os.close(pidfd)
+        else:
+            try:
+                proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+    return proc.wait()
+
+
+def anonymous_file() -> int:
+    try:
+        return os.open(tempfile.gettempdir(), os.O_TMPFILE | os.O_RDWR | os.O_CLOEXEC, 0o600)
+    except OSError:
+        fd, name = tempfile.mkstemp()
+        os.unlink(name)
+        return fd
+
+
+def let_others_traverse(box: Path) -> None:
+    """rlimits backend: programs open their files by absolute path (Python does), so the box's
+    parents (e.g. a 0700 mkdtemp directory) must be traversable by the sandbox uid: add o+x."""
+    for d in Path(os.path.abspath(box)).parents:
+        try:
+            mode = os.stat(d).st_mode
+            if not mode & stat.S_IXOTH:
+                os.chmod(d, stat.S_IMODE(mode) | stat.S_IXOTH)
+        except OSError:
+            pass
+
+
+def not_world_accessible(path: Path) -> Path | None:
+    """The first directory on the way to ``path`` that others may not enter (None: all fine)."""
+    p = Path(os.path.abspath(path))
+    for d in [*reversed(p.parents), p]:
+        try:
+            st = os.stat(d)
+        except OSError:
+            return d
+        if stat.S_ISDIR(st.st_mode) and not st.st_mode & stat.S_IXOTH:
+            return d
+    return None
+
+
+def send_signal(pid: int, sig: int) -> None:
+    try:
+        os.kill(pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def sweep_uid(uid: int) -> int:
+    """SIGKILL every process of this uid until none is left (the slot's uid is exclusively ours)."""
+    killed = 0
+    for _ in range(100):
+        found = [p for p in psutil.process_iter(["uids"]) if p.info["uids"] and p.info["uids"].real == uid]
+        if not found:
+            return killed
+        for p in found:
+            try:
+                p.kill()
+                killed += 1
+            except psutil.Error:
+                pass
+        time.sleep(0.002)
+    return killed
+
+
+def read_all(fd: int, timeout: float) -> bytes:
+    out = b""
+    end = time.monotonic() + timeout
+    while True:
+        left = end - time.monotonic()
+        if left <= 0:
+            return out
+        r, _, _ = select.select([fd], [], [], left)
+        if not r:
+            return out
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            return out
+        out += chunk
+
+
+def rmtree(path: Path) -> None:
+    import shutil
+
+    shutil.rmtree(path, ignore_errors=True)
