@@ -2,22 +2,19 @@
 
 A submission that forgets the wrap-around from 13 to 1 passes a weak fixed test set (the package's
 "linear" group, where no card 13 is dealt), but the fuzzer finds a counterexample and shrinks it to a
-few non-zero counts; `--save` turns it into a regression test that the next judging catches. The
+few non-zero counts; saving it makes it a regression test that the next judging catches. The
 seed's own formula survives (2 000 examples with JUDGE_FUZZ_EXAMPLES=2000; CI runs fewer).
 """
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from judge.fuzz import FuzzStatus, fuzz_submission
+from judge.fuzz import FuzzStatus, fuzz_submission, save_counterexample
 from judge.judging import Environment, judge_submission, prepare
 from judge.languages import load_languages, toolchain
 from judge.problem import load_problem
@@ -54,7 +51,7 @@ def weak(tmp_path: Path) -> Path:
     return package
 
 
-def test_no_wrap_passes_the_weak_tests_but_fuzz_finds_and_shrinks_a_wrap(
+def test_no_wrap_passes_the_weak_tests_but_fuzz_finds_shrinks_and_saves_a_wrap(
     weak: Path, env: Environment, tmp_path: Path
 ) -> None:
     prepared = prepare(load_problem(weak), env, tmp_path / "prep")
@@ -67,36 +64,21 @@ def test_no_wrap_passes_the_weak_tests_but_fuzz_finds_and_shrinks_a_wrap(
     assert sum(c > 0 for c in counts) <= 3, counts  # one run of three cards across 13 -> 1
     assert counts[12] > 0 and counts[0] > 0  # it needs the wrap-around
     assert cex.confirmed and cex.verdict is Verdict.WA  # and rummy's own validator agrees
-
-
-def test_save_makes_the_next_judging_catch_it(weak: Path, env: Environment, tmp_path: Path) -> None:
-    proc = subprocess.run(
-        [sys.executable, "-m", "judge", "fuzz", str(weak), str(weak / NO_WRAP), "--seed", "2", "--save"]
-        + ["--json", "--no-db", "--examples", "300"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=600,
-        stdin=subprocess.DEVNULL,
-    )
-    assert proc.returncode == 1, proc.stdout + proc.stderr
-    saved = json.loads(proc.stdout)["saved_as"]
-    assert len(saved) == 2 and all("/data/secret/fuzz/" in p for p in saved)  # rummy's secret has groups
-    prepared = prepare(load_problem(weak), env, tmp_path / "prep")
-    assert judge_submission(prepared, weak / NO_WRAP, env).verdict is Verdict.WA
+    # --save: the next judging catches it (rummy's data/secret has groups: into data/secret/fuzz/).
+    saved = save_counterexample(prepared.problem, cex)
+    assert all(p.parent == weak / "data" / "secret" / "fuzz" for p in saved)
+    again = prepare(load_problem(weak), env, tmp_path / "prep2")
+    assert judge_submission(again, weak / NO_WRAP, env).verdict is Verdict.WA
 
 
 # The acceptance run is 2 000 examples; the seed's formula imports numpy, about 0.25 s per run in the
 # sandbox, so that is ~9 minutes: CI runs a modest count (JUDGE_FUZZ_EXAMPLES=2000 for the real thing).
-SEED_EXAMPLES = int(os.environ.get("JUDGE_FUZZ_EXAMPLES", "60"))
+SEED_EXAMPLES = int(os.environ.get("JUDGE_FUZZ_EXAMPLES", "25"))
 
 
 @pytest.mark.slow
 def test_the_seed_formula_survives(env: Environment, tmp_path: Path) -> None:
     prepared = prepare(load_problem(RUMMY), env, tmp_path / "prep")
-    judged = judge_submission(prepared, SEED_FORMULA, env)
-    if judged.verdict is not Verdict.AC:  # the package's own verify fails then: not fuzzing's business
-        pytest.skip(f"seed_formula.py gets {judged.verdict} from `judge run` (numpy under `python3 -S`?)")
     out = fuzz_submission(prepared, SEED_FORMULA, env, SEED_EXAMPLES, seed=2000, use_database=False)
     assert out.status is FuzzStatus.PASSED, out.counterexample
     assert out.examples == SEED_EXAMPLES and out.runs > SEED_EXAMPLES // 2  # repeated inputs are not re-run

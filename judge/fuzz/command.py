@@ -36,6 +36,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--examples", type=int, default=200, metavar="N", help="examples to try (default 200)")
     p.add_argument("--seed", type=int, default=None, metavar="S", help="make the run reproducible")
     p.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="J",
+        help="Hypothesis runs at once (the result depends on --seed and --jobs, not on timing; default 1)",
+    )
+    p.add_argument(
         "--save", action="store_true", help="add the shrunk input to the package as a regression test"
     )
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -63,8 +70,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def cmd_fuzz(args: argparse.Namespace) -> int:
-    if args.examples < 1:
-        raise UsageError("--examples must be at least 1")
+    if args.examples < 1 or args.jobs < 1:
+        raise UsageError("--examples and --jobs must be at least 1")
     problem = load_problem(Path(args.problem))
     source = Path(args.source)
     if not source.exists():
@@ -87,6 +94,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
                 env,
                 args.examples,
                 args.seed,
+                jobs=args.jobs,
                 use_database=not args.no_db,
                 use_accepts=not args.no_accepts,
                 check_inputs=args.check_inputs,
@@ -149,7 +157,7 @@ def report(o: FuzzOutcome, args: argparse.Namespace | None = None) -> str:
         if args is not None:
             lines += [
                 f"reproduce: judge fuzz {args.problem} {args.source} --seed {o.seed} "
-                f"--examples {args.examples}"
+                f"--examples {args.examples}" + (f" --jobs {args.jobs}" if args.jobs > 1 else "")
             ]
         for path in o.saved_as:
             lines += [f"saved: {path}"]

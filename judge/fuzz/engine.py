@@ -1,49 +1,33 @@
-"""The fuzzing loop: Hypothesis generates inputs from the package's strategy, the submission (built once)
-runs on each, and the first disagreement with the reference is shrunk to a minimal input.
-
-A *disagreement* is any verdict but AC: a wrong answer, and also TLE / MLE / RTE / OLE / PV (shrunk too).
-JE (the package's own failure) and failures of ``fuzz.py`` stop the run instead.
+"""``fuzz_submission``: build the submission once, search with one or more Hypothesis runs
+(judge.fuzz.search), then shrink the counterexample's tokens (judge.fuzz.tokens) and confirm it with the
+package's own checks. The example database lives under the project's cache folder.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 import random
 import shutil
 import tempfile
+import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
-from hypothesis import HealthCheck, Phase, Verbosity, given, settings
-from hypothesis import seed as hypothesis_seed
 from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
-from hypothesis.errors import HypothesisException
 
 from judge.build import build, detect_language
-from judge.fuzz.hooks import FuzzHooks, load_hooks
+from judge.fuzz.hooks import load_hooks
 from judge.fuzz.outcome import Counterexample, FuzzOutcome, FuzzStatus
+from judge.fuzz.search import search
 from judge.fuzz.tokens import Found, shrink_tokens
 from judge.fuzz.trial import Examiner, HookError, InputValidator, Trial, input_validators
 from judge.judging import Environment, Prepared
-from judge.verdict import Verdict
 
 CACHE_ENV = "JUDGE_CACHE"
 SHRINK_TIME_S = 120.0  # after this, inputs not judged yet count as passing: shrinking ends quickly
-
-
-class _Disagreement(Exception):
-    def __init__(self, test_input: bytes, answer: bytes, trial: Trial) -> None:
-        super().__init__(f"{trial.verdict.value}: {trial.message[:200]}")
-        self.test_input, self.answer, self.trial = test_input, answer, trial
-
-
-class _Abort(BaseException):  # noqa: N818 - not an error of the example: Hypothesis must not catch or shrink it
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
 
 def default_cache_dir(problem_path: Path) -> Path:
@@ -60,17 +44,28 @@ def database_key(problem_id: str, source: Path) -> bytes:
     return b"judge-fuzz\0" + problem_id.encode() + b"\0" + str(source.resolve()).encode()
 
 
-@dataclass
-class _State:
-    """What the test function saw (Hypothesis calls it many times)."""
+def worker_seed(seed: int, worker: int) -> int:
+    """Worker 0 uses the seed itself (``jobs=1`` is the plain run); the others derive theirs from it."""
+    return seed if worker == 0 else (seed + worker * 0x9E3779B1) % 2**32
 
-    examples: int = 0
-    runs: int = 0
-    shrink_runs: int = 0
-    first_failure_at: float | None = None
-    shrink_deadline: float = 0.0
-    passed: set[bytes] = field(default_factory=set)  # digests of inputs judged AC
-    failed: dict[bytes, tuple[bytes, Trial]] = field(default_factory=dict)  # digest -> (answer, trial)
+
+class _Workers:
+    """Deterministic parallel search: the result is the failure of the lowest-numbered worker that
+    finds one. A worker stops early only when a lower-numbered one has failed (it cannot win then), so
+    the outcome does not depend on timing."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.lowest_failure: int | None = None
+
+    def failed(self, worker: int) -> None:
+        with self.lock:
+            if self.lowest_failure is None or worker < self.lowest_failure:
+                self.lowest_failure = worker
+
+    def beaten(self, worker: int) -> bool:
+        low = self.lowest_failure
+        return low is not None and low < worker
 
 
 def fuzz_submission(
@@ -80,6 +75,7 @@ def fuzz_submission(
     examples: int = 100,
     seed: int | None = None,
     *,
+    jobs: int = 1,
     database_dir: Path | None = None,
     use_database: bool = True,
     use_accepts: bool = True,
@@ -90,12 +86,16 @@ def fuzz_submission(
 ) -> FuzzOutcome:
     """Fuzz one submission against the package's reference. Raises build.SkipLanguage like judge_submission.
 
+    ``jobs``: Hypothesis runs at once (threads; seeds derived from ``seed``; the examples split between
+    them). The result depends on ``seed`` and ``jobs``, not on timing.
     ``database_dir``: Hypothesis' example database (default: ``<cache>/hypothesis``, see default_cache_dir).
     ``check_inputs``: run the package's input validators on every example (else on the counterexample only).
+    ``on_example(n, input, trial)`` is called after each example (from the workers' threads when jobs > 1).
     """
     problem = prepared.problem
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
+    jobs = max(1, min(jobs, examples))
     lang = detect_language(source, env.languages)
     base = FuzzOutcome(problem.id, str(source), lang.id, FuzzStatus.UNAVAILABLE, seed, "")
     try:
@@ -109,142 +109,83 @@ def fuzz_submission(
     own_tmp = workdir is None
     work = Path(tempfile.mkdtemp(prefix="judge-fuzz-")) if workdir is None else workdir
     work.chmod(0o711)  # the boxes inside belong to the sandbox's unprivileged uid
+    examiners: list[Examiner] = []
     try:
         built = build(source, lang, problem=problem, tools=env.tools, runner=env.runner, workdir=work)
         if built.program is None:
             return replace(base, status=FuzzStatus.NOT_BUILT, message=built.message)
-        assert built.program is not None
         try:
             validators = input_validators(problem, env, work)
         except HookError as exc:
             return replace(base, status=FuzzStatus.ERROR, message=str(exc))
-        examiner = Examiner(
-            problem,
-            built.program,
-            prepared.validator,
-            env.runner,
-            hooks,
-            work / "ex",
-            use_accepts=use_accepts,
-            input_validators=validators if check_inputs else (),
-        )
+        examiners = [
+            Examiner(
+                problem,
+                built.program,
+                prepared.validator,
+                env.runner,
+                hooks,
+                work / f"ex{k}",
+                use_accepts=use_accepts,
+                input_validators=validators if check_inputs else (),
+            )
+            for k in range(jobs)
+        ]
         db: ExampleDatabase | None = None
         if use_database:
             db = DirectoryBasedExampleDatabase(
                 str(database_dir or default_cache_dir(problem.path) / "hypothesis")
             )
         key = database_key(problem.id, source)
-        try:
-            outcome = _run(examiner, hooks, examples, seed, db, key, shrink_time_s, on_example)
-            outcome = replace(outcome, problem=problem.id, source=str(source), language=lang.id)
-            if outcome.counterexample is not None:
-                outcome = _shrink_tokens(outcome, examiner, validators, time.monotonic() + shrink_time_s / 2)
-                outcome = _confirm(outcome, examiner, validators)
-        finally:
-            examiner.close()
+        budgets = [examples // jobs + (k < examples % jobs) for k in range(jobs)]
+        workers = _Workers()
+        start = time.monotonic()
+
+        def run(k: int) -> FuzzOutcome | None:
+            return search(
+                examiners[k],
+                hooks,
+                budgets[k],
+                worker_seed(seed, k),
+                db,
+                key,
+                shrink_time_s,
+                on_example,
+                cancelled=lambda: workers.beaten(k),
+                on_failure=lambda: workers.failed(k),
+            )
+
+        if jobs == 1:
+            results = [run(0)]
+        else:
+            with ThreadPoolExecutor(jobs, thread_name_prefix="judge-fuzz") as pool:
+                results = list(pool.map(run, range(jobs)))
+        outcome = _merge(results, budgets, time.monotonic() - start)
+        outcome = replace(outcome, problem=problem.id, source=str(source), language=lang.id, seed=seed)
+        if outcome.counterexample is not None:
+            examiner = examiners[0]
+            outcome = _shrink_tokens(outcome, examiner, validators, time.monotonic() + shrink_time_s / 2)
+            outcome = _confirm(outcome, examiner, validators)
         return outcome
     finally:
+        for examiner in examiners:
+            examiner.close()
         if own_tmp:
             shutil.rmtree(work, ignore_errors=True)
 
 
-def _run(
-    examiner: Examiner,
-    hooks: FuzzHooks,
-    examples: int,
-    seed: int,
-    db: ExampleDatabase | None,
-    key: bytes,
-    shrink_time_s: float,
-    on_example: Callable[[int, bytes, Trial], None] | None,
-) -> FuzzOutcome:
-    state = _State()
-    stored = db is not None and next(iter(db.fetch(key)), None) is not None
-    start = time.monotonic()
-
-    def judged(test_input: bytes) -> tuple[bytes, Trial] | None:
-        """The answer and the trial of an input: memoised; None for "count it as passing"."""
-        digest = hashlib.blake2b(test_input, digest_size=16).digest()
-        shrinking = state.first_failure_at is not None
-        if not shrinking:
-            state.examples += 1
-        if digest in state.passed:
-            return None
-        if digest in state.failed:
-            return state.failed[digest]
-        if shrinking and time.monotonic() > state.shrink_deadline:
-            return None  # shrinking budget spent: unseen inputs pass, so the shrinker stops
-        try:
-            answer = examiner.answer(test_input)
-            trial = examiner.judge(test_input, answer)
-        except HookError as exc:
-            raise _Abort(str(exc)) from None
-        if shrinking:
-            state.shrink_runs += 1
-        else:
-            state.runs += 1
-            if on_example is not None:
-                on_example(state.examples, test_input, trial)
-        if trial.verdict is Verdict.JE:
-            raise _Abort(f"judge error on a generated input: {trial.message}")
-        if trial.accepted:
-            state.passed.add(digest)
-            return None
-        state.failed[digest] = (answer, trial)
-        if not shrinking:
-            state.first_failure_at = time.monotonic()
-            state.shrink_deadline = state.first_failure_at + shrink_time_s
-        return answer, trial
-
-    def check(test_input: bytes) -> None:
-        if not isinstance(test_input, bytes):
-            raise _Abort(
-                f"{hooks.path.name}: strategy() must generate bytes, not {type(test_input).__name__}"
-            )
-        found = judged(test_input)
-        if found is not None:  # one raise site: Hypothesis tells failures apart by where they were raised
-            raise _Disagreement(test_input, *found)
-
-    test = given(hooks.strategy)(check)
-    # seed() first: it turns the database off, and the settings applied after it turn it back on.
-    test = hypothesis_seed(seed)(test)
-    test = settings(
-        max_examples=examples,
-        deadline=None,
-        database=db,
-        derandomize=False,
-        report_multiple_bugs=False,
-        print_blob=False,
-        verbosity=Verbosity.quiet,
-        suppress_health_check=list(HealthCheck),
-        phases=(Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink),
-    )(test)
-    test._hypothesis_internal_database_key = key  # type: ignore[attr-defined]  # stable across engine edits
-
-    outcome = FuzzOutcome("", "", "", FuzzStatus.PASSED, seed, examiner.checker)
-    try:
-        test()
-    except _Disagreement as found:
-        end = state.first_failure_at or time.monotonic()
-        trial = found.trial
-        cex = Counterexample(
-            found.test_input, found.answer, trial.output, trial.verdict, trial.message, False
-        )
-        return replace(
-            outcome,
-            status=FuzzStatus.COUNTEREXAMPLE,
-            examples=state.examples,
-            runs=state.runs,
-            elapsed_s=end - start,
-            shrink_runs=state.shrink_runs,
-            replayed=stored and state.examples == 1,
-            counterexample=cex,
-        )
-    except _Abort as exc:
-        return replace(outcome, status=FuzzStatus.ERROR, message=exc.message, examples=state.examples)
-    except HypothesisException as exc:
-        return replace(outcome, status=FuzzStatus.ERROR, message=f"hypothesis: {type(exc).__name__}: {exc}")
-    return replace(outcome, examples=state.examples, runs=state.runs, elapsed_s=time.monotonic() - start)
+def _merge(results: list[FuzzOutcome | None], budgets: list[int], elapsed_s: float) -> FuzzOutcome:
+    """One outcome from the workers': the first in worker order that is not PASSED, else the sum."""
+    for k, result in enumerate(results):
+        if result is None:
+            continue  # cancelled: a lower-numbered worker failed
+        if result.status is not FuzzStatus.PASSED:
+            before = sum(budgets[:k])  # the lower-numbered workers all ran their budgets without failing
+            return replace(result, examples=before + result.examples) if k else result
+    done = [r for r in results if r is not None]
+    assert done, "every worker was cancelled, but no worker failed"
+    runs = sum(r.runs for r in done)
+    return replace(done[0], examples=sum(r.examples for r in done), runs=runs, elapsed_s=elapsed_s)
 
 
 def _shrink_tokens(
