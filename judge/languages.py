@@ -165,6 +165,7 @@ def expand(
         "class": Path(main).stem,
         "python": tools.python,
         "memory_mib": str(memory_mib),
+        "heap_mib": str(max(16, memory_mib * 3 // 4)),
     }
     out: list[str] = []
     for arg in argv:

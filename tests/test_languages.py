@@ -26,7 +26,7 @@ def test_placeholders() -> None:
     argv = expand(langs["c"].compile, main="a.c", files=("a.c", "b.c"), tools=tools, memory_mib=256)
     assert argv[-4:] == ("prog", "a.c", "b.c", "-lm")
     run = expand(langs["java"].run, main="Main.java", files=(), tools=tools, memory_mib=256)
-    assert "-Xmx256m" in run and run[-1] == "Main"
+    assert "-Xmx192m" in run and run[-1] == "Main"
     assert expand(langs["python3"].run, main="s.py", files=(), tools=tools, memory_mib=1)[0] == tools.python
 
 
