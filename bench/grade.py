@@ -47,7 +47,8 @@ def grade(code: Path, contest: Path, problems: Path, out: Path, jobs: int) -> fl
     argv += ["--problems", str(problems), "--out", str(out), "--jobs", str(jobs), "--json"]
     env = {**os.environ, "PYTHONPATH": str(code)}
     start = time.perf_counter()
-    done = subprocess.run(argv, capture_output=True, text=True, check=False, env=env)
+    # cwd: `python -m` puts the current directory first on sys.path; it must be the snapshot
+    done = subprocess.run(argv, capture_output=True, text=True, check=False, env=env, cwd=code)
     elapsed = time.perf_counter() - start
     if done.returncode not in (0, 3):
         sys.exit(f"judge grade failed (exit {done.returncode}):\n{done.stderr[-3000:]}")
