@@ -125,7 +125,9 @@ def toolchain() -> Toolchain:
         if not str(prefix).startswith(("/usr/", "/bin", "/lib")) and str(prefix) != "/usr":
             mounts.append(Mount(prefix))
     paths = sysconfig.get_paths()
-    site = os.pathsep.join(dict.fromkeys(str(Path(paths[k]).resolve()) for k in ("purelib", "platlib")))
+    candidates = [paths["purelib"], paths["platlib"]]
+    candidates += [p for p in sys.path if p.endswith(("site-packages", "dist-packages"))]  # venv + system site
+    site = os.pathsep.join(dict.fromkeys(str(Path(c).resolve()) for c in candidates if Path(c).is_dir()))
     return Toolchain(
         python=str(exe), python_mounts=tuple(sorted(mounts, key=lambda m: str(m.source))), python_site=site
     )
