@@ -13,16 +13,20 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-import yaml
+from judge.testgroups import (
+    PackageError,
+    ScoreAggregation,
+    TestCase,
+    TestGroup,
+    declared_max,
+    group_config,
+    load_group,
+    parse_args,
+    parse_number,
+    read_yaml,
+)
 
-
-class PackageError(Exception):
-    """The problem package is malformed. The message is one line, meant for the organizer."""
-
-
-class ScoreAggregation(StrEnum):
-    MIN = "min"
-    SUM = "sum"  # max_score x mean of the fractions (see docs/package-format.md)
+__all__ = ["PackageError", "ScoreAggregation", "TestCase", "TestGroup", "Problem", "load_problem"]
 
 
 class InputMode(StrEnum):
@@ -55,41 +59,6 @@ class MetricSpec:
     aggregate: str = "mean"  # mean | max | min | sum
     better: str = "lower"  # lower | higher
     groups: tuple[str, ...] = ()  # restrict to these group names (empty = all secret tests)
-
-
-@dataclass(frozen=True)
-class TestCase:
-    name: str  # path relative to data/, without .in: "secret/group1/003"
-    input_path: Path
-    answer_path: Path | None  # None = empty answer
-    group: str  # the group path relative to data/: "sample", "secret", "secret/group1"
-
-
-@dataclass(frozen=True)
-class TestGroup:
-    name: str  # relative to data/
-    path: Path
-    max_score: float
-    aggregation: ScoreAggregation
-    on_reject_break: bool
-    validator_args: tuple[str, ...]
-    input_validator_args: tuple[str, ...]
-    tests: tuple[TestCase, ...]
-    subgroups: tuple[TestGroup, ...]
-    scored: bool  # False for data/sample
-
-    def all_tests(self) -> tuple[TestCase, ...]:
-        """Own tests first, then the subgroups' in name order."""
-        out = list(self.tests)
-        for sub in self.subgroups:
-            out.extend(sub.all_tests())
-        return tuple(out)
-
-    def all_groups(self) -> tuple[TestGroup, ...]:
-        out: list[TestGroup] = [self]
-        for sub in self.subgroups:
-            out.extend(sub.all_groups())
-        return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -147,38 +116,6 @@ class Problem:
 # --------------------------------------------------------------------------- loading
 
 
-def _read_yaml(path: Path) -> dict[str, Any]:
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise PackageError(f"cannot read {path}: {exc}") from None
-    except yaml.YAMLError as exc:
-        where = getattr(exc, "problem_mark", None)
-        line = f" line {where.line + 1}" if where is not None else ""
-        raise PackageError(f"{path}{line}: not valid YAML") from None
-    if data is None:
-        return {}
-    if not isinstance(data, dict):
-        raise PackageError(f"{path}: expected a mapping at the top level")
-    return data
-
-
-def _args(value: Any, where: str) -> tuple[str, ...]:
-    if value is None:
-        return ()
-    if isinstance(value, str):
-        return tuple(value.split())
-    if isinstance(value, list) and all(isinstance(v, str | int | float) for v in value):
-        return tuple(str(v) for v in value)
-    raise PackageError(f"{where}: expected a string or a list of strings")
-
-
-def _number(value: Any, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise PackageError(f"{where}: expected a number, got {value!r}")
-    return float(value)
-
-
 def _types(config: Mapping[str, Any]) -> set[str]:
     """Problem type words from 2023-07 `type` and legacy `validation`."""
     words: set[str] = set()
@@ -212,7 +149,7 @@ def _limits(config: Mapping[str, Any], root: Path) -> ProblemLimits:
     time_s = 1.0
     timelimit_file = root / ".timelimit"
     if "time_limit" in raw:
-        time_s = _number(raw["time_limit"], "limits.time_limit")
+        time_s = parse_number(raw["time_limit"], "limits.time_limit")
     elif timelimit_file.is_file():
         try:
             time_s = float(timelimit_file.read_text().split()[0])
@@ -220,118 +157,15 @@ def _limits(config: Mapping[str, Any], root: Path) -> ProblemLimits:
             raise PackageError(f"{timelimit_file}: expected a number of seconds") from None
     if time_s <= 0:
         raise PackageError("limits.time_limit must be positive")
-    memory_mib = _number(raw.get("memory", 1024), "limits.memory")
-    output_mib = _number(raw.get("output", 8), "limits.output")
-    passes = int(_number(raw.get("validation_passes", 2), "limits.validation_passes"))
+    memory_mib = parse_number(raw.get("memory", 1024), "limits.memory")
+    output_mib = parse_number(raw.get("output", 8), "limits.output")
+    passes = int(parse_number(raw.get("validation_passes", 2), "limits.validation_passes"))
     return ProblemLimits(
         time_s=time_s,
         memory_kib=int(memory_mib * 1024),
         output_bytes=int(output_mib * 1024 * 1024),
         validation_passes=passes,
     )
-
-
-def _group_config(path: Path) -> dict[str, Any]:
-    for name in ("test_group.yaml", "testdata.yaml"):
-        if (path / name).is_file():
-            return _read_yaml(path / name)
-    return {}
-
-
-_TEST_SUFFIXES = (".in",)
-
-
-def _load_group(
-    path: Path,
-    data_root: Path,
-    *,
-    inherited: Mapping[str, Any],
-    max_score: float,
-    scored: bool,
-) -> TestGroup:
-    own = _group_config(path)
-    settings = {**inherited, **own}
-    name = path.relative_to(data_root).as_posix()
-    aggregation_word = settings.get("score_aggregation")
-    flags = _args(settings.get("grader_flags"), f"{name}: grader_flags")
-    if aggregation_word is None:
-        for word in flags:
-            if word in ("min", "sum", "avg", "max"):
-                aggregation_word = word
-    if aggregation_word is None:
-        aggregation_word = settings.get("_default_aggregation", "min")
-    if aggregation_word not in ("min", "sum", "avg"):
-        raise PackageError(f"data/{name}: score_aggregation must be min, sum or avg, not {aggregation_word!r}")
-    aggregation = ScoreAggregation.MIN if aggregation_word == "min" else ScoreAggregation.SUM
-    on_reject = settings.get("on_reject", settings.get("_default_on_reject", "break"))
-    if on_reject not in ("break", "continue"):
-        raise PackageError(f"data/{name}: on_reject must be break or continue")
-    validator_args = _args(own.get("output_validator_args", own.get("output_validator_flags")), f"data/{name}")
-    input_args = _args(own.get("input_validator_args", own.get("input_validator_flags")), f"data/{name}")
-    parent_validator_args = _args(inherited.get("_validator_args"), name)
-    parent_input_args = _args(inherited.get("_input_args"), name)
-    validator_args = parent_validator_args + validator_args
-    input_args = parent_input_args + input_args
-
-    tests: list[TestCase] = []
-    subdirs: list[Path] = []
-    try:
-        entries = sorted(path.iterdir(), key=lambda p: p.name)
-    except OSError as exc:
-        raise PackageError(f"cannot list {path}: {exc}") from None
-    for entry in entries:
-        if entry.is_dir():
-            subdirs.append(entry)
-        elif entry.suffix == ".in" and entry.is_file():
-            ans = entry.with_suffix(".ans")
-            test_name = entry.relative_to(data_root).with_suffix("").as_posix()
-            tests.append(TestCase(test_name, entry, ans if ans.is_file() else None, name))
-
-    child_inherit = {
-        k: v for k, v in settings.items() if k not in ("max_score", "output_validator_args", "input_validator_args")
-    }
-    child_inherit["_validator_args"] = list(validator_args)
-    child_inherit["_input_args"] = list(input_args)
-    child_inherit["score_aggregation"] = aggregation.value if aggregation_word != "avg" else "sum"
-
-    sub_maxes: list[float | None] = []
-    for sub in subdirs:
-        sub_maxes.append(_declared_max(_group_config(sub), f"data/{name}/{sub.name}"))
-    given = sum(m for m in sub_maxes if m is not None)
-    missing = sum(1 for m in sub_maxes if m is None)
-    share = max(max_score - given, 0.0) / missing if missing else 0.0
-    subgroups = tuple(
-        _load_group(sub, data_root, inherited=child_inherit, max_score=m if m is not None else share, scored=scored)
-        for sub, m in zip(subdirs, sub_maxes, strict=True)
-    )
-    if subgroups and tests and scored:
-        # Tests beside subgroups: Kattis allows it; we score them as one more group sharing nothing.
-        pass
-    return TestGroup(
-        name=name,
-        path=path,
-        max_score=max_score,
-        aggregation=aggregation,
-        on_reject_break=on_reject == "break",
-        validator_args=validator_args,
-        input_validator_args=input_args,
-        tests=tuple(tests),
-        subgroups=subgroups,
-        scored=scored,
-    )
-
-
-def _declared_max(cfg: Mapping[str, Any], where: str) -> float | None:
-    """A group's max_score (2023-07+), or the top of its legacy `range: lo hi`."""
-    if "max_score" in cfg:
-        return _number(cfg["max_score"], f"{where}: max_score")
-    words = str(cfg.get("range", "")).split()
-    if len(words) == 2:
-        try:
-            return float(words[1])
-        except ValueError:
-            raise PackageError(f"{where}: range must be two numbers") from None
-    return None
 
 
 def _find_program(base: Path) -> Path | None:
@@ -454,13 +288,15 @@ def load_problem(path: Path) -> Problem:
     yaml_path = root / "problem.yaml"
     if not yaml_path.is_file():
         raise PackageError(f"{path}: no problem.yaml (is this a problem package?)")
-    config = _read_yaml(yaml_path)
+    config = read_yaml(yaml_path)
     words = _types(config)
     scoring = "scoring" in words
     limits = _limits(config, root)
     name_raw = config.get("name", root.name)
     name = name_raw.get("en", next(iter(name_raw.values()), root.name)) if isinstance(name_raw, dict) else str(name_raw)
-    validator_args = _args(config.get("validator_args", config.get("validator_flags")), "problem.yaml validator_flags")
+    validator_args = parse_args(
+        config.get("validator_args", config.get("validator_flags")), "problem.yaml validator_flags"
+    )
     data_root = root / "data"
     if not (data_root / "secret").is_dir():
         raise PackageError(f"{path}: no data/secret folder")
@@ -468,13 +304,13 @@ def load_problem(path: Path) -> Problem:
         "_default_aggregation": "sum" if scoring else "min",
         "_default_on_reject": "continue" if scoring else "break",
     }
-    secret_cfg = _group_config(data_root / "secret")
-    declared = _declared_max(secret_cfg, "data/secret")
+    secret_cfg = group_config(data_root / "secret")
+    declared = declared_max(secret_cfg, "data/secret")
     secret_max = 100.0 if declared is None else declared
-    secret = _load_group(data_root / "secret", data_root, inherited=defaults, max_score=secret_max, scored=True)
+    secret = load_group(data_root / "secret", data_root, inherited=defaults, max_score=secret_max, scored=True)
     sample = None
     if (data_root / "sample").is_dir():
-        sample = _load_group(data_root / "sample", data_root, inherited=defaults, max_score=0.0, scored=False)
+        sample = load_group(data_root / "sample", data_root, inherited=defaults, max_score=0.0, scored=False)
     if not secret.all_tests():
         raise PackageError(f"{path}: data/secret has no test cases (*.in)")
     interactive = "interactive" in words
