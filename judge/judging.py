@@ -76,6 +76,11 @@ def judge_submission(
     problem = prepared.problem
     lang = detect_language(source, env.languages)
     warnings = tuple(env.runner.info.warnings)
+    if problem.multi_pass and not env.runner.info.isolated:
+        warnings += (
+            "multi-pass without a namespace sandbox: passes share /tmp and the file system, "
+            "so a program can carry data from one pass to the next",
+        )
     own_tmp = workdir is None
     work = Path(tempfile.mkdtemp(prefix="judge-")) if workdir is None else workdir
     work.chmod(0o711)  # the boxes inside belong to the sandbox's unprivileged uid

@@ -86,7 +86,10 @@ def _in_groups(group_name: str, wanted: tuple[str, ...]) -> bool:
 def aggregate_metric(spec: MetricSpec | None, results: Sequence[CaseResult]) -> float | None:
     if spec is None:
         return None
-    values = [r.metric for r in results if r.metric is not None and not r.skipped and _in_groups(r.group, spec.groups)]
+    relevant = [r for r in results if _in_groups(r.group, spec.groups)]
+    if not relevant or any(r.verdict is not Verdict.AC or r.skipped for r in relevant):
+        return None  # a metric only means something for a submission that passes the tests it is taken on
+    values = [r.metric for r in relevant if r.metric is not None]
     if not values:
         return None
     match spec.aggregate:

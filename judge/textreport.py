@@ -37,7 +37,7 @@ def submission_report(result: SubmissionResult) -> str:
     if result.tests:
         rows = []
         for t, score in zip(result.tests, result.test_scores, strict=True):
-            first = t.message.splitlines()[0] if t.message else ""
+            first = t.message.strip().splitlines()[-1] if t.message.strip() else ""  # the last word decided
             rows.append([t.name, t.verdict.value, f"{score:g}", f"{t.time_s:.3f}", str(t.memory_kib), first[:70]])
         parts.append(table(["test", "verdict", "score", "cpu s", "mem KiB", "message"], rows))
     metric = f"   {result.metric_name} {result.metric:g}" if result.metric is not None else ""
