@@ -40,7 +40,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         type=int,
         default=1,
         metavar="J",
-        help="Hypothesis runs at once (the result depends on --seed and --jobs, not on timing; default 1)",
+        help="submission runs at once, each with its own Hypothesis search plus one spare that draws while "
+        "they run (the result depends on --seed and --jobs, not on timing; default 1)",
     )
     p.add_argument(
         "--save", action="store_true", help="add the shrunk input to the package as a regression test"
@@ -81,9 +82,12 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     env = make_environment(args)
     progress = sys.stderr.isatty() and not args.json
 
+    done = [0]  # examples judged, over all searches (their threads call this)
+
     def on_example(n: int, test_input: bytes, trial: Trial) -> None:
-        if progress and n % 25 == 0:
-            print(f"\r  {n}/{args.examples} examples", end="", file=sys.stderr, flush=True)
+        done[0] += 1
+        if progress and done[0] % 25 == 0:
+            print(f"\r  {done[0]}/{args.examples} examples", end="", file=sys.stderr, flush=True)
 
     with tempfile.TemporaryDirectory(prefix="judge-fuzz-") as tmp:
         prepared = prepare(problem, env, Path(tmp))

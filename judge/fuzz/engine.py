@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import random
 import shutil
+import sys
 import tempfile
 import threading
 import time
@@ -27,6 +28,7 @@ from judge.fuzz.trial import Examiner, HookError, InputValidator, Trial, input_v
 from judge.judging import Environment, Prepared
 
 CACHE_ENV = "JUDGE_CACHE"
+SWITCH_INTERVAL_S = 0.0002
 SHRINK_TIME_S = 120.0  # after this, inputs not judged yet count as passing: shrinking ends quickly
 
 
@@ -44,8 +46,24 @@ def database_key(problem_id: str, source: Path) -> bytes:
     return b"judge-fuzz\0" + problem_id.encode() + b"\0" + str(source.resolve()).encode()
 
 
+_POOL: ThreadPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
+POOL_THREADS = 8
+
+
+def _search_pool() -> ThreadPoolExecutor:
+    """Long-lived threads for the searches: the runner's per-slot helpers may be tied to the thread
+    that started them, so threads that start runs should not come and go. Searches queue when all
+    threads are busy (a search never waits for another one, so that cannot deadlock)."""
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None:
+            _POOL = ThreadPoolExecutor(POOL_THREADS, thread_name_prefix="judge-fuzz")
+        return _POOL
+
+
 def worker_seed(seed: int, worker: int) -> int:
-    """Worker 0 uses the seed itself (``jobs=1`` is the plain run); the others derive theirs from it."""
+    """Search 0 uses the seed itself; the others derive theirs from it."""
     return seed if worker == 0 else (seed + worker * 0x9E3779B1) % 2**32
 
 
@@ -76,6 +94,7 @@ def fuzz_submission(
     seed: int | None = None,
     *,
     jobs: int = 1,
+    pipeline: bool = True,
     database_dir: Path | None = None,
     use_database: bool = True,
     use_accepts: bool = True,
@@ -86,8 +105,10 @@ def fuzz_submission(
 ) -> FuzzOutcome:
     """Fuzz one submission against the package's reference. Raises build.SkipLanguage like judge_submission.
 
-    ``jobs``: Hypothesis runs at once (threads; seeds derived from ``seed``; the examples split between
-    them). The result depends on ``seed`` and ``jobs``, not on timing.
+    ``jobs``: submission runs under way at once. ``pipeline``: one Hypothesis search more than ``jobs``,
+    so that one search draws its next example while another's run is under way (Hypothesis' own time
+    is then off the critical path). The searches are threads with seeds derived from ``seed``, sharing
+    the examples; the result depends on ``seed``, ``jobs`` and ``pipeline``, not on timing.
     ``database_dir``: Hypothesis' example database (default: ``<cache>/hypothesis``, see default_cache_dir).
     ``check_inputs``: run the package's input validators on every example (else on the counterexample only).
     ``on_example(n, input, trial)`` is called after each example (from the workers' threads when jobs > 1).
@@ -95,7 +116,8 @@ def fuzz_submission(
     problem = prepared.problem
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
-    jobs = max(1, min(jobs, examples))
+    jobs = max(1, jobs)
+    searches = max(1, min(jobs + 1 if pipeline else jobs, examples))
     lang = detect_language(source, env.languages)
     base = FuzzOutcome(problem.id, str(source), lang.id, FuzzStatus.UNAVAILABLE, seed, "")
     try:
@@ -118,6 +140,7 @@ def fuzz_submission(
             validators = input_validators(problem, env, work)
         except HookError as exc:
             return replace(base, status=FuzzStatus.ERROR, message=str(exc))
+        run_slots = threading.Semaphore(jobs)
         examiners = [
             Examiner(
                 problem,
@@ -128,8 +151,9 @@ def fuzz_submission(
                 work / f"ex{k}",
                 use_accepts=use_accepts,
                 input_validators=validators if check_inputs else (),
+                run_slots=run_slots,
             )
-            for k in range(jobs)
+            for k in range(searches)
         ]
         db: ExampleDatabase | None = None
         if use_database:
@@ -137,7 +161,7 @@ def fuzz_submission(
                 str(database_dir or default_cache_dir(problem.path) / "hypothesis")
             )
         key = database_key(problem.id, source)
-        budgets = [examples // jobs + (k < examples % jobs) for k in range(jobs)]
+        budgets = [examples // searches + (k < examples % searches) for k in range(searches)]
         workers = _Workers()
         start = time.monotonic()
 
@@ -155,11 +179,16 @@ def fuzz_submission(
                 on_failure=lambda: workers.failed(k),
             )
 
-        if jobs == 1:
+        if searches == 1:
             results = [run(0)]
         else:
-            with ThreadPoolExecutor(jobs, thread_name_prefix="judge-fuzz") as pool:
-                results = list(pool.map(run, range(jobs)))
+            # A search's thread waking up when its program ends must not wait out the other's time slice.
+            interval = sys.getswitchinterval()
+            sys.setswitchinterval(min(interval, SWITCH_INTERVAL_S))
+            try:
+                results = list(_search_pool().map(run, range(searches)))
+            finally:
+                sys.setswitchinterval(interval)
         outcome = _merge(results, budgets, time.monotonic() - start)
         outcome = replace(outcome, problem=problem.id, source=str(source), language=lang.id, seed=seed)
         if outcome.counterexample is not None:

@@ -94,30 +94,59 @@ def single_test_view(problem: Problem, test_input: Path, answer: Path) -> tuple[
     return replace(problem, sample=None, secret=secret), test
 
 
-class _Trash:
-    """Removes used boxes in a background thread (rmtree of a box costs as much as copying one)."""
+class _Boxes:
+    """Fresh boxes for the fast path, made and removed by a helper thread while the program runs.
 
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        self.queue: queue.SimpleQueue[Path | None] = queue.SimpleQueue()
+    A box is a copy of the program's files (as ``judge.testrun.fresh_box`` makes it); one is kept ready
+    ahead, and used ones are removed behind: neither copy nor removal is on the examples' critical path.
+    """
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.count = 0
+        self.tasks: queue.SimpleQueue[tuple[str, Path] | None] = queue.SimpleQueue()
+        self.ready: queue.SimpleQueue[Path | OSError] = queue.SimpleQueue()
         self.thread: threading.Thread | None = None
 
-    def throw(self, path: Path) -> None:
+    def _name(self) -> str:
+        self.count += 1
+        return f"box{self.count}"
+
+    def take(self) -> Path:
         if self.thread is None:
-            self.thread = threading.Thread(target=self._work, name="judge-fuzz-trash", daemon=True)
+            self.thread = threading.Thread(target=self._work, name="judge-fuzz-boxes", daemon=True)
             self.thread.start()
-        self.queue.put(path)
+            self.tasks.put(("make", self.ctx.workdir / self._name()))
+        box = self.ready.get()
+        self.tasks.put(("make", self.ctx.workdir / self._name()))  # the next one, while this one runs
+        if isinstance(box, OSError):
+            raise box
+        return box
+
+    def throw(self, box: Path) -> None:
+        self.tasks.put(("remove", box))
 
     def _work(self) -> None:
-        while (path := self.queue.get()) is not None:
-            shutil.rmtree(path, ignore_errors=True)
+        while (task := self.tasks.get()) is not None:
+            what, path = task
+            if what == "make":
+                try:
+                    self.ready.put(fresh_box(self.ctx, path.name))
+                except OSError as exc:  # disk full, say: raised in the caller's thread
+                    self.ready.put(exc)
+            else:
+                shutil.rmtree(path, ignore_errors=True)
 
     def close(self) -> None:
-        """Wait until everything thrown away is gone."""
+        """Stop the helper; remove every box it made."""
         if self.thread is not None:
-            self.queue.put(None)
+            self.tasks.put(None)
             self.thread.join()
             self.thread = None
+            while not self.ready.empty():
+                box = self.ready.get()
+                if isinstance(box, Path):
+                    shutil.rmtree(box, ignore_errors=True)
 
 
 class Examiner:
@@ -134,6 +163,7 @@ class Examiner:
         *,
         use_accepts: bool = True,
         input_validators: tuple[InputValidator, ...] = (),
+        run_slots: threading.Semaphore | None = None,
     ) -> None:
         self.problem = problem
         self.program = program
@@ -144,13 +174,15 @@ class Examiner:
         self.fast_path = use_accepts and hooks.accepts is not None
         self.workdir.mkdir(parents=True, exist_ok=True)
         self._limits = program_limits(problem, program)
-        self._trash = _Trash(workdir / "trash")
-        self._boxes = 0
+        self._boxes = _Boxes(Context(problem, program, validator, runner, workdir / "boxes"))
+        (workdir / "boxes").mkdir(exist_ok=True)
         self._view_cache: tuple[Problem, TestCase] | None = None
         self.input_validators = input_validators  # run on every example when given
+        # Shared by the examiners of one fuzzing run: how many submission runs may be under way at once.
+        self.run_slots = run_slots or threading.Semaphore(1)
 
     def close(self) -> None:
-        self._trash.close()
+        self._boxes.close()
 
     @property
     def checker(self) -> str:
@@ -191,7 +223,8 @@ class Examiner:
         case_dir.mkdir()
         try:
             ctx = Context(view, self.program, self.validator, self.runner, case_dir)
-            result = judge_test(ctx, test)
+            with self.run_slots:
+                result = judge_test(ctx, test)
             output = _last_output(case_dir, result.passes) if result.verdict not in RUN_FAILURES else None
             if self.problem.interactive and result.transcript:
                 output = result.transcript.encode()
@@ -213,25 +246,23 @@ class Examiner:
             assert stdin is not None
             stdin.write_bytes(test_input)
         out, err = work / "fast.out", work / "fast.err"
-        ctx = Context(self.problem, self.program, self.validator, self.runner, work)
-        self._boxes += 1
-        box = fresh_box(ctx, f"box{self._boxes}")
+        box = self._boxes.take()
         try:
-            result = self.runner.run(
-                RunSpec(
-                    argv=argv,
-                    box=box,
-                    limits=self._limits,
-                    stdin=stdin,
-                    stdout=out,
-                    stderr=err,
-                    env=dict(self.program.env),
-                    mounts=self.program.mounts,
-                    address_space_limit=self.program.address_space_limit,
-                )
+            spec = RunSpec(
+                argv=argv,
+                box=box,
+                limits=self._limits,
+                stdin=stdin,
+                stdout=out,
+                stderr=err,
+                env=dict(self.program.env),
+                mounts=self.program.mounts,
+                address_space_limit=self.program.address_space_limit,
             )
+            with self.run_slots:
+                result = self.runner.run(spec)
         finally:
-            self._trash.throw(box)
+            self._boxes.throw(box)
         verdict: Verdict | None
         if (
             self.problem.answer_mode is AnswerMode.EXIT_CODE
