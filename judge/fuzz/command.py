@@ -109,9 +109,13 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
             raise UsageError(str(exc)) from None
     if progress:
         print("\r\033[K", end="", file=sys.stderr, flush=True)
-    if args.save and outcome.counterexample is not None and outcome.status is FuzzStatus.COUNTEREXAMPLE:
-        paths = save_counterexample(problem, outcome.counterexample)
-        outcome = replace(outcome, saved_as=tuple(str(p) for p in paths))
+    cex = outcome.counterexample
+    if args.save and cex is not None and outcome.status is FuzzStatus.COUNTEREXAMPLE:
+        if cex.confirmed:  # never save a test that the package's own judging does not fail
+            paths = save_counterexample(problem, cex)
+            outcome = replace(outcome, saved_as=tuple(str(p) for p in paths))
+        elif not args.json:
+            print("not saved: the counterexample was not reproduced by judging it again", file=sys.stderr)
     if args.json:
         print(json.dumps(outcome.to_json(), indent=2))
     else:

@@ -12,8 +12,9 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
@@ -24,7 +25,7 @@ from judge.fuzz.hooks import load_hooks
 from judge.fuzz.outcome import Counterexample, FuzzOutcome, FuzzStatus
 from judge.fuzz.search import search
 from judge.fuzz.tokens import Found, shrink_tokens
-from judge.fuzz.trial import Examiner, HookError, InputValidator, Trial, input_validators
+from judge.fuzz.trial import RUN_FAILURES, Examiner, HookError, InputValidator, Trial, input_validators
 from judge.judging import Environment, Prepared
 
 CACHE_ENV = "JUDGE_CACHE"
@@ -60,6 +61,27 @@ def _search_pool() -> ThreadPoolExecutor:
         if _POOL is None:
             _POOL = ThreadPoolExecutor(POOL_THREADS, thread_name_prefix="judge-fuzz")
         return _POOL
+
+
+_SLICES = {"users": 0, "saved": 0.005}
+
+
+@contextmanager
+def _short_time_slices() -> Iterator[None]:
+    """A search's thread waking up when its program ends must not wait out another's time slice (the
+    interpreter's switch interval, 5 ms by default). Process-wide, so counted: the last user restores."""
+    with _POOL_LOCK:
+        if _SLICES["users"] == 0:
+            _SLICES["saved"] = sys.getswitchinterval()
+            sys.setswitchinterval(min(_SLICES["saved"], SWITCH_INTERVAL_S))
+        _SLICES["users"] += 1
+    try:
+        yield
+    finally:
+        with _POOL_LOCK:
+            _SLICES["users"] -= 1
+            if _SLICES["users"] == 0:
+                sys.setswitchinterval(_SLICES["saved"])
 
 
 def worker_seed(seed: int, worker: int) -> int:
@@ -182,13 +204,8 @@ def fuzz_submission(
         if searches == 1:
             results = [run(0)]
         else:
-            # A search's thread waking up when its program ends must not wait out the other's time slice.
-            interval = sys.getswitchinterval()
-            sys.setswitchinterval(min(interval, SWITCH_INTERVAL_S))
-            try:
+            with _short_time_slices():
                 results = list(_search_pool().map(run, range(searches)))
-            finally:
-                sys.setswitchinterval(interval)
         outcome = _merge(results, budgets, time.monotonic() - start)
         outcome = replace(outcome, problem=problem.id, source=str(source), language=lang.id, seed=seed)
         if outcome.counterexample is not None:
@@ -246,6 +263,9 @@ def _confirm(outcome: FuzzOutcome, examiner: Examiner, validators: tuple[InputVa
     if not examiner.fast_path:
         return replace(outcome, counterexample=replace(cex, confirmed=True))
     full = examiner.full(cex.input, cex.answer)
+    if full.accepted and cex.verdict in RUN_FAILURES:  # a time limit hit once and not again, say
+        note = f"{cex.message}\n(not reproduced when judged again: {full.verdict.value})"
+        return replace(outcome, counterexample=replace(cex, message=note.strip(), confirmed=False))
     if full.accepted:
         return replace(
             outcome,
