@@ -8,7 +8,7 @@ import sys
 import tempfile
 import threading
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from judge.model import InteractiveResult, Limits, RunResult, RunSpec
@@ -39,6 +39,9 @@ class SandboxInfo:
     cgroup: str | None = None  # "cgroup v1 (...)" or None
     uid_range: str = ""
     helper: str | None = None
+    # how sandboxed runs start: "box server" (bwrap backend, namespaces prepared once per slot),
+    # "bwrap per run" (with the reason when the box server does not work here), "launcher" (rlimits)
+    mode: str = ""
 
     @property
     def isolated(self) -> bool:
@@ -178,7 +181,7 @@ def _error_result(message: str) -> RunResult:
 
 # -- construction --------------------------------------------------------------------
 
-_selftest: dict[str, str | None] = {}
+_selftest: dict[tuple[str, bool], str | None] = {}
 _selftest_lock = threading.Lock()
 
 
@@ -191,10 +194,11 @@ def _bwrap_version(bwrap: str) -> str:
 
 
 def _self_test(runner: Runner) -> str | None:
-    """Run ``true`` in the sandbox; None if it worked, else why not."""
+    """Run a shell in the sandbox (it must be pid 2: the launcher is pid 1); None if it worked, else why not."""
     with tempfile.TemporaryDirectory(prefix="judge-selftest-") as d:
         box = Path(d)
-        res = runner.run(RunSpec(argv=("/bin/sh", "-c", "exit 7"), box=box, limits=Limits(time_s=5, wall_time_s=10)))
+        argv = ("/bin/sh", "-c", "[ $$ = 2 ] && exit 7")
+        res = runner.run(RunSpec(argv=argv, box=box, limits=Limits(time_s=5, wall_time_s=10)))
     if res.sandbox_error is not None:
         return res.sandbox_error
     if res.exit_code != 7:
@@ -238,13 +242,18 @@ def make_runner(backend: str = "auto") -> Runner:
                 uid_range=uid_range,
                 helper=str(helper),
             )
-            runner = Runner(Backend("bwrap", helper, bwrap), tree, info)
+            fast = Backend("bwrap", helper, bwrap)
+            slow = Backend("bwrap", helper, bwrap, box_server=False)
             with _selftest_lock:
-                if "bwrap" not in _selftest:
-                    _selftest["bwrap"] = _self_test(runner)
-                problem = _selftest["bwrap"]
+                for b in (fast, slow) if fast.box_server else (slow,):
+                    if (bwrap, b.box_server) not in _selftest:
+                        _selftest[(bwrap, b.box_server)] = _self_test(Runner(b, tree, info))
+                problem = _selftest[(bwrap, False)]
+                fast_problem = _selftest.get((bwrap, True), "disabled (JUDGE_NO_BOX_SERVER)")
             if problem is None:
-                return runner
+                if fast_problem is None:
+                    return Runner(fast, tree, replace(info, mode="box server"))
+                return Runner(slow, tree, replace(info, mode=f"bwrap per run (box server: {fast_problem})"))
             if backend == "bwrap":
                 bad = SandboxInfo("none", (), (*warnings, f"bwrap does not work here: {problem}"))
                 return Runner(None, None, bad)
@@ -270,5 +279,6 @@ def make_runner(backend: str = "auto") -> Runner:
         cgroup=cg,
         uid_range=uid_range,
         helper=str(helper),
+        mode="launcher",
     )
     return Runner(Backend("rlimits", helper), tree, info)

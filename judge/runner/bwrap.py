@@ -72,6 +72,32 @@ def _dev_args(cache: Path) -> list[str]:
         return ["--dev", "/dev"]
 
 
+def box_server_layout(helper: Path) -> list[str] | None:
+    """The box server's options for the system part of the tree (see boxserver.c), or None when it
+    cannot have one here (no ready-made /dev: device nodes cannot be made in the cache)."""
+    if helper not in _LAYOUT:
+        _LAYOUT[helper] = _box_server_layout(helper)
+    return _LAYOUT[helper]
+
+
+_LAYOUT: dict[Path, list[str] | None] = {}
+
+
+def _box_server_layout(helper: Path) -> list[str] | None:
+    dev = _dev_args(helper.parent)
+    if dev[0] != "--dev-bind":
+        return None
+    root = helper.parent / "box-root"  # only a mount point (inside the server's own namespace)
+    root.mkdir(mode=0o755, exist_ok=True)
+    args = ["-R", str(root), "-D", dev[1]]
+    for d in SYSTEM_DIRS:
+        if os.path.islink(d):
+            args += ["-L", f"{d}:{os.readlink(d)}"]
+        elif os.path.isdir(d):
+            args += ["-b", d]
+    return args
+
+
 def bwrap_argv(
     bwrap: str,
     *,

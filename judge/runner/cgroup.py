@@ -30,9 +30,15 @@ class CgroupUsage:
     fork_failures: int  # pids.max was hit this many times
 
 
-def _read(path: Path) -> str:
-    with open(path) as f:
-        return f.read()
+def _read(path: Path | str) -> str:
+    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)  # (cheaper than open(): read per run)
+    try:
+        chunks = []
+        while chunk := os.read(fd, 65536):
+            chunks.append(chunk)
+        return b"".join(chunks).decode()
+    finally:
+        os.close(fd)
 
 
 def _write(path: Path, value: str | int) -> None:
@@ -91,6 +97,7 @@ class SlotGroup:
         self._has_pids_events = False
         self._limit_kib = 0
         self._run = 0
+        self._counter_files: tuple[str, str, str] = ("", "", "")
 
     # -- lifecycle of one run ------------------------------------------------------
     def prepare(self, memory_bytes: int | None, pids_max: int) -> list[Path]:
@@ -106,21 +113,41 @@ class SlotGroup:
                 d.mkdir(exist_ok=True)
                 self._dirs[c] = d
             self._has_pids_events = (self._dirs["pids"] / "pids.events").exists()
+            self._counter_files = (
+                str(self._dirs["cpuacct"] / "cpuacct.usage"),
+                str(self._dirs["memory"] / "memory.oom_control"),
+                str(self._dirs["pids"] / "pids.events"),
+            )
             self._baseline = self._counters_v1()
         mem, pids, cpu = self._dirs["memory"], self._dirs["pids"], self._dirs["cpuacct"]
         limit = memory_bytes if memory_bytes is not None else -1
         if self._last_limits != (limit, pids_max):  # writing cgroup files is not free: only on change
             self._set_v1_memory(mem, limit)
             _write(pids / "pids.max", pids_max if pids_max > 0 else "max")
+            self._reset_peak()
             self._last_limits = (limit, pids_max)
         self._limit_kib = memory_bytes // 1024 if memory_bytes is not None else 0
         return [mem / "cgroup.procs", pids / "cgroup.procs", cpu / "cgroup.procs"]
 
     def _counters_v1(self) -> tuple[int, int, int]:
         """(cpu ns, oom kills, pids.max hits) since the group was made; runs use differences."""
-        mem, pids, cpu = self._dirs["memory"], self._dirs["pids"], self._dirs["cpuacct"]
-        forks = _keyed(_read(pids / "pids.events"), "max") if self._has_pids_events else 0
-        return int(_read(cpu / "cpuacct.usage")), _keyed(_read(mem / "memory.oom_control"), "oom_kill"), forks
+        cpu, oom, pids = self._counter_files
+        forks = _keyed(_read(pids), "max") if self._has_pids_events else 0
+        return int(_read(cpu)), _keyed(_read(oom), "oom_kill"), forks
+
+    def _reset_peak(self) -> None:
+        """Reset memory.max_usage_in_bytes: when the limits change, and after an OOM kill. In between,
+        earlier runs peaked below the (same) limit, so on an OOM kill it is this run's peak."""
+        try:
+            _write(self._dirs["memory"] / "memory.max_usage_in_bytes", 0)
+        except OSError:
+            pass
+
+    def _peak_kib(self) -> int:
+        try:
+            return int(_read(self._dirs["memory"] / "memory.max_usage_in_bytes")) // 1024
+        except (OSError, ValueError):
+            return self._limit_kib
 
     @staticmethod
     def _set_v1_memory(mem: Path, limit: int) -> None:
@@ -158,12 +185,16 @@ class SlotGroup:
             return 0.0
 
     def usage(self) -> CgroupUsage:
-        """This run's totals. The memory peak is only known exactly on an OOM kill (= the limit)."""
+        """This run's totals. v1: the memory peak (of the whole group) is only read on an OOM kill."""
         if self.tree.version == 1:
             now = self._counters_v1()
             base, self._baseline = self._baseline, now
             ooms = now[1] - base[1]
-            return CgroupUsage((now[0] - base[0]) / 1e9, self._limit_kib if ooms else 0, ooms, now[2] - base[2])
+            peak = 0
+            if ooms:
+                peak = self._peak_kib()
+                self._reset_peak()
+            return CgroupUsage((now[0] - base[0]) / 1e9, peak, ooms, now[2] - base[2])
         d = self._dirs[""]
         peak = int(_read(d / "memory.peak")) // 1024 if (d / "memory.peak").exists() else 0
         ooms = _keyed(_read(d / "memory.events"), "oom_kill")

@@ -1,4 +1,4 @@
-"""Build (once) and locate the C launcher ``judge-helper`` (source: ``helper.c``).
+"""Build (once) and locate the C launcher ``judge-helper`` (sources: ``helper.c``, ``boxserver.c``).
 
 The binary is cached under ``$JUDGE_CACHE_DIR`` (default ``~/.cache/judge``), named
 after a hash of the source, built with ``gcc -static`` (dynamic if static linking
@@ -17,6 +17,7 @@ import threading
 from pathlib import Path
 
 SOURCE = Path(__file__).with_name("helper.c")
+SOURCES = (SOURCE, SOURCE.with_name("boxserver.c"), SOURCE.with_name("helper.h"))
 _lock = threading.Lock()
 _cached: Path | None = None
 _error: str | None = None
@@ -42,7 +43,7 @@ def _build(target: Path) -> None:
     errors = []
     for extra in (["-static"], []):
         proc = subprocess.run(
-            [cc, "-O2", *extra, "-o", str(tmp), str(SOURCE)],
+            [cc, "-O2", *extra, "-o", str(tmp), *(str(s) for s in SOURCES if s.suffix == ".c")],
             capture_output=True,
             text=True,
         )
@@ -62,7 +63,7 @@ def helper_path() -> Path:
             return _cached
         if _error is not None:
             raise HelperUnavailable(_error)
-        digest = hashlib.sha256(SOURCE.read_bytes()).hexdigest()[:16]
+        digest = hashlib.sha256(b"".join(s.read_bytes() for s in SOURCES)).hexdigest()[:16]
         directory = cache_dir()
         target = directory / f"judge-helper-{digest}"
         try:

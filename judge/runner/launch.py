@@ -28,9 +28,10 @@ from pathlib import Path
 import psutil
 
 from judge.model import LimitHit, Limits, RunResult, RunSpec
-from judge.runner.bwrap import BOX, HELPER_INSIDE, bwrap_argv
+from judge.runner.bwrap import BOX, HELPER_INSIDE, TMP_MIN_BYTES, box_server_layout, bwrap_argv
 from judge.runner.cgroup import CgroupUsage, SlotGroup
 from judge.runner.limits import Observed, classify, rlimit_args, rlimits
+from judge.runner.mountfd import detached_mount
 from judge.runner.netns import make_netns
 from judge.runner.osutil import (
     anonymous_file,
@@ -43,7 +44,7 @@ from judge.runner.osutil import (
     wait_process,
 )
 from judge.runner.slots import Slot
-from judge.runner.zygote import Zygote, ZygoteError, fits
+from judge.runner.zygote import BoxServer, Zygote, ZygoteError, fits
 
 BASE_PATH = "/usr/local/bin:/usr/bin:/bin"
 TERM_GRACE_S = 0.5  # SIGTERM to the launcher, then SIGKILL
@@ -69,6 +70,9 @@ class Backend:
     tmp_root: Path = Path("/tmp")
     reuse_netns: bool = True  # join the slot's empty network namespace instead of making one per run
     fork_server: bool = not os.environ.get("JUDGE_NO_FORK_SERVER")  # start runs from the slot's fork server
+    # bwrap backend: the per-slot box server (boxserver.c) instead of bwrap per run; make_runner turns it
+    # off when it does not work here
+    box_server: bool = not os.environ.get("JUDGE_NO_BOX_SERVER")
 
 
 def clean_env(spec: RunSpec, home: str, tmpdir: str) -> dict[str, str]:
@@ -109,6 +113,9 @@ class Launch:
     _eof: bool = False
     pid: int | None = None  # what we started: the launcher, or bwrap
     via_zygote: bool = False
+    via_box: bool = False  # started by the slot's box server (the fast path)
+    _awaiting: Zygote | None = None  # the box server's reply (pid 1's pid) is read when needed
+    _done: bool = False  # the launcher reported "done": its namespace is empty
     zexit: int | None = None  # its exit status, from the fork server
     _info: bytes = b""
     _inner: int | None = None
@@ -173,9 +180,16 @@ class Launch:
             and (self.group is None or self.group.tree.version == 1)
             and fits((), self.spec.env)
         )
+        if self.slot.boxer is not None:  # the box server's last pid 1 must not count against this run
+            try:
+                self.slot.boxer.sync()
+            except ZygoteError:
+                self.slot.boxer.close()
+                self.slot.boxer = None
         procs: list[Path] = []
         if self.group is not None:
-            extra = extra_pids if usable else extra_pids - 1
+            # the slot's servers live in its group too (a fork server made now included)
+            extra = extra_pids - 1 + self._residents(zygote=usable)
             procs = self.group.prepare(self.spec.limits.memory_kib * 1024, self.spec.limits.processes + extra)
         if not usable:
             return None, procs
@@ -188,6 +202,12 @@ class Launch:
                     self.slot.netns_fd = -1
             z = self.slot.zygote = Zygote(self.backend.helper, procs, self.slot.netns_fd)
         return z, []
+
+    def _residents(self, *, zygote: bool = False, box: bool = False) -> int:
+        """How many of the slot's servers will be in its group (``zygote``/``box``: that one will be)."""
+        assert self.slot is not None
+        z, b = self.slot.zygote, self.slot.boxer
+        return int(zygote or (z is not None and z.alive())) + int(box or (b is not None and b.alive()))
 
     def _start_rlimits(self, status_w: int) -> None:
         assert self.slot is not None
@@ -227,11 +247,70 @@ class Launch:
         self._spawn(argv, env, self.spec.box, tuple(fds), zygote)
         self.helper_pid = self.pid
 
+    def _start_box(self, status_w: int) -> bool:
+        """The fast path: the slot's box server (made on first use) starts the run in fresh namespaces.
+        False if there cannot be a box server here (the caller then starts bwrap)."""
+        assert self.slot is not None
+        layout = box_server_layout(self.backend.helper)
+        if layout is None:
+            return False
+        nproc, address_space, _ = self._untrusted_limits()
+        chown_tree(self.spec.box, self.slot.uid, self.slot.gid)
+        procs: list[Path] = []
+        if self.group is not None:  # in the group besides the program: the slot's servers and pid 1
+            extra = self._residents(box=True) + 1
+            procs = self.group.prepare(self.spec.limits.memory_kib * 1024, self.spec.limits.processes + extra)
+        server = self.slot.boxer
+        if server is None or not server.alive():
+            self.slot.boxer = None
+            if self.slot.netns_fd < 0:
+                self.slot.netns_fd = make_netns(self.backend.helper)
+            try:
+                server = BoxServer(self.backend.helper, procs, self.slot.netns_fd, layout)
+            except ZygoteError:
+                return False
+            self.slot.boxer = server
+        trees: list[int] = []  # detached mounts: the box and the run's extra mounts
+        try:
+            trees.append(detached_mount(self.spec.box))
+            argv = ["-x", str(trees[-1])]
+            for m in self.spec.mounts:
+                trees.append(detached_mount(m.source))
+                target = m.target if m.target is not None else m.source
+                argv += ["-m", f"{trees[-1]}:{'rw' if m.writable else 'ro'}:{target}"]
+            fds = [status_w, *trees]
+            argv += ["-t", str(max(self.spec.limits.output_bytes, TMP_MIN_BYTES))]
+            argv += ["--", "-i", "-u", str(self.slot.uid), "-g", str(self.slot.gid)]
+            argv += self._helper_common(status_w, nproc=nproc, address_space=address_space)
+            argv += self._program_argv(fds)
+            self._spawn(argv, clean_env(self.spec, BOX, "/tmp"), None, tuple(fds), server, wait=False)
+        finally:
+            for fd in trees:
+                os.close(fd)
+        self.via_box = True
+        return True
+
+    def _box_reply(self) -> None:
+        """Read the box server's reply to our request (pid 1's pid), once."""
+        server, self._awaiting = self._awaiting, None
+        if server is None:
+            return
+        try:
+            self.pid = self.helper_pid = server.reply()
+        except ZygoteError as exc:
+            assert self.slot is not None
+            self.slot.boxer = None
+            self.sandbox_error = self.sandbox_error or f"cannot start: {exc}"
+
     def _start_bwrap(self, status_w: int) -> None:
         """The slot's fork server (inside the slot's cgroups and empty network namespace) starts
         bwrap, which runs the helper as pid 1 of the new PID namespace. Without a fork server,
         ``helper -x`` joins the cgroups and the namespace and execs bwrap."""
         assert self.slot is not None and self.backend.bwrap is not None
+        box_ok = self.group is None or self.group.tree.version == 1  # v2: a fresh group per run
+        if self.backend.box_server and not self.spec.network and box_ok and fits((), self.spec.env):
+            if self._start_box(status_w):
+                return
         nproc, address_space, _ = self._untrusted_limits()
         chown_tree(self.spec.box, self.slot.uid, self.slot.gid)
         # in the group besides the program: the fork server, bwrap, and pid 1 (the helper)
@@ -300,7 +379,13 @@ class Launch:
         return self._inner
 
     def _spawn(
-        self, argv: list[str], env: dict[str, str], cwd: Path | None, fds: tuple[int, ...], zygote: Zygote | None
+        self,
+        argv: list[str],
+        env: dict[str, str],
+        cwd: Path | None,
+        fds: tuple[int, ...],
+        zygote: Zygote | None,
+        wait: bool = True,
     ) -> None:
         """Start ``argv`` with the program's stdin/stdout on 0/1 and the extra ``fds`` (the first is
         the status pipe) under their own numbers; our (and bwrap's) stderr goes to a pipe we read
@@ -314,10 +399,17 @@ class Launch:
                 mapping = [(fds[0], fds[0]), (self.io.stdin, 0), (self.io.stdout, 1), (err_w, 2)]
                 mapping += [(f, f) for f in passed[1:]]
                 try:
-                    self.pid = zygote.spawn(argv, env, cwd, mapping)
+                    if wait:
+                        self.pid = zygote.spawn(argv, env, cwd, mapping)
+                    else:
+                        zygote.request(argv, env, cwd, mapping)
+                        self._awaiting = zygote
                 except ZygoteError:
                     assert self.slot is not None
-                    self.slot.zygote = None  # made afresh next time
+                    if zygote is self.slot.boxer:
+                        self.slot.boxer = None
+                    else:
+                        self.slot.zygote = None  # made afresh next time
                     raise
                 self.via_zygote = True
             else:
@@ -374,7 +466,7 @@ class Launch:
             self.ended = int(words[6]) / 1e6  # CLOCK_MONOTONIC, same clock as time.monotonic()
         elif words[0] == "done" and len(words) >= 4:
             self.all_rusage = (int(words[1]) / 1e6, int(words[2]) / 1e6, int(words[3]))
-            self.finished = True
+            self.finished = self._done = True
         elif words[0] == "zexit" and len(words) >= 2:
             status = int(words[1])
             self.zexit = os.WEXITSTATUS(status) if os.WIFEXITED(status) else -os.WTERMSIG(status)
@@ -429,6 +521,9 @@ class Launch:
                 self.hard_kill()
 
     def _helper(self) -> int | None:
+        if self.via_box:
+            self._box_reply()
+            return self.helper_pid
         if self.backend.name == "bwrap" and not self.spec.trusted:
             return self._inner_pid()
         return self.helper_pid
@@ -448,15 +543,21 @@ class Launch:
         self.finished = True
 
     def _keep(self) -> set[int]:
-        """Processes in the slot's group that are not the run's: its fork server."""
-        z = self.slot.zygote if self.slot is not None else None
-        return {z.pid} if z is not None else set()
+        """Processes in the slot's group that are not the run's: its fork server and box server."""
+        if self.slot is None:
+            return set()
+        return {z.pid for z in (self.slot.zygote, self.slot.boxer) if z is not None}
 
     # -- after ----------------------------------------------------------------------
     def result(self, stdout_bytes: int, stderr_bytes: int, stderr_tail: bytes) -> RunResult:
         """Wait for the launcher (and bwrap) and build the RunResult."""
         if self.proc is not None:
             rc = wait_process(self.proc, 10.0)
+        elif self.via_box:  # pid 1 is leaving an empty namespace (or was killed); no "zexit" here
+            self._box_reply()
+            if not self.finished:
+                self._drain_status(10.0)
+            rc = None
         elif self.via_zygote:
             self._drain_status(10.0)  # until EOF: the fork server's "zexit" comes last
             rc = self.zexit
@@ -469,7 +570,8 @@ class Launch:
                 usage = self.group.usage()
             except OSError:
                 usage = None
-            self.group.kill_all(exclude=self._keep())
+            if not (self.via_box and self._done):  # else pid 1 emptied its namespace: nothing is left
+                self.group.kill_all(exclude=self._keep())
             self.group.finish()
         if self._private_tmp is not None:
             rmtree(self._private_tmp)

@@ -33,6 +33,7 @@ class Slot:
     lock_fd: int
     netns_fd: int = -1  # the slot's empty network namespace, made on first use (netns.py)
     zygote: Any = None  # the slot's fork server (zygote.py), made on first use
+    boxer: Any = None  # the slot's box server (zygote.py, boxserver.c): the fast bwrap backend
 
     @property
     def gid(self) -> int:

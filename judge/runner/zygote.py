@@ -32,9 +32,11 @@ class ZygoteError(OSError):
 
 
 class Zygote:
-    def __init__(self, helper: Path, cgroup_procs: Sequence[Path], netns_fd: int = -1):
+    MODE = "-Z"
+
+    def __init__(self, helper: Path, cgroup_procs: Sequence[Path], netns_fd: int = -1, extra: Sequence[str] = ()):
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        argv = [str(helper), "-Z", str(theirs.fileno())]
+        argv = [str(helper), self.MODE, str(theirs.fileno()), *extra]
         for p in cgroup_procs:
             argv += ["-c", str(p)]
         fds = [theirs.fileno()]
@@ -63,11 +65,24 @@ class Zygote:
     ) -> int:
         """Fork + exec ``argv``; ``fds`` are (fd here, fd number in the child); the first is
         the status pipe. Returns the child's pid (not our child: wait for it via the pipe)."""
+        self.request(argv, env, cwd, fds)
+        return self.reply()
+
+    def request(
+        self, argv: Sequence[str], env: Mapping[str, str], cwd: Path | None, fds: Sequence[tuple[int, int]]
+    ) -> None:
+        """The first half of ``spawn``: send the request (``reply`` must follow)."""
         strings = [str(cwd) if cwd is not None else "", *argv, "", *(f"{k}={v}" for k, v in env.items()), ""]
         data = struct.pack(f"<I{len(fds)}i", len(fds), *(t for _, t in fds))
         data += b"".join(s.encode() + b"\0" for s in strings)
         try:
             socket.send_fds(self.sock, [data], [f for f, _ in fds])
+        except OSError as exc:
+            raise ZygoteError(f"fork server: {exc}") from exc
+
+    def reply(self) -> int:
+        """The second half of ``spawn``: the child's pid."""
+        try:
             reply = self.sock.recv(16)
         except OSError as exc:
             raise ZygoteError(f"fork server: {exc}") from exc
@@ -85,3 +100,34 @@ class Zygote:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
+
+
+class BoxServer(Zygote):
+    """The fast sandbox (``judge-helper -B``, see boxserver.c): one per slot, set up once, then
+    per run a child in fresh mount/PID/IPC namespaces with a fresh root, /tmp, /proc and box.
+    Requests: ``[-x BOXFD] [-m FD:ro|rw:TARGET]... [-t TMP_BYTES] -- LAUNCHER-ARGS``; the fds
+    are detached mounts (mountfd.py). Raises ZygoteError if it cannot set itself up here."""
+
+    MODE = "-B"
+
+    def __init__(self, helper: Path, cgroup_procs: Sequence[Path], netns_fd: int, layout: Sequence[str]):
+        super().__init__(helper, cgroup_procs, netns_fd, layout)
+        self.sock.settimeout(30)
+        try:
+            answer = self.sock.recv(1024)
+        except OSError as exc:
+            answer = f"error {exc}".encode()
+        finally:
+            self.sock.settimeout(None)
+        if answer != b"ok":
+            self.close()
+            text = answer.decode(errors="replace") or f"exited with status {self.proc.poll()}"
+            raise ZygoteError(f"box server: {text}")
+
+    def sync(self) -> None:
+        """Wait until the previous run's pid 1 is reaped (it counts in the slot's pids cgroup)."""
+        try:
+            self.sock.send(struct.pack("<I", 0))
+        except OSError as exc:
+            raise ZygoteError(f"box server: {exc}") from exc
+        self.reply()
