@@ -90,6 +90,8 @@ def _box_server_layout(helper: Path) -> list[str] | None:
     root = helper.parent / "box-root"  # only a mount point (inside the server's own namespace)
     root.mkdir(mode=0o755, exist_ok=True)
     args = ["-R", str(root), "-D", dev[1]]
+    if not os.environ.get("JUDGE_BOX_NO_RT"):
+        args.append("-P")  # the box server and pid 1 (never the program) run SCHED_FIFO
     for d in SYSTEM_DIRS:
         if os.path.islink(d):
             args += ["-L", f"{d}:{os.readlink(d)}"]
