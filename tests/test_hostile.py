@@ -10,6 +10,7 @@ uids is left, and the runner still runs a program.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import socket
 import subprocess
@@ -46,9 +47,18 @@ C_PROGRAMS = [
 ]
 
 
-@pytest.fixture(scope="module")
-def sandbox():
-    runner = make_runner("bwrap")
+@pytest.fixture(scope="module", params=["box server", "bwrap per run"])
+def sandbox(request):
+    saved = dict(os.environ)
+    if request.param == "bwrap per run":
+        os.environ["JUDGE_NO_BOX_SERVER"] = "1"
+    try:
+        runner = make_runner("bwrap")
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    if not runner.info.mode.startswith(request.param):
+        pytest.skip(f"{request.param} not used here: {runner.info.mode}")
     if runner.info.backend != "bwrap":
         pytest.skip(f"namespace sandbox not available, hostile programs NOT run: {runner.info.warnings}")
     box = Path(_tmp("probe"))

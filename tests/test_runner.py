@@ -29,11 +29,27 @@ QUICK = Limits(time_s=2, wall_time_s=10, processes=8)
 PROPERTY = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
-@pytest.fixture(scope="module", params=["bwrap", "rlimits"])
-def runner(request):
-    r = make_runner(request.param)
-    if r.info.backend != request.param:
-        pytest.skip(f"{request.param} backend not available here: {r.info.warnings}")
+# "bwrap": the default start (the box server where it works); "bwrap-per-run": the fallback
+KINDS = {"bwrap": {}, "bwrap-per-run": {"JUDGE_NO_BOX_SERVER": "1"}, "rlimits": {}}
+
+
+@pytest.fixture(scope="module", params=list(KINDS))
+def kind(request) -> str:
+    return request.param
+
+
+@pytest.fixture(scope="module")
+def runner(kind):
+    backend = kind.split("-")[0]
+    saved = dict(os.environ)
+    os.environ.update(KINDS[kind])
+    try:
+        r = make_runner(backend)
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    if r.info.backend != backend:
+        pytest.skip(f"{backend} backend not available here: {r.info.warnings}")
     return r
 
 
@@ -63,6 +79,15 @@ def test_info_describes_the_backend(runner):
         assert {"no_network", "filesystem_isolation"} <= set(info.enforced)
     else:
         assert any("NO SANDBOX" in w for w in info.warnings)  # loud about missing isolation
+
+
+def test_info_says_how_runs_start(runner, kind):
+    if kind == "bwrap-per-run":
+        assert runner.info.mode.startswith("bwrap per run")
+    elif kind == "rlimits":
+        assert runner.info.mode == "launcher"
+    else:
+        assert runner.info.mode == "box server" or runner.info.mode.startswith("bwrap per run (box server: ")
 
 
 def test_unknown_backend_is_refused():
@@ -165,6 +190,32 @@ def test_box_is_the_writable_working_directory(runner, box, tmp_path):
 def test_tmp_is_writable(runner, box):
     res = run(runner, box, sh('echo x > "$TMPDIR/x" && cat "$TMPDIR/x"'))
     assert res.ok, res
+
+
+def test_program_gets_the_normal_scheduling_policy(runner, box, tmp_path):
+    """The box server and pid 1 may run SCHED_FIFO: the program never does."""
+    code = "import os; print(os.sched_getscheduler(0), os.getpriority(os.PRIO_PROCESS, 0))"
+    res = run(runner, box, [PY, "-c", code], stdout=tmp_path / "out")
+    assert res.ok, res
+    assert (tmp_path / "out").read_text().split() == [str(os.SCHED_OTHER), "0"]
+
+
+def test_runs_share_nothing(runner, kind, tmp_path):
+    """Multi-pass problems rely on it: no files, /tmp, IPC objects or environment carry over."""
+    if runner.info.backend != "bwrap":
+        pytest.skip("without namespaces /tmp and IPC are the host's")
+    limits = Limits(time_s=2, wall_time_s=10, processes=8)
+    first, second = tmp_path / "one", tmp_path / "two"
+    first.mkdir()
+    second.mkdir()
+    leave = "echo left > /tmp/left; echo left > left; ipcmk -M 4096; ipcmk -Q; ipcmk -S 1"
+    script = f"({leave}) >/dev/null; ipcs | grep -c '^0x'"
+    res = run(runner, first, sh(script), limits=limits, stdout=tmp_path / "out1", env={"leak": "1"})
+    assert res.ok and (tmp_path / "out1").read_text().strip() == "3", res  # they were made
+    look = "ls -A /tmp . | grep -c left; ipcs | grep -c '^0x'; env | grep -c ^leak="
+    for _ in range(3):  # (runs of one thread reuse the slot: its uid, cgroup and box server)
+        res = run(runner, second, sh(look), limits=limits, stdout=tmp_path / "out2", env={})
+        assert (tmp_path / "out2").read_text().split() == ["0", "0", "0"], res
 
 
 # -- limits ---------------------------------------------------------------------------------
@@ -349,11 +400,13 @@ make_runner(sys.argv[1]).run(
 """
 
 
-def test_programs_die_with_the_judge(runner, box):
+def test_programs_die_with_the_judge(runner, kind, box):
     """kill -9 the judge in the middle of a run: the run's processes must not survive it."""
     import subprocess
 
-    judge = subprocess.Popen([sys.executable, "-c", JUDGE_DIES, runner.info.backend, str(box)])
+    judge = subprocess.Popen(
+        [sys.executable, "-c", JUDGE_DIES, runner.info.backend, str(box)], env={**os.environ, **KINDS[kind]}
+    )
     try:
         for _ in range(1000):  # until the program runs (bounded: 10 s)
             if (box / "uid").exists() or judge.poll() is not None:
@@ -370,3 +423,33 @@ def test_programs_die_with_the_judge(runner, box):
             break
         time.sleep(0.01)
     assert left == []
+
+
+def test_memory_peak_is_measured_on_an_oom_kill(tmp_path):
+    """cgroup v1: on an OOM kill the run's memory is memory.max_usage_in_bytes (reset between runs)."""
+    import atexit
+
+    from judge.runner.cgroup import CgroupTree
+
+    parents = {c: tmp_path / c for c in ("memory", "pids", "cpuacct")}
+    files = {
+        "memory": {"memory.oom_control": "oom_kill 0\n", "memory.max_usage_in_bytes": "999999999\n"},
+        "pids": {"pids.events": "max 0\n"},
+        "cpuacct": {"cpuacct.usage": "0\n"},
+    }
+    for c, d in parents.items():
+        (d / "slot-0").mkdir(parents=True)
+        for name, text in files[c].items():
+            (d / "slot-0" / name).write_text(text)
+    tree = CgroupTree(1, parents)
+    atexit.unregister(tree.remove)
+    group = tree.group(0)
+    group.prepare(64 << 20, 5)
+    peak_file = parents["memory"] / "slot-0" / "memory.max_usage_in_bytes"
+    assert peak_file.read_text() == "0"  # new limits: the old peak is forgotten
+    assert group.usage().memory_peak_kib == 0  # no OOM kill: not read
+    peak_file.write_text(str(50 << 20))
+    (parents["memory"] / "slot-0" / "memory.oom_control").write_text("oom_kill 1\n")
+    usage = group.usage()
+    assert (usage.oom_kills, usage.memory_peak_kib) == (1, 50 << 10)
+    assert peak_file.read_text() == "0"  # reset for the next run

@@ -242,14 +242,14 @@ def make_runner(backend: str = "auto") -> Runner:
                 uid_range=uid_range,
                 helper=str(helper),
             )
-            fast = Backend("bwrap", helper, bwrap)
-            slow = Backend("bwrap", helper, bwrap, box_server=False)
+            fast = Backend("bwrap", helper, bwrap, box_server=not os.environ.get("JUDGE_NO_BOX_SERVER"))
+            slow = Backend("bwrap", helper, bwrap)
             with _selftest_lock:
                 for b in (fast, slow) if fast.box_server else (slow,):
                     if (bwrap, b.box_server) not in _selftest:
                         _selftest[(bwrap, b.box_server)] = _self_test(Runner(b, tree, info))
                 problem = _selftest[(bwrap, False)]
-                fast_problem = _selftest.get((bwrap, True), "disabled (JUDGE_NO_BOX_SERVER)")
+                fast_problem = _selftest[(bwrap, True)] if fast.box_server else "disabled (JUDGE_NO_BOX_SERVER)"
             if problem is None:
                 if fast_problem is None:
                     return Runner(fast, tree, replace(info, mode="box server"))

@@ -70,9 +70,8 @@ class Backend:
     tmp_root: Path = Path("/tmp")
     reuse_netns: bool = True  # join the slot's empty network namespace instead of making one per run
     fork_server: bool = not os.environ.get("JUDGE_NO_FORK_SERVER")  # start runs from the slot's fork server
-    # bwrap backend: the per-slot box server (boxserver.c) instead of bwrap per run; make_runner turns it
-    # off when it does not work here
-    box_server: bool = not os.environ.get("JUDGE_NO_BOX_SERVER")
+    # bwrap backend: the per-slot box server (boxserver.c) instead of bwrap per run (make_runner decides)
+    box_server: bool = False
 
 
 def clean_env(spec: RunSpec, home: str, tmpdir: str) -> dict[str, str]:
