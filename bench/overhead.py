@@ -3,9 +3,11 @@
 For each available backend, runs a trivial static C program and ``python3 -c pass``
 (the judge's own interpreter) N times each way, interleaved so that both see the
 same machine noise, and prints min / median / max wall time per run (as seen by
-the caller) and the median overhead.
+the caller) and the median overhead. The bwrap backend is measured both ways it can
+start runs: the per-slot box server (its default where it works) and bwrap per run
+(its fallback, ``JUDGE_NO_BOX_SERVER=1``).
 
-    python3 bench/overhead.py [--runs 50] [--backend bwrap|rlimits|all]
+    python3 bench/overhead.py [--runs 50] [--backend bwrap|bwrap-per-run|rlimits|all]
 """
 
 from __future__ import annotations
@@ -35,8 +37,8 @@ def _fmt(values: list[float]) -> str:
 
 
 def _cpu() -> float:
-    """CPU time of this process, every child it has reaped, and the runner's fork servers (our
-    children that start the runs) with everything they have reaped: bwrap, the launcher, the
+    """CPU time of this process, every child it has reaped, and the runner's fork and box servers
+    (our children that start the runs) with everything they have reaped: bwrap, the launcher, the
     program. The fork servers' figures come from /proc in clock ticks: use means over many runs."""
     s, c = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     total = s.ru_utime + s.ru_stime + c.ru_utime + c.ru_stime
@@ -80,7 +82,7 @@ def bench(runner, name: str, argv: list[str], box: Path, mounts: tuple[Mount, ..
     )
     bare_c, judged_c = statistics.mean(bare_cpu) * 1000, statistics.mean(judged_cpu) * 1000
     print(
-        f"  {'':<18} CPU per run (judge + fork server + bwrap + launcher + program, mean): bare {bare_c:.2f} ms, "
+        f"  {'':<18} CPU per run (judge + servers + bwrap + launcher + program, mean): bare {bare_c:.2f} ms, "
         f"judged {judged_c:.2f} ms, overhead {judged_c - bare_c:.2f} ms (not inflated by other load)"
     )
 
@@ -92,9 +94,10 @@ def _world_reachable(path: Path) -> bool:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runs", type=int, default=50)
-    ap.add_argument("--backend", default="all", choices=["all", "bwrap", "rlimits"])
+    ap.add_argument("--backend", default="all", choices=["all", "bwrap", "bwrap-per-run", "rlimits"])
     args = ap.parse_args()
-    backends = ["bwrap", "rlimits"] if args.backend == "all" else [args.backend]
+    # (box servers last: a slot that has one syncs with it before it starts a run another way)
+    backends = ["rlimits", "bwrap-per-run", "bwrap"] if args.backend == "all" else [args.backend]
     with tempfile.TemporaryDirectory(prefix="judge-bench-") as tmp:
         box = Path(tmp)
         (box / "trivial.c").write_text(TRIVIAL_C)
@@ -104,15 +107,19 @@ def main() -> None:
         subprocess.run([gcc, "-O2", "-static", "-o", str(box / "prog"), str(box / "trivial.c")], check=True)
         py_prefix = Path(sys.base_prefix).resolve()
         mounts = (Mount(py_prefix),)
-        for backend in backends:
+        for name in backends:
+            backend = name.split("-")[0]
             py = str(Path(sys.executable).resolve())
+            if name == "bwrap-per-run":
+                os.environ["JUDGE_NO_BOX_SERVER"] = "1"
             runner = make_runner(backend)
+            os.environ.pop("JUDGE_NO_BOX_SERVER", None)
             if runner.info.backend != backend:
                 print(f"backend {backend}: not available here ({'; '.join(runner.info.warnings)})")
                 continue
             print(
-                f"backend {backend} ({runner.info.bwrap or 'no namespaces'}; {runner.info.cgroup or 'no cgroup'}),"
-                f" {args.runs} runs each:"
+                f"backend {backend}, runs start by: {runner.info.mode} ({runner.info.bwrap or 'no namespaces'}; "
+                f"{runner.info.cgroup or 'no cgroup'}), {args.runs} runs each:"
             )
             load = os.getloadavg()[0]
             print(f"  (load average {load:.1f} on {os.cpu_count()} CPUs: wall-clock figures include waiting for CPUs)")

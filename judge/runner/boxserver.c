@@ -166,7 +166,9 @@ static void attach(int fd, const char *target, int readonly) {
         if (f < 0 && errno != EEXIST && errno != EROFS) child_fail("create", p);
         if (f >= 0) close(f);
     }
-    struct b_mount_attr a = {B_MOUNT_ATTR_NOSUID | B_MOUNT_ATTR_NODEV | (readonly ? B_MOUNT_ATTR_RDONLY : 0), 0, 0, 0};
+    /* private: a clone of a shared host mount would be its peer (mounts would propagate) */
+    struct b_mount_attr a = {B_MOUNT_ATTR_NOSUID | B_MOUNT_ATTR_NODEV | (readonly ? B_MOUNT_ATTR_RDONLY : 0), 0,
+                             MS_PRIVATE, 0};
     if (syscall(SYS_mount_setattr, fd, "", AT_EMPTY_PATH | B_AT_RECURSIVE, &a, sizeof a) < 0)
         child_fail("mount_setattr", target);
     if (syscall(SYS_move_mount, fd, "", AT_FDCWD, p, MOVE_MOUNT_F_EMPTY_PATH) < 0) child_fail("move_mount", target);
