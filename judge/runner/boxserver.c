@@ -176,9 +176,6 @@ static void attach(int fd, const char *target, int readonly) {
 }
 
 static void box_child(int *fds, int *targets, int nfds, char **av, char **ev) {
-    struct sched_param sp = {1};
-    if (sched_getscheduler(0) == SCHED_FIFO) /* the program must not inherit it: reset on fork */
-        if (sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp) < 0) child_fail("sched_setscheduler", NULL);
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
@@ -330,8 +327,9 @@ int box_server(int argc, char **argv) {
     }
     if (realtime) {
         /* We and each run's pid 1 work for microseconds and then sleep: as SCHED_FIFO we get the
-           CPU at once when woken, instead of waiting behind the machine's load (the program
-           itself runs with the normal policy: SCHED_RESET_ON_FORK in pid 1). Best effort. */
+           CPU at once when woken, instead of waiting behind the machine's load. The launcher's
+           child switches to SCHED_OTHER just before it execs the program (so the program starts
+           at once, like a vfork child, but none of its code runs SCHED_FIFO). Best effort. */
         struct sched_param sp = {1};
         if (sched_setscheduler(0, SCHED_FIFO, &sp) < 0) { /* not allowed here: normal policy */
         }
