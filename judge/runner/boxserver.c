@@ -327,9 +327,9 @@ int box_server(int argc, char **argv) {
     }
     if (realtime) {
         /* We and each run's pid 1 work for microseconds and then sleep: as SCHED_FIFO we get the
-           CPU at once when woken, instead of waiting behind the machine's load. The launcher's
-           child switches to SCHED_OTHER just before it execs the program (so the program starts
-           at once, like a vfork child, but none of its code runs SCHED_FIFO). Best effort. */
+           CPU at once when woken, instead of waiting behind the machine's load. The program is
+           forked by pid 1 while it is back on the normal policy (launcher_main), so it is an
+           ordinary task from its first instruction on. Best effort. */
         struct sched_param sp = {1};
         if (sched_setscheduler(0, SCHED_FIFO, &sp) < 0) { /* not allowed here: normal policy */
         }
@@ -359,6 +359,7 @@ int box_server(int argc, char **argv) {
         if (len == 0) { /* the judge is gone: so are its runs */
             reap(kids, &nk, 0);
             for (int k = 0; k < nk; k++) kill(kids[k].pid, SIGTERM);
+            reap(kids, &nk, 2000); /* (orphans would be reaped by init: not everywhere) */
             return 0;
         }
         if (len < 0) {

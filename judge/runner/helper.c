@@ -422,12 +422,30 @@ int launcher_main(int argc, char **argv) {
         close(netns_fd);
     }
 
+    /* pid 1 of a box server runs SCHED_FIFO (woken at once when the program ends). It forks the
+       program with the normal policy, as a normal parent, and waits until it has exec'd (as
+       vfork does: the program starts at once where there is a CPU), then goes back to FIFO. */
+    int realtime = sched_getscheduler(0) == SCHED_FIFO;
+    struct sched_param sp_normal = {0}, sp_fifo = {1};
+    int exec_pipe[2] = {-1, -1};
+    if (realtime && (sched_setscheduler(0, SCHED_OTHER, &sp_normal) < 0 || pipe2(exec_pipe, O_CLOEXEC) < 0)) {
+        report("error sched/pipe: %s\n", strerror(errno));
+        return 125;
+    }
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     pid_t child = fork();
     if (child < 0) {
         report("error fork: %s\n", strerror(errno));
         return 125;
+    }
+    if (realtime && child > 0) {
+        char b;
+        close(exec_pipe[1]);
+        while (read(exec_pipe[0], &b, 1) < 0 && errno == EINTR) {
+        }
+        close(exec_pipe[0]);
+        sched_setscheduler(0, SCHED_FIFO, &sp_fifo);
     }
     if (child == 0) {
         sigset_t none;
@@ -476,12 +494,6 @@ int launcher_main(int argc, char **argv) {
             }
         }
         if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) fail("no_new_privs");
-        if (sched_getscheduler(0) != SCHED_OTHER) {
-            /* pid 1 of a box server runs SCHED_FIFO; so did we, up to here (so the program starts at
-               once, on this CPU, like a vfork child). The program never does. */
-            struct sched_param normal = {0};
-            if (sched_setscheduler(0, SCHED_OTHER, &normal) < 0) fail("sched_setscheduler");
-        }
         execvp(argv[i], argv + i);
         int e = errno;
         dprintf(2, "judge: cannot execute %s: %s\n", argv[i], strerror(e));
