@@ -25,9 +25,10 @@
  * subset of what it shows) and becomes the launcher (launcher_main in init mode): it
  * forks the program, drops it to the slot's uid, reports, kills and reaps everything.
  * The reply is the child's pid (for SIGTERM/SIGKILL from the judge). The server keeps no
- * copy of the run's status pipe: the judge sees EOF when pid 1 is gone. Before the next
- * run it reaps the previous pid 1 (so the slot's pids cgroup holds only the server); a
- * request of four zero bytes only does that (before the slot is used another way).
+ * copy of the run's status pipe: the judge sees EOF when pid 1 is gone. It reaps each pid 1
+ * when it ends (SIGCHLD), and before the next run waits until the previous one is reaped (so
+ * the slot's pids cgroup holds only the server); a request of four zero bytes only does that
+ * (before the slot is used another way).
  * EOF on SOCKFD (the judge is gone): SIGTERM every pid 1 (they kill their namespaces;
  * they also have PDEATHSIG = SIGKILL) and exit.
  */
@@ -344,10 +345,23 @@ int box_server(int argc, char **argv) {
     int self_pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
     if (self_pidfd >= 0) fcntl(self_pidfd, F_SETFD, FD_CLOEXEC);
     if (send(sock, "ok", 2, MSG_NOSIGNAL) < 0) return 0;
+    int sfd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK); /* reap each pid 1 when it is gone */
     static char buf[B_MSG];
     struct bkid kids[B_MAX_KIDS];
     int nk = 0;
     for (;;) {
+        struct pollfd pf[2] = {{sock, POLLIN, 0}, {sfd, POLLIN, 0}};
+        if (poll(pf, sfd >= 0 ? 2 : 1, -1) < 0) {
+            if (errno == EINTR) continue;
+            return 125;
+        }
+        if (sfd >= 0 && pf[1].revents) {
+            struct signalfd_siginfo si;
+            while (read(sfd, &si, sizeof si) > 0) {
+            }
+            reap(kids, &nk, 0);
+        }
+        if (!pf[0].revents) continue;
         char cbuf[CMSG_SPACE(sizeof(int) * B_MAX_FDS)];
         struct iovec iov = {buf, sizeof buf - 1};
         struct msghdr mh = {0};
@@ -404,6 +418,7 @@ int box_server(int argc, char **argv) {
                     struct pollfd pf = {self_pidfd, POLLIN, 0};
                     if (self_pidfd >= 0 && poll(&pf, 1, 0) != 0) _exit(125); /* the server died meanwhile */
                     close(self_pidfd);
+                    close(sfd);
                     close(sock);
                     box_child(fds, targets, nfds, av, ev);
                 }
