@@ -134,6 +134,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     print(warnings_banner(info.warnings), end="")
     print(f"judge {__version__}, Python {sys.version.split()[0]} at {env.tools.python}")
     print(f"sandbox backend: {info.backend}")
+    print(f"runs start by: {info.mode}")
     print(f"enforced limits: {', '.join(info.enforced) or 'none'}")
     statuses = language_status(env.languages, env.tools, env.runner)
     rows = [[s.id, s.name, "yes" if s.present else "NO", s.detail[:80]] for s in statuses]
