@@ -199,6 +199,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (PackageError, LanguageError, UsageError) as exc:
         print(f"judge: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except BrokenPipeError:  # `judge ... | head`: the reader went away; not an error
+        sys.stderr.close()
+        return EXIT_OK
     except KeyboardInterrupt:
         print("judge: interrupted", file=sys.stderr)
         return 130
