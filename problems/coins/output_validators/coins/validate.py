@@ -88,7 +88,8 @@ def judge(start: str, optimum: int | None, team: bytes, feedback: Path) -> int:
         # a legal sequence the reference says cannot exist: the package is wrong, not the team
         raise SystemExit(f"legal sequence of {used} moves, but the answer file says {optimum}")
     score = 100.0 if used == 0 else 100.0 * optimum / used
-    (feedback / "judgemessage.txt").write_text(f"{used} moves (optimum {optimum}): score {score:.2f}\n")
+    moves = "1 move" if used == 1 else f"{used} moves"
+    (feedback / "judgemessage.txt").write_text(f"{moves} (optimum {optimum}): score {score:.2f}\n")
     (feedback / "score.txt").write_text(f"{score:.6f}\n")
     (feedback / "metric.txt").write_text(f"{used}\n")
     return ACCEPT

@@ -1,7 +1,9 @@
 // The seed's program (shared/seeds/004_..., "동전 이동 게임의 풀이 알고리즘"), compiled as C++.
 // Its move(), isSeperated() and solve() are unchanged, comments translated; the seed hard-codes the
 // start ABABA and a search depth of 5. Adapted only in its input and output:
-//  - the start row is read from the input and placed like the seed's "        ABABA          ";
+//  - the start row is read from the input and placed between 12 spaces on each side (the seed's
+//    "        ABABA          " has 8 and 10: enough for five coins, but with seven or more its
+//    search writes past the end of the string);
 //  - solve() records the rows instead of printing them, and main() prints them start-to-goal
 //    (the seed prints them goal-first, as the recursion unwinds), '.' for an empty cell, trimmed.
 // It prints nothing when its depth-5 search fails.
@@ -117,7 +119,7 @@ int main()
 {
     string start;
     cin >> start;
-    string coins = "        " + start + "          ";
+    string coins = string(12, ' ') + start + string(12, ' ');
     if(solve(coins, 5))
     {
         found.push_back(coins);

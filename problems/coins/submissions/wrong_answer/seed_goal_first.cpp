@@ -114,7 +114,7 @@ int main()
 {
     string start;
     cin >> start;
-    string coins = "        " + start + "          ";
+    string coins = string(12, ' ') + start + string(12, ' ');
     if(solve(coins, 5))
     {
         found.push_back(coins);
