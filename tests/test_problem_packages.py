@@ -1,0 +1,42 @@
+"""Acceptance of the shipped problems: `judge verify problems/<id>` passes, through the real entry point.
+
+Every submission in a package's submissions/<folder>/ gets the verdict its folder names, and the input
+validators accept every test. Nothing may be skipped: CI installs every toolchain.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parent.parent
+PROBLEMS = sorted(p.name for p in (ROOT / "problems").iterdir() if (p / "problem.yaml").is_file())
+
+
+def test_the_five_problems_ship() -> None:
+    assert {"memory", "rummy", "go", "klondike", "coins"} <= set(PROBLEMS)
+
+
+@pytest.mark.parametrize("problem", PROBLEMS)
+def test_verify_passes(problem: str) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "judge", "verify", str(ROOT / "problems" / problem), "--json"],
+        capture_output=True, text=True, timeout=1200, cwd=ROOT, stdin=subprocess.DEVNULL,
+    )
+    assert proc.returncode in (0, 1), proc.stderr[-3000:]
+    report = json.loads(proc.stdout)
+    wrong = [
+        (s["submission"], s["expected"], s["result"] and s["result"]["verdict"], s["result"] and s["result"]["score"])
+        for s in report["submissions"] if not s["ok"]
+    ]
+    skipped = [(s["submission"], s["skipped"]) for s in report["submissions"] if s["skipped"]]
+    assert not wrong, wrong
+    assert not skipped, skipped
+    assert not report["input_validation"]["failed"], report["input_validation"]["failed"][:5]
+    assert report["ok"]
+    folders = {s["folder"] for s in report["submissions"]}
+    assert "accepted" in folders and "wrong_answer" in folders
