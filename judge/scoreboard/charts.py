@@ -10,6 +10,7 @@ WIDTH, HEIGHT = 520, 190
 MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 40, 10, 12, 44
 MAX_DISTINCT = 12  # up to this many distinct values get one bar each; more are put in equal bins
 BINS = 10
+MAX_BAR_WIDTH = 56.0  # a chart of one or two values keeps slim bars
 
 
 @dataclass(frozen=True)
@@ -109,21 +110,21 @@ def bar_chart(bins: Sequence[Bin], *, title: str, x_caption: str, unit: str = "c
     total = sum(b.count for b in bins)
     y_max = _nice_max(max((b.count for b in bins), default=0))
     slot = (right - left) / max(len(bins), 1)
-    gap = min(6.0, slot * 0.15)
+    width = min(slot - min(6.0, slot * 0.15), MAX_BAR_WIDTH)
     bars = []
     for i, b in enumerate(bins):
         h = (baseline - top) * b.count / y_max
-        x = left + i * slot + gap / 2
+        middle = left + (i + 0.5) * slot
         noun = unit if b.count != 1 else unit.removesuffix("s")
         bars.append(
             Bar(
-                x=round(x, 2),
+                x=round(middle - width / 2, 2),
                 y=round(baseline - h, 2),
-                width=round(slot - gap, 2),
+                width=round(width, 2),
                 height=round(h, 2),
                 count=b.count,
                 label=b.label,
-                label_x=round(x + (slot - gap) / 2, 2),
+                label_x=round(middle, 2),
                 title=f"{b.label}: {b.count} {noun}",
             )
         )
