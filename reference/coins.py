@@ -9,11 +9,13 @@ of coins and lands on the two cells just beyond it (both must be empty: never th
 game starts from a row without gaps, see :func:`gap_sizes_stay_even`). The *goal* is a row without gaps
 whose coins are ``A…AB…B`` or ``B…BA…A`` (one face only counts too).
 
-:func:`solve` is a breadth-first search, so the sequence it returns is as short as possible. From most
+:func:`solve` is a breadth-first search, so the sequence it returns is as short as possible. From many
 starts infinitely many rows are reachable (a group of coins can walk away from a coin left behind, the
 gap between them growing by two with each move), so the search alone cannot always prove that no goal
-is reachable. :func:`classify` adds a proof for that case: an over-approximation that clamps every gap at
-``gap_cap`` cells has finitely many rows; when none of them is a goal, no goal is reachable.
+is reachable: the problem's tests only use starts that the search decides (it finds a goal, or it runs
+out of rows). :func:`classify` adds a proof for the other starts, used to survey them: an
+over-approximation of the game in which wide gaps are only known modulo a period has finitely many
+rows; when none of them is a goal, no goal is reachable.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ IMPOSSIBLE = "impossible"
 DEFAULT_MAX_ROWS = 2_000_000  # the search gives up (Undecided) after storing this many rows
 DEFAULT_MAX_MOVES = 100  # ... or when no goal is this close and rows further away exist
 DEFAULT_CLAMPS = ((4, 4), (4, 12))  # (cap, period) of the clamped games classify() tries
+DEFAULT_CLAMPED_ROWS = 50_000  # ... each giving up (proving nothing) beyond this many rows
 DEFAULT_EXHAUST_ROWS = 5_000  # an impossible start counts as exhausted when at most this many rows
 START = re.compile(r"[AB]+")
 ROW = re.compile(r"[AB](?:[AB.]*[AB])?")
@@ -179,8 +182,11 @@ def abstract_successors(row: str, cap: int, period: int) -> set[str]:
     return {clamp_gaps(after, cap, period) for version in versions for after in successors(version)}
 
 
-def goal_unreachable_in_clamped_game(start: str, cap: int = 4, period: int = 4) -> bool:
-    """True only if no goal is reachable from ``start`` (a proof); False proves nothing.
+def goal_unreachable_in_clamped_game(
+    start: str, cap: int = 4, period: int = 4, max_rows: int = DEFAULT_CLAMPED_ROWS
+) -> bool:
+    """True only if no goal is reachable from ``start`` (a proof); False proves nothing (it is also the
+    answer when the clamped game has more than ``max_rows`` rows).
 
     ``cap`` (even, at least 4, so that a gap of 2 cells, the only gap a move can close, is exact) and
     ``period`` (even, at least 2) define the clamped game: gaps of ``cap`` cells or more are only known
@@ -203,6 +209,8 @@ def goal_unreachable_in_clamped_game(start: str, cap: int = 4, period: int = 4) 
             if after not in seen:
                 seen.add(after)
                 stack.append(after)
+        if len(seen) > max_rows:
+            return False
     return True
 
 
