@@ -8,9 +8,11 @@ import sys
 from pathlib import Path
 
 from judge.cli import EXIT_JE, EXIT_OK, UsageError, make_environment
+from judge.fuzz import FuzzStatus
 from judge.grade.discovery import discover, load_problems
-from judge.grade.progress import Progress
-from judge.grade.report import build_board, issues_text, standings_table, write_results_json
+from judge.grade.fuzzing import DEFAULT_SEED, FuzzSummary, fuzz_contest
+from judge.grade.progress import Progress, printable
+from judge.grade.report import build_board, fuzz_text, issues_text, standings_table, write_results_json
 from judge.grade.schedule import grade
 from judge.grade.storage import Store, StoreError
 from judge.scoreboard.render import write_board
@@ -45,6 +47,21 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--json", action="store_true", help="also write OUT/results.json")
     p.add_argument("--rejudge", action="store_true", help="judge everything again, ignoring stored results")
     p.add_argument("--title", default="Scoreboard", help="the board's title")
+    p.add_argument(
+        "--fuzz",
+        type=int,
+        default=None,
+        metavar="N",
+        help="also fuzz every submission with the full score on a problem with a fuzz.py, with N examples "
+        "(shown on the board; changes no score)",
+    )
+    p.add_argument(
+        "--fuzz-seed",
+        type=int,
+        default=DEFAULT_SEED,
+        metavar="S",
+        help=f"the fuzzer's seed (default {DEFAULT_SEED}: the same contest gives the same board)",
+    )
     p.set_defaults(func=cmd_grade)
 
 
@@ -58,6 +75,10 @@ def cmd_grade(args: argparse.Namespace) -> int:
         raise UsageError(f"{problems_dir}: not a folder of problem packages (use --problems DIR)")
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    if args.fuzz is not None and args.fuzz < 1:
+        raise UsageError("--fuzz must be at least 1 (examples per submission)")
+    if not 0 <= args.fuzz_seed < 2**63:
+        raise UsageError("--fuzz-seed must be a non-negative 64-bit number")
     problems, package_issues = load_problems(problems_dir)
     if not problems:
         detail = f" ({package_issues[0].reason})" if package_issues else ""
@@ -74,24 +95,53 @@ def cmd_grade(args: argparse.Namespace) -> int:
         summary = grade(
             contest, problems, env, store, jobs=args.jobs, rejudge=args.rejudge, listener=progress
         )
+        fuzz: FuzzSummary | None = None
+        if args.fuzz is not None:
+            fuzz = fuzz_contest(
+                contest,
+                problems,
+                env,
+                store,
+                summary,
+                examples=args.fuzz,
+                seed=args.fuzz_seed,
+                jobs=args.jobs,
+                refuzz=args.rejudge,
+                listener=progress,
+            )
     issues = [*package_issues, *contest.issues, *summary.issues]
     warnings = tuple(env.runner.info.warnings)
-    board = build_board(args.title, contest, problems, summary, issues, warnings)
+    board = build_board(args.title, contest, problems, summary, issues, warnings, fuzz, problems_dir)
     write_board(board, out)
     for w in warnings:
         print(f"WARNING: {w}")
     print(standings_table(board))
     if issues:
         print(issues_text(issues))
+    fuzz_line = ""
+    if fuzz is not None:
+        found = fuzz_text(board)
+        if found:
+            print(found)
+        for note in fuzz.notes:
+            print(f"  {printable(note)}")
+        fuzz_line = (
+            f"; fuzz ({fuzz.examples} examples, seed {fuzz.seed}): {fuzz.fuzzed} fuzzed, "
+            f"{fuzz.reused} reused, {len(fuzz.with_status(FuzzStatus.COUNTEREXAMPLE))} counterexample(s)"
+        )
     extra = ""
     if args.json:
         extra = f", {write_results_json(board, out / 'results.json')}"
     print(
         f"{len(contest.entries)} submissions from {len(contest.contestants)} contestants: "
-        f"{summary.judged} judged, {summary.reused} reused, {len(issues)} not judged; "
+        f"{summary.judged} judged, {summary.reused} reused, {len(issues)} not judged{fuzz_line}; "
         f"scoreboard: {out / 'index.html'}{extra}; database: {db_path}"
     )
+    status = EXIT_OK
     if summary.judge_errors:
         print(f"{summary.judge_errors} judge error(s) (JE): see the scoreboard", file=sys.stderr)
-        return EXIT_JE
-    return EXIT_OK
+        status = EXIT_JE
+    if fuzz is not None and fuzz.errors:
+        print(f"{fuzz.errors} fuzzing error(s) (fuzz.py or the judge): see above", file=sys.stderr)
+        status = EXIT_JE
+    return status

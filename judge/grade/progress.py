@@ -6,9 +6,11 @@ import shutil
 import time
 from typing import TextIO
 
+from judge.fuzz import FuzzStatus
 from judge.grade.discovery import Entry
+from judge.grade.fuzzing import FuzzListener, outcome_from_json
 from judge.grade.schedule import Listener
-from judge.grade.storage import StoredRun
+from judge.grade.storage import StoredFuzz, StoredRun
 
 BAR_WIDTH = 24
 
@@ -26,7 +28,17 @@ def describe(run: StoredRun | None, note: str) -> str:
     return f"{r.verdict.value} {r.score:g}/{r.max_score:g}{metric}"
 
 
-class Progress(Listener):
+def describe_fuzz(fuzzed: StoredFuzz) -> str:
+    o = outcome_from_json(fuzzed.outcome)
+    cex = o.counterexample
+    if o.status is FuzzStatus.COUNTEREXAMPLE and cex is not None:
+        return f"{o.scoreboard_note()} ({cex.verdict.value} after {o.examples} examples)"
+    if o.status is FuzzStatus.ERROR:
+        return f"{o.scoreboard_note()}: {o.message.strip().splitlines()[0] if o.message.strip() else ''}"
+    return o.scoreboard_note() or o.status.value
+
+
+class Progress(Listener, FuzzListener):
     def __init__(self, stream: TextIO, *, tty: bool) -> None:
         self.stream = stream
         self.tty = tty
@@ -58,6 +70,20 @@ class Progress(Listener):
         if self.count >= self.total:
             self.stream.write("\n")
         self.stream.flush()
+
+    def fuzz_start(self, total: int, reused: int) -> None:
+        self.total, self.count = total, reused
+        self.started = time.monotonic()
+        if total == reused:
+            if total:
+                self._line(f"fuzz: all {total} submissions with full score already fuzzed (outcomes reused)")
+            return
+        self._line(f"fuzzing {total - reused} of {total} submissions with full score ({reused} reused)")
+
+    def fuzz_done(self, entry: Entry, fuzzed: StoredFuzz | None, note: str) -> None:
+        self.count += 1
+        what = note if fuzzed is None else f"{entry.contestant}/{entry.problem}: {describe_fuzz(fuzzed)}"
+        self._line(printable(f"[fuzz {self.count}/{self.total}] {what}"))
 
     def _line(self, text: str) -> None:
         self.stream.write(text + "\n")

@@ -7,11 +7,15 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from judge.fuzz import FuzzStatus
+from judge.fuzz.outcome import show_bytes
 from judge.grade.discovery import Contest, Issue
+from judge.grade.fuzzing import FuzzSummary, outcome_from_json
 from judge.grade.progress import printable
 from judge.grade.schedule import Summary
+from judge.grade.storage import StoredFuzz
 from judge.problem import Problem
-from judge.scoreboard.model import Board, BoardProblem, BoardRun, Notice
+from judge.scoreboard.model import Board, BoardFuzz, BoardProblem, BoardRun, FuzzSettings, Notice
 from judge.scoreboard.pages import fmt_metric, fmt_score
 from judge.scoreboard.ranking import counted_metric, standings
 from judge.textreport import table
@@ -31,6 +35,25 @@ def board_problem(p: Problem) -> BoardProblem:
     )
 
 
+def reproduce_command(fuzzed: StoredFuzz, problems_dir: Path, contest_root: Path) -> str:
+    """The `judge fuzz` command line that tries the same inputs (no example database, like grading)."""
+    k = fuzzed.key
+    return (
+        f"judge fuzz {problems_dir / k.run.problem} {contest_root / fuzzed.source} "
+        f"--examples {k.examples} --seed {k.seed} --no-db"
+    )
+
+
+def board_fuzz(fuzzed: StoredFuzz, problems_dir: Path, contest_root: Path) -> BoardFuzz:
+    return BoardFuzz(
+        outcome=outcome_from_json(fuzzed.outcome),
+        max_examples=fuzzed.key.examples,
+        fuzzed_at=fuzzed.fuzzed_at,
+        fuzz_version=fuzzed.key.fuzz_version,
+        reproduce=reproduce_command(fuzzed, problems_dir, contest_root),
+    )
+
+
 def build_board(
     title: str,
     contest: Contest,
@@ -38,7 +61,11 @@ def build_board(
     summary: Summary,
     issues: Sequence[Issue],
     warnings: Sequence[str] = (),
+    fuzz: FuzzSummary | None = None,
+    problems_dir: Path = Path("problems"),
 ) -> Board:
+    """The board's records. ``fuzz``: the outcomes of ``--fuzz`` (None: graded without it)."""
+    fuzzed = fuzz.outcomes if fuzz is not None else {}
     runs = {
         key: BoardRun(
             contestant=run.key.contestant,
@@ -50,6 +77,7 @@ def build_board(
             source_hash=run.key.source_hash,
             judged_at=run.judged_at,
             seeds=run.seeds,
+            fuzz=board_fuzz(fuzzed[key], problems_dir, contest.root) if key in fuzzed else None,
         )
         for key, run in summary.runs.items()
     }
@@ -61,10 +89,22 @@ def build_board(
         notices=tuple(Notice(i.kind, i.path, i.reason, i.contestant) for i in issues),
         judge_version=summary.judge_version,
         sandbox_warnings=tuple(warnings),
+        fuzz=None if fuzz is None else FuzzSettings(fuzz.examples, fuzz.seed),
     )
 
 
-def _run_json(run: BoardRun) -> dict[str, Any]:
+def fuzz_json(f: BoardFuzz) -> dict[str, Any]:
+    """``judge fuzz --json``'s object, with N, when and by which fuzzer, and how to reproduce it."""
+    return {
+        **f.outcome.to_json(),
+        "max_examples": f.max_examples,
+        "fuzzed_at": f.fuzzed_at,
+        "fuzz_version": f.fuzz_version,
+        "reproduce": f.reproduce,
+    }
+
+
+def _run_json(run: BoardRun, with_fuzz: bool) -> dict[str, Any]:
     r = run.result
     out = r.to_json()
     for test_json, t in zip(out["tests"], r.tests, strict=True):
@@ -81,6 +121,8 @@ def _run_json(run: BoardRun) -> dict[str, Any]:
             "seeds": run.seeds,
         }
     )
+    if with_fuzz:
+        out["fuzz"] = None if run.fuzz is None else fuzz_json(run.fuzz)
     return out
 
 
@@ -88,8 +130,8 @@ def results_json(board: Board) -> dict[str, Any]:
     """The `--json` document: problems, standings, and per contestant and problem the full result."""
     results: dict[str, dict[str, Any]] = {c: {} for c in board.contestants}
     for (contestant, pid), run in sorted(board.runs.items()):
-        results.setdefault(contestant, {})[pid] = _run_json(run)
-    return {
+        results.setdefault(contestant, {})[pid] = _run_json(run, board.fuzz is not None)
+    doc: dict[str, Any] = {
         "judge_version": board.judge_version,
         "problems": [
             {
@@ -113,6 +155,9 @@ def results_json(board: Board) -> dict[str, Any]:
         ],
         "sandbox_warnings": list(board.sandbox_warnings),
     }
+    if board.fuzz is not None:  # without --fuzz the document is as it always was
+        doc["fuzz"] = {"examples": board.fuzz.examples, "seed": board.fuzz.seed}
+    return doc
 
 
 def write_results_json(board: Board, path: Path) -> Path:
@@ -143,3 +188,21 @@ def standings_table(board: Board) -> str:
 
 def issues_text(issues: Sequence[Issue]) -> str:
     return "\n".join(f"  not judged: {printable(i.path)}: {i.kind}: {printable(i.reason)}" for i in issues)
+
+
+def fuzz_text(board: Board) -> str:
+    """The counterexamples and fuzzing errors of a ``--fuzz`` board, for the terminal ("" when none)."""
+    lines = []
+    for (contestant, pid), run in sorted(board.runs.items()):
+        f = run.fuzz
+        if f is None or f.outcome.status not in (FuzzStatus.COUNTEREXAMPLE, FuzzStatus.ERROR):
+            continue
+        o = f.outcome
+        cex = o.counterexample
+        if o.status is FuzzStatus.COUNTEREXAMPLE and cex is not None:
+            shown = show_bytes(cex.input, limit=60, max_lines=1).replace("\n", " ").strip()
+            detail = f"{cex.verdict.value} on input {shown!r}"
+        else:
+            detail = o.message.strip().splitlines()[0] if o.message.strip() else "failed"
+        lines.append(printable(f"  {o.scoreboard_note()}: {contestant}/{pid}: {detail}"))
+    return "\n".join(lines)

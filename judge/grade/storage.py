@@ -1,4 +1,5 @@
-"""Results in SQLite: one row per judged submission (``runs``) and one per test (``tests``). WAL mode.
+"""Results in SQLite: one row per judged submission (``runs``) and one per test (``tests``), plus one per
+fuzzed submission (``fuzz``, `judge grade --fuzz N`). WAL mode.
 
 A run is identified by its ``RunKey``: contestant, problem, the submission's content hash, the problem
 package's content hash and the judge version. Each run is written with its tests in one transaction, so a
@@ -66,6 +67,23 @@ CREATE TABLE IF NOT EXISTS tests (
     PRIMARY KEY (run_id, idx)
 );
 CREATE INDEX IF NOT EXISTS runs_by_submission ON runs (contestant, problem);
+CREATE TABLE IF NOT EXISTS fuzz (
+    id INTEGER PRIMARY KEY,
+    contestant TEXT NOT NULL,
+    problem TEXT NOT NULL,
+    source_hash TEXT NOT NULL,
+    package_hash TEXT NOT NULL,
+    judge_version TEXT NOT NULL,
+    fuzz_version TEXT NOT NULL,
+    examples INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    source TEXT NOT NULL,
+    status TEXT NOT NULL,
+    outcome_json TEXT NOT NULL,
+    fuzzed_at TEXT NOT NULL,
+    duration_s REAL NOT NULL,
+    UNIQUE (contestant, problem, source_hash, package_hash, judge_version, fuzz_version, examples, seed)
+);
 """
 
 
@@ -83,6 +101,27 @@ class RunKey:
 
 
 @dataclass(frozen=True)
+class FuzzKey:
+    """A fuzzing outcome is reused only for the same submission, package, judge, fuzzer, N and seed."""
+
+    run: RunKey
+    fuzz_version: str  # the fuzzer's code and Hypothesis' version (see grade.fuzzing.fuzz_version)
+    examples: int
+    seed: int
+
+
+@dataclass(frozen=True)
+class StoredFuzz:
+    id: int
+    key: FuzzKey
+    source: str  # relative to the contest folder
+    status: str  # a judge.fuzz.FuzzStatus value
+    outcome: dict[str, Any]  # FuzzOutcome.to_json()
+    fuzzed_at: str  # ISO 8601, UTC
+    duration_s: float
+
+
+@dataclass(frozen=True)
 class StoredRun:
     id: int
     key: RunKey
@@ -97,6 +136,10 @@ _RUN_COLUMNS = (
     "id, contestant, problem, source_hash, package_hash, judge_version, source, language, verdict, score, "
     "max_score, time_s, memory_kib, metric, metric_name, compile_message, groups_json, seeds_json, "
     "sandbox_warnings_json, judged_at, duration_s"
+)
+_FUZZ_COLUMNS = (
+    "id, contestant, problem, source_hash, package_hash, judge_version, fuzz_version, examples, seed, "
+    "source, status, outcome_json, fuzzed_at, duration_s"
 )
 _TEST_COLUMNS = (
     "name, grp, verdict, score, fraction, time_s, wall_time_s, memory_kib, message, metric, transcript, "
@@ -202,6 +245,24 @@ class Store:
             raise
         return run_id
 
+    def save_fuzz(
+        self, key: FuzzKey, source: str, status: str, outcome: dict[str, Any], duration_s: float
+    ) -> int:
+        """Store one fuzzing outcome (one row, one statement: atomic); replaces one with the same key."""
+        cur = self._db.execute(
+            f"INSERT OR REPLACE INTO fuzz ({_FUZZ_COLUMNS.removeprefix('id, ')}) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                *_fuzz_key_tuple(key),
+                source,
+                status,
+                json.dumps(outcome, sort_keys=True),
+                datetime.now(UTC).isoformat(timespec="seconds"),
+                duration_s,
+            ),
+        )
+        return int(cur.lastrowid or 0)
+
     # ------------------------------------------------------------------ reading
 
     def lookup(self, key: RunKey) -> StoredRun | None:
@@ -222,6 +283,22 @@ class Store:
         """How long the latest stored run of each (contestant, problem) took: the scheduler's estimate."""
         rows = self._db.execute("SELECT contestant, problem, duration_s FROM runs ORDER BY id").fetchall()
         return {(c, p): float(d) for c, p, d in rows}
+
+    def lookup_fuzz(self, key: FuzzKey) -> StoredFuzz | None:
+        row = self._db.execute(
+            f"SELECT {_FUZZ_COLUMNS} FROM fuzz WHERE contestant=? AND problem=? AND source_hash=? "
+            "AND package_hash=? AND judge_version=? AND fuzz_version=? AND examples=? AND seed=?",
+            _fuzz_key_tuple(key),
+        ).fetchone()
+        if row is None:
+            return None
+        run_id, c, p, src, pkg, version, fuzz_version, examples, seed, source, status, doc, at, dur = row
+        fkey = FuzzKey(RunKey(c, p, src, pkg, version), fuzz_version, int(examples), int(seed))
+        return StoredFuzz(run_id, fkey, source, status, json.loads(doc), at, float(dur))
+
+    def fuzz_count(self) -> int:
+        """Rows in the ``fuzz`` table."""
+        return int(self._db.execute("SELECT COUNT(*) FROM fuzz").fetchone()[0])
 
     def counts(self) -> tuple[int, int]:
         """(runs, tests) rows in the database."""
@@ -310,3 +387,7 @@ class Store:
 
 def _key_tuple(key: RunKey) -> tuple[str, str, str, str, str]:
     return (key.contestant, key.problem, key.source_hash, key.package_hash, key.judge_version)
+
+
+def _fuzz_key_tuple(key: FuzzKey) -> tuple[str, str, str, str, str, str, int, int]:
+    return (*_key_tuple(key.run), key.fuzz_version, key.examples, key.seed)

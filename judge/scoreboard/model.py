@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from judge.fuzz.outcome import FuzzOutcome
 from judge.results import SubmissionResult
 
 
@@ -26,6 +27,25 @@ class BoardProblem:
 
 
 @dataclass(frozen=True)
+class BoardFuzz:
+    """What fuzzing an accepted submission found (`judge grade --fuzz N`). Changes no score or rank."""
+
+    outcome: FuzzOutcome
+    max_examples: int  # N: the examples asked for (``outcome.examples``: the ones tried)
+    fuzzed_at: str = ""
+    fuzz_version: str = ""
+    reproduce: str = ""  # a `judge fuzz` command line that finds the same outcome
+
+
+@dataclass(frozen=True)
+class FuzzSettings:
+    """The board was graded with ``--fuzz examples --fuzz-seed seed``."""
+
+    examples: int
+    seed: int
+
+
+@dataclass(frozen=True)
 class BoardRun:
     """The current result of one contestant on one problem."""
 
@@ -38,6 +58,7 @@ class BoardRun:
     source_hash: str = ""
     judged_at: str = ""
     seeds: Mapping[str, Any] = field(default_factory=dict)
+    fuzz: BoardFuzz | None = None  # only with --fuzz, for a submission with full score that was fuzzed
 
 
 @dataclass(frozen=True)
@@ -59,6 +80,7 @@ class Board:
     notices: tuple[Notice, ...] = ()
     judge_version: str = ""
     sandbox_warnings: tuple[str, ...] = ()
+    fuzz: FuzzSettings | None = None  # None: graded without --fuzz (the board shows nothing of it)
 
 
 _SAFE = re.compile(r"[^A-Za-z0-9_-]")

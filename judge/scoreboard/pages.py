@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from judge.scoreboard.charts import Chart, bar_chart, score_bins, value_bins
+from judge.scoreboard.fuzzview import board_fuzz, cell_fuzz, submission_fuzz
 from judge.scoreboard.model import Board, BoardProblem, BoardRun, slug
 from judge.scoreboard.ranking import cell_class, counted_metric, problem_order, standings
 
@@ -62,19 +63,25 @@ def _cell(p: BoardProblem, run: BoardRun | None, contestant: str) -> dict[str, A
             "metric": "",
             "href": None,
             "title": "no submission",
+            "fuzz": None,
         }
     r = run.result
     metric = ""
     value = counted_metric(run)
     if p.metric_name is not None and value is not None:
         metric = f"{fmt_metric(value)} {p.metric_name}"
+    title = f"{VERDICT_NAMES[r.verdict.value]}, {fmt_score(r.score)} of {fmt_score(r.max_score)}"
+    fuzz = cell_fuzz(run.fuzz)
+    if fuzz is not None:
+        title += f"; {fuzz['title']}"
     return {
         "cls": cell_class(run),
         "score": fmt_score(r.score),
         "verdict": r.verdict.value,
         "metric": metric,
         "href": submission_href(contestant, p.id),
-        "title": f"{VERDICT_NAMES[r.verdict.value]}, {fmt_score(r.score)} of {fmt_score(r.max_score)}",
+        "title": title,
+        "fuzz": fuzz,
     }
 
 
@@ -100,6 +107,7 @@ def index_context(board: Board) -> dict[str, Any]:
         "warnings": list(board.sandbox_warnings),
         "tie_metrics": [p for p in board.problems if p.metric_name is not None],
         "verdict_names": VERDICT_NAMES,
+        "fuzz": board_fuzz(board),
     }
 
 
@@ -141,6 +149,7 @@ def problem_context(board: Board, problem: BoardProblem, statement_html: str) ->
             "metric": fmt_metric(counted_metric(r)),
             "language": r.result.language,
             "time_s": f"{r.result.time_s:.2f}",
+            "fuzz": cell_fuzz(r.fuzz),
         }
         for r in ordered
     ]
@@ -155,6 +164,7 @@ def problem_context(board: Board, problem: BoardProblem, statement_html: str) ->
         "interactive": problem.interactive,
         "judge_version": board.judge_version,
         "warnings": list(board.sandbox_warnings),
+        "fuzz": board_fuzz(board),
     }
 
 
@@ -231,4 +241,5 @@ def submission_context(board: Board, problem: BoardProblem, run: BoardRun) -> di
         "judged_at": run.judged_at,
         "env_seeds": dict(run.seeds.get("env", {})) if isinstance(run.seeds, dict) else {},
         "warnings": list(r.sandbox_warnings),
+        "fuzz": submission_fuzz(run.fuzz),
     }

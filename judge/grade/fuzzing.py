@@ -1,0 +1,224 @@
+"""`judge grade --fuzz N`: after judging, fuzz every submission with the full score on a problem that has a
+``fuzz.py``, with N examples and a fixed seed (docs/fuzzing.md), reusing stored outcomes.
+
+An outcome is stored (table ``fuzz``) under the submission's run key plus the fuzzer's version, N and the
+seed, as soon as it is known, so a killed grading loses only the submissions being fuzzed at that moment.
+Fuzzing never uses Hypothesis' example database: the outcome depends on the stored key only, so the board
+can be reproduced. A fuzzing ERROR (the package's ``fuzz.py`` failed, or the judge did) is shown and
+fuzzed again next time, like a JE. Fuzz outcomes change no score and no rank.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import tempfile
+import time
+import traceback
+from collections.abc import Callable, Mapping
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import hypothesis
+
+import judge.fuzz
+from judge.build import SkipLanguage
+from judge.fuzz import Counterexample, FuzzOutcome, FuzzStatus, fuzz_submission
+from judge.fuzz.hooks import hooks_path
+from judge.grade.discovery import Contest, Entry, Unreadable
+from judge.grade.schedule import Summary, _Preparer, _stage
+from judge.grade.storage import FuzzKey, Store, StoredFuzz, StoredRun
+from judge.judging import Environment, Prepared
+from judge.problem import Problem
+from judge.verdict import Verdict
+
+DEFAULT_SEED = 1  # `--fuzz-seed`: fixed, so that the same contest gives the same board
+FUZZ_JOBS = 1  # submission runs at once per fuzzed submission (the grading's --jobs run side by side)
+
+FuzzFn = Callable[[Prepared, Path, Environment, int, int], FuzzOutcome]
+
+
+def fuzz_version(judge_version: str) -> str:
+    """The judge's version, the fuzzer's code and Hypothesis' version: what decides which inputs are tried."""
+    root = Path(judge.fuzz.__file__).parent
+    h = hashlib.sha256()
+    for p in sorted(root.glob("*.py")):
+        h.update(p.name.encode() + b"\0" + hashlib.sha256(p.read_bytes()).digest())
+    return f"{judge_version}/fuzz-{h.hexdigest()[:12]}/hypothesis-{hypothesis.__version__}"
+
+
+def has_fuzz_hooks(problem: Problem) -> bool:
+    return hooks_path(problem).is_file()
+
+
+def full_score(run: StoredRun) -> bool:
+    r = run.result
+    return r.verdict is Verdict.AC and r.score >= r.max_score - 1e-6
+
+
+def _bytes(doc: Mapping[str, Any], key: str) -> bytes | None:
+    hexed = doc.get(f"{key}_hex")
+    return None if hexed is None else bytes.fromhex(hexed)
+
+
+def outcome_from_json(doc: Mapping[str, Any]) -> FuzzOutcome:
+    """The inverse of ``FuzzOutcome.to_json()`` (what the database stores)."""
+    cex_doc = doc.get("counterexample")
+    cex = None
+    if cex_doc is not None:
+        cex = Counterexample(
+            input=_bytes(cex_doc, "input") or b"",
+            answer=_bytes(cex_doc, "answer") or b"",
+            output=_bytes(cex_doc, "output"),
+            verdict=Verdict(cex_doc["verdict"]),
+            message=cex_doc.get("message", ""),
+            confirmed=bool(cex_doc.get("confirmed", False)),
+        )
+    return FuzzOutcome(
+        problem=doc["problem"],
+        source=doc["source"],
+        language=doc["language"],
+        status=FuzzStatus(doc["status"]),
+        seed=int(doc["seed"]),
+        checker=doc.get("checker", ""),
+        examples=int(doc.get("examples", 0)),
+        runs=int(doc.get("runs", 0)),
+        elapsed_s=float(doc.get("elapsed_s", 0.0)),
+        shrink_runs=int(doc.get("shrink_runs", 0)),
+        replayed=bool(doc.get("replayed", False)),
+        counterexample=cex,
+        message=doc.get("message", ""),
+        saved_as=tuple(doc.get("saved_as", ())),
+    )
+
+
+@dataclass
+class FuzzSummary:
+    examples: int
+    seed: int
+    version: str
+    outcomes: dict[tuple[str, str], StoredFuzz] = field(default_factory=dict)  # current, per entry
+    notes: list[str] = field(default_factory=list)  # submissions not fuzzed this time, and why
+    fuzzed: int = 0
+    reused: int = 0
+
+    def with_status(self, status: FuzzStatus) -> list[StoredFuzz]:
+        return [f for _, f in sorted(self.outcomes.items()) if f.status == status.value]
+
+    @property
+    def errors(self) -> int:
+        return len(self.with_status(FuzzStatus.ERROR))
+
+
+class FuzzListener:
+    """Progress callbacks of the fuzzing phase (the default does nothing)."""
+
+    def fuzz_start(self, total: int, reused: int) -> None:
+        pass
+
+    def fuzz_done(self, entry: Entry, fuzzed: StoredFuzz | None, note: str) -> None:
+        pass
+
+
+@dataclass(frozen=True)
+class _Fuzzed:
+    outcome: FuzzOutcome | None
+    skipped: str | None
+    duration_s: float
+
+
+def _default_fuzz(
+    prepared: Prepared, source: Path, env: Environment, examples: int, seed: int
+) -> FuzzOutcome:
+    return fuzz_submission(prepared, source, env, examples, seed, jobs=FUZZ_JOBS, use_database=False)
+
+
+def _error(entry: Entry, seed: int, message: str) -> FuzzOutcome:
+    return FuzzOutcome(entry.problem, entry.rel, entry.language, FuzzStatus.ERROR, seed, "", message=message)
+
+
+def fuzz_contest(
+    contest: Contest,
+    problems: Mapping[str, Problem],
+    env: Environment,
+    store: Store,
+    summary: Summary,
+    *,
+    examples: int,
+    seed: int = DEFAULT_SEED,
+    jobs: int = 1,
+    refuzz: bool = False,
+    listener: FuzzListener | None = None,
+    fuzz_fn: FuzzFn | None = None,
+) -> FuzzSummary:
+    """Fuzz each entry whose current run (in ``summary``) has the full score and whose problem has a
+    fuzz.py, unless an outcome is stored under the same key (``refuzz``: always). Only this thread uses
+    ``store``; the fuzzing runs in ``jobs`` worker threads."""
+    listen = listener or FuzzListener()
+    fuzz = fuzz_fn or _default_fuzz
+    out = FuzzSummary(examples, seed, fuzz_version(summary.judge_version))
+    todo: list[tuple[Entry, StoredRun, FuzzKey]] = []
+    for entry in contest.entries:
+        run = summary.runs.get(entry.key)
+        if run is None or not full_score(run) or not has_fuzz_hooks(problems[entry.problem]):
+            continue
+        key = FuzzKey(run.key, out.version, examples, seed)
+        stored = None if refuzz else store.lookup_fuzz(key)
+        if stored is not None and stored.status != FuzzStatus.ERROR.value:
+            out.outcomes[entry.key] = stored
+            out.reused += 1
+        else:
+            todo.append((entry, run, key))
+    listen.fuzz_start(len(todo) + out.reused, out.reused)
+    if not todo:
+        return out
+    todo.sort(key=lambda t: (-t[1].duration_s, t[0].key))  # slow programs fuzz slowly: start them first
+    preparer = _Preparer(env)
+
+    def work(entry: Entry, run: StoredRun) -> _Fuzzed:
+        start = time.monotonic()
+        staging = Path(tempfile.mkdtemp(prefix="fuzz-source-", dir=preparer.workdir))
+        try:
+            source, digest = _stage(entry, staging)
+            if digest != run.key.source_hash:
+                return _Fuzzed(None, "changed since it was judged: judged and fuzzed on the next run", 0.0)
+            outcome = fuzz(preparer.get(problems[entry.problem]), source, env, examples, seed)
+        except (Unreadable, OSError) as exc:
+            return _Fuzzed(None, f"cannot read the submission any more: {exc}", 0.0)
+        except SkipLanguage as exc:
+            return _Fuzzed(None, str(exc), 0.0)
+        except Exception as exc:  # noqa: BLE001 - the judge's own bug: shown, fuzzed again next time
+            detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+            outcome = _error(entry, seed, f"judge error while fuzzing (not the contestant's fault): {detail}")
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
+        return _Fuzzed(replace(outcome, source=entry.rel), None, time.monotonic() - start)
+
+    pool = ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="grade-fuzz")
+    try:
+        pending: dict[Future[_Fuzzed], tuple[Entry, FuzzKey]] = {
+            pool.submit(work, entry, run): (entry, key) for entry, run, key in todo
+        }
+        while pending:
+            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in sorted(finished, key=lambda f: pending[f][0].key):
+                entry, key = pending.pop(fut)
+                done = fut.result()
+                if done.outcome is None:
+                    note = f"{entry.rel}: not fuzzed: {done.skipped}"
+                    out.notes.append(note)
+                    listen.fuzz_done(entry, None, note)
+                    continue
+                o = done.outcome
+                store.save_fuzz(key, entry.rel, o.status.value, o.to_json(), done.duration_s)
+                stored = store.lookup_fuzz(key)
+                assert stored is not None
+                out.outcomes[entry.key] = stored
+                out.fuzzed += 1
+                listen.fuzz_done(entry, stored, "")
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+        preparer.close()
+    return out
