@@ -32,7 +32,7 @@ def fmt_score(x: float) -> str:
 
 
 def fmt_metric(x: float | None) -> str:
-    return "" if x is None else f"{x:.6g}"
+    return "" if x is None else f"{round(x, 2):g}"  # 9.19 moves, not 9.1875
 
 
 def problem_href(problem_id: str) -> str:
