@@ -74,7 +74,8 @@ def test_doctor_lists_languages_and_backend() -> None:
 
 
 def test_cpp_output_validator_is_compiled_and_its_message_shown() -> None:
-    proc = judge("run", str(FIXTURES / "primes"), str(FIXTURES / "primes/submissions/wrong_answer/offbyone.py"), "--json")
+    source = FIXTURES / "primes/submissions/wrong_answer/offbyone.py"
+    proc = judge("run", str(FIXTURES / "primes"), str(source), "--json")
     out = json.loads(proc.stdout)
     assert out["verdict"] == "WA"
     assert any("expected 168, got 501" in t["message"] for t in out["tests"]), out["tests"]
