@@ -13,13 +13,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from judge.build import SkipLanguage, trusted_program
+from judge.inputcheck import input_problem
 from judge.judging import Environment, Prepared, judge_submission
-from judge.model import Limits, RunSpec
 from judge.problem import Problem
 from judge.results import SubmissionResult
 from judge.verdict import FOLDER_VERDICTS, Verdict
-
-INPUT_VALIDATOR_LIMITS = Limits(time_s=60, wall_time_s=60, memory_kib=4 * 1024 * 1024, processes=64)
 
 
 @dataclass(frozen=True)
@@ -113,22 +111,9 @@ def check_inputs(problem: Problem, env: Environment, workdir: Path) -> list[Inpu
             out.append(InputCheck("*", path.name, False, built.message))
             continue
         for test in problem.tests():
-            group = problem.group(test.group)
-            log = workdir / "iv.log"
-            res = env.runner.run(
-                RunSpec(
-                    argv=(*built.program.argv, *group.input_validator_args),
-                    box=workdir,
-                    limits=INPUT_VALIDATOR_LIMITS,
-                    stdin=test.input_path,
-                    stdout=log,
-                    stderr=log,
-                    trusted=True,
-                )
-            )
-            ok = res.exit_code == 42
-            msg = "" if ok else (log.read_text(errors="replace").strip()[:300] or f"exit status {res.exit_code}")
-            out.append(InputCheck(test.name, path.name, ok, msg))
+            args = problem.group(test.group).input_validator_args
+            reason = input_problem(built.program, test.input_path, args, env.runner, workdir)
+            out.append(InputCheck(test.name, path.name, reason is None, reason or ""))
     return out
 
 

@@ -25,7 +25,8 @@ from judge.fuzz.hooks import load_hooks
 from judge.fuzz.outcome import Counterexample, FuzzOutcome, FuzzStatus
 from judge.fuzz.search import search
 from judge.fuzz.tokens import Found, shrink_tokens
-from judge.fuzz.trial import RUN_FAILURES, Examiner, HookError, InputValidator, Trial, input_validators
+from judge.fuzz.trial import RUN_FAILURES, Examiner, HookError, Trial, input_validators
+from judge.inputcheck import InputValidator
 from judge.judging import Environment, Prepared
 
 CACHE_ENV = "JUDGE_CACHE"
@@ -179,9 +180,7 @@ def fuzz_submission(
         ]
         db: ExampleDatabase | None = None
         if use_database:
-            db = DirectoryBasedExampleDatabase(
-                str(database_dir or default_cache_dir(problem.path) / "hypothesis")
-            )
+            db = DirectoryBasedExampleDatabase(str(database_dir or default_cache_dir(problem.path) / "hypothesis"))
         key = database_key(problem.id, source)
         budgets = [examples // searches + (k < examples % searches) for k in range(searches)]
         workers = _Workers()

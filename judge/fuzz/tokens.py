@@ -15,7 +15,8 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from judge.fuzz.trial import Examiner, HookError, InputValidator, Trial
+from judge.fuzz.trial import Examiner, HookError, Trial
+from judge.inputcheck import InputValidator
 from judge.verdict import Verdict
 
 _TOKEN = re.compile(rb"(\s+)")

@@ -18,13 +18,13 @@ from pathlib import Path
 
 from judge.build import Program, trusted_program
 from judge.fuzz.hooks import FuzzHooks
+from judge.inputcheck import InputValidator
 from judge.judging import Environment
 from judge.model import RunSpec, limit_verdict
 from judge.problem import AnswerMode, InputMode, Problem, TestCase
 from judge.runner import Runner
 from judge.testrun import Context, describe_failure, fresh_box, judge_test, program_limits
 from judge.verdict import Verdict
-from judge.verify import INPUT_VALIDATOR_LIMITS
 
 SHOWN_BYTES = 4000  # of a program's output kept for the report
 RUN_FAILURES = (Verdict.TLE, Verdict.MLE, Verdict.RTE, Verdict.OLE)  # no answer to show
@@ -42,34 +42,6 @@ class Trial:
     @property
     def accepted(self) -> bool:
         return self.verdict is Verdict.AC
-
-
-@dataclass(frozen=True)
-class InputValidator:
-    """One of the package's input validators, built once."""
-
-    name: str
-    program: Program
-    args: tuple[str, ...]  # data/secret's input_validator_args
-
-    def check(self, test_input: bytes, runner: Runner, workdir: Path) -> str | None:
-        """None when the input is valid (exit 42), else why not."""
-        stdin, log = workdir / "check.in", workdir / "check.log"
-        stdin.write_bytes(test_input)
-        spec = RunSpec(
-            argv=(*self.program.argv, *self.args),
-            box=workdir,
-            limits=INPUT_VALIDATOR_LIMITS,
-            stdin=stdin,
-            stdout=log,
-            stderr=log,
-            trusted=True,
-        )
-        result = runner.run(spec)
-        if result.exit_code == 42:
-            return None
-        said = log.read_text(errors="replace").strip()[:300] if log.is_file() else ""
-        return f"{self.name}: {said or f'exit status {result.exit_code}'}"
 
 
 def input_validators(problem: Problem, env: Environment, workdir: Path) -> tuple[InputValidator, ...]:
@@ -215,9 +187,7 @@ class Examiner:
         (self.workdir / "fuzz.in").write_bytes(test_input)
         (self.workdir / "fuzz.ans").write_bytes(answer)
         if self._view_cache is None:
-            self._view_cache = single_test_view(
-                self.problem, self.workdir / "fuzz.in", self.workdir / "fuzz.ans"
-            )
+            self._view_cache = single_test_view(self.problem, self.workdir / "fuzz.in", self.workdir / "fuzz.ans")
         view, test = self._view_cache
         shutil.rmtree(case_dir, ignore_errors=True)
         case_dir.mkdir()
@@ -264,11 +234,7 @@ class Examiner:
         finally:
             self._boxes.throw(box)
         verdict: Verdict | None
-        if (
-            self.problem.answer_mode is AnswerMode.EXIT_CODE
-            and result.exited
-            and result.exit_code is not None
-        ):
+        if self.problem.answer_mode is AnswerMode.EXIT_CODE and result.exited and result.exit_code is not None:
             output = f"{result.exit_code}\n".encode()
             verdict = None
         else:
