@@ -79,3 +79,19 @@ def test_cpp_output_validator_is_compiled_and_its_message_shown() -> None:
     out = json.loads(proc.stdout)
     assert out["verdict"] == "WA"
     assert any("expected 168, got 501" in t["message"] for t in out["tests"]), out["tests"]
+
+
+def test_verify_reports_an_input_the_validator_rejects(tmp_path: Path) -> None:
+    import shutil
+
+    pkg = tmp_path / "sum"
+    shutil.copytree(FIXTURES / "sum", pkg)
+    shutil.rmtree(pkg / "submissions")
+    (pkg / "submissions/accepted").mkdir(parents=True)
+    shutil.copy(FIXTURES / "sum/submissions/accepted/sum.py", pkg / "submissions/accepted/sum.py")
+    (pkg / "data/secret/01.in").write_text("1 2 3\n")
+    proc = judge("verify", str(pkg), "--json")
+    report = json.loads(proc.stdout)
+    assert proc.returncode == 1 and not report["ok"]
+    failed = report["input_validation"]["failed"]
+    assert [f["test"] for f in failed] == ["secret/01"] and "bad input" in failed[0]["message"]
