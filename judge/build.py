@@ -191,10 +191,15 @@ def detect_language(source: Path, languages: Mapping[str, Language]) -> Language
 def trusted_program(
     path: Path, languages: Mapping[str, Language], tools: Toolchain, runner: Runner, workdir: Path
 ) -> Build:
-    """A package's own program (validator): Python runs in place; C/C++ is compiled (trusted) once."""
+    """A package's own program (validator): Python runs in place; C/C++ is compiled (trusted) once.
+
+    Python programs find the project's ``reference`` package on their PYTHONPATH (after their own folder, so a
+    ``reference/`` copied in beside them, as ``judge export`` does, wins); see docs/package-format.md.
+    """
     if path.suffix == ".py":
+        env = {"PYTHONPATH": tools.reference_root} if tools.reference_root else {}
         return Build(
-            Program("python3", path.parent, (tools.python, str(path)), trusted=True, processes=64),
+            Program("python3", path.parent, (tools.python, str(path)), env=env, trusted=True, processes=64),
             None,
             "",
             "python3",

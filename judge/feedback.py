@@ -77,6 +77,17 @@ def read_feedback(feedback_dir: Path) -> Feedback:
     )
 
 
+def missing_module_hint(stderr_tail: str) -> str:
+    """A sentence for the organizer when a package program could not import the project's ``reference``."""
+    if "No module named 'reference" not in stderr_tail:
+        return ""
+    return (
+        " [the package's programs import the project's `reference` package, which the judge puts on their "
+        "PYTHONPATH when it can import it itself; a package copied elsewhere needs `judge export` "
+        "(see docs/package-format.md)]"
+    )
+
+
 def validator_spec(
     validator: Program,
     *,
@@ -122,5 +133,5 @@ def decide(result: RunResult, feedback_dir: Path, log: Path) -> Judgement:
             return Judgement(Verdict.PV, fb.judge_message[3:].strip(), fb)
         return Judgement(Verdict.WA, fb.judge_message, fb)
     how = f"signal {result.signal}" if result.signal is not None else f"status {result.exit_code}"
-    detail = f": {stderr_tail}" if stderr_tail else ""
+    detail = f": {stderr_tail}{missing_module_hint(stderr_tail)}" if stderr_tail else ""
     return Judgement(Verdict.JE, f"validator exited with {how} (expected 42 or 43){detail}", fb)

@@ -9,11 +9,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from judge.build import Program
+from judge.feedback import missing_module_hint
 from judge.model import Limits, RunSpec
 from judge.runner import Runner
 
 INPUT_VALIDATOR_LIMITS = Limits(time_s=60, wall_time_s=60, memory_kib=4 * 1024 * 1024, processes=64)
 VALID = 42
+MESSAGE_CHARS = 300
 
 
 def input_problem(program: Program, stdin: Path, args: tuple[str, ...], runner: Runner, workdir: Path) -> str | None:
@@ -27,13 +29,16 @@ def input_problem(program: Program, stdin: Path, args: tuple[str, ...], runner: 
             stdin=stdin,
             stdout=log,
             stderr=log,
+            env=dict(program.env),
             trusted=True,
         )
     )
     if result.exit_code == VALID:
         return None
-    said = log.read_text(errors="replace").strip()[:300] if log.is_file() else ""
-    return said or f"exit status {result.exit_code}"
+    said = log.read_text(errors="replace").strip() if log.is_file() else ""
+    if len(said) > MESSAGE_CHARS:  # the end says most (a traceback's last line is the exception)
+        said = "..." + said[-MESSAGE_CHARS:]
+    return (said + missing_module_hint(said)) if said else f"exit status {result.exit_code}"
 
 
 @dataclass(frozen=True)

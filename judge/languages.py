@@ -5,6 +5,7 @@ Pure: builds command lines, runs nothing. Toolchain presence is looked up on PAT
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import sys
@@ -68,6 +69,9 @@ class Toolchain:
     python: str  # the judge's own interpreter (real path)
     python_mounts: tuple[Mount, ...]
     python_site: str = ""  # its site-packages (numpy), for PYTHONPATH under `python -S`
+    # the folder holding the project's `reference` package: on the PYTHONPATH of the package's Python programs
+    # (validators, interactors), so that `from reference import x` works in every package ("" = not found)
+    reference_root: str = ""
 
 
 def load_languages(path: Path = LANGUAGES_FILE) -> dict[str, Language]:
@@ -129,8 +133,22 @@ def toolchain() -> Toolchain:
     candidates += [p for p in sys.path if p.endswith(("site-packages", "dist-packages"))]  # venv + system site
     site = os.pathsep.join(dict.fromkeys(str(Path(c).resolve()) for c in candidates if Path(c).is_dir()))
     return Toolchain(
-        python=str(exe), python_mounts=tuple(sorted(mounts, key=lambda m: str(m.source))), python_site=site
+        python=str(exe),
+        python_mounts=tuple(sorted(mounts, key=lambda m: str(m.source))),
+        python_site=site,
+        reference_root=reference_root(),
     )
+
+
+def reference_root(package: str = "reference") -> str:
+    """The folder that makes ``import reference`` find the same package the judge itself would import."""
+    try:
+        spec = importlib.util.find_spec(package)
+    except (ImportError, ValueError):
+        return ""
+    if spec is None or not spec.submodule_search_locations:
+        return ""
+    return str(Path(next(iter(spec.submodule_search_locations))).resolve().parent)
 
 
 def missing_tool(lang: Language, tools: Toolchain) -> str | None:

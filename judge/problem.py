@@ -6,14 +6,15 @@ See docs/package-format.md for what is read and how.
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from judge.extensions import AnswerMode, Extensions, InputMode, MetricSpec, StubSpec, load_extensions
+from judge.packageformat import FormatVersion, format_version
 from judge.testgroups import (
+    GroupRules,
     PackageError,
     ScoreAggregation,
     TestCase,
@@ -24,41 +25,23 @@ from judge.testgroups import (
     parse_args,
     parse_number,
     read_yaml,
+    root_settings,
 )
 
-__all__ = ["PackageError", "ScoreAggregation", "TestCase", "TestGroup", "Problem", "load_problem"]
-
-
-class InputMode(StrEnum):
-    STDIN = "stdin"
-    ARGS = "args"
-
-
-class AnswerMode(StrEnum):
-    STDOUT = "stdout"
-    EXIT_CODE = "exit_code"
-
-
-@dataclass(frozen=True)
-class StubSpec:
-    """A function-style submission: the package supplies the main program."""
-
-    language: str
-    detect: str  # regex searched in the submission's source
-    submission_name: str
-    main: str
-    files: Path  # include/<language>/
-
-    def matches(self, source_text: str) -> bool:
-        return re.search(self.detect, source_text) is not None
-
-
-@dataclass(frozen=True)
-class MetricSpec:
-    name: str
-    aggregate: str = "mean"  # mean | max | min | sum
-    better: str = "lower"  # lower | higher
-    groups: tuple[str, ...] = ()  # restrict to these group names (empty = all secret tests)
+__all__ = [
+    "AnswerMode",
+    "FormatVersion",
+    "InputMode",
+    "MetricSpec",
+    "PackageError",
+    "Problem",
+    "ScoreAggregation",
+    "StubSpec",
+    "TestCase",
+    "TestGroup",
+    "load_problem",
+    "program_name",
+]
 
 
 @dataclass(frozen=True)
@@ -93,6 +76,8 @@ class Problem:
     metric: MetricSpec | None = None
     statement: Path | None = None
     content_hash: str = ""
+    format_version: FormatVersion = FormatVersion.LEGACY
+    extensions: Extensions = field(default_factory=Extensions)
 
     def groups(self) -> tuple[TestGroup, ...]:
         top = ((self.sample,) if self.sample else ()) + (self.secret,)
@@ -190,15 +175,15 @@ def _find_program(base: Path) -> Path | None:
     return sources[0] if sources else None
 
 
-def _output_validator(root: Path) -> Path | None:
-    for folder in ("output_validator", "output_validators"):
+def _output_validator(root: Path, version: FormatVersion) -> Path | None:
+    for folder in version.output_validator_folders:
         base = root / folder
         if not base.exists():
             continue
         if folder == "output_validator":
             found = _find_program(base)
         else:
-            entries = sorted(base.iterdir())
+            entries = sorted(e for e in base.iterdir() if not e.name.startswith((".", "__")))
             if not entries:
                 continue
             if len(entries) > 1 and not all(e.is_file() for e in entries):
@@ -213,59 +198,25 @@ def _output_validator(root: Path) -> Path | None:
     return None
 
 
+INPUT_VALIDATOR_FOLDERS = ("input_validators", "input_validator", "input_format_validators")
+
+
+def program_name(path: Path) -> str:
+    """The Kattis name of a package program found at ``path``: a single file's stem, or its folder's name."""
+    return path.stem if path.parent.name in INPUT_VALIDATOR_FOLDERS else path.parent.name
+
+
 def _input_validators(root: Path) -> tuple[Path, ...]:
-    base = root / "input_validators"
-    if not base.is_dir():
-        base = root / "input_validator"
-    if not base.is_dir():
+    bases = [root / f for f in INPUT_VALIDATOR_FOLDERS if (root / f).is_dir()]
+    if not bases:
         return ()
+    base = bases[0]
     out: list[Path] = []
-    for entry in sorted(base.iterdir()):
+    for entry in sorted(e for e in base.iterdir() if not e.name.startswith((".", "__"))):
         found = _find_program(entry)
         if found is not None and found.suffix in (".py", ".c", ".cpp", ".cc", ".sh"):
             out.append(found)
     return tuple(out)
-
-
-def _extensions(
-    config: Mapping[str, Any], root: Path
-) -> tuple[InputMode, AnswerMode, dict[str, StubSpec], MetricSpec | None]:
-    raw = config.get("judge") or {}
-    if not isinstance(raw, dict):
-        raise PackageError("problem.yaml: `judge` must be a mapping")
-    try:
-        input_mode = InputMode(raw.get("input", "stdin"))
-        answer_mode = AnswerMode(raw.get("answer", "stdout"))
-    except ValueError as exc:
-        raise PackageError(f"problem.yaml judge: {exc}") from None
-    stubs: dict[str, StubSpec] = {}
-    for lang, spec in (raw.get("stubs") or {}).items():
-        if not isinstance(spec, dict) or not {"detect", "submission_name", "main"} <= spec.keys():
-            raise PackageError(f"problem.yaml judge.stubs.{lang}: needs detect, submission_name and main")
-        try:
-            re.compile(spec["detect"])
-        except re.error as exc:
-            raise PackageError(f"problem.yaml judge.stubs.{lang}.detect: bad regex: {exc}") from None
-        files = root / "include" / str(lang)
-        if not (files / spec["main"]).is_file():
-            raise PackageError(f"judge.stubs.{lang}: {files / spec['main']} does not exist")
-        stubs[str(lang)] = StubSpec(str(lang), spec["detect"], spec["submission_name"], spec["main"], files)
-    metric = None
-    if raw.get("metric") is not None:
-        m = raw["metric"]
-        if not isinstance(m, dict) or "name" not in m:
-            raise PackageError("problem.yaml judge.metric: needs at least `name`")
-        if m.get("aggregate", "mean") not in ("mean", "max", "min", "sum"):
-            raise PackageError("problem.yaml judge.metric.aggregate: mean, max, min or sum")
-        if m.get("better", "lower") not in ("lower", "higher"):
-            raise PackageError("problem.yaml judge.metric.better: lower or higher")
-        metric = MetricSpec(
-            str(m["name"]),
-            m.get("aggregate", "mean"),
-            m.get("better", "lower"),
-            tuple(str(g) for g in m.get("groups", ())),
-        )
-    return input_mode, answer_mode, stubs, metric
 
 
 def package_hash(root: Path) -> str:
@@ -289,6 +240,7 @@ def load_problem(path: Path) -> Problem:
     if not yaml_path.is_file():
         raise PackageError(f"{path}: no problem.yaml (is this a problem package?)")
     config = read_yaml(yaml_path)
+    version = format_version(config)
     words = _types(config)
     scoring = "scoring" in words
     limits = _limits(config, root)
@@ -300,27 +252,34 @@ def load_problem(path: Path) -> Problem:
     data_root = root / "data"
     if not (data_root / "secret").is_dir():
         raise PackageError(f"{path}: no data/secret folder")
+    rules = _group_rules(version)
     defaults: dict[str, Any] = {
         "_default_aggregation": "sum" if scoring else "min",
         "_default_on_reject": "continue" if scoring else "break",
     }
-    secret_cfg = group_config(data_root / "secret")
-    declared = declared_max(secret_cfg, "data/secret")
+    inherited = root_settings(data_root, rules, defaults)
+    declared = declared_max(group_config(data_root / "secret", rules.files), "data/secret")
+    if declared is None and rules.inherit:
+        declared = declared_max(group_config(data_root, rules.files), "data")
     secret_max = 100.0 if declared is None else declared
-    secret = load_group(data_root / "secret", data_root, inherited=defaults, max_score=secret_max, scored=True)
+    secret = load_group(
+        data_root / "secret", data_root, inherited=inherited, max_score=secret_max, scored=True, rules=rules
+    )
     sample = None
     if (data_root / "sample").is_dir():
-        sample = load_group(data_root / "sample", data_root, inherited=defaults, max_score=0.0, scored=False)
+        sample = load_group(
+            data_root / "sample", data_root, inherited=inherited, max_score=0.0, scored=False, rules=rules
+        )
     if not secret.all_tests():
         raise PackageError(f"{path}: data/secret has no test cases (*.in)")
     interactive = "interactive" in words
     multi_pass = "multi-pass" in words
-    output_validator = _output_validator(root)
+    output_validator = _output_validator(root, version)
     if (interactive or multi_pass) and output_validator is None:
         raise PackageError(f"{path}: interactive and multi-pass problems need an output validator")
-    input_mode, answer_mode, stubs, metric = _extensions(config, root)
+    ext = load_extensions(root, config)
     statement = None
-    for folder in ("problem_statement", "statement"):
+    for folder in version.statement_folders:
         for cand in ("problem.en.md", "problem.md", "problem.en.tex", "problem.tex"):
             if (root / folder / cand).is_file():
                 statement = root / folder / cand
@@ -340,10 +299,25 @@ def load_problem(path: Path) -> Problem:
         input_validators=_input_validators(root),
         sample=sample,
         secret=secret,
-        input_mode=input_mode,
-        answer_mode=answer_mode,
-        stubs=stubs,
-        metric=metric,
+        input_mode=ext.input_mode,
+        answer_mode=ext.answer_mode,
+        stubs=ext.stubs,
+        metric=ext.metric,
         statement=statement,
         content_hash=package_hash(root),
+        format_version=version,
+        extensions=ext,
+    )
+
+
+def _group_rules(version: FormatVersion) -> GroupRules:
+    if version is FormatVersion.V2025_09:
+        return GroupRules(
+            files=version.group_files,
+            inherit=False,
+            score_files_absolute=True,
+            default_aggregation_subgroups="pass-fail",
+        )
+    return GroupRules(
+        files=version.group_files, inherit=True, score_files_absolute=False, default_aggregation_subgroups="min"
     )

@@ -19,12 +19,15 @@ class Scored:
     test_scores: Mapping[str, float]
 
 
+_BY_MIN = (ScoreAggregation.MIN, ScoreAggregation.PASS_FAIL)
+
+
 def test_max(group: TestGroup) -> float:
     """The most one test of this group can score."""
     n = len(group.tests)
     if n == 0 or group.subgroups:
         return 0.0
-    return group.max_score if group.aggregation is ScoreAggregation.MIN else group.max_score / n
+    return group.max_score if group.aggregation in _BY_MIN else group.max_score / n
 
 
 def _group_score(
@@ -41,7 +44,7 @@ def _group_score(
             tests[t.name] = f * per_test if group.scored else 0.0
         if not fractions or not group.scored:
             score = 0.0
-        elif group.aggregation is ScoreAggregation.MIN:
+        elif group.aggregation in _BY_MIN:
             score = group.max_score * min(fractions)
         else:
             score = group.max_score * sum(fractions) / len(fractions)

@@ -6,7 +6,7 @@ Pure: reads files, runs nothing. See docs/package-format.md, "Test groups and sc
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -19,8 +19,10 @@ class PackageError(Exception):
 
 
 class ScoreAggregation(StrEnum):
-    MIN = "min"
+    MIN = "min"  # max_score x the smallest fraction
     SUM = "sum"  # max_score x mean of the fractions (see docs/package-format.md)
+    AVG = "avg"  # legacy Kattis: the same as SUM here; score.txt is relative to the group's max_score
+    PASS_FAIL = "pass-fail"  # 2025-09: max_score if every test is accepted, else 0
 
 
 @dataclass(frozen=True)
@@ -29,6 +31,10 @@ class TestCase:
     input_path: Path
     answer_path: Path | None  # None = empty answer
     group: str  # the group path relative to data/: "sample", "secret", "secret/group1"
+    # 2025-09 test case settings (X.yaml); None = the group's
+    validator_args: tuple[str, ...] | None = None
+    input_validator_args: tuple[tuple[str, ...], Mapping[str, tuple[str, ...]]] | None = None
+    args: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -43,6 +49,17 @@ class TestGroup:
     tests: tuple[TestCase, ...]
     subgroups: tuple[TestGroup, ...]
     scored: bool  # False for data/sample
+    # a map validator name -> arguments, when the settings give one (then input_validator_args is empty)
+    input_validator_args_by_name: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    args: tuple[str, ...] = ()  # 2025-09 `args`: command-line arguments of the submission
+    score_file_max: float = 0.0  # what a validator's score.txt is relative to (see docs/package-format.md)
+
+    def input_args_for(self, validator: str, test: TestCase | None = None) -> tuple[str, ...]:
+        """The arguments of input validator ``validator`` (its program name) on ``test`` (or the group)."""
+        plain, by_name = self.input_validator_args, self.input_validator_args_by_name
+        if test is not None and test.input_validator_args is not None:
+            plain, by_name = test.input_validator_args
+        return by_name.get(validator, ()) if by_name else plain
 
     def all_tests(self) -> tuple[TestCase, ...]:
         """Own tests first, then the subgroups' in name order."""
@@ -93,14 +110,97 @@ def parse_number(value: Any, where: str) -> float:
     return float(value)
 
 
-def group_config(path: Path) -> dict[str, Any]:
-    for name in ("test_group.yaml", "testdata.yaml"):
+def group_config(path: Path, files: tuple[str, ...] = ("test_group.yaml", "testdata.yaml")) -> dict[str, Any]:
+    for name in files:
         if (path / name).is_file():
             return read_yaml(path / name)
     return {}
 
 
 _TEST_SUFFIXES = (".in",)
+
+# Kattis' default grader flags that are not score aggregations (read by Kattis tools; we ignore them: our verdict
+# is always the first failure in judging order, and samples are never scored).
+_OTHER_GRADER_FLAGS = (
+    "first_error",
+    "worst_error",
+    "no_errors",
+    "always_accept",
+    "accept_if_any_accepted",
+    "ignore_sample",
+)
+_NOT_INHERITED = ("max_score", "range", "grading", "score_aggregation", "grader_flags")
+
+
+@dataclass(frozen=True)
+class GroupRules:
+    """How a format version reads group settings (see docs/package-format.md, "Test groups and scores")."""
+
+    files: tuple[str, ...]  # settings file names, the version's own first
+    inherit: bool  # settings are inherited by subgroups (legacy, 2023-07) or not (2025-09)
+    score_files_absolute: bool  # 2025-09: score.txt is the test's own score (max: max_score / N in a sum group)
+    default_aggregation_subgroups: str  # the aggregation of a subgroup that names none
+
+
+def _aggregation_word(cfg: Mapping[str, Any], group_name: str) -> str | None:
+    """The aggregation a settings mapping names itself, if any."""
+    grading = cfg.get("grading")
+    if isinstance(grading, dict) and grading.get("aggregation") is not None:  # early 2023-07 drafts
+        return str(grading["aggregation"])
+    if cfg.get("score_aggregation") is not None:
+        return str(cfg["score_aggregation"])
+    word = None
+    for flag in parse_args(cfg.get("grader_flags"), f"data/{group_name}: grader_flags"):
+        if flag in ("min", "sum", "avg", "max"):
+            word = flag  # the last one wins, as in Kattis' default grader
+        elif flag not in _OTHER_GRADER_FLAGS:
+            raise PackageError(f"data/{group_name}: unknown grader flag {flag!r}")
+    return word
+
+
+def _aggregation(group_name: str, settings: Mapping[str, Any], own: Mapping[str, Any], rules: GroupRules) -> str:
+    word = _aggregation_word(own, group_name)
+    if word is None and rules.inherit:
+        word = settings.get("_aggregation")  # the parent's, resolved
+    if word is None:
+        if group_name == "secret" or rules.inherit:
+            word = settings.get("_default_aggregation", "min")
+        else:
+            word = rules.default_aggregation_subgroups
+    if word not in ("min", "sum", "avg", "pass-fail"):
+        raise PackageError(f"data/{group_name}: score_aggregation must be min, sum or avg, not {word!r}")
+    return str(word)
+
+
+def root_settings(data_root: Path, rules: GroupRules, defaults: Mapping[str, Any]) -> dict[str, Any]:
+    """What data/sample and data/secret inherit: the defaults and (legacy, 2023-07) data/testdata.yaml."""
+    out = dict(defaults)
+    if not rules.inherit:
+        return out
+    own = group_config(data_root, rules.files)
+    out.update({k: v for k, v in own.items() if k not in ("range", "max_score", "grading", "grader_flags")})
+    word = _aggregation_word(own, ".")
+    if word is not None:
+        out["_aggregation"] = word
+    return out
+
+
+def _input_args(value: Any, where: str) -> tuple[tuple[str, ...], dict[str, tuple[str, ...]]]:
+    """Input validator arguments: one list for all validators, or a map validator name -> arguments."""
+    if isinstance(value, dict):
+        return (), {str(k): parse_args(v, f"{where}.{k}") for k, v in value.items()}
+    return parse_args(value, where), {}
+
+
+def _test_config(entry: Path, where: str) -> dict[str, Any]:
+    """A 2025-09 test case's own settings (``X.yaml`` beside ``X.in``)."""
+    yaml_path = entry.with_suffix(".yaml")
+    if not yaml_path.is_file():
+        return {}
+    cfg = read_yaml(yaml_path)
+    if "static_validation" in cfg:
+        raise PackageError(f"{where}: static validation is not supported")
+    return cfg
 
 
 def load_group(
@@ -110,30 +210,32 @@ def load_group(
     inherited: Mapping[str, Any],
     max_score: float,
     scored: bool,
+    rules: GroupRules,
 ) -> TestGroup:
-    own = group_config(path)
-    settings = {**inherited, **own}
+    own = group_config(path, rules.files)
     name = path.relative_to(data_root).as_posix()
-    aggregation_word = settings.get("score_aggregation")
-    flags = parse_args(settings.get("grader_flags"), f"{name}: grader_flags")
-    if aggregation_word is None:
-        for word in flags:
-            if word in ("min", "sum", "avg", "max"):
-                aggregation_word = word
-    if aggregation_word is None:
-        aggregation_word = settings.get("_default_aggregation", "min")
-    if aggregation_word not in ("min", "sum", "avg"):
-        raise PackageError(f"data/{name}: score_aggregation must be min, sum or avg, not {aggregation_word!r}")
-    aggregation = ScoreAggregation.MIN if aggregation_word == "min" else ScoreAggregation.SUM
+    if rules.inherit:
+        settings = {**inherited, **own}
+    else:
+        settings = {**{k: v for k, v in inherited.items() if k.startswith("_")}, **own}
+    aggregation_word = _aggregation(name, settings, own, rules)
+    aggregation = {
+        "min": ScoreAggregation.MIN,
+        "pass-fail": ScoreAggregation.PASS_FAIL,
+        "avg": ScoreAggregation.AVG,
+    }.get(aggregation_word, ScoreAggregation.SUM)
     on_reject = settings.get("on_reject", settings.get("_default_on_reject", "break"))
     if on_reject not in ("break", "continue"):
         raise PackageError(f"data/{name}: on_reject must be break or continue")
-    validator_args = parse_args(own.get("output_validator_args", own.get("output_validator_flags")), f"data/{name}")
-    input_args = parse_args(own.get("input_validator_args", own.get("input_validator_flags")), f"data/{name}")
-    parent_validator_args = parse_args(inherited.get("_validator_args"), name)
-    parent_input_args = parse_args(inherited.get("_input_args"), name)
-    validator_args = parent_validator_args + validator_args
-    input_args = parent_input_args + input_args
+    # Arguments: a group's own replace what it inherits (Kattis); in 2025-09 they are inherited too.
+    arg_source = {**inherited, **own}
+    validator_args = parse_args(
+        arg_source.get("output_validator_args", arg_source.get("output_validator_flags")), f"data/{name}"
+    )
+    input_args, input_by_name = _input_args(
+        arg_source.get("input_validator_args", arg_source.get("input_validator_flags")), f"data/{name}"
+    )
+    program_args = parse_args(arg_source.get("args"), f"data/{name}: args")
 
     tests: list[TestCase] = []
     subdirs: list[Path] = []
@@ -143,32 +245,62 @@ def load_group(
         raise PackageError(f"cannot list {path}: {exc}") from None
     for entry in entries:
         if entry.is_dir():
-            subdirs.append(entry)
+            if not entry.name.endswith(".files"):
+                subdirs.append(entry)
         elif entry.suffix == ".in" and entry.is_file():
             ans = entry.with_suffix(".ans")
             test_name = entry.relative_to(data_root).with_suffix("").as_posix()
-            tests.append(TestCase(test_name, entry, ans if ans.is_file() else None, name))
+            cfg = _test_config(entry, f"data/{test_name}") if not rules.inherit else {}
+            t_input, t_by_name = _input_args(cfg.get("input_validator_args"), f"data/{test_name}.yaml")
+            tests.append(
+                TestCase(
+                    test_name,
+                    entry,
+                    ans if ans.is_file() else None,
+                    name,
+                    validator_args=(
+                        parse_args(cfg["output_validator_args"], f"data/{test_name}.yaml")
+                        if "output_validator_args" in cfg
+                        else None
+                    ),
+                    input_validator_args=(t_input, t_by_name) if "input_validator_args" in cfg else None,
+                    args=parse_args(cfg["args"], f"data/{test_name}.yaml") if "args" in cfg else None,
+                )
+            )
 
-    child_inherit = {
-        k: v for k, v in settings.items() if k not in ("max_score", "output_validator_args", "input_validator_args")
+    child_inherit: dict[str, Any] = {
+        k: v for k, v in settings.items() if k not in _NOT_INHERITED
     }
-    child_inherit["_validator_args"] = list(validator_args)
-    child_inherit["_input_args"] = list(input_args)
-    child_inherit["score_aggregation"] = aggregation.value if aggregation_word != "avg" else "sum"
+    child_inherit["output_validator_args"] = list(validator_args)
+    child_inherit["input_validator_args"] = dict(input_by_name) if input_by_name else list(input_args)
+    child_inherit["args"] = list(program_args)
+    child_inherit.pop("output_validator_flags", None)
+    child_inherit.pop("input_validator_flags", None)
+    if rules.inherit:
+        child_inherit["_aggregation"] = aggregation_word
 
     sub_maxes: list[float | None] = []
     for sub in subdirs:
-        sub_maxes.append(declared_max(group_config(sub), f"data/{name}/{sub.name}"))
+        sub_maxes.append(declared_max(group_config(sub, rules.files), f"data/{name}/{sub.name}"))
     given = sum(m for m in sub_maxes if m is not None)
     missing = sum(1 for m in sub_maxes if m is None)
     share = max(max_score - given, 0.0) / missing if missing else 0.0
     subgroups = tuple(
-        load_group(sub, data_root, inherited=child_inherit, max_score=m if m is not None else share, scored=scored)
+        load_group(
+            sub,
+            data_root,
+            inherited=child_inherit,
+            max_score=m if m is not None else share,
+            scored=scored,
+            rules=rules,
+        )
         for sub, m in zip(subdirs, sub_maxes, strict=True)
     )
-    if subgroups and tests and scored:
-        # Tests beside subgroups: Kattis allows it; we score them as one more group sharing nothing.
-        pass
+    n = len(tests)
+    if aggregation is ScoreAggregation.SUM and rules.score_files_absolute and n and not subgroups:
+        score_file_max = max_score / n
+    else:
+        score_file_max = max_score if not subgroups else 0.0
     return TestGroup(
         name=name,
         path=path,
@@ -180,17 +312,28 @@ def load_group(
         tests=tuple(tests),
         subgroups=subgroups,
         scored=scored,
+        input_validator_args_by_name=input_by_name,
+        args=program_args,
+        score_file_max=score_file_max,
     )
 
 
 def declared_max(cfg: Mapping[str, Any], where: str) -> float | None:
-    """A group's max_score (2023-07+), or the top of its legacy `range: lo hi`."""
+    """A group's max_score (2025-09), ``grading.max_score`` (early 2023-07 drafts), or the top of its
+    Kattis ``range: lo hi`` (legacy, and 2023-07 as problemtools reads it)."""
     if "max_score" in cfg:
+        if cfg["max_score"] == "unbounded":
+            raise PackageError(f"{where}: max_score: unbounded is not supported (give a number)")
         return parse_number(cfg["max_score"], f"{where}: max_score")
+    grading = cfg.get("grading")
+    if isinstance(grading, dict) and "max_score" in grading:
+        return parse_number(grading["max_score"], f"{where}: grading.max_score")
     words = str(cfg.get("range", "")).split()
     if len(words) == 2:
         try:
             return float(words[1])
         except ValueError:
             raise PackageError(f"{where}: range must be two numbers") from None
+    if "range" in cfg:
+        raise PackageError(f"{where}: range must be two numbers")
     return None

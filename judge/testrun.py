@@ -14,7 +14,7 @@ from judge.build import Program
 from judge.checker import FlagError, check, parse_flags
 from judge.feedback import Feedback, Judgement, decide, validator_spec
 from judge.model import LimitHit, Limits, RunResult, RunSpec, limit_verdict
-from judge.problem import AnswerMode, InputMode, Problem, TestCase
+from judge.problem import AnswerMode, InputMode, Problem, ScoreAggregation, TestCase
 from judge.results import CaseResult
 from judge.runner import Runner
 from judge.verdict import Verdict
@@ -52,6 +52,8 @@ def _program_spec(
     ctx: Context, box: Path, test: TestCase, stdin: Path | None, stdout: Path | None, stderr: Path
 ) -> RunSpec:
     argv = ctx.program.argv
+    extra = test.args if test.args is not None else ctx.problem.group(test.group).args
+    argv = (*argv, *extra)
     if ctx.problem.input_mode is InputMode.ARGS:
         argv = (*argv, *test.input_path.read_text(errors="replace").split())
         stdin = None
@@ -131,8 +133,8 @@ def _fraction(ctx: Context, test: TestCase, fb: Feedback) -> float:
     if fb.score_multiplier is not None:
         return fb.score_multiplier
     if fb.score is not None:
-        max_score = ctx.problem.group(test.group).max_score
-        return fb.score / max_score if max_score > 0 else 1.0
+        scale = ctx.problem.group(test.group).score_file_max
+        return fb.score / scale if scale > 0 else 1.0
     return 1.0
 
 
@@ -215,7 +217,8 @@ def judge_test(ctx: Context, test: TestCase) -> CaseResult:
     n = 0
     while True:
         n += 1
-        p = run_pass(ctx, test, group.validator_args, stdin, feedback_dir, n)
+        args = test.validator_args if test.validator_args is not None else group.validator_args
+        p = run_pass(ctx, test, args, stdin, feedback_dir, n)
         cpu, wall = max(cpu, p.result.cpu_time_s), max(wall, p.result.wall_time_s)
         memory = max(memory, p.result.memory_kib)
         if p.message:
@@ -236,6 +239,10 @@ def judge_test(ctx: Context, test: TestCase) -> CaseResult:
             if p.judgement.verdict is not Verdict.AC:
                 verdict = Verdict.JE
                 messages.append("the validator wrote nextpass.in but did not accept")
+        if verdict is Verdict.AC and group.aggregation is ScoreAggregation.PASS_FAIL and group.scored:
+            if fb.score is not None or fb.score_multiplier is not None:
+                messages.append("the validator wrote a score for a test of a pass-fail group")
+                verdict = Verdict.JE
         if verdict is Verdict.AC:
             fraction = _fraction(ctx, test, fb)
             if not 0.0 <= fraction <= 1.0 + 1e-9:

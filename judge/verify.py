@@ -15,7 +15,7 @@ from pathlib import Path
 from judge.build import SkipLanguage, trusted_program
 from judge.inputcheck import input_problem
 from judge.judging import Environment, Prepared, judge_submission
-from judge.problem import Problem
+from judge.problem import Problem, program_name
 from judge.results import SubmissionResult
 from judge.verdict import FOLDER_VERDICTS, Verdict
 
@@ -111,7 +111,7 @@ def check_inputs(problem: Problem, env: Environment, workdir: Path) -> list[Inpu
             out.append(InputCheck("*", path.name, False, built.message))
             continue
         for test in problem.tests():
-            args = problem.group(test.group).input_validator_args
+            args = problem.group(test.group).input_args_for(program_name(path), test)
             reason = input_problem(built.program, test.input_path, args, env.runner, workdir)
             out.append(InputCheck(test.name, path.name, reason is None, reason or ""))
     return out

@@ -21,7 +21,7 @@ from judge.fuzz.hooks import FuzzHooks
 from judge.inputcheck import InputValidator
 from judge.judging import Environment
 from judge.model import RunSpec, limit_verdict
-from judge.problem import AnswerMode, InputMode, Problem, TestCase
+from judge.problem import AnswerMode, InputMode, Problem, TestCase, program_name
 from judge.runner import Runner
 from judge.testrun import Context, describe_failure, fresh_box, judge_test, program_limits
 from judge.verdict import Verdict
@@ -51,7 +51,7 @@ def input_validators(problem: Problem, env: Environment, workdir: Path) -> tuple
         built = trusted_program(path, env.languages, env.tools, env.runner, workdir / f"iv{k}")
         if built.program is None:
             raise HookError(f"input validator {path.name}: {built.message}")
-        out.append(InputValidator(path.name, built.program, problem.secret.input_validator_args))
+        out.append(InputValidator(path.name, built.program, problem.secret.input_args_for(program_name(path))))
     return tuple(out)
 
 
