@@ -20,7 +20,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "problems" / "coins"
 DATA = PACKAGE / "data"
 SUBMISSIONS = PACKAGE / "submissions"
 INPUT_VALIDATOR = PACKAGE / "input_validators" / "validate.py"
-OUTPUT_VALIDATOR = PACKAGE / "output_validators" / "coins" / "validate.py"
+OUTPUT_VALIDATOR = PACKAGE / "output_validator" / "validate.py"
 TESTS = sorted(DATA.rglob("*.in"))
 
 
@@ -97,7 +97,7 @@ def test_the_tests_the_issue_asks_for_are_there() -> None:
 
 
 def test_statement_examples_are_the_samples() -> None:
-    statement = (PACKAGE / "problem_statement" / "problem.en.md").read_text()
+    statement = (PACKAGE / "statement" / "problem.en.md").read_text()
     for path in sorted((DATA / "sample").glob("*.in")):
         assert f"```\n{path.read_text()}```" in statement
         assert f"```\n{path.with_suffix('.ans').read_text()}```" in statement

@@ -49,7 +49,7 @@ def test_the_tests_the_issue_asks_for_are_there() -> None:
 
 
 def test_statement_example_is_the_first_sample() -> None:
-    statement = (PACKAGE / "problem_statement" / "problem.en.md").read_text()
+    statement = (PACKAGE / "statement" / "problem.en.md").read_text()
     sample = (DATA / "sample" / "1-corner.in").read_bytes()
     assert sample.decode() in statement
     hex_lines = go.encode(go.parse_input(sample)).hex(" ")

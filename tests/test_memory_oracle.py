@@ -29,7 +29,7 @@ from reference.memory import (
 from reference.memory_adversary import dealer_for
 
 PACKAGE = Path(__file__).resolve().parent.parent / "problems" / "memory"
-VALIDATOR = PACKAGE / "output_validators" / "oracle" / "validate.py"
+VALIDATOR = PACKAGE / "output_validator" / "validate.py"
 SUBMISSIONS = PACKAGE / "submissions"
 SORTED = "".join(letter * 2 for letter in LETTERS)
 RANDOM_TEST = PACKAGE / "data" / "secret" / "flips" / "01-random.in"
@@ -234,7 +234,7 @@ def run_program(argv: Sequence[str], cwd: Path, test: Path, tmp: Path, mode: str
 
 def stub_box(tmp: Path, language: str, submission: Path, name: str) -> Path:
     box = tmp / f"box-{language}-{submission.stem}"
-    shutil.copytree(PACKAGE / "include" / language, box)
+    shutil.copytree(PACKAGE / "stubs" / language, box)
     shutil.copy(submission, box / name)
     return box
 

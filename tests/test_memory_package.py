@@ -13,6 +13,7 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 
+from judge.problem import load_problem
 from reference.memory import SEED_WORST, parse_spec
 
 PACKAGE = Path(__file__).resolve().parent.parent / "problems" / "memory"
@@ -50,8 +51,12 @@ def test_groups_judge_the_same_tests() -> None:
     ]
     settings_c = yaml.safe_load((candies / "testdata.yaml").read_text())
     settings_f = yaml.safe_load((flips / "testdata.yaml").read_text())
-    assert (settings_c["max_score"], settings_f["max_score"]) == (30, 70)
-    assert settings_c["output_validator_args"] == ["candies"] and settings_f["output_validator_args"] == ["flips"]
+    assert (settings_c["range"], settings_f["range"]) == ("0 30", "0 70")
+    assert (settings_c["accept_score"], settings_f["accept_score"]) == (30, 70)  # what Kattis tools score
+    assert settings_c["output_validator_flags"] == "candies" and settings_f["output_validator_flags"] == "flips"
+    problem = load_problem(PACKAGE)
+    assert problem.group("secret/candies").validator_args == ("candies",)
+    assert (problem.group("secret/candies").max_score, problem.group("secret/flips").max_score) == (30, 70)
     kinds = {parse_spec(p.read_text()).kind for p in flips.glob("*.in")}
     assert kinds == {"random", "fixed", "adversary"}
     assert any(parse_spec(p.read_text()).layout == SEED_WORST for p in flips.glob("*.in"))
@@ -102,7 +107,7 @@ def test_fuzz_inputs_pass_the_input_validator(data: bytes) -> None:
 
 
 def test_stub_detection_picks_function_style_submissions_only() -> None:
-    stubs = yaml.safe_load((PACKAGE / "problem.yaml").read_text())["judge"]["stubs"]
+    stubs = yaml.safe_load((PACKAGE / "judge.yaml").read_text())["stubs"]
     language = {".py": "python3", ".c": "c", ".cpp": "cpp", ".pas": "pascal"}
     function_style = {
         "greedy_faceup.c",
@@ -123,4 +128,4 @@ def test_stub_detection_picks_function_style_submissions_only() -> None:
     assert re.search(stubs["pascal"]["detect"], "UNIT memory;\ninterface\n")
     assert not re.search(stubs["pascal"]["detect"], "program Memory;\n")
     for language_id, stub in stubs.items():
-        assert (PACKAGE / "include" / language_id / stub["main"]).is_file()
+        assert (PACKAGE / stub["files"] / stub["main"]).is_file()

@@ -12,12 +12,13 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 
+from judge.problem import load_problem
 from reference import rummy
 
 PACKAGE = Path(__file__).resolve().parent.parent / "problems" / "rummy"
 DATA = PACKAGE / "data"
 INPUT_VALIDATOR = PACKAGE / "input_validators" / "validate.py"
-OUTPUT_VALIDATOR = PACKAGE / "output_validators" / "rummy_exit" / "validate.py"
+OUTPUT_VALIDATOR = PACKAGE / "output_validator" / "validate.py"
 GROUPS = sorted(p for p in (DATA / "secret").iterdir() if p.is_dir())
 
 
@@ -43,7 +44,7 @@ def cases(folder: Path) -> list[tuple[str, tuple[int, ...], int]]:
 
 def group_args(group: Path) -> list[str]:
     config = yaml.safe_load((group / "testdata.yaml").read_text())
-    return str(config.get("input_validator_args", "")).split()
+    return str(config.get("input_validator_flags", "")).split()
 
 
 def validate_input(data: bytes, *args: str) -> int:
@@ -84,8 +85,10 @@ def test_answers_are_the_reference_and_groups_are_balanced() -> None:
         for name, counts, answer in found:
             assert answer == rummy.exit_status(counts), (folder.name, name)
         assert 2 * sum(answer == 0 for _, _, answer in found) == len(found), folder.name
-    scores = [yaml.safe_load((g / "testdata.yaml").read_text())["max_score"] for g in GROUPS]
+    scores = [float(yaml.safe_load((g / "testdata.yaml").read_text())["range"].split()[1]) for g in GROUPS]
     assert sum(scores) == 100
+    problem = load_problem(PACKAGE)
+    assert [problem.group(f"secret/{g.name}").max_score for g in GROUPS] == scores
 
 
 def test_the_issue_s_required_tests_are_there() -> None:

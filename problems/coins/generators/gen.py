@@ -1,5 +1,5 @@
 """Generator of problem ``coins``: writes data/sample and data/secret (``X.in`` = the start row,
-``X.ans`` = the reference's shortest sequence or ``impossible``) and data/secret/testdata.yaml.
+``X.ans`` = the reference's shortest sequence or ``impossible``) and the testdata.yaml files.
 
 Usage: ``python3 gen.py [DATA_DIR]`` (default: the package's ``data/``). The hand-picked starts are
 fixed; the random ones come from a fixed seed per test. Every answer is computed by
@@ -61,10 +61,21 @@ RANDOM: list[tuple[str, int, int]] = [
     ("22-random-9", 9002, 9),
 ]
 
+ROOT_TESTDATA = """\
+# Kattis grading (problemtools reads testdata.yaml for 2023-07 packages; see docs/package-format.md): the
+# problem's score is data/secret's, samples are judged but not scored, a rejected sample stops nothing.
+on_reject: continue
+grader_flags: ignore_sample first_error
+range: 0 100
+"""
+SAMPLE_TESTDATA = """\
+# samples: judged, never scored (data/testdata.yaml ignores them)
+grader_flags: min first_error
+"""
 SECRET_TESTDATA = """\
 # Each test scores 100 * optimal / used moves (100 for a right "impossible"); the problem scores the mean.
-max_score: 100
-score_aggregation: avg
+range: 0 100
+grader_flags: avg first_error
 """
 
 
@@ -110,6 +121,8 @@ def main(argv: list[str]) -> None:
         start, path = random_start(seed, n, taken)
         write(secret, name, start, path)
         taken.add(start)
+    (data / "testdata.yaml").write_text(ROOT_TESTDATA)
+    (sample / "testdata.yaml").write_text(SAMPLE_TESTDATA)
     (secret / "testdata.yaml").write_text(SECRET_TESTDATA)
 
 

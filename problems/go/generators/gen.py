@@ -1,5 +1,5 @@
 """Generator of problem ``go``: writes data/sample and data/secret (``X.in`` = ``ENCODE`` + board,
-``X.ans`` = the board) and data/secret/testdata.yaml.
+``X.ans`` = the board) and the testdata.yaml files.
 
 Usage: ``python3 gen.py [DATA_DIR]`` (default: the package's ``data/``). Every test has its own fixed
 seed, so the output is the same on every run; ``tests/test_go_data.py`` checks that it reproduces the
@@ -163,10 +163,21 @@ SECRET: dict[str, go.Board] = {
     "26-seed-bytes-newlines": from_seed_bytes(0x0A),
 }
 
+ROOT_TESTDATA = """\
+# Kattis grading (problemtools reads testdata.yaml for 2023-07 packages; see docs/package-format.md): the
+# problem's score is data/secret's, samples are judged but not scored, a rejected sample stops nothing.
+on_reject: continue
+grader_flags: ignore_sample first_error
+range: 0 100
+"""
+SAMPLE_TESTDATA = """\
+# samples: judged, never scored (data/testdata.yaml ignores them)
+grader_flags: min first_error
+"""
 SECRET_TESTDATA = """\
 # Problem score = the worst test's score (each test: 100 at <= 72 bytes, 50 at 80, rejected above).
-max_score: 100
-score_aggregation: min
+range: 0 100
+grader_flags: min first_error
 # One rejected test makes the score 0 whatever the others do, so judging stops there.
 on_reject: break
 """
@@ -180,6 +191,8 @@ def write(data_dir: Path) -> None:
             assert go.is_board(board), name
             (out / f"{name}.in").write_bytes(go.format_input(board))
             (out / f"{name}.ans").write_bytes(go.format_board(board))
+    (data_dir / "testdata.yaml").write_text(ROOT_TESTDATA)
+    (data_dir / "sample" / "testdata.yaml").write_text(SAMPLE_TESTDATA)
     (data_dir / "secret" / "testdata.yaml").write_text(SECRET_TESTDATA)
 
 

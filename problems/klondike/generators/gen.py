@@ -22,16 +22,34 @@ from reference import klondike as K
 HERE = Path(__file__).resolve().parent
 SOLVE_MAX_DEALS = 1000
 
+ROOT_TESTDATA = """\
+# Kattis grading (problemtools reads testdata.yaml for 2023-07 packages; see docs/package-format.md): the
+# problem's score is data/secret's, samples are judged but not scored, a rejected sample stops nothing.
+on_reject: continue
+grader_flags: ignore_sample first_error
+range: 0 100
+"""
+SAMPLE_TESTDATA = """\
+# samples: judged, never scored (data/testdata.yaml ignores them)
+grader_flags: min first_error
+"""
+SECRET_YAML = """\
+# the problem's score: the sum of the two subtasks'
+range: 0 100
+grader_flags: sum first_error
+"""
 SOLVE_YAML = """\
 # subtask 1: exact optimal scores; every test must be right
-max_score: 60
-score_aggregation: min
+range: 0 60
+accept_score: 60
+grader_flags: min first_error
 """
 STATS_YAML = """\
 # subtask 2: mean and std of the optimal score over the program's own N random deals, accepted within a
-# tolerance from N and output_validators/klondike_validator/reference_values.json (see the README)
-max_score: 40
-score_aggregation: min
+# tolerance from N and output_validator/reference_values.json (see the README)
+range: 0 40
+accept_score: 40
+grader_flags: min first_error
 """
 
 
@@ -107,8 +125,11 @@ def generate(data: Path) -> None:
     write(data / "sample", "1", solve_case([sorted_deal(), no_move_deal(), sp["kings"][0], *random_deals(1, 2)]))
     write(data / "sample", "2", stats_case(1000, 1))
 
+    (data / "testdata.yaml").write_text(ROOT_TESTDATA)
+    (data / "sample" / "testdata.yaml").write_text(SAMPLE_TESTDATA)
     solve = data / "secret" / "solve"
     solve.mkdir(parents=True)
+    (data / "secret" / "testdata.yaml").write_text(SECRET_YAML)
     (solve / "testdata.yaml").write_text(SOLVE_YAML)
     write(solve, "01_random", solve_case(random_deals(101, 400)))
     no_move = take(K.deals_for_seed(10**6, 102), K.no_move_at_start, 60)

@@ -53,9 +53,23 @@ def reference_flips(spec: TestSpec) -> int:
     return outcome.flips
 
 
+ROOT_TESTDATA = """\
+# Kattis grading (problemtools reads testdata.yaml for 2023-07 packages; see docs/package-format.md): the
+# problem's score is data/secret's, samples are judged but not scored, a rejected sample stops nothing.
+on_reject: continue
+grader_flags: ignore_sample first_error
+range: 0 100
+"""
+SAMPLE_TESTDATA = """\
+# samples: judged, never scored (data/testdata.yaml ignores them)
+grader_flags: min first_error
+"""
+SECRET_TESTDATA = "# the problem's score: the sum of the two groups'\nrange: 0 100\ngrader_flags: sum first_error\n"
 GROUPS = {
-    "candies": "max_score: 30\nscore_aggregation: min\non_reject: break\noutput_validator_args: [candies]\n",
-    "flips": "max_score: 70\nscore_aggregation: min\non_reject: break\noutput_validator_args: [flips]\n",
+    "candies": "range: 0 30\naccept_score: 30\ngrader_flags: min first_error\non_reject: break\n"
+    "output_validator_flags: candies\n",
+    "flips": "range: 0 70\naccept_score: 70\ngrader_flags: min first_error\non_reject: break\n"
+    "output_validator_flags: flips\n",
 }
 
 
@@ -69,6 +83,10 @@ def main(argv: list[str]) -> int:
     data = Path(argv[1]) if len(argv) > 1 else Path(__file__).resolve().parent.parent / "data"
     sample = TestSpec("random", str(SAMPLE_SEED), random_layout(random.Random(SAMPLE_SEED)))
     write_case(data / "sample", "1", sample)
+    (data / "testdata.yaml").write_text(ROOT_TESTDATA)
+    (data / "sample" / "testdata.yaml").write_text(SAMPLE_TESTDATA)
+    (data / "secret").mkdir(parents=True, exist_ok=True)
+    (data / "secret" / "testdata.yaml").write_text(SECRET_TESTDATA)
     specs = secret_specs()
     for group, settings in GROUPS.items():
         folder = data / "secret" / group

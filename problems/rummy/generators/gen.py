@@ -24,20 +24,35 @@ K = rummy.NUMBERS
 Counts = tuple[int, ...]
 Check = Callable[[Counts], bool]
 
+ROOT_TESTDATA = """\
+# Kattis grading (problemtools reads testdata.yaml for 2023-07 packages; see docs/package-format.md): the
+# problem's score is data/secret's, samples are judged but not scored, a rejected sample stops nothing.
+on_reject: continue
+grader_flags: ignore_sample first_error
+range: 0 100
+"""
+SAMPLE_TESTDATA = """\
+# samples: judged, never scored (data/testdata.yaml ignores them)
+grader_flags: min first_error
+"""
+SECRET_TESTDATA = "# the problem's score: the sum of the three groups'\nrange: 0 100\ngrader_flags: sum first_error\n"
+
 # group folder -> (testdata.yaml text, constraint on the counts)
 GROUPS: dict[str, tuple[str, Check]] = {
     "1-linear": (
         "# no card 13, so no run can wrap around from 13 to 1\n"
-        "max_score: 20\nscore_aggregation: min\non_reject: break\ninput_validator_args: linear\n",
+        "range: 0 20\naccept_score: 20\ngrader_flags: min first_error\non_reject: break\n"
+        "input_validator_flags: linear\n",
         lambda n: n[12] == 0,
     ),
     "2-small": (
         "# every count is at most 4\n"
-        "max_score: 30\nscore_aggregation: min\non_reject: break\ninput_validator_args: max 4\n",
+        "range: 0 30\naccept_score: 30\ngrader_flags: min first_error\non_reject: break\n"
+        "input_validator_flags: max 4\n",
         lambda n: max(n) <= 4,
     ),
     "3-full": (
-        "# counts up to 100\nmax_score: 50\nscore_aggregation: min\non_reject: break\n",
+        "# counts up to 100\nrange: 0 50\naccept_score: 50\ngrader_flags: min first_error\non_reject: break\n",
         lambda n: max(n) <= rummy.MAX_COUNT,
     ),
 }
@@ -231,7 +246,8 @@ def main(argv: Sequence[str]) -> int:
     for sub in ("sample", "secret"):
         if (data / sub).exists():
             shutil.rmtree(data / sub)
-    write_group(data / "sample", sample_cases(), None)
+    write_group(data / "sample", sample_cases(), SAMPLE_TESTDATA)
+    (data / "testdata.yaml").write_text(ROOT_TESTDATA)
     makers = {"1-linear": linear_cases, "2-small": small_cases, "3-full": full_cases}
     for group, (testdata, allowed) in GROUPS.items():
         cases = makers[group]()
@@ -240,6 +256,7 @@ def main(argv: Sequence[str]) -> int:
         layable = sum(rummy.layable(c) for _, c in cases)
         assert 2 * layable == len(cases), (group, layable, len(cases))
         write_group(data / "secret" / group, cases, testdata)
+    (data / "secret" / "testdata.yaml").write_text(SECRET_TESTDATA)
     return 0
 
 

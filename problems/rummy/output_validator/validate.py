@@ -2,7 +2,7 @@
 """Output validator for rummy (answers by exit code).
 
 Kattis convention: ``validate.py input answer feedback_dir/ < team_output``; exit 42 = accept,
-43 = reject. With ``judge: {answer: exit_code}`` the team output is the program's exit status as a
+43 = reject. With ``answer: exit_code`` (judge.yaml) the team output is the program's exit status as a
 decimal number and a newline (``0`` means "layable", anything else "not layable"); the answer file
 holds ``0`` or ``1``. Only zero versus non-zero is compared.
 
@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 import sys
 from pathlib import Path
+
+from reference import rummy
 
 STATUS = re.compile(r"\s*(-?[0-9]+)\s*")
 
@@ -37,19 +39,14 @@ def main(argv: list[str]) -> int:
     if expected_text.strip() not in ("0", "1"):
         return judge_error(f"answer file {answer_file} should hold 0 or 1, holds {expected_text[:40]!r}")
     expected = int(expected_text)
-    try:  # the reference is installed with the judge; cross-check the answer file when it is there
-        from reference import rummy
-    except ImportError:
-        rummy = None
-    if rummy is not None:
-        truth = rummy.exit_status(rummy.parse_input(input_file.read_text()))
-        if truth != expected:
-            return judge_error(f"answer file says {expected}, the reference says {truth}")
+    truth = rummy.exit_status(rummy.parse_input(input_file.read_text()))  # cross-check the answer file
+    if truth != expected:
+        return judge_error(f"answer file says {expected}, the reference says {truth}")
     team_text = sys.stdin.read()
     match = STATUS.fullmatch(team_text)
     if match is None:
         return judge_error(
-            f"team output {team_text[:40]!r} is not an exit status: is `judge: {{answer: exit_code}}` honoured?"
+            f"team output {team_text[:40]!r} is not an exit status: is `answer: exit_code` (judge.yaml) honoured?"
         )
     status = int(match.group(1))
     feedback.mkdir(parents=True, exist_ok=True)
