@@ -5,11 +5,11 @@ Solves N uniformly random deals (the reference's stream for a seed: random.Rando
 and prints deals/s, the largest searches seen, mean / std / standard errors of the optimal score, the
 share of deals with no move at the start (exact value 0.2167913), how often King moves matter, and the
 size of the seed's naive search space (single moves + table) on a sample. With --json it writes the
-figures the stats validator reads (problems/klondike/output_validator/
+figures the stats validator reads (problems/klondike/output_validator/klondike_validator/
 reference_values.json); the stored file was made with
 
     python3 bench/klondike.py --deals 1000000 --seed 2026 \
-        --json problems/klondike/output_validator/reference_values.json
+        --json problems/klondike/output_validator/klondike_validator/reference_values.json
 
 and the same command reproduces it exactly (any --workers).
 """

@@ -153,7 +153,7 @@ def _limits(config: Mapping[str, Any], root: Path) -> ProblemLimits:
     )
 
 
-def _find_program(base: Path) -> Path | None:
+def find_program(base: Path) -> Path | None:
     """A validator given as a file or a folder (see docs/package-format.md)."""
     if base.is_file():
         return base
@@ -164,7 +164,7 @@ def _find_program(base: Path) -> Path | None:
     )
     if not sources:
         subdirs = [p for p in base.iterdir() if p.is_dir() and not p.name.startswith((".", "__"))]
-        return _find_program(subdirs[0]) if len(subdirs) == 1 else None
+        return find_program(subdirs[0]) if len(subdirs) == 1 else None
     if len(sources) == 1:
         return sources[0]
     for stem in (base.name, "validate", "validator", "main"):
@@ -181,7 +181,7 @@ def _output_validator(root: Path, version: FormatVersion) -> Path | None:
         if not base.exists():
             continue
         if folder == "output_validator":
-            found = _find_program(base)
+            found = find_program(base)
         else:
             entries = sorted(e for e in base.iterdir() if not e.name.startswith((".", "__")))
             if not entries:
@@ -191,7 +191,7 @@ def _output_validator(root: Path, version: FormatVersion) -> Path | None:
                 if len(dirs) != 1:
                     raise PackageError(f"{base}: expected exactly one output validator, found {len(dirs)}")
                 entries = dirs
-            found = _find_program(entries[0]) if len(entries) == 1 else _find_program(base)
+            found = find_program(entries[0]) if len(entries) == 1 else find_program(base)
         if found is None:
             raise PackageError(f"{base}: no validator program found (expected a .py, .c or .cpp file)")
         return found
@@ -213,7 +213,7 @@ def _input_validators(root: Path) -> tuple[Path, ...]:
     base = bases[0]
     out: list[Path] = []
     for entry in sorted(e for e in base.iterdir() if not e.name.startswith((".", "__"))):
-        found = _find_program(entry)
+        found = find_program(entry)
         if found is not None and found.suffix in (".py", ".c", ".cpp", ".cc", ".sh"):
             out.append(found)
     return tuple(out)

@@ -185,6 +185,15 @@ def root_settings(data_root: Path, rules: GroupRules, defaults: Mapping[str, Any
     return out
 
 
+def _own_first(own: Mapping[str, Any], inherited: Mapping[str, Any], *keys: str) -> Any:
+    """The group's own value of the first of ``keys`` it sets, else the inherited one."""
+    for source in (own, inherited):
+        for key in keys:
+            if key in source:
+                return source[key]
+    return None
+
+
 def _input_args(value: Any, where: str) -> tuple[tuple[str, ...], dict[str, tuple[str, ...]]]:
     """Input validator arguments: one list for all validators, or a map validator name -> arguments."""
     if isinstance(value, dict):
@@ -228,14 +237,13 @@ def load_group(
     if on_reject not in ("break", "continue"):
         raise PackageError(f"data/{name}: on_reject must be break or continue")
     # Arguments: a group's own replace what it inherits (Kattis); in 2025-09 they are inherited too.
-    arg_source = {**inherited, **own}
     validator_args = parse_args(
-        arg_source.get("output_validator_args", arg_source.get("output_validator_flags")), f"data/{name}"
+        _own_first(own, inherited, "output_validator_args", "output_validator_flags"), f"data/{name}"
     )
     input_args, input_by_name = _input_args(
-        arg_source.get("input_validator_args", arg_source.get("input_validator_flags")), f"data/{name}"
+        _own_first(own, inherited, "input_validator_args", "input_validator_flags"), f"data/{name}"
     )
-    program_args = parse_args(arg_source.get("args"), f"data/{name}: args")
+    program_args = parse_args(_own_first(own, inherited, "args"), f"data/{name}: args")
 
     tests: list[TestCase] = []
     subdirs: list[Path] = []

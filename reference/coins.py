@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from enum import StrEnum
+from enum import Enum
 
 EMPTY = "."
 FACES = "AB"
@@ -214,13 +214,16 @@ def goal_unreachable_in_clamped_game(
     return True
 
 
-class Kind(StrEnum):
+class Kind(str, Enum):  # noqa: UP042 - not StrEnum: validators import this on pypy3 (Python 3.9) too
     SOLVABLE = "solvable"  # a goal is reachable; the search found a shortest sequence
     IMPOSSIBLE_EXHAUSTED = "impossible-exhausted"  # the search visited every reachable row: none is a goal
     # no goal (the clamped-game proof), but more than ``exhaust_rows`` rows are reachable (in practice
     # infinitely many: a group of coins walks away from the rest)
     IMPOSSIBLE_NOT_EXHAUSTED = "impossible-not-exhausted"
     UNDECIDED = "undecided"  # no proof either way within the limits
+
+    def __str__(self) -> str:
+        return str(self.value)
 
 
 @dataclass(frozen=True)

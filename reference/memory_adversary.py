@@ -109,6 +109,7 @@ def consistent_layout(game: Game, requests: Sequence[int], answers: Sequence[str
         return layout, False
     replay = Game(FixedDealer(layout))
     same = len(requests) == len(answers) and all(
-        replay.flip(position) == answer for position, answer in zip(requests, answers, strict=True)
+        replay.flip(position) == answer
+        for position, answer in zip(requests, answers)  # noqa: B905 - lengths checked; Python 3.9 (pypy3) has no strict=
     )
     return layout, same

@@ -20,7 +20,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "problems" / "coins"
 DATA = PACKAGE / "data"
 SUBMISSIONS = PACKAGE / "submissions"
 INPUT_VALIDATOR = PACKAGE / "input_validators" / "validate.py"
-OUTPUT_VALIDATOR = PACKAGE / "output_validator" / "validate.py"
+OUTPUT_VALIDATOR = PACKAGE / "output_validator" / "coins" / "validate.py"
 TESTS = sorted(DATA.rglob("*.in"))
 
 
@@ -229,7 +229,7 @@ def test_accepted_cpp_agrees_with_the_reference_on_the_data(tmp_path: Path) -> N
 
 
 def test_seed_program_scores_100_on_ababa(tmp_path: Path) -> None:
-    exe = compiled(SUBMISSIONS / "partially_accepted" / "seed_depth5.cpp", tmp_path)
+    exe = compiled(SUBMISSIONS / "wrong_answer" / "seed_depth5.cpp", tmp_path)
     team = run([str(exe)], "ABABA")
     code, files = validate("ABABA", coins.format_answer(coins.solve("ABABA")), team, tmp_path / "v")
     assert code == 42 and score(files) == 100

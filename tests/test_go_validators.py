@@ -11,7 +11,7 @@ import pytest
 from reference import go
 
 PACKAGE = Path(__file__).resolve().parent.parent / "problems" / "go"
-OUTPUT_VALIDATOR = PACKAGE / "output_validator" / "validate.py"
+OUTPUT_VALIDATOR = PACKAGE / "output_validator" / "go" / "validate.py"
 INPUT_VALIDATOR = PACKAGE / "input_validators" / "validate.py"
 BOARD: go.Board = tuple("".join(go.SYMBOLS[(r + c * c) % 3] for c in range(go.SIZE)) for r in range(go.SIZE))
 

@@ -23,7 +23,7 @@ from reference import klondike as K
 ROOT = Path(__file__).resolve().parent.parent
 PKG = ROOT / "problems" / "klondike"
 INPUT_VALIDATOR = PKG / "input_validators" / "validate.py"
-OUTPUT_VALIDATOR = PKG / "output_validator" / "validate.py"
+OUTPUT_VALIDATOR = PKG / "output_validator" / "klondike_validator" / "validate.py"
 VALUES = json.loads((OUTPUT_VALIDATOR.parent / "reference_values.json").read_text())
 
 

@@ -29,7 +29,7 @@ from reference.memory import (
 from reference.memory_adversary import dealer_for
 
 PACKAGE = Path(__file__).resolve().parent.parent / "problems" / "memory"
-VALIDATOR = PACKAGE / "output_validator" / "validate.py"
+VALIDATOR = PACKAGE / "output_validator" / "oracle" / "validate.py"
 SUBMISSIONS = PACKAGE / "submissions"
 SORTED = "".join(letter * 2 for letter in LETTERS)
 RANDOM_TEST = PACKAGE / "data" / "secret" / "flips" / "01-random.in"

@@ -128,4 +128,5 @@ def test_stub_detection_picks_function_style_submissions_only() -> None:
     assert re.search(stubs["pascal"]["detect"], "UNIT memory;\ninterface\n")
     assert not re.search(stubs["pascal"]["detect"], "program Memory;\n")
     for language_id, stub in stubs.items():
+        assert stub["files"] == f"stubs/{language_id}"  # not include/: Kattis tools add that to every submission
         assert (PACKAGE / stub["files"] / stub["main"]).is_file()

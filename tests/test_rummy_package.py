@@ -18,7 +18,7 @@ from reference import rummy
 PACKAGE = Path(__file__).resolve().parent.parent / "problems" / "rummy"
 DATA = PACKAGE / "data"
 INPUT_VALIDATOR = PACKAGE / "input_validators" / "validate.py"
-OUTPUT_VALIDATOR = PACKAGE / "output_validator" / "validate.py"
+OUTPUT_VALIDATOR = PACKAGE / "output_validator" / "rummy_exit" / "validate.py"
 GROUPS = sorted(p for p in (DATA / "secret").iterdir() if p.is_dir())
 
 

@@ -34,7 +34,7 @@ def _specials() -> tuple[tuple[int, ...], ...]:
 
 @cache
 def _validator() -> ModuleType:
-    path = HERE / "output_validator" / "validate.py"
+    path = HERE / "output_validator" / "klondike_validator" / "validate.py"
     spec = importlib.util.spec_from_file_location("_klondike_validator", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

@@ -46,7 +46,7 @@ grader_flags: min first_error
 """
 STATS_YAML = """\
 # subtask 2: mean and std of the optimal score over the program's own N random deals, accepted within a
-# tolerance from N and output_validator/reference_values.json (see the README)
+# tolerance from N and output_validator/klondike_validator/reference_values.json (see the README)
 range: 0 40
 accept_score: 40
 grader_flags: min first_error
