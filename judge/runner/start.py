@@ -102,7 +102,8 @@ class Starts:
 
     def _start_trusted(self, status_w: int) -> None:
         helper = self.backend.helper
-        argv = [str(helper), "-p", *self._helper_common(status_w, nproc=None, address_space=False)]
+        argv = [str(helper), "-p", "-P", str(os.getpid())]
+        argv += self._helper_common(status_w, nproc=None, address_space=False)
         argv += ["--", *self.spec.argv]
         env = dict(os.environ)
         env.update(self.spec.env)
@@ -169,6 +170,7 @@ class Starts:
         # in the group besides the program: the fork server, the launcher and (at the end) its killer
         zygote, procs = self._fork_server(extra_pids=3)
         argv = [str(self.backend.helper), "-k", "-u", str(self.slot.uid), "-g", str(self.slot.gid)]
+        argv += ["-P", str(zygote.pid if zygote is not None else os.getpid())]  # our parent, to detect its end
         fds = [status_w]
         for p in procs:
             argv += ["-c", str(p)]
