@@ -22,6 +22,7 @@ from judge.judging import Environment, judge_submission, prepare
 from judge.languages import LanguageError, load_languages, toolchain
 from judge.problem import PackageError, load_problem
 from judge.runner import make_runner
+from judge.selftest import self_test
 from judge.textreport import submission_report, table, warnings_banner
 from judge.verdict import Verdict
 from judge.verify import verify
@@ -33,8 +34,18 @@ class UsageError(Exception):
     """Bad arguments or input files: one line for the user, exit 2."""
 
 
-def make_environment(args: argparse.Namespace) -> Environment:
-    return Environment(runner=make_runner(args.sandbox), languages=load_languages(), tools=toolchain())
+class SandboxBroken(Exception):
+    """The sandbox self-test failed: judging here would only produce JE (exit 3)."""
+
+
+def make_environment(args: argparse.Namespace, *, check: bool = True) -> Environment:
+    """The runner, languages and toolchain; with ``check``, the sandbox self-test must pass first."""
+    env = Environment(runner=make_runner(args.sandbox), languages=load_languages(), tools=toolchain())
+    if check:
+        result = self_test(env.runner, env.tools)
+        if not result.ok:
+            raise SandboxBroken(result.failure())
+    return env
 
 
 def _problem(path: str):  # type: ignore[no-untyped-def]
@@ -129,16 +140,21 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
-    env = make_environment(args)
+    env = make_environment(args, check=False)
     info = env.runner.info
     print(warnings_banner(info.warnings), end="")
     print(f"judge {__version__}, Python {sys.version.split()[0]} at {env.tools.python}")
     print(f"sandbox backend: {info.backend}")
     print(f"runs start by: {info.mode}")
     print(f"enforced limits: {', '.join(info.enforced) or 'none'}")
+    test = self_test(env.runner, env.tools)
+    print(table(["self-test", "result"], [[c.name, "ok" if c.ok else f"FAILED: {c.error}"] for c in test.checks]))
     statuses = language_status(env.languages, env.tools, env.runner)
     rows = [[s.id, s.name, "yes" if s.present else "NO", s.detail[:80]] for s in statuses]
     print(table(["language", "name", "present", "version / what to install"], rows))
+    if not test.ok:
+        print(f"judge: error: the sandbox self-test failed: {test.failure()}", file=sys.stderr)
+        return EXIT_FAILED
     return EXIT_OK
 
 
@@ -199,6 +215,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (PackageError, LanguageError, UsageError) as exc:
         print(f"judge: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except SandboxBroken as exc:
+        print(
+            f"judge: error: the sandbox cannot run programs and validators here, so nothing was judged: {exc}"
+            " (see `judge doctor`)",
+            file=sys.stderr,
+        )
+        return EXIT_JE
     except BrokenPipeError:  # `judge ... | head`: the reader went away; not an error
         sys.stderr.close()
         return EXIT_OK

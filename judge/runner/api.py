@@ -121,6 +121,20 @@ class Runner:
 
         return run_interactive(self, program, peer, transcript)
 
+    def start_paths(self) -> tuple[tuple[str, Runner], ...]:
+        """Every way this runner may start an untrusted run, each as a runner that takes only that
+        way (for self-tests): the box server also falls back to bwrap per run (runs that need the
+        network, a cgroup v2 group per run, or a request too big for the server)."""
+        backend = self._backend
+        if backend is None:
+            return ()
+        if backend.name != "bwrap":
+            return (("launcher (rlimits)", self),)
+        if not backend.box_server:
+            return (("bwrap per run", self),)
+        per_run = Runner(replace(backend, box_server=False), self._tree, self.info)
+        return (("box server", self), ("bwrap per run", per_run))
+
 
 def _size(fd: int) -> int:
     try:
