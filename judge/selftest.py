@@ -26,7 +26,7 @@ from judge.verdict import Verdict
 PROGRAM_LIMITS = Limits(time_s=5, wall_time_s=10)
 ANSWER = "42\n"
 # Inside namespaces the launcher is pid 1 and the program pid 2; on the rlimits path pids are the host's.
-PROGRAM_ISOLATED = ("/bin/sh", "-c", '[ $$ = 2 ] && echo 42 && exit 7')
+PROGRAM_ISOLATED = ("/bin/sh", "-c", "[ $$ = 2 ] && echo 42 && exit 7")
 PROGRAM_PLAIN = ("/bin/sh", "-c", "echo 42 && exit 7")
 VALIDATOR = """\
 import sys

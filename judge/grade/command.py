@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 from judge.cli import EXIT_JE, EXIT_OK, UsageError, make_environment
@@ -14,7 +15,7 @@ from judge.grade.fuzzing import DEFAULT_SEED, FuzzSummary, fuzz_contest
 from judge.grade.progress import Progress, printable
 from judge.grade.report import build_board, fuzz_text, issues_text, standings_table, write_results_json
 from judge.grade.schedule import grade
-from judge.grade.storage import Store, StoreError
+from judge.grade.storage import OldSchema, Store, StoreError
 from judge.scoreboard.render import write_board
 
 DB_NAME = "grade.sqlite"
@@ -65,6 +66,21 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(func=cmd_grade)
 
 
+def open_store(db_path: Path) -> Store:
+    """The results database; one written by an older judge (keyed differently, so nothing in it would be
+    reused) is kept beside it under another name, and a new one started."""
+    try:
+        return Store(db_path)
+    except OldSchema as exc:
+        kept = db_path.with_name(f"{db_path.name}.old-{datetime.now(UTC).strftime('%Y%m%dT%H%M%S')}")
+        for suffix in ("", "-wal", "-shm"):
+            old = Path(f"{db_path}{suffix}")
+            if old.exists():
+                old.rename(Path(f"{kept}{suffix}"))
+        print(f"note: {exc}; kept as {kept}, starting a new database", file=sys.stderr)
+        return Store(db_path)
+
+
 def cmd_grade(args: argparse.Namespace) -> int:
     root = Path(args.submissions)
     problems_dir = Path(args.problems)
@@ -87,7 +103,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
     contest = discover(root, problems, env.languages)
     db_path = Path(args.db) if args.db else out / DB_NAME
     try:
-        store = Store(db_path)
+        store = open_store(db_path)
     except StoreError as exc:
         raise UsageError(str(exc)) from None
     progress = Progress(sys.stderr, tty=sys.stderr.isatty())

@@ -31,6 +31,7 @@ from judge.grade.discovery import Contest, Entry, Unreadable
 from judge.grade.schedule import Summary, _Preparer, _stage
 from judge.grade.storage import FuzzKey, Store, StoredFuzz, StoredRun
 from judge.judging import Environment, Prepared
+from judge.packagedeps import fuzz_hash
 from judge.problem import Problem
 from judge.verdict import Verdict
 
@@ -164,7 +165,8 @@ def fuzz_contest(
         run = summary.runs.get(entry.key)
         if run is None or not full_score(run) or not has_fuzz_hooks(problems[entry.problem]):
             continue
-        key = FuzzKey(run.key, out.version, examples, seed)
+        hooks = fuzz_hash(hooks_path(problems[entry.problem]))
+        key = FuzzKey(run.key, f"{out.version}/hooks-{hooks}", examples, seed)
         stored = None if refuzz else store.lookup_fuzz(key)
         if stored is not None and stored.status != FuzzStatus.ERROR.value:
             out.outcomes[entry.key] = stored

@@ -8,6 +8,7 @@ thread touches the database. Verdicts come from CPU time, so they do not depend 
 from __future__ import annotations
 
 import hashlib
+import platform
 import shutil
 import tempfile
 import threading
@@ -21,9 +22,11 @@ from typing import Any
 
 import judge
 from judge.build import SkipLanguage
+from judge.fingerprint import Fingerprints
 from judge.grade.discovery import Contest, Entry, Issue, Unreadable, read_source, source_hash
 from judge.grade.storage import RunKey, Store, StoredRun
 from judge.judging import Environment, Prepared, judge_submission, prepare
+from judge.languages import language_for
 from judge.problem import Problem
 from judge.results import SubmissionResult
 from judge.verdict import Verdict
@@ -34,8 +37,9 @@ _HEAD_CHARS = 100
 
 
 def judge_version(env: Environment) -> str:
-    """``<version>+<hash of the judging code>/<sandbox backend>``: a stored result is reused only under the
-    same judging code and the same kind of sandbox."""
+    """``<version>+<hash of the judging code and its interpreter>/<sandbox backend>``: a stored result is
+    reused only under the same judging code, the same Python (validators run on it) and the same kind of
+    sandbox."""
     root = Path(judge.__file__).parent
     h = hashlib.sha256()
     for p in sorted(root.rglob("*")):
@@ -45,7 +49,20 @@ def judge_version(env: Environment) -> str:
         if p.suffix not in (".py", ".toml", ".c", ".h"):
             continue
         h.update(rel.as_posix().encode() + b"\0" + hashlib.sha256(p.read_bytes()).digest())
+    h.update(f"{env.tools.python}\0{platform.python_version()}\0{platform.python_build()}".encode())
     return f"{judge.__version__}+{h.hexdigest()[:12]}/{env.runner.info.backend}"
+
+
+def toolchain_hash(entry: Entry, problem: Problem, env: Environment, fingerprints: Fingerprints) -> str:
+    """The fingerprints of the submission's language and, when the package's output validator is compiled,
+    of the validator's (a Python validator runs on the judge's interpreter: part of ``judge_version``)."""
+    parts = [fingerprints.of(entry.language)]
+    validator = problem.output_validator
+    if validator is not None and validator.suffix not in (".py", ".sh"):
+        lang = language_for(validator, env.languages)
+        if lang is not None:
+            parts.append(f"{lang.id}:{fingerprints.of(lang.id)}")
+    return "/".join(parts)
 
 
 def seeds_of(problem: Problem, env: Environment) -> dict[str, Any]:
@@ -215,9 +232,15 @@ def grade(
     listen = listener or Listener()
     run_judge = judge_fn or (lambda p, s, e: judge_submission(p, s, e))
     summary = Summary(judge_version(env))
+    fingerprints = Fingerprints(env.languages, env.tools, env.runner)
     keys = {
         e.key: RunKey(
-            e.contestant, e.problem, e.source_hash, problems[e.problem].content_hash, summary.judge_version
+            e.contestant,
+            e.problem,
+            e.source_hash,
+            problems[e.problem].content_hash,
+            summary.judge_version,
+            toolchain_hash(e, problems[e.problem], env, fingerprints),
         )
         for e in contest.entries
     }

@@ -1,8 +1,9 @@
 """Results in SQLite: one row per judged submission (``runs``) and one per test (``tests``), plus one per
 fuzzed submission (``fuzz``, `judge grade --fuzz N`). WAL mode.
 
-A run is identified by its ``RunKey``: contestant, problem, the submission's content hash, the problem
-package's content hash and the judge version. Each run is written with its tests in one transaction, so a
+A run is identified by its ``RunKey``: contestant, problem, the submission's content hash, the hash of what
+can change a verdict in and outside the problem package, the judge version and the language's toolchain.
+Each run is written with its tests in one transaction, so a
 ``judge grade`` killed at any moment leaves whole runs or nothing, never half a run, and never two rows for
 one key (a UNIQUE constraint). Only the thread that opened the store uses it.
 """
@@ -20,7 +21,7 @@ from typing import Any
 from judge.results import CaseResult, GroupScore, SubmissionResult
 from judge.verdict import Verdict
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: toolchain_hash in the key
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -31,6 +32,7 @@ CREATE TABLE IF NOT EXISTS runs (
     source_hash TEXT NOT NULL,
     package_hash TEXT NOT NULL,
     judge_version TEXT NOT NULL,
+    toolchain_hash TEXT NOT NULL,
     source TEXT NOT NULL,
     language TEXT NOT NULL,
     verdict TEXT NOT NULL,
@@ -46,7 +48,7 @@ CREATE TABLE IF NOT EXISTS runs (
     sandbox_warnings_json TEXT NOT NULL,
     judged_at TEXT NOT NULL,
     duration_s REAL NOT NULL,
-    UNIQUE (contestant, problem, source_hash, package_hash, judge_version)
+    UNIQUE (contestant, problem, source_hash, package_hash, judge_version, toolchain_hash)
 );
 CREATE TABLE IF NOT EXISTS tests (
     run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
@@ -74,6 +76,7 @@ CREATE TABLE IF NOT EXISTS fuzz (
     source_hash TEXT NOT NULL,
     package_hash TEXT NOT NULL,
     judge_version TEXT NOT NULL,
+    toolchain_hash TEXT NOT NULL,
     fuzz_version TEXT NOT NULL,
     examples INTEGER NOT NULL,
     seed INTEGER NOT NULL,
@@ -82,7 +85,7 @@ CREATE TABLE IF NOT EXISTS fuzz (
     outcome_json TEXT NOT NULL,
     fuzzed_at TEXT NOT NULL,
     duration_s REAL NOT NULL,
-    UNIQUE (contestant, problem, source_hash, package_hash, judge_version, fuzz_version, examples, seed)
+    UNIQUE (contestant, problem, source_hash, package_hash, judge_version, toolchain_hash, fuzz_version, examples, seed)
 );
 """
 
@@ -91,13 +94,18 @@ class StoreError(Exception):
     """The database cannot be opened or is not ours. One line, for the organizer."""
 
 
+class OldSchema(StoreError):
+    """The database was written by an older judge (its results are keyed differently: none would be reused)."""
+
+
 @dataclass(frozen=True)
 class RunKey:
     contestant: str
     problem: str
     source_hash: str
-    package_hash: str
-    judge_version: str
+    package_hash: str  # what in and outside the package can change a verdict (packagedeps.verdict_hash)
+    judge_version: str  # the judging code, its interpreter and the kind of sandbox (schedule.judge_version)
+    toolchain_hash: str = ""  # the language's definition and toolchain version (fingerprint.Fingerprints)
 
 
 @dataclass(frozen=True)
@@ -133,13 +141,16 @@ class StoredRun:
 
 
 _RUN_COLUMNS = (
-    "id, contestant, problem, source_hash, package_hash, judge_version, source, language, verdict, score, "
-    "max_score, time_s, memory_kib, metric, metric_name, compile_message, groups_json, seeds_json, "
+    "id, contestant, problem, source_hash, package_hash, judge_version, toolchain_hash, source, language, verdict, "
+    "score, max_score, time_s, memory_kib, metric, metric_name, compile_message, groups_json, seeds_json, "
     "sandbox_warnings_json, judged_at, duration_s"
 )
 _FUZZ_COLUMNS = (
-    "id, contestant, problem, source_hash, package_hash, judge_version, fuzz_version, examples, seed, "
+    "id, contestant, problem, source_hash, package_hash, judge_version, toolchain_hash, fuzz_version, examples, seed, "
     "source, status, outcome_json, fuzzed_at, duration_s"
+)
+_KEY_WHERE = (
+    "contestant=? AND problem=? AND source_hash=? AND package_hash=? AND judge_version=? AND toolchain_hash=?"
 )
 _TEST_COLUMNS = (
     "name, grp, verdict, score, fraction, time_s, wall_time_s, memory_kib, message, metric, transcript, "
@@ -163,9 +174,8 @@ class Store:
                     "INSERT OR IGNORE INTO meta (key, value) VALUES ('schema', ?)", (str(SCHEMA_VERSION),)
                 )
             elif row[0] != str(SCHEMA_VERSION):
-                raise StoreError(
-                    f"{path}: schema version {row[0]}, this judge writes {SCHEMA_VERSION}; use a new --db"
-                )
+                self._db.close()
+                raise OldSchema(f"{path}: written by an older judge (schema {row[0]}, now {SCHEMA_VERSION})")
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{path}: not a usable SQLite database ({exc})") from None
 
@@ -188,13 +198,12 @@ class Store:
         db.execute("BEGIN IMMEDIATE")
         try:
             db.execute(
-                "DELETE FROM runs WHERE contestant=? AND problem=? AND source_hash=? AND package_hash=? "
-                "AND judge_version=?",
+                f"DELETE FROM runs WHERE {_KEY_WHERE}",
                 _key_tuple(key),
             )
             cur = db.execute(
                 f"INSERT INTO runs ({_RUN_COLUMNS.removeprefix('id, ')}) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (
                     *_key_tuple(key),
                     source,
@@ -251,7 +260,7 @@ class Store:
         """Store one fuzzing outcome (one row, one statement: atomic); replaces one with the same key."""
         cur = self._db.execute(
             f"INSERT OR REPLACE INTO fuzz ({_FUZZ_COLUMNS.removeprefix('id, ')}) "
-            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (
                 *_fuzz_key_tuple(key),
                 source,
@@ -267,8 +276,7 @@ class Store:
 
     def lookup(self, key: RunKey) -> StoredRun | None:
         row = self._db.execute(
-            f"SELECT {_RUN_COLUMNS} FROM runs WHERE contestant=? AND problem=? AND source_hash=? "
-            "AND package_hash=? AND judge_version=?",
+            f"SELECT {_RUN_COLUMNS} FROM runs WHERE {_KEY_WHERE}",
             _key_tuple(key),
         ).fetchone()
         return None if row is None else self._stored(row)
@@ -286,14 +294,13 @@ class Store:
 
     def lookup_fuzz(self, key: FuzzKey) -> StoredFuzz | None:
         row = self._db.execute(
-            f"SELECT {_FUZZ_COLUMNS} FROM fuzz WHERE contestant=? AND problem=? AND source_hash=? "
-            "AND package_hash=? AND judge_version=? AND fuzz_version=? AND examples=? AND seed=?",
+            f"SELECT {_FUZZ_COLUMNS} FROM fuzz WHERE {_KEY_WHERE} AND fuzz_version=? AND examples=? AND seed=?",
             _fuzz_key_tuple(key),
         ).fetchone()
         if row is None:
             return None
-        run_id, c, p, src, pkg, version, fuzz_version, examples, seed, source, status, doc, at, dur = row
-        fkey = FuzzKey(RunKey(c, p, src, pkg, version), fuzz_version, int(examples), int(seed))
+        run_id, c, p, src, pkg, version, tools, fuzz_version, examples, seed, source, status, doc, at, dur = row
+        fkey = FuzzKey(RunKey(c, p, src, pkg, version, tools), fuzz_version, int(examples), int(seed))
         return StoredFuzz(run_id, fkey, source, status, json.loads(doc), at, float(dur))
 
     def fuzz_count(self) -> int:
@@ -314,6 +321,7 @@ class Store:
             src_hash,
             pkg_hash,
             version,
+            tools_hash,
             source,
             language,
             verdict,
@@ -381,13 +389,13 @@ class Store:
             metric_name=metric_name,
             sandbox_warnings=tuple(json.loads(warnings_json)),
         )
-        key = RunKey(contestant, problem, src_hash, pkg_hash, version)
+        key = RunKey(contestant, problem, src_hash, pkg_hash, version, tools_hash)
         return StoredRun(run_id, key, source, result, json.loads(seeds_json), judged_at, duration_s)
 
 
-def _key_tuple(key: RunKey) -> tuple[str, str, str, str, str]:
-    return (key.contestant, key.problem, key.source_hash, key.package_hash, key.judge_version)
+def _key_tuple(key: RunKey) -> tuple[str, str, str, str, str, str]:
+    return (key.contestant, key.problem, key.source_hash, key.package_hash, key.judge_version, key.toolchain_hash)
 
 
-def _fuzz_key_tuple(key: FuzzKey) -> tuple[str, str, str, str, str, str, int, int]:
+def _fuzz_key_tuple(key: FuzzKey) -> tuple[str, str, str, str, str, str, str, int, int]:
     return (*_key_tuple(key.run), key.fuzz_version, key.examples, key.seed)
