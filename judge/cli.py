@@ -9,8 +9,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 import tempfile
+import threading
 import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -207,9 +209,28 @@ def _plugins() -> list[Callable[[argparse._SubParsersAction], None]]:  # type: i
     return out
 
 
+class Terminated(BaseException):
+    """SIGTERM (`docker stop`, a service manager): stop as on Ctrl-C."""
+
+
+def _on_sigterm(signum: int, frame: object) -> None:
+    raise Terminated
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    main_thread = threading.current_thread() is threading.main_thread()
+    # As pid 1 of a container the judge would otherwise ignore SIGTERM (no default action there).
+    previous = signal.signal(signal.SIGTERM, _on_sigterm) if main_thread else None
+    try:
+        return _run(args)
+    finally:
+        if main_thread:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         return int(args.func(args))
     except (PackageError, LanguageError, UsageError) as exc:
@@ -228,6 +249,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("judge: interrupted", file=sys.stderr)
         return 130
+    except Terminated:
+        print("judge: terminated", file=sys.stderr)
+        return 143
     except Exception as exc:  # noqa: BLE001 - the judge's own bug: say so in one line, JE exit code
         if os.environ.get("JUDGE_DEBUG"):
             traceback.print_exc()
