@@ -23,7 +23,7 @@ from judge.doctor import language_status
 from judge.judging import Environment, judge_submission, prepare
 from judge.languages import LanguageError, load_languages, toolchain
 from judge.problem import PackageError, load_problem
-from judge.runner import make_runner
+from judge.runner import RunnerConfig, make_runner
 from judge.selftest import self_test
 from judge.textreport import submission_report, table, warnings_banner
 from judge.verdict import Verdict
@@ -40,9 +40,17 @@ class SandboxBroken(Exception):
     """The sandbox self-test failed: judging here would only produce JE (exit 3)."""
 
 
+def runner_config(args: argparse.Namespace) -> RunnerConfig:
+    """The runner's settings: the command line, then the JUDGE_* environment (see README)."""
+    try:
+        return RunnerConfig.from_environ(os.environ, sandbox=args.sandbox)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
 def make_environment(args: argparse.Namespace, *, check: bool = True) -> Environment:
     """The runner, languages and toolchain; with ``check``, the sandbox self-test must pass first."""
-    env = Environment(runner=make_runner(args.sandbox), languages=load_languages(), tools=toolchain())
+    env = Environment(runner=make_runner(runner_config(args)), languages=load_languages(), tools=toolchain())
     if check:
         result = self_test(env.runner, env.tools)
         if not result.ok:
@@ -169,8 +177,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--sandbox",
         choices=("auto", "bwrap", "rlimits"),
-        default=os.environ.get("JUDGE_SANDBOX", "auto"),
-        help="sandbox backend (default: auto = bwrap when it works, else rlimits with a warning)",
+        default=None,
+        help="sandbox backend (default: $JUDGE_SANDBOX, else auto = bwrap when it works, else rlimits with a "
+        "warning)",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True

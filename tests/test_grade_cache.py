@@ -165,3 +165,11 @@ def test_a_database_of_an_older_judge_is_kept_aside(project: Path, capsys: pytes
     assert len(list(out.glob("grade.sqlite.old-*"))) == 1
     with Store(db) as store:
         assert store.counts()[0] == 1
+
+
+@pytest.mark.parametrize("problem", ["coins", "go", "klondike", "memory", "rummy"])
+def test_each_shipped_package_is_keyed_on_the_reference_module_its_validator_imports(problem: str) -> None:
+    root = Path(__file__).parent.parent / "problems" / problem
+    verdict_sources = [p for p in program_sources(root) if "output_validator" in p.relative_to(root).parts[0]]
+    names = {m.name for m in external_modules(verdict_sources, root)}
+    assert f"reference.{problem}" in names

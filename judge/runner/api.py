@@ -6,20 +6,21 @@ import os
 import subprocess
 import sys
 import tempfile
-import threading
+import weakref
 from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from judge.model import InteractiveResult, Limits, RunResult, RunSpec
-from judge.runner.bwrap import find_bwrap
+from judge.runner.bwrap import find_bwrap, layout
 from judge.runner.cgroup import CgroupTree, cgroup_tree
+from judge.runner.config import RunnerConfig
 from judge.runner.helper import HelperUnavailable, helper_path
 from judge.runner.launch import STDERR_TAIL, Backend, Launch, Plumbing
 from judge.runner.monitor import monitor
 from judge.runner.netns import make_netns
 from judge.runner.osutil import not_world_accessible
-from judge.runner.slots import UID_BASE, SlotPool
+from judge.runner.slots import SlotPool
 
 NO_ISOLATION_WARNING = (
     "NO SANDBOX: bubblewrap namespaces are not available here; programs run with rlimits and a separate "
@@ -48,32 +49,45 @@ class SandboxInfo:
         return self.backend == "bwrap"
 
 
-_pool: SlotPool | None = None
-_pool_lock = threading.Lock()
-
-
-def _slot_pool() -> SlotPool:
-    global _pool
-    with _pool_lock:
-        if _pool is None:
-            _pool = SlotPool()
-        return _pool
-
-
-def held_uids() -> tuple[int, ...]:
-    """The sandbox uids this process holds (for checks that nothing of them survived a run)."""
-    pool = _slot_pool()
-    with pool._lock:
-        return tuple(pool._uid_base + i for i in sorted(pool._held))
-
-
 class Runner:
-    """Runs programs; thread-safe (every run takes its own uid slot and cgroup)."""
+    """Runs programs; thread-safe (every run takes its own uid slot and cgroup).
 
-    def __init__(self, backend: Backend | None, tree: CgroupTree | None, info: SandboxInfo):
+    It owns its slot pool (and the slots' servers) and its cgroup tree: ``close()`` (or ``with``)
+    releases them; a runner that is dropped is closed when it is garbage-collected."""
+
+    def __init__(
+        self,
+        backend: Backend | None,
+        tree: CgroupTree | None,
+        info: SandboxInfo,
+        pool: SlotPool,
+        config: RunnerConfig | None = None,
+        *,
+        owns_pool: bool = True,
+    ):
         self._backend = backend
         self._tree = tree
+        self._pool = pool
         self.info = info
+        self.config = config or RunnerConfig()
+        self._finalizer = weakref.finalize(self, pool.close if owns_pool else _nothing)
+
+    def close(self) -> None:
+        self._finalizer()
+
+    def __enter__(self) -> Runner:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def held_uids(self) -> tuple[int, ...]:
+        """The sandbox uids this runner holds (for checks that nothing of them survived a run)."""
+        return self._pool.held_uids()
+
+    @property
+    def can_run(self) -> bool:
+        return self._backend is not None
 
     # -- batch ----------------------------------------------------------------------
     def run(self, spec: RunSpec) -> RunResult:
@@ -94,7 +108,7 @@ class Runner:
         assert self._backend is not None
         slot = group = None
         if not spec.trusted:
-            pool = _slot_pool()
+            pool = self._pool
             slot = pool.take()
             stack.callback(pool.give_back, slot)
             if self._tree is not None:
@@ -132,8 +146,14 @@ class Runner:
             return (("launcher (rlimits)", self),)
         if not backend.box_server:
             return (("bwrap per run", self),)
-        per_run = Runner(replace(backend, box_server=False), self._tree, self.info)
+        per_run = Runner(
+            replace(backend, box_server=False), self._tree, self.info, self._pool, self.config, owns_pool=False
+        )
         return (("box server", self), ("bwrap per run", per_run))
+
+
+def _nothing() -> None:
+    pass
 
 
 def _size(fd: int) -> int:
@@ -195,10 +215,6 @@ def _error_result(message: str) -> RunResult:
 
 # -- construction --------------------------------------------------------------------
 
-_selftest: dict[tuple[str, bool], str | None] = {}
-_selftest_lock = threading.Lock()
-
-
 def _bwrap_version(bwrap: str) -> str:
     try:
         out = subprocess.run([bwrap, "--version"], capture_output=True, text=True, timeout=10).stdout
@@ -220,32 +236,35 @@ def _self_test(runner: Runner) -> str | None:
     return None
 
 
-def make_runner(backend: str = "auto") -> Runner:
-    """A runner: ``"bwrap"``, ``"rlimits"`` or ``"auto"`` (bwrap when its self-test passes here)."""
-    if backend not in ("auto", "bwrap", "rlimits"):
-        raise ValueError(f"unknown sandbox backend {backend!r} (auto, bwrap, rlimits)")
+def make_runner(config: RunnerConfig | str = "auto") -> Runner:
+    """A runner for ``config`` (a plain ``"auto"``, ``"bwrap"`` or ``"rlimits"``: that sandbox, the
+    other settings at their defaults). ``auto``: bwrap when its self-test passes here, else rlimits."""
+    if isinstance(config, str):
+        config = RunnerConfig(sandbox=config)
+    pool = SlotPool(config.slot_dir, config.uid_base, config.max_slots)
     warnings: list[str] = []
     if os.geteuid() != 0:
         warnings.append("the judge is not running as root: cannot switch to sandbox uids, so nothing can run")
     try:
-        helper = helper_path()
+        helper = helper_path(config.cache_dir)
     except HelperUnavailable as exc:
         info = SandboxInfo(backend="none", enforced=(), warnings=(*warnings, str(exc)))
-        return Runner(None, None, info)
-    tree = cgroup_tree()
+        return Runner(None, None, info, pool, config)
+    tree = cgroup_tree() if config.cgroups else None
     cg = tree.description if tree is not None else None
     base_enforced = ["cpu_time", "wall_time", "output", "processes", "separate_uid", "kill_tree"]
     mem = "memory (cgroup, exact OOM detection)" if tree is not None else "memory (RLIMIT_AS + peak RSS)"
     if tree is None:
         warnings.append("no writable cgroup: memory is limited by RLIMIT_AS (MLE detection is heuristic)")
-    uid_range = f"{UID_BASE}..{UID_BASE + 255}"
+    uid_range = f"{config.uid_base}..{config.uid_base + config.max_slots - 1}"
+    rlimits = Backend("rlimits", helper, fork_server=config.fork_server, trusted_env=config.trusted_env)
 
-    bwrap = find_bwrap()
-    if backend in ("auto", "bwrap"):
+    bwrap = find_bwrap(config.bwrap)
+    if config.sandbox in ("auto", "bwrap"):
         if bwrap is None:
-            if backend == "bwrap":
+            if config.sandbox == "bwrap":
                 info = SandboxInfo("none", (), (*warnings, "bwrap not found (install bubblewrap)"))
-                return Runner(None, None, info)
+                return Runner(None, None, info, pool, config)
         else:
             info = SandboxInfo(
                 backend="bwrap",
@@ -256,21 +275,20 @@ def make_runner(backend: str = "auto") -> Runner:
                 uid_range=uid_range,
                 helper=str(helper),
             )
-            fast = Backend("bwrap", helper, bwrap, box_server=not os.environ.get("JUDGE_NO_BOX_SERVER"))
-            slow = Backend("bwrap", helper, bwrap)
-            with _selftest_lock:
-                for b in (fast, slow) if fast.box_server else (slow,):
-                    if (bwrap, b.box_server) not in _selftest:
-                        _selftest[(bwrap, b.box_server)] = _self_test(Runner(b, tree, info))
-                problem = _selftest[(bwrap, False)]
-                fast_problem = _selftest[(bwrap, True)] if fast.box_server else "disabled (JUDGE_NO_BOX_SERVER)"
+            slow = replace(rlimits, name="bwrap", bwrap=bwrap, layout=layout(helper, realtime=config.realtime))
+            problem = _self_test(Runner(slow, tree, info, pool, config, owns_pool=False))
+            fast = replace(slow, box_server=True)
+            fast_problem: str | None = "disabled (JUDGE_NO_BOX_SERVER)"
+            if config.box_server and problem is None:
+                fast_problem = _self_test(Runner(fast, tree, info, pool, config, owns_pool=False))
             if problem is None:
                 if fast_problem is None:
-                    return Runner(fast, tree, replace(info, mode="box server"))
-                return Runner(slow, tree, replace(info, mode=f"bwrap per run (box server: {fast_problem})"))
-            if backend == "bwrap":
+                    return Runner(fast, tree, replace(info, mode="box server"), pool, config)
+                mode = f"bwrap per run (box server: {fast_problem})"
+                return Runner(slow, tree, replace(info, mode=mode), pool, config)
+            if config.sandbox == "bwrap":
                 bad = SandboxInfo("none", (), (*warnings, f"bwrap does not work here: {problem}"))
-                return Runner(None, None, bad)
+                return Runner(None, None, bad, pool, config)
             warnings.append(f"bwrap does not work here: {problem}")
     try:
         os.close(make_netns(helper))
@@ -295,4 +313,4 @@ def make_runner(backend: str = "auto") -> Runner:
         helper=str(helper),
         mode="launcher",
     )
-    return Runner(Backend("rlimits", helper), tree, info)
+    return Runner(rlimits, tree, info, pool, config)

@@ -230,7 +230,7 @@ def run_interactive(runner: Runner, program: RunSpec, peer: RunSpec, transcript:
         except OSError as exc:
             err = _error_result(f"cannot open the run's files: {exc}")
             return InteractiveResult(program=err, peer=err, peer_exited_first=False)
-        if runner._backend is None:
+        if not runner.can_run:
             err = _error_result("; ".join(runner.info.warnings) or "no way to run programs here")
             return InteractiveResult(program=err, peer=err, peer_exited_first=False)
 
