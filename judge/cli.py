@@ -18,10 +18,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from judge import __version__
-from judge.build import SkipLanguage
+from judge.build import SkipLanguage, detect_language
 from judge.doctor import language_status
-from judge.judging import Environment, judge_submission, prepare
+from judge.jobs import Unreadable, judge_job, make_job
+from judge.judging import Environment, prepare
 from judge.languages import LanguageError, load_languages, toolchain
+from judge.packages import Packages
 from judge.problem import PackageError, load_problem
 from judge.runner import RunnerConfig, make_runner
 from judge.selftest import self_test
@@ -68,17 +70,19 @@ def cmd_run(args: argparse.Namespace) -> int:
     if not source.exists():
         raise UsageError(f"{source}: no such file")
     env = make_environment(args)
-    with tempfile.TemporaryDirectory(prefix="judge-run-") as tmp:
-        prepared = prepare(problem, env, Path(tmp))
 
-        def progress(r):  # type: ignore[no-untyped-def]
-            if not args.json and sys.stderr.isatty():
-                print(f"  {r.name}: {r.verdict.value}", file=sys.stderr)
+    def progress(r):  # type: ignore[no-untyped-def]
+        if not args.json and sys.stderr.isatty():
+            print(f"  {r.name}: {r.verdict.value}", file=sys.stderr)
 
-        try:
-            result = judge_submission(prepared, source, env, on_test=progress)
-        except SkipLanguage as exc:
-            raise UsageError(str(exc)) from None
+    try:
+        job = make_job(source, problem, detect_language(source, env.languages).id)
+        with Packages({problem.id: problem}, env) as packages:
+            result = judge_job(job, packages, env, on_test=progress)
+    except SkipLanguage as exc:
+        raise UsageError(str(exc)) from None
+    except Unreadable as exc:
+        raise UsageError(f"{source}: {exc}") from None
     if args.json:
         print(json.dumps(result.to_json(), indent=2))
     else:

@@ -71,10 +71,12 @@ def judge_submission(
     *,
     on_test: Callable[[CaseResult], None] | None = None,
     workdir: Path | None = None,
+    language: Language | None = None,
 ) -> SubmissionResult:
-    """Judge one submission. Raises build.SkipLanguage for an unknown language or a missing toolchain."""
+    """Judge one submission (in ``language``, else the one its extension names). Raises build.SkipLanguage
+    for an unknown language or a missing toolchain. Callers: jobs.judge_job (and tests)."""
     problem = prepared.problem
-    lang = detect_language(source, env.languages)
+    lang = language or detect_language(source, env.languages)
     warnings = tuple(env.runner.info.warnings)
     if problem.multi_pass and not env.runner.info.isolated:
         warnings += (

@@ -75,9 +75,9 @@ class Grader:
         self.judged: list[str] = []
         self.runner = make_runner("auto")
 
-    def fake_judge(self, prepared, source: Path, env) -> SubmissionResult:  # type: ignore[no-untyped-def]
-        self.judged.append(source.name)
-        return SubmissionResult("sum", str(source), "python3", Verdict.AC, 100.0, 100.0, 0.0, 0)
+    def fake_judge(self, job, packages, env) -> SubmissionResult:  # type: ignore[no-untyped-def]
+        self.judged.append(job.files[0].name)
+        return SubmissionResult("sum", job.label, "python3", Verdict.AC, 100.0, 100.0, 0.0, 0)
 
     def grade(self, languages: Mapping[str, Language] | None = None) -> Summary:
         env = Environment(self.runner, languages or load_languages(), toolchain())
