@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-import judge.cli
+import judge.commands.common
 from judge.cli import main
 from judge.languages import toolchain
 from judge.model import RunResult, RunSpec
@@ -61,7 +61,7 @@ def test_commands_stop_with_exit_3_when_validators_cannot_run(
     command: list[str], runner: Runner, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
     tmp_path: Path,
 ) -> None:
-    monkeypatch.setattr(judge.cli, "make_runner", lambda backend: BrokenTrusted(runner))
+    monkeypatch.setattr(judge.commands.common, "make_runner", lambda backend: BrokenTrusted(runner))
     if command[0] == "grade":
         command = [*command, "--out", str(tmp_path / "board")]
     assert main(command) == 3
@@ -74,7 +74,7 @@ def test_commands_stop_with_exit_3_when_validators_cannot_run(
 def test_doctor_names_the_failure_and_exits_non_zero(
     runner: Runner, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(judge.cli, "make_runner", lambda backend: BrokenTrusted(runner))
+    monkeypatch.setattr(judge.commands.common, "make_runner", lambda backend: BrokenTrusted(runner))
     assert main(["doctor"]) == 1
     out = capsys.readouterr()
     assert "output validator" in out.out and "FAILED" in out.out and "simulated" in out.err

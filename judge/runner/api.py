@@ -16,10 +16,12 @@ from judge.runner.bwrap import find_bwrap, layout
 from judge.runner.cgroup import CgroupTree, cgroup_tree
 from judge.runner.config import RunnerConfig
 from judge.runner.helper import HelperUnavailable, helper_path
+from judge.runner.interactive import run_interactive
 from judge.runner.launch import STDERR_TAIL, Backend, Launch, Plumbing
 from judge.runner.monitor import monitor
 from judge.runner.netns import make_netns
 from judge.runner.osutil import not_world_accessible
+from judge.runner.plumbing import error_result, file_size, open_io
 from judge.runner.slots import SlotPool
 
 NO_ISOLATION_WARNING = (
@@ -89,15 +91,19 @@ class Runner:
     def can_run(self) -> bool:
         return self._backend is not None
 
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        return self.info.warnings
+
     # -- batch ----------------------------------------------------------------------
     def run(self, spec: RunSpec) -> RunResult:
         with ExitStack() as stack:
             try:
-                io = _open_io(spec, stack)
+                io = open_io(spec, stack)
             except OSError as exc:
-                return _error_result(f"cannot open the run's files: {exc}")
+                return error_result(f"cannot open the run's files: {exc}")
             if self._backend is None:
-                return _error_result("; ".join(self.info.warnings) or "no way to run programs here")
+                return error_result("; ".join(self.info.warnings) or "no way to run programs here")
             launch = self.prepare(spec, io, stack)
             launch.start()
             monitor([launch])
@@ -117,8 +123,8 @@ class Runner:
 
     def collect(self, launch: Launch, spec: RunSpec, io: Plumbing, stdout_bytes: int | None = None) -> RunResult:
         if stdout_bytes is None:
-            stdout_bytes = _size(io.stdout)
-        stderr_bytes = _size(io.stderr)
+            stdout_bytes = file_size(io.stdout)
+        stderr_bytes = file_size(io.stderr)
         tail = b""
         if spec.stderr is not None and stderr_bytes > 0:
             tail = os.pread(io.stderr, STDERR_TAIL, max(0, min(stderr_bytes, spec.limits.stderr_bytes) - STDERR_TAIL))
@@ -131,8 +137,6 @@ class Runner:
         return result
 
     def run_interactive(self, program: RunSpec, peer: RunSpec, transcript: Path | None = None) -> InteractiveResult:
-        from judge.runner.interactive import run_interactive
-
         return run_interactive(self, program, peer, transcript)
 
     def start_paths(self) -> tuple[tuple[str, Runner], ...]:
@@ -155,65 +159,6 @@ class Runner:
 def _nothing() -> None:
     pass
 
-
-def _size(fd: int) -> int:
-    try:
-        st = os.fstat(fd)
-    except OSError:
-        return 0
-    import stat
-
-    return st.st_size if stat.S_ISREG(st.st_mode) else 0
-
-
-def _open_io(spec: RunSpec, stack: ExitStack, *, stdin: int | None = None, stdout: int | None = None) -> Plumbing:
-    """Open the program's stdin/stdout/stderr (closed when the stack unwinds).
-
-    stdout=None gets an anonymous temporary file, so that the output limit still applies.
-    """
-
-    def keep(fd: int) -> int:
-        stack.callback(os.close, fd)
-        return fd
-
-    if stdin is None:
-        stdin = keep(os.open(spec.stdin if spec.stdin is not None else os.devnull, os.O_RDONLY | os.O_CLOEXEC))
-    if stdout is None:
-        if spec.stdout is not None:
-            stdout = keep(os.open(spec.stdout, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644))
-        else:
-            stdout = keep(_anonymous_file())
-    if spec.stderr is not None:
-        stderr = keep(os.open(spec.stderr, os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644))
-    else:
-        stderr = keep(os.open(os.devnull, os.O_WRONLY | os.O_CLOEXEC))
-    return Plumbing(stdin=stdin, stdout=stdout, stderr=stderr)
-
-
-def _anonymous_file() -> int:
-    directory = tempfile.gettempdir()
-    try:
-        return os.open(directory, os.O_TMPFILE | os.O_WRONLY | os.O_CLOEXEC, 0o600)
-    except OSError:
-        fd, name = tempfile.mkstemp()
-        os.unlink(name)
-        return fd
-
-
-def _error_result(message: str) -> RunResult:
-    return RunResult(
-        exit_code=None,
-        signal=None,
-        cpu_time_s=0.0,
-        wall_time_s=0.0,
-        memory_kib=0,
-        stdout_bytes=0,
-        stderr_bytes=0,
-        sandbox_error=message,
-    )
-
-
-# -- construction --------------------------------------------------------------------
 
 def _bwrap_version(bwrap: str) -> str:
     try:
