@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 from dataclasses import replace
@@ -15,7 +16,7 @@ from pathlib import Path
 
 from judge.build import SkipLanguage
 from judge.commands.common import EXIT_FAILED, EXIT_JE, EXIT_OK, UsageError, make_environment
-from judge.fuzz.engine import fuzz_submission
+from judge.fuzz.engine import default_cache_dir, fuzz_submission, short_time_slices
 from judge.fuzz.outcome import FuzzOutcome, FuzzStatus, show_bytes
 from judge.fuzz.save import save_counterexample
 from judge.fuzz.trial import Trial
@@ -34,6 +35,9 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     if not (problem.path / "fuzz.py").is_file():
         raise PackageError(f"{args.problem}: no fuzz.py (see docs/fuzzing.md)")
     env = make_environment(args)
+    short_time_slices()
+    configured = os.environ.get("JUDGE_CACHE")
+    database_dir = default_cache_dir(problem.path, Path(configured) if configured else None) / "hypothesis"
     progress = sys.stderr.isatty() and not args.json
 
     done = [0]  # examples judged, over all searches (their threads call this)
@@ -54,6 +58,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
                 args.seed,
                 jobs=args.jobs,
                 use_database=not args.no_db,
+                database_dir=database_dir,
                 use_accepts=not args.no_accepts,
                 check_inputs=args.check_inputs,
                 shrink_time_s=args.shrink_time,

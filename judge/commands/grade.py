@@ -10,6 +10,7 @@ from pathlib import Path
 
 from judge.commands.common import EXIT_JE, EXIT_OK, UsageError, make_environment
 from judge.fuzz import FuzzStatus
+from judge.fuzz.engine import short_time_slices
 from judge.grade.discovery import discover, load_problems
 from judge.grade.fuzzing import FuzzSummary, fuzz_contest
 from judge.grade.progress import Progress, printable
@@ -75,6 +76,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
         )
         fuzz: FuzzSummary | None = None
         if args.fuzz is not None:
+            short_time_slices()
             fuzz = fuzz_contest(
                 contest,
                 problems,
