@@ -8,9 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import fake_environment
 
-from judge.judging import Environment, judge_submission, prepare
-from judge.languages import load_languages, toolchain
+from judge.judging import judge_submission, prepare
 from judge.model import LimitHit
 from judge.problem import load_problem
 from judge.results import SubmissionResult
@@ -25,7 +25,7 @@ ONE_TEST = {"secret/01": (b"1\n", b"1\n")}
 def judge(tmp_path: Path, package: Path, runner: FakeRunner) -> SubmissionResult:
     source = tmp_path / "sub.py"
     source.write_text("print(1)\n")  # Python: no compile run (only the in-process syntax check)
-    env = Environment(runner, load_languages(), toolchain())
+    env = fake_environment(runner)
     work = tmp_path / "work"
     work.mkdir(exist_ok=True)
     prepared = prepare(load_problem(package), env, work)

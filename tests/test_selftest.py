@@ -10,7 +10,7 @@ import judge.commands.common
 from judge.cli import main
 from judge.languages import toolchain
 from judge.model import RunResult, RunSpec
-from judge.runner import Runner, make_runner
+from judge.runner import Runner
 from judge.selftest import self_test
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -29,11 +29,8 @@ class BrokenTrusted(Runner):
 
 
 @pytest.fixture
-def runner() -> Runner:
-    r = make_runner("auto")
-    if r.info.backend == "none":
-        pytest.skip(f"no sandbox here: {r.info.warnings}")
-    return r
+def runner(sandbox_runner: Runner) -> Runner:
+    return sandbox_runner
 
 
 def test_self_test_runs_a_program_through_every_start_path_and_a_validator(runner: Runner) -> None:
