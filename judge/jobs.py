@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from judge.build import SkipLanguage
-from judge.judging import Environment, judge_submission
+from judge.judging import Environment, judge_submission, unjudged
 from judge.packages import PackageMismatch, Packages
 from judge.problem import Problem
 from judge.results import CaseResult, SubmissionResult
@@ -77,7 +77,7 @@ def read_submission(path: Path, within: Path) -> tuple[tuple[SourceFile, ...], s
     """The files of a submission (a file, or a folder of files) that lies inside ``within``, and the
     folder's name (None for a file). Raises Unreadable."""
     if path.is_dir() and not path.is_symlink():
-        files = sorted(p for p in path.iterdir() if not _hidden(p))
+        files = sorted(p for p in path.iterdir() if not is_hidden(p))
         if not files:
             raise Unreadable("an empty folder")
         if len(files) > MAX_FOLDER_FILES:
@@ -115,7 +115,8 @@ def read_source(path: Path, folder: Path) -> bytes:
         raise Unreadable(f"cannot read: {exc.strerror}") from None
 
 
-def _hidden(path: Path) -> bool:
+def is_hidden(path: Path) -> bool:
+    """Dot files and __pycache__: never part of a submission."""
     return path.name.startswith(".") or path.name == "__pycache__"
 
 
@@ -158,15 +159,4 @@ def judge_job(
 
 
 def judge_error(problem: Problem, job: JudgeJob, message: str) -> SubmissionResult:
-    return SubmissionResult(
-        problem=problem.id,
-        source=job.label,
-        language=job.language,
-        verdict=Verdict.JE,
-        score=0.0,
-        max_score=problem.secret.max_score,
-        time_s=0.0,
-        memory_kib=0,
-        compile_message=message,
-        metric_name=problem.metric.name if problem.metric else None,
-    )
+    return unjudged(problem, job.label, job.language, Verdict.JE, message)

@@ -43,21 +43,28 @@ def prepare(problem: Problem, env: Environment, workdir: Path) -> Prepared:
     return Prepared(problem, built.program, None)
 
 
-def _failed_build(problem: Problem, source: Path, built: Build, warnings: tuple[str, ...]) -> SubmissionResult:
-    assert built.verdict is not None
+def unjudged(
+    problem: Problem, source: str, language: str, verdict: Verdict, message: str, warnings: tuple[str, ...] = ()
+) -> SubmissionResult:
+    """A result without a run: a compile error, or the judge's (or the package's) failure."""
     return SubmissionResult(
         problem=problem.id,
-        source=str(source),
-        language=built.language,
-        verdict=built.verdict,
+        source=source,
+        language=language,
+        verdict=verdict,
         score=0.0,
         max_score=problem.secret.max_score,
         time_s=0.0,
         memory_kib=0,
-        compile_message=built.message,
+        compile_message=message,
         metric_name=problem.metric.name if problem.metric else None,
         sandbox_warnings=warnings,
     )
+
+
+def _failed_build(problem: Problem, source: Path, built: Build, warnings: tuple[str, ...]) -> SubmissionResult:
+    assert built.verdict is not None
+    return unjudged(problem, str(source), built.language, built.verdict, built.message, warnings)
 
 
 def _tests_to_run(problem: Problem) -> list[TestCase]:

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge.jobs import Unreadable, read_submission
+from judge.jobs import Unreadable, is_hidden, read_submission
 from judge.jobs import source_hash as hash_files
 from judge.languages import Language, language_for
 from judge.problem import PackageError, Problem, load_problem
@@ -76,18 +76,6 @@ def load_problems(problems_dir: Path) -> tuple[dict[str, Problem], list[Issue]]:
     return problems, issues
 
 
-def _hidden(path: Path) -> bool:
-    return path.name.startswith(".") or path.name == "__pycache__"
-
-
-def _inside(path: Path, folder: Path) -> bool:
-    try:
-        path.resolve(strict=True).relative_to(folder.resolve())
-    except (OSError, ValueError, RuntimeError):
-        return False
-    return True
-
-
 def source_hash(path: Path, folder: Path) -> str:
     """Content hash of a submission (file name(s) and bytes). Raises Unreadable."""
     files, _ = read_submission(path, folder)
@@ -106,7 +94,7 @@ def discover(root: Path, problems: Mapping[str, Problem], languages: Mapping[str
     issues: list[Issue] = []
     found: dict[tuple[str, str], list[Entry]] = {}
     for top in sorted(root.iterdir(), key=lambda p: p.name):
-        if _hidden(top):
+        if is_hidden(top):
             continue
         if not top.is_dir() or top.is_symlink():
             if not top.name.lower().startswith("readme"):
@@ -117,7 +105,7 @@ def discover(root: Path, problems: Mapping[str, Problem], languages: Mapping[str
         name = top.name
         contestants.append(name)
         for item in sorted(top.iterdir(), key=lambda p: p.name):
-            if _hidden(item):
+            if is_hidden(item):
                 continue
             rel = f"{name}/{item.name}"
             pid = _problem_id(item)
