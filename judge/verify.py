@@ -12,9 +12,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge.build import SkipLanguage, trusted_program
+from judge.build import SkipLanguage, detect_language, trusted_program
 from judge.inputcheck import input_problem
-from judge.judging import Environment, Prepared, judge_submission
+from judge.jobs import Unreadable, judge_job, make_job
+from judge.judging import Environment, Prepared
+from judge.packages import Packages
 from judge.problem import Problem, program_name
 from judge.results import SubmissionResult
 from judge.verdict import FOLDER_VERDICTS, Verdict
@@ -89,9 +91,14 @@ def verify_one(prepared: Prepared, folder: str, source: Path, env: Environment) 
         return VerifyRow(folder, name, "?", None, True, f"folder {folder!r} names no verdict")
     exp = Expectation(folder)
     try:
-        result = judge_submission(prepared, source, env)
+        lang = detect_language(source, env.languages)
+        job = make_job(source, prepared.problem, lang.id, within=source.parent)
+        with Packages.of(prepared, env) as packages:
+            result = judge_job(job, packages, env)
     except SkipLanguage as exc:
         return VerifyRow(folder, name, exp.describe(), None, True, str(exc))
+    except Unreadable as exc:
+        return VerifyRow(folder, name, exp.describe(), None, True, f"cannot read it: {exc}")
     return VerifyRow(folder, name, exp.describe(), result, exp.met_by(result))
 
 
