@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from judge import __version__
 from judge.commands.common import EXIT_JE, EXIT_OK, EXIT_USAGE, SandboxBroken, UsageError
 from judge.commands.doctor import cmd_doctor
+from judge.commands.export import cmd_export
 from judge.commands.fuzz import cmd_fuzz
 from judge.commands.grade import DB_NAME, cmd_grade, default_jobs
 from judge.commands.run import cmd_run
@@ -52,6 +53,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="submissions judged at once")
     p.set_defaults(func=cmd_verify)
+
+    p = sub.add_parser(
+        "export",
+        help="write a self-contained Kattis package (the reference modules its programs import copied in)",
+        description="Copy PROBLEM_DIR to OUT as a package that needs nothing outside it: every module of the "
+        "project's `reference` package that its validators, stubs or generators import is copied in beside "
+        "them; our extensions stay in judge.yaml. See docs/package-format.md, \"Exporting a package\".",
+    )
+    p.add_argument("problem", metavar="PROBLEM_DIR")
+    p.add_argument("out", metavar="OUT", help="a new folder (named like the problem id, for Kattis tools)")
+    p.add_argument("--zip", action="store_true", help="write OUT as a zip archive instead (problem.yaml at its root)")
+    p.add_argument("--force", action="store_true", help="replace OUT if it exists")
+    p.add_argument("--json", action="store_true", help="print what was done as one JSON object")
+    p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("doctor", help="toolchains, sandbox backend, enforced limits")
     p.set_defaults(func=cmd_doctor)

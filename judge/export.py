@@ -20,13 +20,14 @@ from __future__ import annotations
 import shutil
 import tempfile
 import zipfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 import yaml
 
-from judge.extensions import JUDGE_YAML
+from judge.extensions import JUDGE_YAML, AnswerMode, InputMode
+from judge.languages import Language, language_for, load_languages
 from judge.packagedeps import ExternalModule, external_modules
 from judge.problem import INPUT_VALIDATOR_FOLDERS, Problem, find_program, load_problem
 from judge.testgroups import PackageError
@@ -57,7 +58,31 @@ class ExportReport:
     renamed: list[tuple[str, str]] = field(default_factory=list)  # (old, new) paths in the export
     left_out: dict[str, str] = field(default_factory=dict)  # path -> reason
     third_party: dict[str, str] = field(default_factory=dict)  # module -> version (the other judge needs it)
+    # submissions (path under submissions/) whose expected verdict needs one of our extensions, and which
     notes: list[str] = field(default_factory=list)
+    needs_extensions: dict[str, str] = field(default_factory=dict)
+
+
+# What Kattis' problemtools (1.20260907) checks: the folders of its LegacyPolicy.
+KATTIS_FOLDERS = ("accepted", "partially_accepted", "wrong_answer", "time_limit_exceeded", "run_time_error")
+
+
+def needs_extension(problem: Problem, submission: Path, languages: Mapping[str, Language]) -> str | None:
+    """Why ``submission`` (a file or folder in submissions/<folder>/) gets its folder's verdict only from a
+    judge that reads our extensions, or None when any Kattis judge should give it."""
+    folder = submission.parent.name
+    if folder not in KATTIS_FOLDERS:
+        return f"its folder {folder}/ is ours (Kattis tools know {', '.join(KATTIS_FOLDERS)})"
+    if problem.input_mode is not InputMode.STDIN:
+        return "the input is given as command-line arguments (input: args)"
+    if problem.answer_mode is not AnswerMode.STDOUT:
+        return "the answer is the exit status (answer: exit_code)"
+    lang = language_for(submission, languages)
+    stub = problem.stubs.get(lang.id) if lang is not None else None
+    if stub is not None and submission.is_file():
+        if stub.matches(submission.read_bytes().decode("utf-8", "replace")):
+            return f"it is a function-style submission (stubs: {lang.id if lang else '?'})"
+    return None
 
 
 def _ignore(root: Path, leave_out: Iterable[str]):  # type: ignore[no-untyped-def]
@@ -191,12 +216,16 @@ def _export_folder(problem: Problem, out: Path) -> ExportReport:
     root = problem.path
     leave_out = dict(problem.extensions.export_leave_out)
     report = ExportReport(out)
+    copied: set[Path] = set()
     for rel, reason in sorted(leave_out.items()):
         if (root / "submissions" / rel).exists():
             report.left_out[f"submissions/{rel}"] = reason
         else:
             report.notes.append(f"export.leave_out: submissions/{rel} does not exist")
     shutil.copytree(root, out, ignore=_ignore(root, leave_out), dirs_exist_ok=True, symlinks=True)
+    for folder in sorted((out / "submissions").glob("*"), reverse=True):
+        if folder.is_dir() and not any(folder.iterdir()):
+            folder.rmdir()  # every submission in it was left out
     if problem.extensions.source.startswith("problem.yaml"):
         _move_extensions(out, report)
     for unit in units(problem):
@@ -213,19 +242,30 @@ def _export_folder(problem: Problem, out: Path) -> ExportReport:
             dest = folder / _module_file(m)
             dest.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(m.path, dest)
+            copied.add(dest)
         report.copied[str(unit.path)] = [m.name for m in local]
-    _check(out, report)
+    _check(out, copied)
+    languages = load_languages()
+    for folder in sorted(p for p in (out / "submissions").glob("*") if p.is_dir()):
+        for sub in sorted(folder.iterdir()):
+            if sub.name.startswith(".") or sub.name in ("README.md", "submissions.yaml"):
+                continue
+            why = needs_extension(problem, sub, languages)
+            if why is not None:
+                report.needs_extensions[f"{folder.name}/{sub.name}"] = why
     return report
 
 
-def _check(out: Path, report: ExportReport) -> None:
-    """The export loads and none of its programs needs a module from outside it."""
+def _check(out: Path, copied: set[Path]) -> None:
+    """The export loads and none of its programs needs a module from outside it (the modules copied in are
+    modules, not programs: their own imports were followed when they were picked)."""
     try:
         exported = load_problem(out)
     except PackageError as exc:
         raise ExportError(f"the export does not load: {exc}") from None
     for unit in units(exported):
-        left = [m.name for m in external_modules(_sources(out / unit.path), out) if m.kind == "local"]
+        sources = [p for p in _sources(out / unit.path) if p not in copied]
+        left = [m.name for m in external_modules(sources, out) if m.kind == "local"]
         if left:
             raise ExportError(f"the export's {unit.path} still imports {', '.join(left)} from outside it")
 

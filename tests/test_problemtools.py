@@ -1,0 +1,117 @@
+"""Kattis' own verifier accepts the exports of the shipped packages (`judge export`, then `verifyproblem`).
+
+problemtools comes from PyPI (the pinned version below) into a venv made once per test run. coins, go and
+klondike must verify with 0 errors; memory and rummy must load, and every submission of theirs that needs
+none of our extensions (judge.export.needs_extension) must get its folder's verdict under problemtools too.
+The statement part is not checked: problemtools compiles it to PDF with LaTeX, which CI does not install.
+problemtools runs Python with pypy3 (Debian's: Python 3.9), which .ci/setup installs.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+
+from judge.export import export_package
+from judge.languages import load_languages
+
+pytestmark = pytest.mark.slow
+
+PROBLEMTOOLS = "problemtools==1.20260907"
+ROOT = Path(__file__).resolve().parent.parent
+PARTS = ["config", "validators", "graders", "data", "submissions"]  # not "statement": needs LaTeX
+CLEAN = ("coins", "go", "klondike")  # 0 errors
+LOADS = ("memory", "rummy")  # load; the submissions that need no extension get their verdicts
+TOOLS = ("pypy3", "gcc", "g++", "fpc")
+
+
+@pytest.fixture(scope="session")
+def verifyproblem(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """problemtools installed from PyPI in a venv, once per run."""
+    missing = [t for t in TOOLS if shutil.which(t) is None]
+    if missing:
+        pytest.skip(f"problemtools needs {', '.join(missing)} (bash .ci/setup as root installs them)")
+    home = tmp_path_factory.mktemp("problemtools")
+    venv.create(home, with_pip=True)
+    pip = subprocess.run(
+        [str(home / "bin" / "python"), "-m", "pip", "install", "-q", "--disable-pip-version-check", PROBLEMTOOLS],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert pip.returncode == 0, f"pip install {PROBLEMTOOLS} failed:\n{pip.stdout[-2000:]}\n{pip.stderr[-2000:]}"
+    return home / "bin" / "verifyproblem"
+
+
+def run_verifyproblem(tool: Path, package: Path, parts: list[str], submissions: list[str] | None) -> str:
+    """verifyproblem's output; ``submissions`` (paths under submissions/) limits the ones judged."""
+    argv = [str(tool), str(package), "-j", "2", "-p", *parts]
+    if submissions is not None:
+        argv += ["-s", "^(" + "|".join(re.escape(s) for s in submissions) + ")$"]
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
+    env["PATH"] = f"{tool.parent}{os.pathsep}{env.get('PATH', '')}"  # nothing outside the export on sys.path
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=600, env=env, cwd=package.parent)
+    return done.stdout + done.stderr
+
+
+def kattis_submissions(package: Path) -> tuple[list[str], dict[str, str]]:
+    """The export's submissions that need none of our extensions, and the others with the reason."""
+    from judge.export import needs_extension
+    from judge.problem import load_problem
+
+    problem = load_problem(package)
+    languages = load_languages()
+    plain: list[str] = []
+    ours: dict[str, str] = {}
+    for folder in sorted(p for p in (package / "submissions").iterdir() if p.is_dir()):
+        for sub in sorted(folder.iterdir()):
+            if sub.name.startswith(".") or sub.name in ("README.md", "submissions.yaml"):
+                continue
+            why = needs_extension(problem, sub, languages)
+            if why is None:
+                plain.append(f"{folder.name}/{sub.name}")
+            else:
+                ours[f"{folder.name}/{sub.name}"] = why
+    return plain, ours
+
+
+@pytest.mark.parametrize("problem_id", CLEAN + LOADS)
+def test_problemtools_verifies_the_export(problem_id: str, verifyproblem: Path, tmp_path: Path) -> None:
+    package = tmp_path / problem_id
+    export_package(ROOT / "problems" / problem_id, package)
+    plain, ours = kattis_submissions(package)
+    if problem_id in CLEAN:
+        assert not ours, f"{problem_id}: every submission should judge without our extensions: {ours}"
+    parts = PARTS if plain else [p for p in PARTS if p != "submissions"]
+    out = run_verifyproblem(verifyproblem, package, parts, None if problem_id in CLEAN else plain)
+    sys.stdout.write(out)  # shown by pytest when the test fails
+    assert f"Loading problem {problem_id}" in out and "Failed to load problem" not in out, out[-3000:]
+    summary = re.search(rf"^{problem_id} tested: (\d+) errors?, (\d+) warnings?", out, re.M)
+    assert summary is not None, out[-3000:]
+    for sub in plain:
+        assert re.search(rf"^\s+{re.escape(sub)} \(.*\) OK( with extra time)?:", out, re.M), f"{sub}:\n{out[-3000:]}"
+    errors = [line for line in out.splitlines() if line.startswith("ERROR")]
+    if problem_id in CLEAN:
+        assert summary.group(1) == "0", "\n".join(errors)
+    else:
+        unexpected = [e for e in errors if not any(re.search(a, e) for a in allowed_errors(package))]
+        assert not unexpected, "\n".join(unexpected)
+
+
+def allowed_errors(package: Path) -> list[str]:
+    """The errors problemtools reports for what only our judge reads (docs/package-format.md)."""
+    from judge.problem import AnswerMode, load_problem
+
+    allowed = ["does not match any known submissions directory"]  # our folders (protocol_violation/)
+    if load_problem(package).answer_mode is AnswerMode.EXIT_CODE:
+        # the validator reads the exit status that our judge writes as the team output, and refuses (JE)
+        # anything else: problemtools' junk outputs are not exit statuses
+        allowed.append(r"as output on test case .* gave JE")
+    return allowed
