@@ -129,6 +129,7 @@ _OTHER_GRADER_FLAGS = (
     "accept_if_any_accepted",
     "ignore_sample",
 )
+UNSUPPORTED_KEYS = ("require_pass", "static_validation_score", "static_validator_args")  # 2025-09
 _NOT_INHERITED = ("max_score", "range", "grading", "score_aggregation", "grader_flags")
 
 
@@ -223,6 +224,9 @@ def load_group(
 ) -> TestGroup:
     own = group_config(path, rules.files)
     name = path.relative_to(data_root).as_posix()
+    for key in UNSUPPORTED_KEYS:
+        if own.get(key):
+            raise PackageError(f"data/{name}: `{key}` is not supported (see docs/package-format.md)")
     if rules.inherit:
         settings = {**inherited, **own}
     else:

@@ -43,6 +43,8 @@ SOLVE_YAML = """\
 range: 0 60
 accept_score: 60
 grader_flags: min first_error
+# one rejected test makes the subtask 0 anyway: judging it stops there
+on_reject: break
 """
 STATS_YAML = """\
 # subtask 2: mean and std of the optimal score over the program's own N random deals, accepted within a
@@ -50,6 +52,7 @@ STATS_YAML = """\
 range: 0 40
 accept_score: 40
 grader_flags: min first_error
+on_reject: break
 """
 
 
