@@ -70,19 +70,19 @@ KATTIS_FOLDERS = ("accepted", "partially_accepted", "wrong_answer", "time_limit_
 def needs_extension(problem: Problem, submission: Path, languages: Mapping[str, Language]) -> str | None:
     """Why ``submission`` (a file or folder in submissions/<folder>/) gets its folder's verdict only from a
     judge that reads our extensions, or None when any Kattis judge should give it."""
+    why: list[str] = []
     folder = submission.parent.name
     if folder not in KATTIS_FOLDERS:
-        return f"its folder {folder}/ is ours (Kattis tools know {', '.join(KATTIS_FOLDERS)})"
+        why.append(f"its folder {folder}/ is ours (Kattis tools know {', '.join(KATTIS_FOLDERS)})")
     if problem.input_mode is not InputMode.STDIN:
-        return "the input is given as command-line arguments (input: args)"
+        why.append("the input is given as command-line arguments (input: args)")
     if problem.answer_mode is not AnswerMode.STDOUT:
-        return "the answer is the exit status (answer: exit_code)"
+        why.append("the answer is the exit status (answer: exit_code)")
     lang = language_for(submission, languages)
     stub = problem.stubs.get(lang.id) if lang is not None else None
-    if stub is not None and submission.is_file():
-        if stub.matches(submission.read_bytes().decode("utf-8", "replace")):
-            return f"it is a function-style submission (stubs: {lang.id if lang else '?'})"
-    return None
+    if stub is not None and submission.is_file() and stub.matches(submission.read_bytes().decode("utf-8", "replace")):
+        why.append(f"it is a function-style submission (stubs: {stub.language})")
+    return "; ".join(why) or None
 
 
 def _ignore(root: Path, leave_out: Iterable[str]):  # type: ignore[no-untyped-def]

@@ -1,0 +1,163 @@
+"""`judge export`: a package that needs nothing outside itself; and the one way programs reach `reference/`."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+
+import pytest
+import yaml
+
+from judge.cli import main
+from judge.export import ExportError, export_package
+from judge.judging import Environment, judge_submission, prepare
+from judge.languages import load_languages, toolchain
+from judge.problem import load_problem
+from judge.runner import Runner
+from judge.verdict import Verdict
+from judge.verify import check_inputs
+
+ROOT = Path(__file__).resolve().parent.parent
+PROBLEMS = ROOT / "problems"
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def isolated_python(script: Path, *args: str, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
+    """The script with nothing on sys.path but its own folder and the standard library (no site-packages,
+    so no editable install of the project, no PYTHONPATH)."""
+    return subprocess.run(
+        [sys.executable, "-E", "-s", "-S", str(script), *args], input=stdin, capture_output=True, timeout=120
+    )
+
+
+def test_export_copies_the_reference_modules_in_beside_the_programs(tmp_path: Path) -> None:
+    out = tmp_path / "coins"
+    report = export_package(PROBLEMS / "coins", out)
+    validator = out / "output_validator" / "coins" / "main.py"
+    assert validator.is_file() and not (out / "output_validator" / "coins" / "validate.py").exists()
+    for program in ("output_validator/coins", "input_validators/validate", "generators"):
+        assert (out / program / "reference" / "__init__.py").is_file(), program
+        assert (out / program / "reference" / "coins.py").read_bytes() == (ROOT / "reference/coins.py").read_bytes()
+        assert not (out / program / "reference" / "go.py").exists()  # only what is imported
+    assert (out / "input_validators" / "validate" / "main.py").is_file()
+    assert not (out / "input_validators" / "validate.py").exists()
+    assert not (out / "fuzz.py").exists() and not list(out.rglob("__pycache__"))
+    assert ("input_validators/validate.py", "input_validators/validate/main.py") in report.renamed
+    # The exported validator runs with nothing of the project importable; the original does not.
+    sample = out / "data" / "sample" / "1-ababa"
+    feedback = tmp_path / "feedback"
+    feedback.mkdir()
+    answer = sample.with_suffix(".ans")
+    args = (str(sample.with_suffix(".in")), str(answer), str(feedback) + "/")
+    assert isolated_python(validator, *args, stdin=answer.read_bytes()).returncode == 42
+    original = isolated_python(PROBLEMS / "coins/output_validator/coins/validate.py", *args, stdin=answer.read_bytes())
+    assert original.returncode == 1 and b"No module named 'reference'" in original.stderr
+    iv = isolated_python(out / "input_validators/validate/main.py", stdin=sample.with_suffix(".in").read_bytes())
+    assert iv.returncode == 42, iv.stderr
+
+
+def test_transitive_imports_travel_too(tmp_path: Path) -> None:
+    report = export_package(PROBLEMS / "memory", tmp_path / "memory")
+    oracle = tmp_path / "memory" / "output_validator" / "oracle"
+    # the oracle imports reference.memory_adversary, which imports reference.memory_values
+    assert {"reference.memory", "reference.memory_adversary", "reference.memory_values"} <= set(
+        report.copied["output_validator/oracle"]
+    )
+    assert (oracle / "reference" / "memory_values.py").is_file()
+    assert "protocol_violation/forgetful.py" in report.needs_extensions
+    assert "accepted/reference.py" not in report.needs_extensions  # an ordinary stdio program
+    assert "function-style" in report.needs_extensions["accepted/reference_function.py"]
+    assert (tmp_path / "memory" / "stubs" / "python3" / "main.py").is_file()
+    loaded = load_problem(tmp_path / "memory")
+    assert loaded.stubs["python3"].files == tmp_path / "memory" / "stubs" / "python3"
+
+
+def test_left_out_submissions_and_zip(tmp_path: Path) -> None:
+    report = export_package(PROBLEMS / "go", tmp_path / "go.zip", as_zip=True)
+    assert set(report.left_out) == {
+        "submissions/run_time_error/cheat_file_in_box.py",
+        "submissions/wrong_answer/cheat_tmp_file.c",
+    }
+    names = set(zipfile.ZipFile(tmp_path / "go.zip").namelist())
+    assert {"problem.yaml", "judge.yaml", "output_validator/go/main.py", "output_validator/go/reference/go.py"} <= names
+    assert "submissions/wrong_answer/cheat_environment.py" in names  # its verdict needs no sandbox
+    assert not any("cheat_tmp_file" in n or "cheat_file_in_box" in n for n in names)
+    assert not any(n.startswith("submissions/run_time_error/") for n in names)
+
+
+def test_an_older_judge_key_moves_to_judge_yaml(tmp_path: Path) -> None:
+    pkg = tmp_path / "src" / "sum"
+    shutil.copytree(FIXTURES / "sum", pkg)
+    text = (pkg / "problem.yaml").read_text()
+    older = "judge:\n  # the answer is the exit status\n  answer: exit_code\nsource: here\n"
+    (pkg / "problem.yaml").write_text(text + older)
+    report = export_package(pkg, tmp_path / "sum")
+    assert report.notes and "judge.yaml" in report.notes[0]
+    config = yaml.safe_load((tmp_path / "sum" / "problem.yaml").read_text())
+    assert "judge" not in config and config["source"] == "here"
+    assert yaml.safe_load((tmp_path / "sum" / "judge.yaml").read_text()) == {"answer": "exit_code"}
+    assert load_problem(tmp_path / "sum").answer_mode.value == "exit_code"
+
+
+def test_export_refuses_to_overwrite(tmp_path: Path) -> None:
+    (tmp_path / "go").mkdir()
+    (tmp_path / "go" / "x").write_text("mine")
+    with pytest.raises(ExportError, match="exists"):
+        export_package(PROBLEMS / "go", tmp_path / "go")
+    assert (tmp_path / "go" / "x").read_text() == "mine"
+    with pytest.raises(ExportError, match="inside"):
+        export_package(PROBLEMS / "go", PROBLEMS / "go" / "out")
+
+
+def test_export_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["export", str(PROBLEMS / "rummy"), str(tmp_path / "rummy")]) == 0
+    out = capsys.readouterr().out
+    assert "output_validator/rummy_exit: copied in reference, reference.rummy" in out
+    assert "answer: exit_code" in out  # every rummy submission needs our extensions
+    assert main(["export", str(PROBLEMS / "rummy"), str(tmp_path / "rummy")]) == 2
+    assert "exists" in capsys.readouterr().err
+    assert main(["export", str(PROBLEMS / "rummy"), str(tmp_path / "rummy"), "--force"]) == 0
+
+
+# --- reference/ missing: a judge error that says why -------------------------------------------------------
+
+
+def _package_importing_a_missing_module(tmp_path: Path) -> Path:
+    pkg = tmp_path / "missing"
+    shutil.copytree(FIXTURES / "sum", pkg)
+    broken = "import reference.no_such_problem  # noqa\nimport sys\nsys.exit(42)\n"
+    (pkg / "output_validator" / "check").mkdir(parents=True)
+    (pkg / "output_validator" / "check" / "validate.py").write_text(broken)
+    shutil.rmtree(pkg / "input_validators")
+    (pkg / "input_validators").mkdir()
+    (pkg / "input_validators" / "validate.py").write_text(broken)
+    return pkg
+
+
+def test_a_missing_reference_module_is_a_je_with_the_reason(tmp_path: Path, sandbox_runner: Runner) -> None:
+    pkg = _package_importing_a_missing_module(tmp_path)
+    env = Environment(sandbox_runner, load_languages(), toolchain())
+    problem = load_problem(pkg)
+    with tempfile.TemporaryDirectory() as tmp:
+        prepared = prepare(problem, env, Path(tmp))
+        result = judge_submission(prepared, pkg / "submissions" / "accepted" / "sum.py", env)
+        checks = check_inputs(problem, env, Path(tmp))
+    assert result.verdict is Verdict.JE
+    message = next(t.message for t in result.tests if t.verdict is Verdict.JE)
+    assert "ModuleNotFoundError: No module named 'reference.no_such_problem'" in message
+    assert "judge export" in message  # what to do about it
+    assert checks and not any(c.ok for c in checks)
+    assert all("No module named 'reference.no_such_problem'" in c.message for c in checks), checks[0].message
+
+
+def test_the_judge_puts_reference_on_the_programs_path() -> None:
+    tools = toolchain()
+    assert Path(tools.reference_root, "reference", "__init__.py").is_file()
+    from judge.build import trusted_program
+
+    built = trusted_program(PROBLEMS / "coins/output_validator/coins/validate.py", {}, tools, None, Path("."))  # type: ignore[arg-type]
+    assert built.program is not None and built.program.env["PYTHONPATH"] == tools.reference_root
