@@ -58,8 +58,8 @@ class ExportReport:
     renamed: list[tuple[str, str]] = field(default_factory=list)  # (old, new) paths in the export
     left_out: dict[str, str] = field(default_factory=dict)  # path -> reason
     third_party: dict[str, str] = field(default_factory=dict)  # module -> version (the other judge needs it)
-    # submissions (path under submissions/) whose expected verdict needs one of our extensions, and which
     notes: list[str] = field(default_factory=list)
+    # submissions (path under submissions/) whose expected verdict needs our extensions -> which ones
     needs_extensions: dict[str, str] = field(default_factory=dict)
 
 
@@ -117,7 +117,7 @@ def units(problem: Problem) -> list[Unit]:
             if entry.is_dir() or entry.suffix == ".py":
                 found.append(Unit(PurePosixPath(folder, entry.name), kind, True))
     stub_dirs = {s.files for s in problem.stubs.values()}
-    if (root / "include").is_dir():
+    if (root / "include").is_dir():  # Kattis' included files: copied in beside every submission
         stub_dirs |= {p for p in (root / "include").iterdir() if p.is_dir()}
     for d in sorted(stub_dirs):
         if d.is_dir():

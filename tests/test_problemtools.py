@@ -15,7 +15,9 @@ import shutil
 import subprocess
 import sys
 import venv
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
@@ -50,9 +52,16 @@ def verifyproblem(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return home / "bin" / "verifyproblem"
 
 
+class Verified(NamedTuple):
+    package: Path  # the export
+    plain: list[str]  # its submissions that need none of our extensions
+    ours: dict[str, str]  # the others, with the reason
+    output: str  # what verifyproblem printed
+
+
 def run_verifyproblem(tool: Path, package: Path, parts: list[str], submissions: list[str] | None) -> str:
     """verifyproblem's output; ``submissions`` (paths under submissions/) limits the ones judged."""
-    argv = [str(tool), str(package), "-j", "2", "-p", *parts]
+    argv = [str(tool), str(package), "-p", *parts]
     if submissions is not None:
         argv += ["-s", "^(" + "|".join(re.escape(s) for s in submissions) + ")$"]
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
@@ -82,16 +91,29 @@ def kattis_submissions(package: Path) -> tuple[list[str], dict[str, str]]:
     return plain, ours
 
 
+@pytest.fixture(scope="session")
+def verified(verifyproblem: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Verified]:
+    """Every shipped package exported and verified, two verifyproblem runs at a time (2 cores)."""
+    base = tmp_path_factory.mktemp("exports")
+
+    def one(problem_id: str) -> Verified:
+        package = base / problem_id
+        export_package(ROOT / "problems" / problem_id, package)
+        plain, ours = kattis_submissions(package)
+        parts = PARTS if plain else [p for p in PARTS if p != "submissions"]
+        out = run_verifyproblem(verifyproblem, package, parts, None if problem_id in CLEAN else plain)
+        return Verified(package, plain, ours, out)
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        return dict(zip(CLEAN + LOADS, pool.map(one, CLEAN + LOADS), strict=True))
+
+
 @pytest.mark.parametrize("problem_id", CLEAN + LOADS)
-def test_problemtools_verifies_the_export(problem_id: str, verifyproblem: Path, tmp_path: Path) -> None:
-    package = tmp_path / problem_id
-    export_package(ROOT / "problems" / problem_id, package)
-    plain, ours = kattis_submissions(package)
+def test_problemtools_verifies_the_export(problem_id: str, verified: dict[str, Verified]) -> None:
+    package, plain, ours, out = verified[problem_id]
+    sys.stdout.write(out)  # shown by pytest when the test fails
     if problem_id in CLEAN:
         assert not ours, f"{problem_id}: every submission should judge without our extensions: {ours}"
-    parts = PARTS if plain else [p for p in PARTS if p != "submissions"]
-    out = run_verifyproblem(verifyproblem, package, parts, None if problem_id in CLEAN else plain)
-    sys.stdout.write(out)  # shown by pytest when the test fails
     assert f"Loading problem {problem_id}" in out and "Failed to load problem" not in out, out[-3000:]
     summary = re.search(rf"^{problem_id} tested: (\d+) errors?, (\d+) warnings?", out, re.M)
     assert summary is not None, out[-3000:]
