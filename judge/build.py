@@ -13,7 +13,7 @@ from pathlib import Path
 
 from judge.languages import Language, Toolchain, expand, expand_env, language_for, missing_tool
 from judge.model import Limits, Mount, RunSpec
-from judge.problem import Problem
+from judge.problem import INPUT_VALIDATOR_FOLDERS, Problem
 from judge.runner import Runner
 from judge.verdict import Verdict
 
@@ -210,7 +210,7 @@ def trusted_program(
     if lang is None or not lang.compiled:
         return Build(None, Verdict.JE, f"{path.name}: cannot run a validator written in this language", "")
     folder = path.parent
-    is_folder_program = folder.name not in ("output_validators", "input_validators")
+    is_folder_program = folder.name not in ("output_validators", *INPUT_VALIDATOR_FOLDERS)
     source: Path = folder if is_folder_program else path
     try:
         built = build(source, lang, problem=None, tools=tools, runner=runner, workdir=workdir, trusted=True)

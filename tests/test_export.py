@@ -161,3 +161,18 @@ def test_the_judge_puts_reference_on_the_programs_path() -> None:
 
     built = trusted_program(PROBLEMS / "coins/output_validator/coins/validate.py", {}, tools, None, Path("."))  # type: ignore[arg-type]
     assert built.program is not None and built.program.env["PYTHONPATH"] == tools.reference_root
+
+
+@pytest.mark.slow
+def test_verify_gives_the_same_verdicts_on_the_export(tmp_path: Path, sandbox_runner: Runner) -> None:
+    from judge.verify import verify
+
+    env = Environment(sandbox_runner, load_languages(), toolchain())
+    export_package(PROBLEMS / "klondike", tmp_path / "klondike")
+    verdicts = []
+    for package in (PROBLEMS / "klondike", tmp_path / "klondike"):
+        with tempfile.TemporaryDirectory() as tmp:
+            rows, inputs = verify(prepare(load_problem(package), env, Path(tmp)), env, jobs=2)
+        assert all(c.ok for c in inputs) and all(r.ok for r in rows), package
+        verdicts.append({r.submission: (r.result.verdict, r.result.score) for r in rows if r.result is not None})
+    assert verdicts[0] == verdicts[1] and len(verdicts[0]) == 4

@@ -21,7 +21,7 @@ class BoardProblem:
     metric_name: str | None = None
     metric_better: str = "lower"  # lower | higher
     interactive: bool = False
-    statement: Path | None = None  # problem_statement/problem.en.md (or .tex)
+    statement: Path | None = None  # statement/problem.en.md (legacy: problem_statement/; or .tex)
     package_hash: str = ""
     tests: int = 0
 
