@@ -298,19 +298,23 @@ def load_problem(path: Path) -> Problem:
         config.get("validator_args", config.get("validator_flags")), "problem.yaml validator_flags"
     )
     data_root = root / "data"
-    if not (data_root / "secret").is_dir():
-        raise PackageError(f"{path}: no data/secret folder")
     defaults: dict[str, Any] = {
         "_default_aggregation": "sum" if scoring else "min",
         "_default_on_reject": "continue" if scoring else "break",
     }
-    secret_cfg = group_config(data_root / "secret")
-    declared = declared_max(secret_cfg, "data/secret")
-    secret_max = 100.0 if declared is None else declared
-    secret = load_group(data_root / "secret", data_root, inherited=defaults, max_score=secret_max, scored=True)
     sample = None
     if (data_root / "sample").is_dir():
         sample = load_group(data_root / "sample", data_root, inherited=defaults, max_score=0.0, scored=False)
+    secret_dir = data_root / "secret"
+    if not secret_dir.is_dir():
+        if sample is None or not sample.all_tests():
+            raise PackageError(f"{path}: no data/secret folder, and no samples (data/sample/*.in) to judge on")
+        secret_dir = data_root / "sample"  # samples only (DOMjudge's `hello`): they are the judged, scored tests
+        sample = None
+    secret_cfg = group_config(secret_dir)
+    declared = declared_max(secret_cfg, f"data/{secret_dir.name}")
+    secret_max = 100.0 if declared is None else declared
+    secret = load_group(secret_dir, data_root, inherited=defaults, max_score=secret_max, scored=True)
     if not secret.all_tests():
         raise PackageError(f"{path}: data/secret has no test cases (*.in)")
     interactive = "interactive" in words

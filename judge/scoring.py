@@ -72,7 +72,7 @@ def score_submission(problem: Problem, results: Mapping[str, CaseResult]) -> Sco
     score = _group_score(problem.secret, results, groups, tests)
     ordered = [results[t.name] for t in problem.tests() if t.name in results]
     verdict = first_failure(ordered)
-    if any(r.verdict is Verdict.JE for r in ordered):
+    if any(r.verdict is Verdict.JE and not r.skipped for r in ordered):
         verdict = Verdict.JE  # never charge the contestant for the judge's failure
     return Scored(round(score, 6), problem.secret.max_score, verdict, tuple(groups), tests)
 
