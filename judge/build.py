@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from judge.includes import add_includes
 from judge.languages import Language, Toolchain, expand, expand_env, language_for, missing_tool
 from judge.model import Limits, Mount, RunSpec
 from judge.problem import Problem
@@ -102,6 +103,15 @@ def _stage(source: Path, lang: Language, problem: Problem | None, box: Path) -> 
     return name, False
 
 
+SAFE_FILE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9+_.-]*")  # DOMjudge's rule (the Kattis format's is stricter)
+
+
+def _bad_file_name(source: Path) -> str | None:
+    """A submitted file whose name a judge refuses (spaces, quotes, backslashes...), or None."""
+    names = [source.name] if source.is_file() else [p.name for p in source.iterdir() if p.is_file()]
+    return next((n for n in sorted(names) if not SAFE_FILE_NAME.fullmatch(n)), None)
+
+
 def _python_syntax(box: Path, main: str) -> str | None:
     """A syntax error in a Python submission is a compile error (checked in-process, same interpreter)."""
     for f in sorted(box.glob("*.py")):
@@ -131,7 +141,12 @@ def build(
     box = workdir / "build"
     if box.exists():
         shutil.rmtree(box)
+    bad = _bad_file_name(source)
+    if bad is not None:
+        return Build(None, Verdict.CE, f"file name not allowed: {bad!r} (letters, digits and + _ . - only)", lang.id)
     main, is_stub = _stage(source, lang, problem, box)
+    if problem is not None and not is_stub and lang.id not in problem.stubs:
+        main, _ = add_includes(problem.path, lang.id, lang.extensions, box, main)
     sources = tuple(sorted(p.name for p in box.iterdir() if p.suffix.lower() in lang.extensions))
     mounts = tools.python_mounts if lang.id == "python3" else ()
     memory_mib = (problem.limits.memory_kib // 1024) if problem is not None else 2048

@@ -249,6 +249,8 @@ def judge_test(ctx: Context, test: TestCase) -> CaseResult:
         if p.transcript:
             transcripts.append(p.transcript if not multi else f"--- pass {n}\n{p.transcript}")
         fb = p.judgement.feedback if p.judgement is not None else Feedback()
+        if fb.ignored_score:
+            messages.append("(the validator rejected and also wrote score.txt: the score is ignored)")
         verdict, fraction = p.verdict, 0.0
         if multi and fb.nextpass is not None and p.judgement is not None:
             if p.judgement.verdict is not Verdict.AC:

@@ -3,7 +3,8 @@
 It sleeps in ``select`` on the launchers' status pipes, so a program that ends
 early is noticed at once and nothing burns CPU while waiting. Wall deadlines are
 checked on every wake-up; the tree's CPU time is polled (cgroup ``cpuacct`` or
-``/proc``) every ``CPU_POLL_S`` only once it could possibly exceed the limit.
+``/proc``) every ``CPU_POLL_S`` only once it could possibly exceed the limit; a run is killed
+when it reaches the limit plus a grace (limits.cpu_kill_s), and is a TLE for anything above the limit.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Callable, Sequence
 
 from judge.model import LimitHit
 from judge.runner.launch import TERM_GRACE_S, Launch
+from judge.runner.limits import cpu_kill_s
 
 CPU_POLL_S = 0.02
 
@@ -94,5 +96,5 @@ def _enforce(ln: Launch, now: float) -> None:
         return
     if now >= ln.next_cpu_poll:
         ln.next_cpu_poll = now + CPU_POLL_S
-        if ln.cpu_time_s() > ln.spec.limits.time_s:
+        if ln.cpu_time_s() > cpu_kill_s(ln.spec.limits):
             ln.kill(LimitHit.CPU_TIME)
