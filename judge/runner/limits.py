@@ -107,7 +107,7 @@ def _box_has_big_file(box: Path | None, limit: int) -> bool:
 
 def classify(obs: Observed, limits: Limits) -> LimitHit | None:
     """Which limit ended the run: memory first (an OOM kill wins over a time-out: see cpu_grace_s), then
-    the monitor's own kill, output, CPU, processes."""
+    the monitor's own kill, output, a runtime's out-of-memory message, CPU, processes."""
     if obs.oom_kills > 0 or obs.memory_kib > limits.memory_kib:
         return LimitHit.MEMORY
     if obs.killed_for is not None:
@@ -120,10 +120,10 @@ def classify(obs: Observed, limits: Limits) -> LimitHit | None:
         or (abnormal and _box_has_big_file(obs.box, limits.output_bytes))
     ):
         return LimitHit.OUTPUT
+    if abnormal and any(m in obs.stderr_tail for m in MEMORY_ERROR_MARKERS):
+        return LimitHit.MEMORY  # (an allocation failed under RLIMIT_AS: memory wins over time here too)
     if obs.cpu_time_s > limits.time_s or obs.signal == signal.SIGXCPU:
         return LimitHit.CPU_TIME
-    if abnormal and any(m in obs.stderr_tail for m in MEMORY_ERROR_MARKERS):
-        return LimitHit.MEMORY
     if abnormal and obs.fork_failures > 0:
         return LimitHit.PROCESSES
     return None

@@ -122,3 +122,24 @@ def rmtree(path: Path) -> None:
     import shutil
 
     shutil.rmtree(path, ignore_errors=True)
+
+
+def run_queue_wait_s(pids: set[int]) -> float:
+    """How long the threads of these processes have waited, runnable, for a CPU (``/proc/*/schedstat``).
+
+    Threads that have already ended are not counted (their figures are gone); 0 where schedstat is missing.
+    """
+    total_ns = 0
+    for pid in pids:
+        try:
+            tids = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for tid in tids:
+            try:
+                with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+                    fields = f.read().split()
+                total_ns += int(fields[1])
+            except (OSError, ValueError, IndexError):
+                pass
+    return total_ns / 1e9
