@@ -20,6 +20,7 @@ from judge.testgroups import (
     TestGroup,
     declared_max,
     group_config,
+    group_worth,
     load_group,
     parse_args,
     parse_number,
@@ -313,6 +314,8 @@ def load_problem(path: Path) -> Problem:
         sample = None
     secret_cfg = group_config(secret_dir)
     declared = declared_max(secret_cfg, f"data/{secret_dir.name}")
+    if declared is None:
+        declared = group_worth(secret_dir, data_root)  # legacy accept_score packages (else None)
     secret_max = 100.0 if declared is None else declared
     secret = load_group(secret_dir, data_root, inherited=defaults, max_score=secret_max, scored=True)
     if not secret.all_tests():

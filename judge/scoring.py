@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from judge.problem import MetricSpec, Problem, ScoreAggregation, TestGroup
 from judge.results import CaseResult, GroupScore
+from judge.testgroups import combine_scores
 from judge.verdict import Verdict
 
 
@@ -31,7 +32,7 @@ def _group_score(
     group: TestGroup, results: Mapping[str, CaseResult], out: list[GroupScore], tests: dict[str, float]
 ) -> float:
     if group.subgroups:
-        score = sum(_group_score(sub, results, out, tests) for sub in group.subgroups)
+        score = combine_scores(group.combine, [_group_score(sub, results, out, tests) for sub in group.subgroups])
         for t in group.tests:
             tests[t.name] = 0.0
     else:

@@ -43,6 +43,7 @@ class TestGroup:
     tests: tuple[TestCase, ...]
     subgroups: tuple[TestGroup, ...]
     scored: bool  # False for data/sample
+    combine: str = "sum"  # how the subgroups' scores make this group's: sum, avg, min, max (legacy grader_flags)
 
     def all_tests(self) -> tuple[TestCase, ...]:
         """Own tests first, then the subgroups' in name order."""
@@ -118,10 +119,12 @@ def load_group(
     flags = parse_args(settings.get("grader_flags"), f"{name}: grader_flags")
     if aggregation_word is None:
         for word in flags:
-            if word in ("min", "sum", "avg", "max"):
+            if word in ("min", "sum", "avg"):
                 aggregation_word = word
     if aggregation_word is None:
         aggregation_word = settings.get("_default_aggregation", "min")
+    if "accept_score" in own and declared_max(own, f"data/{name}") is None and not _has_subfolders(path):
+        aggregation_word = "min"  # legacy accept_score: the group is worth it when all its tests pass
     if aggregation_word not in ("min", "sum", "avg"):
         raise PackageError(f"data/{name}: score_aggregation must be min, sum or avg, not {aggregation_word!r}")
     aggregation = ScoreAggregation.MIN if aggregation_word == "min" else ScoreAggregation.SUM
@@ -158,7 +161,7 @@ def load_group(
 
     sub_maxes: list[float | None] = []
     for sub in subdirs:
-        sub_maxes.append(declared_max(group_config(sub), f"data/{name}/{sub.name}"))
+        sub_maxes.append(group_worth(sub, data_root))
     given = sum(m for m in sub_maxes if m is not None)
     missing = sum(1 for m in sub_maxes if m is None)
     share = max(max_score - given, 0.0) / missing if missing else 0.0
@@ -180,6 +183,7 @@ def load_group(
         tests=tuple(tests),
         subgroups=subgroups,
         scored=scored,
+        combine=_combine_word(own, f"data/{name}"),
     )
 
 
@@ -194,3 +198,51 @@ def declared_max(cfg: Mapping[str, Any], where: str) -> float | None:
         except ValueError:
             raise PackageError(f"{where}: range must be two numbers") from None
     return None
+
+
+_COMBINE = {
+    "sum": sum,
+    "avg": lambda xs: sum(xs) / len(xs),
+    "min": min,
+    "max": max,
+}
+
+
+def _combine_word(cfg: Mapping[str, Any], where: str) -> str:
+    """Legacy ``grader_flags``: the last of sum/avg/min/max says how the group's children combine (default sum)."""
+    words = [w for w in parse_args(cfg.get("grader_flags"), f"{where}: grader_flags") if w in _COMBINE]
+    return words[-1] if words else "sum"
+
+
+def combine_scores(word: str, scores: list[float]) -> float:
+    return float(_COMBINE[word](scores)) if scores else 0.0
+
+
+def _has_subfolders(path: Path) -> bool:
+    try:
+        return any(p.is_dir() for p in path.iterdir())
+    except OSError:
+        return False
+
+
+def group_worth(path: Path, data_root: Path) -> float | None:
+    """A group's maximum score: declared (max_score, or legacy `range`); else, in legacy packages that
+    give `accept_score` (DOMjudge's examples), worked out from it: a group of tests with `accept_score: A`
+    is worth A (earned when all its tests pass, as DOMjudge scores it), and a group of groups is worth its
+    subgroups' worths combined by its grader_flags (sum, avg, min, max). None: not known here."""
+    where = f"data/{path.relative_to(data_root).as_posix()}"
+    cfg = group_config(path)
+    declared = declared_max(cfg, where)
+    if declared is not None:
+        return declared
+    subdirs = sorted(p for p in path.iterdir() if p.is_dir()) if path.is_dir() else []
+    if not subdirs:
+        return parse_number(cfg["accept_score"], f"{where}: accept_score") if "accept_score" in cfg else None
+    worths = [group_worth(sub, data_root) for sub in subdirs]
+    if any(w is None for w in worths) or not _uses_accept_score(path):
+        return None
+    return combine_scores(_combine_word(cfg, where), [w for w in worths if w is not None])
+
+
+def _uses_accept_score(path: Path) -> bool:
+    return any("accept_score" in group_config(d) for d in (path, *(p for p in path.rglob("*") if p.is_dir())))

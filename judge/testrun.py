@@ -195,6 +195,15 @@ def _interactive_pass(
     judgement = decide(both.peer, feedback_dir, log)
     run_verdict = limit_verdict(both.program)
     # Kattis/DOMjudge precedence (docs/package-format.md, "Interactive problems").
+    if (
+        judgement.verdict is Verdict.JE
+        and run_verdict is not None
+        and run_verdict is not Verdict.JE
+        and not both.peer_exited_first
+        and both.peer.limit_hit is LimitHit.WALL_TIME
+    ):
+        # the program failed first; the judge then stopped the validator (still reading its output)
+        return _Pass(both.program, judgement, run_verdict, describe_failure(both.program, run_verdict, err), shown)
     if judgement.verdict is Verdict.JE:
         return _Pass(both.program, judgement, Verdict.JE, judgement.message, shown)
     if both.peer_exited_first and judgement.verdict in (Verdict.WA, Verdict.PV):

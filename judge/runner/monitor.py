@@ -22,7 +22,7 @@ from judge.runner.limits import cpu_kill_s
 from judge.runner.osutil import run_queue_wait_s
 
 CPU_POLL_S = 0.02
-WALL_STRETCH_MAX = 10.0
+WALL_STRETCH_MAX = 2.0
 
 
 def monitor(
