@@ -23,7 +23,7 @@ COMPILE_LIMITS = Limits(
     wall_time_s=120.0,
     memory_kib=2 * 1024 * 1024,
     processes=256,
-    output_bytes=256 * 1024 * 1024,
+    output_bytes=1024 * 1024 * 1024,  # a statically initialised 512 MiB array must compile (DOMjudge: 2.5 GB)
     stderr_bytes=256 * 1024,
     open_files=512,
 )

@@ -32,7 +32,8 @@ SCORE_EPS = 1e-6
 
 # ----------------------------------------------------------------------------- vocabulary
 
-# Result names (DOMjudge, Kattis, BAPCtools spellings; upper case, "_" read as "-") -> our verdicts.
+# Result names in @EXPECTED_RESULTS@ markers (DOMjudge, Kattis, BAPCtools spellings; upper case, "_" read
+# as "-") -> our verdicts, with DOMjudge's meaning of each.
 RESULT_NAMES: dict[str, frozenset[Verdict]] = {
     "CORRECT": frozenset({Verdict.AC}),
     "ACCEPTED": frozenset({Verdict.AC}),
@@ -40,9 +41,11 @@ RESULT_NAMES: dict[str, frozenset[Verdict]] = {
     "WRONG-ANSWER": frozenset({Verdict.WA}),
     "WA": frozenset({Verdict.WA}),
     "NO-OUTPUT": frozenset({Verdict.WA}),  # DOMjudge: a wrong answer with empty output
-    "TIMELIMIT": frozenset({Verdict.TLE}),
-    "TIME-LIMIT-EXCEEDED": frozenset({Verdict.TLE}),
-    "TLE": frozenset({Verdict.TLE}),
+    # DOMjudge truncates a flood of output and lets the program run into its time limit: what we stop at
+    # once as OLE, DOMjudge reports as TIMELIMIT unless the program ends by itself.
+    "TIMELIMIT": frozenset({Verdict.TLE, Verdict.OLE}),
+    "TIME-LIMIT-EXCEEDED": frozenset({Verdict.TLE, Verdict.OLE}),
+    "TLE": frozenset({Verdict.TLE, Verdict.OLE}),
     "RUN-ERROR": frozenset({Verdict.RTE, Verdict.MLE}),  # DOMjudge reports a memory hog as a run error
     "RUN-TIME-ERROR": frozenset({Verdict.RTE, Verdict.MLE}),
     "RUNTIME-ERROR": frozenset({Verdict.RTE, Verdict.MLE}),
@@ -115,6 +118,16 @@ FOLDERS: dict[str, FolderRule] = {
     "partial": FolderRule(None, "partial", "0<score<max"),
 }
 KNOWN_FOLDERS = tuple(FOLDERS)
+# DOMjudge's result for each of its folder names (its import upper-cases the name and remaps these)
+DOMJUDGE_FOLDER_RESULTS = {
+    "accepted": "CORRECT",
+    "wrong_answer": "WRONG-ANSWER",
+    "time_limit_exceeded": "TIMELIMIT",
+    "run_time_error": "RUN-ERROR",
+    "compiler_error": "COMPILER-ERROR",
+    "no_output": "NO-OUTPUT",
+    "output_limit": "OUTPUT-LIMIT",
+}
 
 
 # ----------------------------------------------------------------------------- DOMjudge markers
@@ -449,7 +462,11 @@ def expectation_for(
                 if rule is not None and rule.verdicts is not None:
                     if not (rule.verdicts & union):
                         conflict = f"the folder says {rule.label}, @EXPECTED_RESULTS@ says {text}"
-                    # else: consistent; the folder's verdict decides (as DOMjudge restricts the list to it)
+                    elif folder in DOMJUDGE_FOLDER_RESULTS:
+                        # consistent: the folder's result decides, as DOMjudge restricts the list to it, with
+                        # DOMjudge's meaning (a DOMjudge package: its time_limit_exceeded/ is TIMELIMIT)
+                        meaning = RESULT_NAMES[DOMJUDGE_FOLDER_RESULTS[folder]]
+                        rule = FolderRule(rule.verdicts | meaning, rule.score, DOMJUDGE_FOLDER_RESULTS[folder])
                 else:
                     results, results_text = union, text
     rules: list[TestRule] = []
