@@ -169,7 +169,8 @@ def read_annotation(source: Path) -> Annotation | None:
                 return Annotation(error=f"{f.name}: {marker.strip()} appears {len(starts)} times")
             begin = starts[0] + len(marker)
             end = text.find("\n", begin)
-            value = text[begin : end if end >= 0 else len(text)].strip()
+            value = text[begin : end if end >= 0 else len(text)]
+            value = re.split(r"\*/|-->|\*\)", value)[0].strip()  # a comment closed on the same line
             if marker.startswith("@EXPECTED_SCORE@") and _is_number(value):
                 score = float(value)
             elif results:
@@ -198,7 +199,7 @@ def _is_number(text: str) -> bool:
 
 
 @dataclass(frozen=True)
-class TestRule:
+class CaseRule:
     """A 2025-09 requirement on the test cases of one submission (all of them, or those under ``tests``)."""
 
     origin: str  # "submissions.yaml: accepted/*" or "submissions.yaml: x.py, secret/group1"
@@ -247,10 +248,19 @@ def load_submissions_yaml(problem_path: Path) -> SubmissionsYaml:
                     if k2 not in _RULE_KEYS:
                         raise PackageError(f"{path}: {pattern} / {key}: unknown key {k2!r}")
                     _check_key(path, f"{pattern} / {key}", str(k2), v2)
+                _check_consistent(path, f"{pattern} / {key}", value)
             else:
                 raise PackageError(f"{path}: {pattern}: unknown key {key!r} (test group keys map to requirements)")
+        _check_consistent(path, str(pattern), body)
         entries.append((str(pattern), body))
     return SubmissionsYaml(tuple(entries))
+
+
+def _check_consistent(path: Path, where: str, body: Mapping[str, Any]) -> None:
+    if "permitted" in body and "required" in body:
+        extra = {str(v).upper() for v in body["required"]} - {str(v).upper() for v in body["permitted"]}
+        if extra:
+            raise PackageError(f"{path}: {where}: required {sorted(extra)} is not permitted: no submission can meet it")
 
 
 def _check_key(path: Path, where: str, key: str, value: Any) -> None:
@@ -294,7 +304,7 @@ def glob_matches(pattern: str, path: str) -> bool:
     return any(rx.fullmatch("/".join(parts[:i])) for i in range(1, len(parts) + 1))
 
 
-def _rule_from(origin: str, tests: str | None, body: Mapping[str, Any], base: TestRule | None = None) -> TestRule:
+def _rule_from(origin: str, tests: str | None, body: Mapping[str, Any], base: CaseRule | None = None) -> CaseRule:
     def verdicts(key: str) -> frozenset[str] | None:
         if key in body:
             return frozenset(str(v).upper() for v in body[key])
@@ -310,7 +320,7 @@ def _rule_from(origin: str, tests: str | None, body: Mapping[str, Any], base: Te
     if body.get("use_for_time_limit") == "upper" and required is None:
         required = frozenset({"TLE"})
     message = body.get("message")
-    return TestRule(origin, tests, permitted, required, score, str(message) if message is not None else None)
+    return CaseRule(origin, tests, permitted, required, score, str(message) if message is not None else None)
 
 
 # ----------------------------------------------------------------------------- the expectation
@@ -325,7 +335,7 @@ class Expectation:
     results: frozenset[Verdict] | None = None  # @EXPECTED_RESULTS@ (when it decides)
     results_text: str = ""
     score: float | None = None  # @EXPECTED_SCORE@
-    rules: tuple[TestRule, ...] = ()
+    rules: tuple[CaseRule, ...] = ()
     manual: str | None = None  # why nothing is checked automatically
     notes: tuple[str, ...] = ()
     conflict: str | None = None  # the package contradicts itself: always a failure
@@ -395,7 +405,7 @@ def _folder_failures(rule: FolderRule, r: SubmissionResult) -> list[str]:
     return []
 
 
-def _rule_failures(rule: TestRule, r: SubmissionResult, test_names: Sequence[str]) -> list[str]:
+def _rule_failures(rule: CaseRule, r: SubmissionResult, test_names: Sequence[str]) -> list[str]:
     where = f" ({rule.origin})"
     if r.verdict is Verdict.CE:
         return [f"compile error{where}"]
@@ -469,14 +479,14 @@ def expectation_for(
                         rule = FolderRule(rule.verdicts | meaning, rule.score, DOMJUDGE_FOLDER_RESULTS[folder])
                 else:
                     results, results_text = union, text
-    rules: list[TestRule] = []
+    rules: list[CaseRule] = []
     yaml_default_override = False
     for pattern, body in submissions_yaml.matching(rel):
         origin = f"submissions.yaml: {pattern}"
         base = None
         if pattern.strip("/") == folder and folder in DEFAULT_DIRECTORY_RULES:
             permitted, required = DEFAULT_DIRECTORY_RULES[folder]
-            base = TestRule(origin, None, permitted, required)
+            base = CaseRule(origin, None, permitted, required)
             yaml_default_override = True
         top = {k: v for k, v in body.items() if k in _RULE_KEYS}
         if top or base is not None:
