@@ -26,7 +26,7 @@ from pathlib import Path
 import psutil
 
 from judge.model import Limits, Mount, RunSpec
-from judge.runner import make_runner
+from judge.runner import RunnerConfig, make_runner
 
 TRIVIAL_C = "int main(void) { return 0; }\n"
 
@@ -110,10 +110,7 @@ def main() -> None:
         for name in backends:
             backend = name.split("-")[0]
             py = str(Path(sys.executable).resolve())
-            if name == "bwrap-per-run":
-                os.environ["JUDGE_NO_BOX_SERVER"] = "1"
-            runner = make_runner(backend)
-            os.environ.pop("JUDGE_NO_BOX_SERVER", None)
+            runner = make_runner(RunnerConfig(sandbox=backend, box_server=name != "bwrap-per-run"))
             if runner.info.backend != backend:
                 print(f"backend {backend}: not available here ({'; '.join(runner.info.warnings)})")
                 continue

@@ -1,156 +1,31 @@
-"""The `judge` command: argument parsing and output only; the work is done elsewhere.
+"""The `judge` command: the argument tree (all of it, here) and the dispatch; the commands live in
+judge/commands/, one module each.
 
-Exit codes: 0 judged (whatever the verdict), 1 a check failed (verify, fuzz), 2 usage or bad package
+Exit codes: 0 judged (whatever the verdict), 1 a check failed (verify, fuzz, doctor), 2 usage or bad package
 (one line, no traceback), 3 judge error.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
+import signal
 import sys
-import tempfile
+import threading
 import traceback
-from collections.abc import Callable, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 
 from judge import __version__
-from judge.build import SkipLanguage
-from judge.doctor import language_status
-from judge.judging import Environment, judge_submission, prepare
-from judge.languages import LanguageError, load_languages, toolchain
-from judge.problem import PackageError, load_problem
-from judge.runner import make_runner
-from judge.textreport import submission_report, table, warnings_banner
-from judge.verdict import Verdict
-from judge.verify import verify
-
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_JE = 0, 1, 2, 3
-
-
-class UsageError(Exception):
-    """Bad arguments or input files: one line for the user, exit 2."""
-
-
-def make_environment(args: argparse.Namespace) -> Environment:
-    return Environment(runner=make_runner(args.sandbox), languages=load_languages(), tools=toolchain())
-
-
-def _problem(path: str):  # type: ignore[no-untyped-def]
-    return load_problem(Path(path))
-
-
-def cmd_run(args: argparse.Namespace) -> int:
-    problem = _problem(args.problem)
-    source = Path(args.source)
-    if not source.exists():
-        raise UsageError(f"{source}: no such file")
-    env = make_environment(args)
-    with tempfile.TemporaryDirectory(prefix="judge-run-") as tmp:
-        prepared = prepare(problem, env, Path(tmp))
-
-        def progress(r):  # type: ignore[no-untyped-def]
-            if not args.json and sys.stderr.isatty():
-                print(f"  {r.name}: {r.verdict.value}", file=sys.stderr)
-
-        try:
-            result = judge_submission(prepared, source, env, on_test=progress)
-        except SkipLanguage as exc:
-            raise UsageError(str(exc)) from None
-    if args.json:
-        print(json.dumps(result.to_json(), indent=2))
-    else:
-        print(submission_report(result))
-    return EXIT_JE if result.verdict is Verdict.JE else EXIT_OK
-
-
-def cmd_verify(args: argparse.Namespace) -> int:
-    problem = _problem(args.problem)
-    env = make_environment(args)
-    with tempfile.TemporaryDirectory(prefix="judge-verify-") as tmp:
-        prepared = prepare(problem, env, Path(tmp))
-        if prepared.error and not args.json:
-            print(f"warning: {prepared.error}", file=sys.stderr)
-
-        def progress(row):  # type: ignore[no-untyped-def]
-            if not args.json:
-                got = row.result.verdict.value if row.result else "skipped"
-                print(f"  {row.submission}: {got}", file=sys.stderr, flush=True)
-
-        rows, inputs = verify(prepared, env, jobs=args.jobs, on_row=progress, all_tests=args.all_tests)
-    bad_inputs = [c for c in inputs if not c.ok]
-    all_ok = all(r.ok for r in rows) and not bad_inputs and bool(rows)
-    if args.json:
-        print(
-            json.dumps(
-                {
-                    "problem": problem.id,
-                    "ok": all_ok,
-                    "submissions": [r.to_json() for r in rows],
-                    "input_validation": {"checked": len(inputs), "failed": [c.__dict__ for c in bad_inputs]},
-                    "sandbox_warnings": list(env.runner.info.warnings),
-                },
-                indent=2,
-            )
-        )
-        return EXIT_OK if all_ok else EXIT_FAILED
-    print(warnings_banner(env.runner.info.warnings), end="")
-    table_rows = []
-    for r in rows:
-        if r.result is None:
-            table_rows.append([r.submission, "-", r.expected, "skipped", "", "", "skip: " + (r.skipped or "")])
-        else:
-            res = r.result
-            check = "ok" if r.ok and r.checked else "not checked" if r.ok else "MISMATCH"
-            table_rows.append(
-                [
-                    r.submission,
-                    res.language,
-                    r.expected,
-                    res.verdict.value,
-                    f"{res.score:g}/{res.max_score:g}",
-                    f"{res.time_s:.2f}",
-                    check,
-                ]
-            )
-    print(table(["submission", "lang", "expected", "got", "score", "max cpu s", "check"], table_rows))
-    for r in rows:
-        for line in r.failures:
-            print(f"  {r.submission}: {line}")
-        for line in r.notes:
-            print(f"  {r.submission}: note: {line}")
-    print(f"input validators: {len(inputs) - len(bad_inputs)}/{len(inputs)} checks passed")
-    for c in bad_inputs[:20]:
-        print(f"  invalid input {c.test} ({c.validator}): {c.message}")
-    if not rows:
-        print("no submissions found under submissions/")
-    n_ok = sum(1 for r in rows if r.ok and r.checked and r.result is not None)
-    n_unchecked = sum(1 for r in rows if not r.checked and r.result is not None)
-    n_skip = sum(1 for r in rows if r.result is None)
-    n_bad = len(rows) - n_ok - n_unchecked - n_skip
-    print(
-        f"{problem.id}: {n_ok} as expected, {n_bad} mismatched, {n_unchecked} not checked, {n_skip} skipped -> "
-        + ("OK" if all_ok else "FAILED")
-    )
-    return EXIT_OK if all_ok else EXIT_FAILED
-
-
-def cmd_doctor(args: argparse.Namespace) -> int:
-    env = make_environment(args)
-    info = env.runner.info
-    print(warnings_banner(info.warnings), end="")
-    print(f"judge {__version__}, Python {sys.version.split()[0]} at {env.tools.python}")
-    print(f"sandbox backend: {info.backend}")
-    print(f"runs start by: {info.mode}")
-    print(f"enforced limits: {', '.join(info.enforced) or 'none'}")
-    statuses = language_status(env.languages, env.tools, env.runner)
-    rows = [[s.id, s.name, "yes" if s.present else "NO", s.detail[:80]] for s in statuses]
-    print(table(["language", "name", "present", "version / what to install"], rows))
-    return EXIT_OK
-
-
-Command = Callable[[argparse.Namespace], int]
+from judge.commands.common import EXIT_JE, EXIT_OK, EXIT_USAGE, SandboxBroken, UsageError
+from judge.commands.doctor import cmd_doctor
+from judge.commands.fuzz import cmd_fuzz
+from judge.commands.grade import DB_NAME, cmd_grade, default_jobs
+from judge.commands.run import cmd_run
+from judge.commands.verify import cmd_verify
+from judge.fuzz.engine import SHRINK_TIME_S
+from judge.grade.fuzzing import DEFAULT_SEED
+from judge.languages import LanguageError
+from judge.problem import PackageError
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -159,8 +34,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--sandbox",
         choices=("auto", "bwrap", "rlimits"),
-        default=os.environ.get("JUDGE_SANDBOX", "auto"),
-        help="sandbox backend (default: auto = bwrap when it works, else rlimits with a warning)",
+        default=None,
+        help="sandbox backend (default: $JUDGE_SANDBOX, else auto = bwrap when it works, else rlimits with a "
+        "warning)",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
@@ -185,39 +61,131 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("doctor", help="toolchains, sandbox backend, enforced limits")
     p.set_defaults(func=cmd_doctor)
 
-    for register in _plugins():
-        register(sub)
+    p = sub.add_parser(
+        "grade",
+        help="grade a whole contest folder, store the results in SQLite, write the HTML scoreboard",
+        description="Grade SUBMISSIONS_DIR/<contestant>/<problem-id>.<ext> (or <problem-id>/ for "
+        "several files). Results are stored in SQLite and reused until the source, the package or the "
+        "judge changes.",
+    )
+    p.add_argument("submissions", metavar="SUBMISSIONS_DIR")
+    p.add_argument(
+        "--problems", default="problems", metavar="DIR", help="problem packages (default: problems/)"
+    )
+    p.add_argument(
+        "--out", default="scoreboard", metavar="DIR", help="scoreboard folder (default: scoreboard/)"
+    )
+    p.add_argument("--db", default=None, metavar="FILE", help=f"SQLite database (default: OUT/{DB_NAME})")
+    p.add_argument("--jobs", type=int, default=default_jobs(), metavar="N", help="submissions judged at once")
+    p.add_argument("--json", action="store_true", help="also write OUT/results.json")
+    p.add_argument("--rejudge", action="store_true", help="judge everything again, ignoring stored results")
+    p.add_argument("--title", default="Scoreboard", help="the board's title")
+    p.add_argument(
+        "--fuzz",
+        type=int,
+        default=None,
+        metavar="N",
+        help="also fuzz every submission with the full score on a problem with a fuzz.py, with N examples "
+        "(shown on the board; changes no score)",
+    )
+    p.add_argument(
+        "--fuzz-seed",
+        type=int,
+        default=DEFAULT_SEED,
+        metavar="S",
+        help=f"the fuzzer's seed (default {DEFAULT_SEED}: the same contest gives the same board)",
+    )
+    p.set_defaults(func=cmd_grade)
+
+    p = sub.add_parser(
+        "fuzz",
+        help="fuzz a submission against the reference with the package's Hypothesis strategy (fuzz.py)",
+        description="Generate inputs with PROBLEM_DIR/fuzz.py, judge SOURCE on each with the package's own "
+        "checks, and shrink the first disagreement to a minimal input. See docs/fuzzing.md.",
+    )
+    p.add_argument("problem", metavar="PROBLEM_DIR")
+    p.add_argument("source", metavar="SOURCE")
+    p.add_argument("--examples", type=int, default=200, metavar="N", help="examples to try (default 200)")
+    p.add_argument("--seed", type=int, default=None, metavar="S", help="make the run reproducible")
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="J",
+        help="submission runs at once, each with its own Hypothesis search plus one spare that draws while "
+        "they run (the result depends on --seed and --jobs, not on timing; default 1)",
+    )
+    p.add_argument(
+        "--save", action="store_true", help="add the shrunk input to the package as a regression test"
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument(
+        "--no-accepts",
+        action="store_true",
+        help="judge every example with the package's output validator even if fuzz.py defines accepts()",
+    )
+    p.add_argument(
+        "--check-inputs",
+        action="store_true",
+        help="run the package's input validators on every example (default: on the counterexample only)",
+    )
+    p.add_argument(
+        "--no-db", action="store_true", help="neither replay nor record failures (example database)"
+    )
+    p.add_argument(
+        "--shrink-time",
+        type=float,
+        default=SHRINK_TIME_S,
+        metavar="SECONDS",
+        help=f"time spent shrinking a counterexample (default {SHRINK_TIME_S:g})",
+    )
+    p.set_defaults(func=cmd_fuzz)
     return parser
 
 
-def _plugins() -> list[Callable[[argparse._SubParsersAction], None]]:  # type: ignore[type-arg]
-    """Commands that live in their own modules (grade, fuzz)."""
-    out = []
-    for module in ("judge.grade.command", "judge.fuzz.command"):
-        try:
-            mod = __import__(module, fromlist=["register"])
-        except ModuleNotFoundError as exc:
-            if exc.name is not None and module.startswith(exc.name):
-                continue
-            raise
-        out.append(mod.register)
-    return out
+class Terminated(BaseException):
+    """SIGTERM (`docker stop`, a service manager): stop as on Ctrl-C."""
+
+
+def _on_sigterm(signum: int, frame: object) -> None:
+    raise Terminated
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    main_thread = threading.current_thread() is threading.main_thread()
+    # As pid 1 of a container the judge would otherwise ignore SIGTERM (no default action there).
+    previous = signal.signal(signal.SIGTERM, _on_sigterm) if main_thread else None
+    try:
+        return _run(args)
+    finally:
+        if main_thread:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         return int(args.func(args))
     except (PackageError, LanguageError, UsageError) as exc:
         print(f"judge: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except SandboxBroken as exc:
+        print(
+            f"judge: error: the sandbox cannot run programs and validators here, so nothing was judged: {exc}"
+            " (see `judge doctor`)",
+            file=sys.stderr,
+        )
+        return EXIT_JE
     except BrokenPipeError:  # `judge ... | head`: the reader went away; not an error
         sys.stderr.close()
         return EXIT_OK
     except KeyboardInterrupt:
         print("judge: interrupted", file=sys.stderr)
         return 130
+    except Terminated:
+        print("judge: terminated", file=sys.stderr)
+        return 143
     except Exception as exc:  # noqa: BLE001 - the judge's own bug: say so in one line, JE exit code
         if os.environ.get("JUDGE_DEBUG"):
             traceback.print_exc()

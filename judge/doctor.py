@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 
-from judge.languages import Language, Toolchain, expand, missing_tool
-from judge.model import Limits, RunSpec
+from judge.fingerprint import toolchain_version
+from judge.languages import Language, Toolchain, missing_tool
 from judge.runner import Runner
-
-CHECK_LIMITS = Limits(time_s=20, wall_time_s=30, memory_kib=4 * 1024 * 1024, processes=256)
 
 
 @dataclass(frozen=True)
@@ -24,33 +20,12 @@ class LanguageStatus:
 
 def language_status(languages: Mapping[str, Language], tools: Toolchain, runner: Runner) -> list[LanguageStatus]:
     out: list[LanguageStatus] = []
-    with tempfile.TemporaryDirectory(prefix="judge-doctor-") as tmp:
-        Path(tmp).chmod(0o711)
-        for lang in languages.values():
-            missing = missing_tool(lang, tools)
-            if missing is not None:
-                out.append(LanguageStatus(lang.id, lang.name, False, missing))
-                continue
-            detail = "present"
-            if lang.check:
-                # Run the check inside the sandbox: proves the toolchain works where submissions run.
-                log = Path(tmp) / f"{lang.id}.log"
-                box = Path(tmp) / f"box-{lang.id}"
-                box.mkdir()
-                argv = expand(lang.check, main="", files=(), tools=tools, memory_mib=1024)
-                mounts = tools.python_mounts if lang.id == "python3" else ()
-                res = runner.run(
-                    RunSpec(
-                        argv=argv,
-                        box=box,
-                        limits=CHECK_LIMITS,
-                        stdout=log,
-                        stderr=log,
-                        mounts=mounts,
-                        address_space_limit=False,
-                    )
-                )
-                text = log.read_text(errors="replace").strip().splitlines() if log.exists() else []
-                detail = text[0] if text else f"exit status {res.exit_code}"
-            out.append(LanguageStatus(lang.id, lang.name, True, detail))
+    for lang in languages.values():
+        missing = missing_tool(lang, tools)
+        if missing is not None:
+            out.append(LanguageStatus(lang.id, lang.name, False, missing))
+            continue
+        # The check runs in the sandbox: it proves the toolchain works where submissions run.
+        lines = toolchain_version(lang, tools, runner).splitlines()
+        out.append(LanguageStatus(lang.id, lang.name, True, lines[0] if lines else "present"))
     return out

@@ -43,21 +43,28 @@ def prepare(problem: Problem, env: Environment, workdir: Path) -> Prepared:
     return Prepared(problem, built.program, None)
 
 
-def _failed_build(problem: Problem, source: Path, built: Build, warnings: tuple[str, ...]) -> SubmissionResult:
-    assert built.verdict is not None
+def unjudged(
+    problem: Problem, source: str, language: str, verdict: Verdict, message: str, warnings: tuple[str, ...] = ()
+) -> SubmissionResult:
+    """A result without a run: a compile error, or the judge's (or the package's) failure."""
     return SubmissionResult(
         problem=problem.id,
-        source=str(source),
-        language=built.language,
-        verdict=built.verdict,
+        source=source,
+        language=language,
+        verdict=verdict,
         score=0.0,
         max_score=problem.secret.max_score,
         time_s=0.0,
         memory_kib=0,
-        compile_message=built.message,
+        compile_message=message,
         metric_name=problem.metric.name if problem.metric else None,
         sandbox_warnings=warnings,
     )
+
+
+def _failed_build(problem: Problem, source: Path, built: Build, warnings: tuple[str, ...]) -> SubmissionResult:
+    assert built.verdict is not None
+    return unjudged(problem, str(source), built.language, built.verdict, built.message, warnings)
 
 
 def _tests_to_run(problem: Problem) -> list[TestCase]:
@@ -71,15 +78,17 @@ def judge_submission(
     *,
     on_test: Callable[[CaseResult], None] | None = None,
     workdir: Path | None = None,
+    language: Language | None = None,
     all_tests: bool = False,
 ) -> SubmissionResult:
-    """Judge one submission. Raises build.SkipLanguage for an unknown language or a missing toolchain.
+    """Judge one submission (in ``language``, else the one its extension names). Raises build.SkipLanguage
+    for an unknown language or a missing toolchain. Callers: jobs.judge_job (and tests).
 
     ``all_tests``: also judge the tests that the contest would not (after a rejection in a group with
     ``on_reject: break``); they are marked ``skipped`` and count for nothing (`judge verify --all-tests`).
     """
     problem = prepared.problem
-    lang = detect_language(source, env.languages)
+    lang = language or detect_language(source, env.languages)
     warnings = tuple(env.runner.info.warnings)
     if problem.multi_pass and not env.runner.info.isolated:
         warnings += (

@@ -5,7 +5,6 @@ See docs/package-format.md for what is read and how.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -13,6 +12,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from judge.packagedeps import verdict_hash
 from judge.testgroups import (
     PackageError,
     ScoreAggregation,
@@ -270,15 +270,9 @@ def _extensions(
 
 
 def package_hash(root: Path) -> str:
-    """A content hash of the package (everything but submissions/), for re-judging decisions."""
-    h = hashlib.sha256()
-    for p in sorted(root.rglob("*")):
-        rel = p.relative_to(root)
-        if rel.parts[0] in ("submissions",) or "__pycache__" in rel.parts or not p.is_file():
-            continue
-        h.update(rel.as_posix().encode() + b"\0")
-        h.update(hashlib.sha256(p.read_bytes()).digest())
-    return h.hexdigest()[:16]
+    """A hash of what in and outside the package can change a verdict (not its README, statement,
+    generators or submissions; yes the ``reference`` modules its programs import): see packagedeps.py."""
+    return verdict_hash(root)
 
 
 def load_problem(path: Path) -> Problem:

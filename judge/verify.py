@@ -13,10 +13,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge.build import SkipLanguage, trusted_program
+from judge.build import SkipLanguage, detect_language, trusted_program
 from judge.expectations import Expectation, SubmissionsYaml, expectation_for, load_submissions_yaml
 from judge.inputcheck import input_problem
-from judge.judging import Environment, Prepared, judge_submission
+from judge.jobs import Unreadable, judge_job, make_job
+from judge.judging import Environment, Prepared
+from judge.packages import Packages
 from judge.problem import Problem
 from judge.results import SubmissionResult
 
@@ -78,9 +80,15 @@ def verify_one(
     exp: Expectation = expectation_for(folder, source, name, yaml)
     notes = exp.notes + ((exp.manual,) if exp.manual else ())
     try:
-        result = judge_submission(prepared, source, env, all_tests=all_tests)
+        lang = detect_language(source, env.languages)
+        # symbolic links between the package's submissions (DOMjudge's mixed-verdicts/) are fine
+        job = make_job(source, problem, lang.id, within=problem.path / "submissions", all_tests=all_tests)
+        with Packages.of(prepared, env) as packages:
+            result = judge_job(job, packages, env)
     except SkipLanguage as exc:
         return VerifyRow(folder, name, exp.describe(), None, True, str(exc), exp.checked, (), notes)
+    except Unreadable as exc:
+        return VerifyRow(folder, name, exp.describe(), None, True, f"cannot read it: {exc}", exp.checked, (), notes)
     if not exp.checked:
         return VerifyRow(folder, name, exp.describe(), result, True, None, False, (), notes)
     failures = tuple(exp.failures(result, [t.name for t in problem.tests()]))

@@ -234,9 +234,9 @@ def test_a_source_edited_before_it_is_judged_is_stored_under_what_was_judged(
     loaded, _ = load_problems(problems)
     seen: list[bytes] = []
 
-    def fake_judge(prepared, source: Path, env) -> SubmissionResult:  # type: ignore[no-untyped-def]
-        seen.append(source.read_bytes())
-        return SubmissionResult("sum", str(source), "python3", Verdict.WA, 0.0, 100.0, 0.0, 0)
+    def fake_judge(job, packages, env) -> SubmissionResult:  # type: ignore[no-untyped-def]
+        seen.append(job.files[0].data)
+        return SubmissionResult("sum", job.label, "python3", Verdict.WA, 0.0, 100.0, 0.0, 0)
 
     with Store(tmp_path / "db.sqlite") as store:
         contest = discover(root, loaded, env.languages)

@@ -160,8 +160,8 @@ def test_a_failing_fuzz_py_is_reported_and_problems_without_one_are_skipped(
 
 
 def _ac(problem: str) -> Any:
-    def judge_fn(prepared, source: Path, env) -> SubmissionResult:  # type: ignore[no-untyped-def]
-        return SubmissionResult(problem, str(source), "python3", Verdict.AC, 100.0, 100.0, 0.01, 1000)
+    def judge_fn(job, packages, env) -> SubmissionResult:  # type: ignore[no-untyped-def]
+        return SubmissionResult(problem, job.label, "python3", Verdict.AC, 100.0, 100.0, 0.01, 1000)
 
     return judge_fn
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from judge.grade.discovery import Entry
-from judge.grade.schedule import _Queue
+from judge.grade.workloop import LongestFirst
 
 
 def entry(contestant: str, problem: str) -> Entry:
@@ -27,7 +27,7 @@ GUESS = {"memory": 60.0, "klondike": 30.0, "go": 20.0}
 
 def test_history_first_then_what_this_grading_learned_then_the_guess() -> None:
     entries = [entry(c, p) for p in GUESS for c in ("a", "b", "c")]
-    queue = _Queue(entries, lambda e: GUESS[e.problem], {("c", "go"): 100.0})
+    queue = LongestFirst(entries, lambda e: GUESS[e.problem], {("c", "go"): 100.0})
     assert queue.pop().key == ("c", "go")  # a stored run took 100 s
     first = queue.pop()
     assert first.problem == "memory"
@@ -44,7 +44,7 @@ def test_history_first_then_what_this_grading_learned_then_the_guess() -> None:
 )
 def test_every_entry_is_handed_out_exactly_once(pairs: list[tuple[str, str]]) -> None:
     entries = [entry(c, p) for c, p in pairs]
-    queue = _Queue(entries, lambda e: GUESS[e.problem], {})
+    queue = LongestFirst(entries, lambda e: GUESS[e.problem], {})
     out = []
     while queue:
         e = queue.pop()

@@ -10,7 +10,6 @@ uids is left, and the runner still runs a program.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import socket
 import subprocess
@@ -23,8 +22,7 @@ import psutil
 import pytest
 
 from judge.model import LimitHit, Limits, Mount, RunResult, RunSpec
-from judge.runner import make_runner
-from judge.runner.api import held_uids
+from judge.runner import RunnerConfig, make_runner
 
 pytestmark = pytest.mark.hostile
 
@@ -49,14 +47,7 @@ C_PROGRAMS = [
 
 @pytest.fixture(scope="module", params=["box server", "bwrap per run"])
 def sandbox(request):
-    saved = dict(os.environ)
-    if request.param == "bwrap per run":
-        os.environ["JUDGE_NO_BOX_SERVER"] = "1"
-    try:
-        runner = make_runner("bwrap")
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
+    runner = make_runner(RunnerConfig(sandbox="bwrap", box_server=request.param != "bwrap per run"))
     if not runner.info.mode.startswith(request.param):
         pytest.skip(f"{request.param} not used here: {runner.info.mode}")
     if runner.info.backend != "bwrap":
@@ -147,7 +138,7 @@ def hostile(
 
 def machine_is_fine(runner) -> None:
     """Nothing of our sandbox uids survives, and the runner still works."""
-    uids = set(held_uids())
+    uids = set(runner.held_uids())
     stray = []
     for p in psutil.process_iter(["uids", "pid", "name"]):
         u = p.info["uids"]

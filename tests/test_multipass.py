@@ -8,7 +8,6 @@ directory, the feedback directory not kept across passes).
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 
@@ -18,7 +17,7 @@ from judge.judging import Environment, judge_submission, prepare
 from judge.languages import load_languages, toolchain
 from judge.problem import load_problem
 from judge.results import SubmissionResult
-from judge.runner import make_runner
+from judge.runner import Runner
 from judge.verdict import Verdict
 
 FIXTURE = Path(__file__).parent / "fixtures" / "countdown"
@@ -26,8 +25,8 @@ ACCEPTED = FIXTURE / "submissions" / "accepted" / "countdown.py"
 
 
 @pytest.fixture(scope="module")
-def env() -> Environment:
-    return Environment(make_runner(os.environ.get("JUDGE_SANDBOX", "auto")), load_languages(), toolchain())
+def env(sandbox_runner: Runner) -> Environment:
+    return Environment(sandbox_runner, load_languages(), toolchain())
 
 
 def judge(package: Path, source: Path, env: Environment, tmp_path: Path) -> SubmissionResult:

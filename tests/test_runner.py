@@ -3,6 +3,7 @@ hostile ones are in test_hostile.py and run only inside the verified namespace s
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import resource
@@ -20,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from judge.model import LimitHit, Limits, Mount, RunSpec
-from judge.runner import SandboxInfo, make_runner
+from judge.runner import RunnerConfig, SandboxInfo, make_runner
 from judge.runner.limits import Observed, classify, cpu_kill_s
 
 HERE = Path(__file__).parent
@@ -32,7 +33,12 @@ PROPERTY = settings(max_examples=12, deadline=None, suppress_health_check=[Healt
 
 
 # "bwrap": the default start (the box server where it works); "bwrap-per-run": the fallback
-KINDS = {"bwrap": {}, "bwrap-per-run": {"JUDGE_NO_BOX_SERVER": "1"}, "rlimits": {}}
+KINDS = {
+    "bwrap": RunnerConfig(sandbox="bwrap"),
+    "bwrap-per-run": RunnerConfig(sandbox="bwrap", box_server=False),
+    "rlimits": RunnerConfig(sandbox="rlimits"),
+}
+ENVIRON = {"bwrap": {}, "bwrap-per-run": {"JUDGE_NO_BOX_SERVER": "1"}, "rlimits": {}}  # the same, for `judge`
 
 
 @pytest.fixture(scope="module", params=list(KINDS))
@@ -43,16 +49,11 @@ def kind(request) -> str:
 @pytest.fixture(scope="module")
 def runner(kind):
     backend = kind.split("-")[0]
-    saved = dict(os.environ)
-    os.environ.update(KINDS[kind])
-    try:
-        r = make_runner(backend)
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
+    r = make_runner(KINDS[kind])
     if r.info.backend != backend:
         pytest.skip(f"{backend} backend not available here: {r.info.warnings}")
-    return r
+    yield r
+    r.close()
 
 
 @pytest.fixture()
@@ -97,9 +98,8 @@ def test_unknown_backend_is_refused():
         make_runner("docker")
 
 
-def test_runner_failure_is_a_sandbox_error_not_the_programs(box, monkeypatch):
-    monkeypatch.setenv("JUDGE_BWRAP", "/nonexistent/bwrap")
-    r = make_runner("bwrap")
+def test_runner_failure_is_a_sandbox_error_not_the_programs(box):
+    r = make_runner(RunnerConfig(sandbox="bwrap", bwrap="/nonexistent/bwrap"))
     res = run(r, box, ["/bin/true"])
     assert res.sandbox_error is not None
     assert not res.ok
@@ -336,8 +336,9 @@ def test_background_processes_die_with_the_run(runner, box, tmp_path):
 # -- trusted runs -----------------------------------------------------------------------------
 
 
-def test_trusted_runs_on_the_host_as_the_judge(runner, box, tmp_path, monkeypatch):
-    monkeypatch.setenv("JUDGE_TEST_VISIBLE", "yes")
+def test_trusted_runs_on_the_host_as_the_judge(kind, box, tmp_path):
+    config = dataclasses.replace(KINDS[kind], trusted_env=(("JUDGE_TEST_VISIBLE", "yes"),))
+    runner = make_runner(config)  # trusted runs get the configured environment (the judge's own)
     out = tmp_path / "out"
     here = Path(__file__).resolve()
     script = f'pwd; id -u; echo "$JUDGE_TEST_VISIBLE $EXTRA"; head -c 20 "{here}"'
@@ -423,13 +424,14 @@ def test_interactive_program_that_never_answers_is_ended_by_its_wall_limit(runne
 
 
 JUDGE_DIES = """
+import os
 import sys
 from pathlib import Path
 from judge.model import Limits, RunSpec
-from judge.runner import make_runner
+from judge.runner import RunnerConfig, make_runner
 
 box = Path(sys.argv[2])
-make_runner(sys.argv[1]).run(
+make_runner(RunnerConfig.from_environ(os.environ, sandbox=sys.argv[1])).run(
     RunSpec(argv=("/bin/sh", "-c", "id -u > uid.tmp && mv uid.tmp uid; sleep 1000"), box=box,
             limits=Limits(time_s=60, wall_time_s=60, processes=4))
 )
@@ -441,7 +443,7 @@ def test_programs_die_with_the_judge(runner, kind, box):
     import subprocess
 
     judge = subprocess.Popen(
-        [sys.executable, "-c", JUDGE_DIES, runner.info.backend, str(box)], env={**os.environ, **KINDS[kind]}
+        [sys.executable, "-c", JUDGE_DIES, runner.info.backend, str(box)], env={**os.environ, **ENVIRON[kind]}
     )
     try:
         for _ in range(1000):  # until the program runs (bounded: 10 s)

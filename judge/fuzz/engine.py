@@ -5,16 +5,14 @@ package's own checks. The example database lives under the project's cache folde
 
 from __future__ import annotations
 
-import os
 import random
 import shutil
 import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from collections.abc import Callable
+from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
@@ -29,15 +27,15 @@ from judge.fuzz.trial import RUN_FAILURES, Examiner, HookError, Trial, input_val
 from judge.inputcheck import InputValidator
 from judge.judging import Environment, Prepared
 
-CACHE_ENV = "JUDGE_CACHE"
-SWITCH_INTERVAL_S = 0.0002
+SWITCH_INTERVAL_S = 0.0002  # the interpreter's switch interval the fuzzing commands set (see below)
 SHRINK_TIME_S = 120.0  # after this, inputs not judged yet count as passing: shrinking ends quickly
 
 
-def default_cache_dir(problem_path: Path) -> Path:
-    """``$JUDGE_CACHE``, else ``.judge-cache`` in the enclosing git work tree, else in the cwd."""
-    if os.environ.get(CACHE_ENV):
-        return Path(os.environ[CACHE_ENV])
+def default_cache_dir(problem_path: Path, configured: Path | None = None) -> Path:
+    """``configured`` (the command layer's ``$JUDGE_CACHE``), else ``.judge-cache`` in the enclosing git
+    work tree, else in the cwd."""
+    if configured is not None:
+        return configured
     for parent in (problem_path.resolve(), *problem_path.resolve().parents):
         if (parent / ".git").exists():
             return parent / ".judge-cache"
@@ -48,41 +46,10 @@ def database_key(problem_id: str, source: Path) -> bytes:
     return b"judge-fuzz\0" + problem_id.encode() + b"\0" + str(source.resolve()).encode()
 
 
-_POOL: ThreadPoolExecutor | None = None
-_POOL_LOCK = threading.Lock()
-POOL_THREADS = 8
-
-
-def _search_pool() -> ThreadPoolExecutor:
-    """Long-lived threads for the searches: the runner's per-slot helpers may be tied to the thread
-    that started them, so threads that start runs should not come and go. Searches queue when all
-    threads are busy (a search never waits for another one, so that cannot deadlock)."""
-    global _POOL
-    with _POOL_LOCK:
-        if _POOL is None:
-            _POOL = ThreadPoolExecutor(POOL_THREADS, thread_name_prefix="judge-fuzz")
-        return _POOL
-
-
-_SLICES = {"users": 0, "saved": 0.005}
-
-
-@contextmanager
-def _short_time_slices() -> Iterator[None]:
-    """A search's thread waking up when its program ends must not wait out another's time slice (the
-    interpreter's switch interval, 5 ms by default). Process-wide, so counted: the last user restores."""
-    with _POOL_LOCK:
-        if _SLICES["users"] == 0:
-            _SLICES["saved"] = sys.getswitchinterval()
-            sys.setswitchinterval(min(_SLICES["saved"], SWITCH_INTERVAL_S))
-        _SLICES["users"] += 1
-    try:
-        yield
-    finally:
-        with _POOL_LOCK:
-            _SLICES["users"] -= 1
-            if _SLICES["users"] == 0:
-                sys.setswitchinterval(_SLICES["saved"])
+def short_time_slices() -> None:
+    """For the fuzzing commands, once, at start: a search's thread woken when its program ends must not
+    wait out another's time slice (the interpreter's switch interval, 5 ms by default)."""
+    sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL_S))
 
 
 def worker_seed(seed: int, worker: int) -> int:
@@ -125,6 +92,7 @@ def fuzz_submission(
     shrink_time_s: float = SHRINK_TIME_S,
     workdir: Path | None = None,
     on_example: Callable[[int, bytes, Trial], None] | None = None,
+    pool: Executor | None = None,
 ) -> FuzzOutcome:
     """Fuzz one submission against the package's reference. Raises build.SkipLanguage like judge_submission.
 
@@ -135,6 +103,8 @@ def fuzz_submission(
     ``database_dir``: Hypothesis' example database (default: ``<cache>/hypothesis``, see default_cache_dir).
     ``check_inputs``: run the package's input validators on every example (else on the counterexample only).
     ``on_example(n, input, trial)`` is called after each example (from the workers' threads when jobs > 1).
+    ``pool``: threads for the searches (a search never waits for another, so a shared pool cannot
+    deadlock); by default, threads of this call's own.
     """
     problem = prepared.problem
     if seed is None:
@@ -202,9 +172,11 @@ def fuzz_submission(
 
         if searches == 1:
             results = [run(0)]
+        elif pool is not None:
+            results = list(pool.map(run, range(searches)))
         else:
-            with _short_time_slices():
-                results = list(_search_pool().map(run, range(searches)))
+            with ThreadPoolExecutor(searches, thread_name_prefix="judge-fuzz") as own:
+                results = list(own.map(run, range(searches)))
         outcome = _merge(results, budgets, time.monotonic() - start)
         outcome = replace(outcome, problem=problem.id, source=str(source), language=lang.id, seed=seed)
         if outcome.counterexample is not None:

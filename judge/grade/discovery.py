@@ -7,18 +7,14 @@ become ``Issue`` records, shown in the output and on the scoreboard, and grading
 
 from __future__ import annotations
 
-import hashlib
-import os
-import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from judge.jobs import Unreadable, is_hidden, read_submission
+from judge.jobs import source_hash as hash_files
 from judge.languages import Language, language_for
 from judge.problem import PackageError, Problem, load_problem
-
-MAX_SOURCE_BYTES = 1024 * 1024  # a bigger "source file" is reported, not judged
-MAX_FOLDER_FILES = 64
 
 
 @dataclass(frozen=True)
@@ -66,10 +62,6 @@ class Contest:
     issues: tuple[Issue, ...]
 
 
-class Unreadable(Exception):
-    """A submission's bytes cannot be read (or it is not a regular file, or it points elsewhere)."""
-
-
 def load_problems(problems_dir: Path) -> tuple[dict[str, Problem], list[Issue]]:
     """Every package under ``problems_dir`` (a folder with a problem.yaml). Broken ones become issues."""
     problems: dict[str, Problem] = {}
@@ -84,57 +76,10 @@ def load_problems(problems_dir: Path) -> tuple[dict[str, Problem], list[Issue]]:
     return problems, issues
 
 
-def _hidden(path: Path) -> bool:
-    return path.name.startswith(".") or path.name == "__pycache__"
-
-
-def _inside(path: Path, folder: Path) -> bool:
-    try:
-        path.resolve(strict=True).relative_to(folder.resolve())
-    except (OSError, ValueError, RuntimeError):
-        return False
-    return True
-
-
-def read_source(path: Path, folder: Path) -> bytes:
-    """The bytes of a regular file that lies (after symlinks) inside the contestant's folder."""
-    if path.is_symlink() and not _inside(path, folder):
-        raise Unreadable("a symbolic link that leads outside the contestant's folder (or nowhere)")
-    try:
-        st = os.stat(path)
-    except OSError as exc:
-        raise Unreadable(f"cannot stat: {exc.strerror}") from None
-    if not stat.S_ISREG(st.st_mode):
-        raise Unreadable("not a regular file")
-    if st.st_size > MAX_SOURCE_BYTES:
-        raise Unreadable(f"{st.st_size} bytes: larger than {MAX_SOURCE_BYTES} bytes")
-    try:
-        with open(path, "rb") as f:
-            return f.read(MAX_SOURCE_BYTES + 1)
-    except OSError as exc:
-        raise Unreadable(f"cannot read: {exc.strerror}") from None
-
-
 def source_hash(path: Path, folder: Path) -> str:
     """Content hash of a submission (file name(s) and bytes). Raises Unreadable."""
-    h = hashlib.sha256()
-    if path.is_dir() and not path.is_symlink():
-        files = sorted(p for p in path.iterdir() if not _hidden(p))
-        if not files:
-            raise Unreadable("an empty folder")
-        if len(files) > MAX_FOLDER_FILES:
-            raise Unreadable(f"{len(files)} files: more than {MAX_FOLDER_FILES}")
-        for f in files:
-            if f.is_dir() and not f.is_symlink():
-                continue  # sub-folders are not part of a submission (the build copies files only)
-            data = read_source(f, folder)
-            h.update(f.name.encode("utf-8", "surrogateescape") + b"\0" + hashlib.sha256(data).digest())
-        return h.hexdigest()[:20]
-    if path.is_dir():
-        raise Unreadable("a symbolic link to a folder")
-    data = read_source(path, folder)
-    h.update(path.name.encode("utf-8", "surrogateescape") + b"\0" + hashlib.sha256(data).digest())
-    return h.hexdigest()[:20]
+    files, _ = read_submission(path, folder)
+    return hash_files(files)
 
 
 def _problem_id(entry: Path) -> str:
@@ -149,7 +94,7 @@ def discover(root: Path, problems: Mapping[str, Problem], languages: Mapping[str
     issues: list[Issue] = []
     found: dict[tuple[str, str], list[Entry]] = {}
     for top in sorted(root.iterdir(), key=lambda p: p.name):
-        if _hidden(top):
+        if is_hidden(top):
             continue
         if not top.is_dir() or top.is_symlink():
             if not top.name.lower().startswith("readme"):
@@ -160,7 +105,7 @@ def discover(root: Path, problems: Mapping[str, Problem], languages: Mapping[str
         name = top.name
         contestants.append(name)
         for item in sorted(top.iterdir(), key=lambda p: p.name):
-            if _hidden(item):
+            if is_hidden(item):
                 continue
             rel = f"{name}/{item.name}"
             pid = _problem_id(item)

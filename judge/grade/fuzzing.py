@@ -11,12 +11,10 @@ fuzzed again next time, like a JE. Fuzz outcomes change no score and no rank.
 from __future__ import annotations
 
 import hashlib
-import shutil
 import tempfile
 import time
 import traceback
 from collections.abc import Callable, Mapping
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -27,10 +25,14 @@ import judge.fuzz
 from judge.build import SkipLanguage
 from judge.fuzz import Counterexample, FuzzOutcome, FuzzStatus, fuzz_submission
 from judge.fuzz.hooks import hooks_path
-from judge.grade.discovery import Contest, Entry, Unreadable
-from judge.grade.schedule import Summary, _Preparer, _stage
+from judge.grade.discovery import Contest, Entry
+from judge.grade.schedule import Summary, entry_job
 from judge.grade.storage import FuzzKey, Store, StoredFuzz, StoredRun
+from judge.grade.workloop import InOrder, run_all, split_reused
+from judge.jobs import Unreadable
 from judge.judging import Environment, Prepared
+from judge.packagedeps import fuzz_hash
+from judge.packages import Packages
 from judge.problem import Problem
 from judge.verdict import Verdict
 
@@ -159,32 +161,40 @@ def fuzz_contest(
     listen = listener or FuzzListener()
     fuzz = fuzz_fn or _default_fuzz
     out = FuzzSummary(examples, seed, fuzz_version(summary.judge_version))
-    todo: list[tuple[Entry, StoredRun, FuzzKey]] = []
-    for entry in contest.entries:
+
+    def key_of(entry: Entry) -> FuzzKey | None:
         run = summary.runs.get(entry.key)
         if run is None or not full_score(run) or not has_fuzz_hooks(problems[entry.problem]):
-            continue
-        key = FuzzKey(run.key, out.version, examples, seed)
-        stored = None if refuzz else store.lookup_fuzz(key)
-        if stored is not None and stored.status != FuzzStatus.ERROR.value:
-            out.outcomes[entry.key] = stored
-            out.reused += 1
-        else:
-            todo.append((entry, run, key))
+            return None
+        hooks = fuzz_hash(hooks_path(problems[entry.problem]))
+        return FuzzKey(run.key, f"{out.version}/hooks-{hooks}", examples, seed)
+
+    keys = {e.key: k for e in contest.entries if (k := key_of(e)) is not None}
+    candidates = [e for e in contest.entries if e.key in keys]
+
+    def lookup(entry: Entry) -> StoredFuzz | None:
+        return None if refuzz else store.lookup_fuzz(keys[entry.key])
+
+    reused, todo = split_reused(candidates, lookup, lambda f: f.status != FuzzStatus.ERROR.value)
+    for entry, stored in reused:
+        out.outcomes[entry.key] = stored
+    out.reused = len(reused)
     listen.fuzz_start(len(todo) + out.reused, out.reused)
     if not todo:
         return out
-    todo.sort(key=lambda t: (-t[1].duration_s, t[0].key))  # slow programs fuzz slowly: start them first
-    preparer = _Preparer(env)
+    todo.sort(key=lambda e: (-summary.runs[e.key].duration_s, e.key))  # slow programs fuzz slowly: first
+    packages = Packages(problems, env)
 
-    def work(entry: Entry, run: StoredRun) -> _Fuzzed:
+    def work(entry: Entry) -> _Fuzzed:
         start = time.monotonic()
-        staging = Path(tempfile.mkdtemp(prefix="fuzz-source-", dir=preparer.workdir))
+        run = summary.runs[entry.key]
         try:
-            source, digest = _stage(entry, staging)
-            if digest != run.key.source_hash:
+            job = entry_job(entry, problems[entry.problem])
+            if job.source_hash() != run.key.source_hash:
                 return _Fuzzed(None, "changed since it was judged: judged and fuzzed on the next run", 0.0)
-            outcome = fuzz(preparer.get(problems[entry.problem]), source, env, examples, seed)
+            prepared = packages.prepared(job.problem, job.package_hash)
+            with tempfile.TemporaryDirectory(prefix="fuzz-source-") as tmp:
+                outcome = fuzz(prepared, job.stage(Path(tmp)), env, examples, seed)
         except (Unreadable, OSError) as exc:
             return _Fuzzed(None, f"cannot read the submission any more: {exc}", 0.0)
         except SkipLanguage as exc:
@@ -192,33 +202,33 @@ def fuzz_contest(
         except Exception as exc:  # noqa: BLE001 - the judge's own bug: shown, fuzzed again next time
             detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
             outcome = _error(entry, seed, f"judge error while fuzzing (not the contestant's fault): {detail}")
-        finally:
-            shutil.rmtree(staging, ignore_errors=True)
         return _Fuzzed(replace(outcome, source=entry.rel), None, time.monotonic() - start)
 
-    pool = ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="grade-fuzz")
+    def store_outcome(entry: Entry, done: _Fuzzed) -> None:
+        if done.outcome is None:
+            note = f"{entry.rel}: not fuzzed: {done.skipped}"
+            out.notes.append(note)
+            listen.fuzz_done(entry, None, note)
+            return
+        key = keys[entry.key]
+        o = done.outcome
+        store.save_fuzz(key, entry.rel, o.status.value, o.to_json(), done.duration_s)
+        stored = store.lookup_fuzz(key)
+        assert stored is not None
+        out.outcomes[entry.key] = stored
+        out.fuzzed += 1
+        listen.fuzz_done(entry, stored, "")
+
     try:
-        pending: dict[Future[_Fuzzed], tuple[Entry, FuzzKey]] = {
-            pool.submit(work, entry, run): (entry, key) for entry, run, key in todo
-        }
-        while pending:
-            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for fut in sorted(finished, key=lambda f: pending[f][0].key):
-                entry, key = pending.pop(fut)
-                done = fut.result()
-                if done.outcome is None:
-                    note = f"{entry.rel}: not fuzzed: {done.skipped}"
-                    out.notes.append(note)
-                    listen.fuzz_done(entry, None, note)
-                    continue
-                o = done.outcome
-                store.save_fuzz(key, entry.rel, o.status.value, o.to_json(), done.duration_s)
-                stored = store.lookup_fuzz(key)
-                assert stored is not None
-                out.outcomes[entry.key] = stored
-                out.fuzzed += 1
-                listen.fuzz_done(entry, stored, "")
+        run_all(
+            InOrder(todo),
+            work,
+            store_outcome,
+            jobs=jobs,
+            duration_s=lambda d: d.duration_s,
+            order=lambda e: e.key,
+            name="grade-fuzz",
+        )
     finally:
-        pool.shutdown(wait=False, cancel_futures=True)
-        preparer.close()
+        packages.close()
     return out

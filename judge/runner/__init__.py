@@ -2,9 +2,12 @@
 
 Contract (everything else in the judge relies on exactly this):
 
-- ``make_runner(backend="auto") -> Runner``: ``"bwrap"`` (namespace sandbox),
-  ``"rlimits"`` (fallback: rlimits + process-tree kill only) or ``"auto"``
-  (bwrap when it works here, else rlimits with a loud warning).
+- ``make_runner(config: RunnerConfig) -> Runner``: the sandbox ``config.sandbox``,
+  ``"bwrap"`` (namespace sandbox), ``"rlimits"`` (fallback: rlimits + process-tree
+  kill only) or ``"auto"`` (bwrap when it works here, else rlimits with a loud
+  warning). ``RunnerConfig`` is built once by the command layer
+  (``RunnerConfig.from_environ``); nothing here reads the environment. The runner
+  owns its uid slots, their servers and its cgroup tree until ``close()``.
 - ``Runner.run(spec: RunSpec) -> RunResult``: runs ``spec.argv`` with cwd =
   the box, the limits in ``spec.limits``; never raises for anything the
   program does; the runner's own failures come back as ``sandbox_error``.
@@ -19,5 +22,6 @@ Contract (everything else in the judge relies on exactly this):
 """
 
 from judge.runner.api import Runner, SandboxInfo, make_runner
+from judge.runner.config import RunnerConfig
 
-__all__ = ["Runner", "SandboxInfo", "make_runner"]
+__all__ = ["Runner", "RunnerConfig", "SandboxInfo", "make_runner"]

@@ -6,20 +6,23 @@ import os
 import subprocess
 import sys
 import tempfile
-import threading
+import weakref
 from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from judge.model import InteractiveResult, Limits, RunResult, RunSpec
-from judge.runner.bwrap import find_bwrap
+from judge.runner.bwrap import find_bwrap, layout
 from judge.runner.cgroup import CgroupTree, cgroup_tree
+from judge.runner.config import RunnerConfig
 from judge.runner.helper import HelperUnavailable, helper_path
+from judge.runner.interactive import run_interactive
 from judge.runner.launch import STDERR_TAIL, Backend, Launch, Plumbing
 from judge.runner.monitor import monitor
 from judge.runner.netns import make_netns
 from judge.runner.osutil import not_world_accessible
-from judge.runner.slots import UID_BASE, SlotPool
+from judge.runner.plumbing import error_result, file_size, open_io
+from judge.runner.slots import SlotPool
 
 NO_ISOLATION_WARNING = (
     "NO SANDBOX: bubblewrap namespaces are not available here; programs run with rlimits and a separate "
@@ -48,42 +51,59 @@ class SandboxInfo:
         return self.backend == "bwrap"
 
 
-_pool: SlotPool | None = None
-_pool_lock = threading.Lock()
-
-
-def _slot_pool() -> SlotPool:
-    global _pool
-    with _pool_lock:
-        if _pool is None:
-            _pool = SlotPool()
-        return _pool
-
-
-def held_uids() -> tuple[int, ...]:
-    """The sandbox uids this process holds (for checks that nothing of them survived a run)."""
-    pool = _slot_pool()
-    with pool._lock:
-        return tuple(pool._uid_base + i for i in sorted(pool._held))
-
-
 class Runner:
-    """Runs programs; thread-safe (every run takes its own uid slot and cgroup)."""
+    """Runs programs; thread-safe (every run takes its own uid slot and cgroup).
 
-    def __init__(self, backend: Backend | None, tree: CgroupTree | None, info: SandboxInfo):
+    It owns its slot pool (and the slots' servers) and its cgroup tree: ``close()`` (or ``with``)
+    releases them; a runner that is dropped is closed when it is garbage-collected."""
+
+    def __init__(
+        self,
+        backend: Backend | None,
+        tree: CgroupTree | None,
+        info: SandboxInfo,
+        pool: SlotPool,
+        config: RunnerConfig | None = None,
+        *,
+        owns_pool: bool = True,
+    ):
         self._backend = backend
         self._tree = tree
+        self._pool = pool
         self.info = info
+        self.config = config or RunnerConfig()
+        self._finalizer = weakref.finalize(self, pool.close if owns_pool else _nothing)
+
+    def close(self) -> None:
+        self._finalizer()
+
+    def __enter__(self) -> Runner:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def held_uids(self) -> tuple[int, ...]:
+        """The sandbox uids this runner holds (for checks that nothing of them survived a run)."""
+        return self._pool.held_uids()
+
+    @property
+    def can_run(self) -> bool:
+        return self._backend is not None
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        return self.info.warnings
 
     # -- batch ----------------------------------------------------------------------
     def run(self, spec: RunSpec) -> RunResult:
         with ExitStack() as stack:
             try:
-                io = _open_io(spec, stack)
+                io = open_io(spec, stack)
             except OSError as exc:
-                return _error_result(f"cannot open the run's files: {exc}")
+                return error_result(f"cannot open the run's files: {exc}")
             if self._backend is None:
-                return _error_result("; ".join(self.info.warnings) or "no way to run programs here")
+                return error_result("; ".join(self.info.warnings) or "no way to run programs here")
             launch = self.prepare(spec, io, stack)
             launch.start()
             monitor([launch])
@@ -94,7 +114,7 @@ class Runner:
         assert self._backend is not None
         slot = group = None
         if not spec.trusted:
-            pool = _slot_pool()
+            pool = self._pool
             slot = pool.take()
             stack.callback(pool.give_back, slot)
             if self._tree is not None:
@@ -103,8 +123,8 @@ class Runner:
 
     def collect(self, launch: Launch, spec: RunSpec, io: Plumbing, stdout_bytes: int | None = None) -> RunResult:
         if stdout_bytes is None:
-            stdout_bytes = _size(io.stdout)
-        stderr_bytes = _size(io.stderr)
+            stdout_bytes = file_size(io.stdout)
+        stderr_bytes = file_size(io.stderr)
         tail = b""
         if spec.stderr is not None and stderr_bytes > 0:
             tail = os.pread(io.stderr, STDERR_TAIL, max(0, min(stderr_bytes, spec.limits.stderr_bytes) - STDERR_TAIL))
@@ -117,72 +137,27 @@ class Runner:
         return result
 
     def run_interactive(self, program: RunSpec, peer: RunSpec, transcript: Path | None = None) -> InteractiveResult:
-        from judge.runner.interactive import run_interactive
-
         return run_interactive(self, program, peer, transcript)
 
-
-def _size(fd: int) -> int:
-    try:
-        st = os.fstat(fd)
-    except OSError:
-        return 0
-    import stat
-
-    return st.st_size if stat.S_ISREG(st.st_mode) else 0
-
-
-def _open_io(spec: RunSpec, stack: ExitStack, *, stdin: int | None = None, stdout: int | None = None) -> Plumbing:
-    """Open the program's stdin/stdout/stderr (closed when the stack unwinds).
-
-    stdout=None gets an anonymous temporary file, so that the output limit still applies.
-    """
-
-    def keep(fd: int) -> int:
-        stack.callback(os.close, fd)
-        return fd
-
-    if stdin is None:
-        stdin = keep(os.open(spec.stdin if spec.stdin is not None else os.devnull, os.O_RDONLY | os.O_CLOEXEC))
-    if stdout is None:
-        if spec.stdout is not None:
-            stdout = keep(os.open(spec.stdout, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644))
-        else:
-            stdout = keep(_anonymous_file())
-    if spec.stderr is not None:
-        stderr = keep(os.open(spec.stderr, os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644))
-    else:
-        stderr = keep(os.open(os.devnull, os.O_WRONLY | os.O_CLOEXEC))
-    return Plumbing(stdin=stdin, stdout=stdout, stderr=stderr)
+    def start_paths(self) -> tuple[tuple[str, Runner], ...]:
+        """Every way this runner may start an untrusted run, each as a runner that takes only that
+        way (for self-tests): the box server also falls back to bwrap per run (runs that need the
+        network, a cgroup v2 group per run, or a request too big for the server)."""
+        backend = self._backend
+        if backend is None:
+            return ()
+        if backend.name != "bwrap":
+            return (("launcher (rlimits)", self),)
+        if not backend.box_server:
+            return (("bwrap per run", self),)
+        per_run = Runner(
+            replace(backend, box_server=False), self._tree, self.info, self._pool, self.config, owns_pool=False
+        )
+        return (("box server", self), ("bwrap per run", per_run))
 
 
-def _anonymous_file() -> int:
-    directory = tempfile.gettempdir()
-    try:
-        return os.open(directory, os.O_TMPFILE | os.O_WRONLY | os.O_CLOEXEC, 0o600)
-    except OSError:
-        fd, name = tempfile.mkstemp()
-        os.unlink(name)
-        return fd
-
-
-def _error_result(message: str) -> RunResult:
-    return RunResult(
-        exit_code=None,
-        signal=None,
-        cpu_time_s=0.0,
-        wall_time_s=0.0,
-        memory_kib=0,
-        stdout_bytes=0,
-        stderr_bytes=0,
-        sandbox_error=message,
-    )
-
-
-# -- construction --------------------------------------------------------------------
-
-_selftest: dict[tuple[str, bool], str | None] = {}
-_selftest_lock = threading.Lock()
+def _nothing() -> None:
+    pass
 
 
 def _bwrap_version(bwrap: str) -> str:
@@ -206,32 +181,35 @@ def _self_test(runner: Runner) -> str | None:
     return None
 
 
-def make_runner(backend: str = "auto") -> Runner:
-    """A runner: ``"bwrap"``, ``"rlimits"`` or ``"auto"`` (bwrap when its self-test passes here)."""
-    if backend not in ("auto", "bwrap", "rlimits"):
-        raise ValueError(f"unknown sandbox backend {backend!r} (auto, bwrap, rlimits)")
+def make_runner(config: RunnerConfig | str = "auto") -> Runner:
+    """A runner for ``config`` (a plain ``"auto"``, ``"bwrap"`` or ``"rlimits"``: that sandbox, the
+    other settings at their defaults). ``auto``: bwrap when its self-test passes here, else rlimits."""
+    if isinstance(config, str):
+        config = RunnerConfig(sandbox=config)
+    pool = SlotPool(config.slot_dir, config.uid_base, config.max_slots)
     warnings: list[str] = []
     if os.geteuid() != 0:
         warnings.append("the judge is not running as root: cannot switch to sandbox uids, so nothing can run")
     try:
-        helper = helper_path()
+        helper = helper_path(config.cache_dir)
     except HelperUnavailable as exc:
         info = SandboxInfo(backend="none", enforced=(), warnings=(*warnings, str(exc)))
-        return Runner(None, None, info)
-    tree = cgroup_tree()
+        return Runner(None, None, info, pool, config)
+    tree = cgroup_tree() if config.cgroups else None
     cg = tree.description if tree is not None else None
     base_enforced = ["cpu_time", "wall_time", "output", "processes", "separate_uid", "kill_tree"]
     mem = "memory (cgroup, exact OOM detection)" if tree is not None else "memory (RLIMIT_AS + peak RSS)"
     if tree is None:
         warnings.append("no writable cgroup: memory is limited by RLIMIT_AS (MLE detection is heuristic)")
-    uid_range = f"{UID_BASE}..{UID_BASE + 255}"
+    uid_range = f"{config.uid_base}..{config.uid_base + config.max_slots - 1}"
+    rlimits = Backend("rlimits", helper, fork_server=config.fork_server, trusted_env=config.trusted_env)
 
-    bwrap = find_bwrap()
-    if backend in ("auto", "bwrap"):
+    bwrap = find_bwrap(config.bwrap)
+    if config.sandbox in ("auto", "bwrap"):
         if bwrap is None:
-            if backend == "bwrap":
+            if config.sandbox == "bwrap":
                 info = SandboxInfo("none", (), (*warnings, "bwrap not found (install bubblewrap)"))
-                return Runner(None, None, info)
+                return Runner(None, None, info, pool, config)
         else:
             info = SandboxInfo(
                 backend="bwrap",
@@ -242,21 +220,20 @@ def make_runner(backend: str = "auto") -> Runner:
                 uid_range=uid_range,
                 helper=str(helper),
             )
-            fast = Backend("bwrap", helper, bwrap, box_server=not os.environ.get("JUDGE_NO_BOX_SERVER"))
-            slow = Backend("bwrap", helper, bwrap)
-            with _selftest_lock:
-                for b in (fast, slow) if fast.box_server else (slow,):
-                    if (bwrap, b.box_server) not in _selftest:
-                        _selftest[(bwrap, b.box_server)] = _self_test(Runner(b, tree, info))
-                problem = _selftest[(bwrap, False)]
-                fast_problem = _selftest[(bwrap, True)] if fast.box_server else "disabled (JUDGE_NO_BOX_SERVER)"
+            slow = replace(rlimits, name="bwrap", bwrap=bwrap, layout=layout(helper, realtime=config.realtime))
+            problem = _self_test(Runner(slow, tree, info, pool, config, owns_pool=False))
+            fast = replace(slow, box_server=True)
+            fast_problem: str | None = "disabled (JUDGE_NO_BOX_SERVER)"
+            if config.box_server and problem is None:
+                fast_problem = _self_test(Runner(fast, tree, info, pool, config, owns_pool=False))
             if problem is None:
                 if fast_problem is None:
-                    return Runner(fast, tree, replace(info, mode="box server"))
-                return Runner(slow, tree, replace(info, mode=f"bwrap per run (box server: {fast_problem})"))
-            if backend == "bwrap":
+                    return Runner(fast, tree, replace(info, mode="box server"), pool, config)
+                mode = f"bwrap per run (box server: {fast_problem})"
+                return Runner(slow, tree, replace(info, mode=mode), pool, config)
+            if config.sandbox == "bwrap":
                 bad = SandboxInfo("none", (), (*warnings, f"bwrap does not work here: {problem}"))
-                return Runner(None, None, bad)
+                return Runner(None, None, bad, pool, config)
             warnings.append(f"bwrap does not work here: {problem}")
     try:
         os.close(make_netns(helper))
@@ -281,4 +258,4 @@ def make_runner(backend: str = "auto") -> Runner:
         helper=str(helper),
         mode="launcher",
     )
-    return Runner(Backend("rlimits", helper), tree, info)
+    return Runner(rlimits, tree, info, pool, config)

@@ -15,6 +15,7 @@ import os
 import shutil
 import stat
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 
 from judge.model import Mount
@@ -26,8 +27,24 @@ TMP_MIN_BYTES = 16 * 1024 * 1024
 _SYSTEM_PREFIXES = ("/usr", "/etc", "/proc", "/dev", "/tmp", "/box", *SYSTEM_DIRS)
 
 
-def find_bwrap() -> str | None:
-    return os.environ.get("JUDGE_BWRAP") or shutil.which("bwrap")
+def find_bwrap(configured: str | None) -> str | None:
+    """bubblewrap: the configured path, else ``bwrap`` on PATH."""
+    return configured or shutil.which("bwrap")
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The system part of every box, worked out once per runner: bwrap's options for the system
+    directories and /dev, and the box server's (None when it cannot have one here)."""
+
+    system: tuple[str, ...]
+    dev: tuple[str, ...]
+    box_server: tuple[str, ...] | None
+
+
+def layout(helper: Path, *, realtime: bool) -> Layout:
+    dev = _dev_args(helper.parent)
+    return Layout(tuple(_system_mounts()), tuple(dev), _box_server_layout(helper, dev, realtime=realtime))
 
 
 def _system_mounts() -> list[str]:
@@ -41,8 +58,6 @@ def _system_mounts() -> list[str]:
     return args
 
 
-_SYSTEM: list[str] | None = None
-_DEV: list[str] | None = None
 DEVICES = {"null": (1, 3), "zero": (1, 5), "full": (1, 7), "random": (1, 8), "urandom": (1, 9), "tty": (5, 0)}
 LINKS = {"fd": "/proc/self/fd", "stdin": "/proc/self/fd/0", "stdout": "/proc/self/fd/1", "stderr": "/proc/self/fd/2"}
 
@@ -72,37 +87,28 @@ def _dev_args(cache: Path) -> list[str]:
         return ["--dev", "/dev"]
 
 
-def box_server_layout(helper: Path) -> list[str] | None:
+def _box_server_layout(helper: Path, dev: list[str], *, realtime: bool) -> tuple[str, ...] | None:
     """The box server's options for the system part of the tree (see boxserver.c), or None when it
     cannot have one here (no ready-made /dev: device nodes cannot be made in the cache)."""
-    if helper not in _LAYOUT:
-        _LAYOUT[helper] = _box_server_layout(helper)
-    return _LAYOUT[helper]
-
-
-_LAYOUT: dict[Path, list[str] | None] = {}
-
-
-def _box_server_layout(helper: Path) -> list[str] | None:
-    dev = _dev_args(helper.parent)
     if dev[0] != "--dev-bind":
         return None
     root = helper.parent / "box-root"  # only a mount point (inside the server's own namespace)
     root.mkdir(mode=0o755, exist_ok=True)
     args = ["-R", str(root), "-D", dev[1]]
-    if not os.environ.get("JUDGE_BOX_NO_RT"):
+    if realtime:
         args.append("-P")  # the box server and pid 1 (never the program) run SCHED_FIFO
     for d in SYSTEM_DIRS:
         if os.path.islink(d):
             args += ["-L", f"{d}:{os.readlink(d)}"]
         elif os.path.isdir(d):
             args += ["-b", d]
-    return args
+    return tuple(args)
 
 
 def bwrap_argv(
     bwrap: str,
     *,
+    system: Layout,
     helper: Path,
     box: Path,
     mounts: tuple[Mount, ...],
@@ -111,11 +117,6 @@ def bwrap_argv(
     info_fd: int,
 ) -> list[str]:
     """bwrap and its options, up to (not including) the command to run inside."""
-    global _SYSTEM, _DEV
-    if _SYSTEM is None:
-        _SYSTEM = _system_mounts()
-    if _DEV is None:
-        _DEV = _dev_args(helper.parent)
     args = [
         bwrap,
         "--unshare-pid",
@@ -130,8 +131,8 @@ def bwrap_argv(
     ]
     if not network:
         args.append("--unshare-net")
-    args += _SYSTEM
-    args += ["--proc", "/proc", *_DEV]
+    args += system.system
+    args += ["--proc", "/proc", *system.dev]
     args += ["--perms", "1777", "--size", str(max(tmp_bytes, TMP_MIN_BYTES)), "--tmpfs", "/tmp"]
     args += ["--bind", str(box), BOX]
     made: set[str] = set()

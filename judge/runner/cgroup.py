@@ -358,23 +358,12 @@ def _try_v2(own: dict[str, str], v2: Path | None) -> CgroupTree | None:
     return CgroupTree(2, {"": p})
 
 
-_tree: CgroupTree | None = None
-_probed = False
-_probe_lock = threading.Lock()
-
-
 def cgroup_tree() -> CgroupTree | None:
-    """Our cgroup tree, or None when no writable memory+pids cgroup exists here."""
-    global _tree, _probed
-    with _probe_lock:
-        if not _probed:
-            _probed = True
-            if os.environ.get("JUDGE_NO_CGROUP"):
-                return None
-            try:
-                own = _own_paths()
-                v1, v2 = _mounts()
-            except OSError:
-                return None
-            _tree = _try_v1(own, v1) or _try_v2(own, v2)
-        return _tree
+    """A cgroup tree for this judge process (``judge-<pid>``), or None when no writable memory+pids
+    cgroup exists here. Each runner makes its own (their slot groups never overlap: slots are exclusive)."""
+    try:
+        own = _own_paths()
+        v1, v2 = _mounts()
+    except OSError:
+        return None
+    return _try_v1(own, v1) or _try_v2(own, v2)

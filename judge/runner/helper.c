@@ -11,6 +11,10 @@
  *   -k  uid sweep: when the program exits, a child with the program's uid runs
  *       kill(-1, SIGKILL) until nothing of that uid is left (fallback backend).
  *   -p  process group kill at the end (trusted runs).
+ *   -P PID  the pid of our parent as it started us (the judge, or its fork server): if our parent
+ *       is no longer that process once PDEATHSIG is armed, the judge is gone and we do not start.
+ *       (Without -P nothing is checked: "parent is pid 1" means nothing when the judge itself
+ *       is pid 1 of a container's PID namespace.)
  *   -u/-g  drop to this uid/gid in the child (no groups, no capabilities, no_new_privs).
  *   -n  setns() into this network namespace fd before forking (optional).
  *   -x  pre-launcher: join the -c cgroups and the -n network namespace, then exec
@@ -294,7 +298,7 @@ static int make_netns(void) {
 int launcher_main(int argc, char **argv) {
     int init_mode = 0, uid_sweep = 0, pg_kill = 0, netns_fd = -1, stderr_fd = -1, exec_mode = 0, zsock = -1;
     int args_fd = -1;
-    long uid = -1, gid = -1;
+    long uid = -1, gid = -1, parent = -1;
     int nrl = 0, ncg = 0;
     int rl_res[MAX_RLIMITS];
     rlim_t rl_soft[MAX_RLIMITS], rl_hard[MAX_RLIMITS];
@@ -313,6 +317,7 @@ int launcher_main(int argc, char **argv) {
         else if (strcmp(a, "-k") == 0) uid_sweep = 1;
         else if (strcmp(a, "-p") == 0) pg_kill = 1;
         else if (i + 1 < argc && strcmp(a, "-u") == 0) uid = atol(argv[++i]);
+        else if (i + 1 < argc && strcmp(a, "-P") == 0) parent = atol(argv[++i]);
         else if (i + 1 < argc && strcmp(a, "-g") == 0) gid = atol(argv[++i]);
         else if (i + 1 < argc && strcmp(a, "-s") == 0) status_fd = atoi(argv[++i]);
         else if (i + 1 < argc && strcmp(a, "-n") == 0) netns_fd = atoi(argv[++i]);
@@ -412,7 +417,10 @@ int launcher_main(int argc, char **argv) {
     if (!init_mode) {
         prctl(PR_SET_PDEATHSIG, SIGTERM);
         prctl(PR_SET_CHILD_SUBREAPER, 1);
-        if (getppid() == 1) return 125; /* the judge is already gone */
+        if (parent > 0 && getppid() != (pid_t)parent) {
+            report("error the judge (pid %ld) is gone\n", parent);
+            return 125;
+        }
     }
     if (netns_fd >= 0) {
         if (setns(netns_fd, CLONE_NEWNET) < 0) {

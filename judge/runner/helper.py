@@ -1,6 +1,6 @@
 """Build (once) and locate the C launcher ``judge-helper`` (sources: ``helper.c``, ``boxserver.c``).
 
-The binary is cached under ``$JUDGE_CACHE_DIR`` (default ``~/.cache/judge``), named
+The binary is cached in the runner's cache folder (``RunnerConfig.cache_dir``), named
 after a hash of the source, built with ``gcc -static`` (dynamic if static linking
 is not possible). Building is atomic (temp file + rename) and serialized with a
 file lock, so parallel judges may race for it safely.
@@ -13,26 +13,14 @@ import hashlib
 import os
 import shutil
 import subprocess
-import threading
 from pathlib import Path
 
 SOURCE = Path(__file__).with_name("helper.c")
 SOURCES = (SOURCE, SOURCE.with_name("boxserver.c"), SOURCE.with_name("helper.h"))
-_lock = threading.Lock()
-_cached: Path | None = None
-_error: str | None = None
 
 
 class HelperUnavailable(RuntimeError):
     """The launcher cannot be built here (no C compiler)."""
-
-
-def cache_dir() -> Path:
-    base = os.environ.get("JUDGE_CACHE_DIR")
-    if base:
-        return Path(base)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "judge"
 
 
 def _build(target: Path) -> None:
@@ -55,26 +43,18 @@ def _build(target: Path) -> None:
     raise HelperUnavailable("cannot build the runner's launcher: " + " | ".join(errors))
 
 
-def helper_path() -> Path:
-    """The launcher binary, building it on first use. Raises HelperUnavailable."""
-    global _cached, _error
-    with _lock:
-        if _cached is not None and _cached.exists():
-            return _cached
-        if _error is not None:
-            raise HelperUnavailable(_error)
-        digest = hashlib.sha256(b"".join(s.read_bytes() for s in SOURCES)).hexdigest()[:16]
-        directory = cache_dir()
-        target = directory / f"judge-helper-{digest}"
-        try:
-            if not target.exists():
-                directory.mkdir(parents=True, exist_ok=True)
-                with open(directory / ".build.lock", "w") as lock:
-                    fcntl.flock(lock, fcntl.LOCK_EX)
-                    if not target.exists():
-                        _build(target)
-        except (OSError, HelperUnavailable) as exc:
-            _error = str(exc)
-            raise HelperUnavailable(_error) from exc
-        _cached = target
-        return target
+def helper_path(directory: Path) -> Path:
+    """The launcher binary in the cache ``directory``, building it there on first use.
+    Raises HelperUnavailable."""
+    digest = hashlib.sha256(b"".join(s.read_bytes() for s in SOURCES)).hexdigest()[:16]
+    target = directory / f"judge-helper-{digest}"
+    try:
+        if not target.exists():
+            directory.mkdir(parents=True, exist_ok=True)
+            with open(directory / ".build.lock", "w") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                if not target.exists():
+                    _build(target)
+    except OSError as exc:
+        raise HelperUnavailable(f"cannot build the runner's launcher in {directory}: {exc}") from exc
+    return target

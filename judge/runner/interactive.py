@@ -24,14 +24,26 @@ import time
 from contextlib import ExitStack
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from judge.model import InteractiveResult, LimitHit, RunSpec
-from judge.runner.launch import Launch
+from judge.model import InteractiveResult, LimitHit, RunResult, RunSpec
+from judge.runner.launch import Launch, Plumbing
 from judge.runner.monitor import monitor
+from judge.runner.plumbing import error_result, open_io
 
-if TYPE_CHECKING:
-    from judge.runner.api import Runner
+
+class Starter(Protocol):
+    """What of the Runner an interactive run uses (the Runner itself, api.py)."""
+
+    @property
+    def can_run(self) -> bool: ...
+
+    @property
+    def warnings(self) -> tuple[str, ...]: ...
+
+    def prepare(self, spec: RunSpec, io: Plumbing, stack: ExitStack) -> Launch: ...
+
+    def collect(self, launch: Launch, spec: RunSpec, io: Plumbing, stdout_bytes: int | None = None) -> RunResult: ...
 
 PIPE_BYTES = 1024 * 1024
 PEER_DRAIN_S = 2.0  # how long the peer may go on after the program failed
@@ -196,9 +208,7 @@ class Proxy(threading.Thread):
             d[1] = -1
 
 
-def run_interactive(runner: Runner, program: RunSpec, peer: RunSpec, transcript: Path | None) -> InteractiveResult:
-    from judge.runner.api import _error_result, _open_io
-
+def run_interactive(runner: Starter, program: RunSpec, peer: RunSpec, transcript: Path | None) -> InteractiveResult:
     with ExitStack() as stack:
         # Pipe ends we still hold are closed as soon as the launchers have them.
         a_r, a_w = _pipe(stack)  # program stdout -> (proxy ->) peer stdin
@@ -226,17 +236,17 @@ def run_interactive(runner: Runner, program: RunSpec, peer: RunSpec, transcript:
 
         stack.callback(close_held)
         try:
-            prog_io = _open_io(
+            prog_io = open_io(
                 replace(program, stdin=None, stdout=None), stack, stdin=prog_io_fds[0], stdout=prog_io_fds[1]
             )
-            peer_io = _open_io(
+            peer_io = open_io(
                 replace(peer, stdin=None, stdout=None), stack, stdin=peer_io_fds[0], stdout=peer_io_fds[1]
             )
         except OSError as exc:
-            err = _error_result(f"cannot open the run's files: {exc}")
+            err = error_result(f"cannot open the run's files: {exc}")
             return InteractiveResult(program=err, peer=err, peer_exited_first=False)
-        if runner._backend is None:
-            err = _error_result("; ".join(runner.info.warnings) or "no way to run programs here")
+        if not runner.can_run:
+            err = error_result("; ".join(runner.warnings) or "no way to run programs here")
             return InteractiveResult(program=err, peer=err, peer_exited_first=False)
 
         prog_launch = runner.prepare(program, prog_io, stack)

@@ -18,13 +18,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-UID_BASE = int(os.environ.get("JUDGE_UID_BASE", "60000"))
-MAX_SLOTS = int(os.environ.get("JUDGE_MAX_SLOTS", "256"))
-
-
-def lock_dir() -> Path:
-    return Path(os.environ.get("JUDGE_SLOT_DIR", "/run/judge/slots" if os.geteuid() == 0 else "/tmp/judge-slots"))
-
 
 @dataclass
 class Slot:
@@ -43,8 +36,8 @@ class Slot:
 class SlotPool:
     """Hands out exclusive uid slots to threads; thread-safe."""
 
-    def __init__(self, directory: Path | None = None, uid_base: int = UID_BASE, max_slots: int = MAX_SLOTS):
-        self._dir = directory or lock_dir()
+    def __init__(self, directory: Path, uid_base: int, max_slots: int):
+        self._dir = directory
         self._uid_base = uid_base
         self._max = max_slots
         self._free: list[Slot] = []
@@ -84,9 +77,20 @@ class SlotPool:
         finally:
             self.give_back(s)
 
+    def held_uids(self) -> tuple[int, ...]:
+        """The uids of the slots this pool holds."""
+        with self._lock:
+            return tuple(self._uid_base + i for i in sorted(self._held))
+
     def close(self) -> None:
+        """Stop the free slots' servers and release them (slots still in use are left alone)."""
         with self._lock:
             for s in self._free:
+                for server in (s.zygote, s.boxer):
+                    if server is not None:
+                        server.close()
+                if s.netns_fd >= 0:
+                    os.close(s.netns_fd)
                 os.close(s.lock_fd)
                 self._held.discard(s.index)
             self._free.clear()

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from judge.model import RunSpec
-from judge.runner.bwrap import BOX, HELPER_INSIDE, TMP_MIN_BYTES, box_server_layout, bwrap_argv
+from judge.runner.bwrap import BOX, HELPER_INSIDE, TMP_MIN_BYTES, Layout, bwrap_argv
 from judge.runner.cgroup import SlotGroup
 from judge.runner.limits import rlimit_args, rlimits
 from judge.runner.mountfd import detached_mount
@@ -45,18 +45,20 @@ class Plumbing:
     stderr: int
 
 
-@dataclass
+@dataclass(frozen=True)
 class Backend:
-    """How to start untrusted programs (shared, read-only)."""
+    """How to start programs (shared, read-only; made by make_runner from the RunnerConfig)."""
 
     name: str  # "bwrap" or "rlimits"
     helper: Path
     bwrap: str | None = None
+    layout: Layout | None = None  # bwrap: the system part of every box
     tmp_root: Path = Path("/tmp")
     reuse_netns: bool = True  # join the slot's empty network namespace instead of making one per run
-    fork_server: bool = not os.environ.get("JUDGE_NO_FORK_SERVER")  # start runs from the slot's fork server
+    fork_server: bool = True  # start runs from the slot's fork server
     # bwrap backend: the per-slot box server (boxserver.c) instead of bwrap per run (make_runner decides)
     box_server: bool = False
+    trusted_env: tuple[tuple[str, str], ...] = ()  # the environment of trusted runs (validators)
 
 
 def clean_env(spec: RunSpec, home: str, tmpdir: str) -> dict[str, str]:
@@ -102,9 +104,10 @@ class Starts:
 
     def _start_trusted(self, status_w: int) -> None:
         helper = self.backend.helper
-        argv = [str(helper), "-p", *self._helper_common(status_w, nproc=None, address_space=False)]
+        argv = [str(helper), "-p", "-P", str(os.getpid())]
+        argv += self._helper_common(status_w, nproc=None, address_space=False)
         argv += ["--", *self.spec.argv]
-        env = dict(os.environ)
+        env = dict(self.backend.trusted_env)
         env.update(self.spec.env)
         self._spawn(argv, env, self.spec.box, (status_w,), None)
         self.helper_pid = self.pid
@@ -169,6 +172,7 @@ class Starts:
         # in the group besides the program: the fork server, the launcher and (at the end) its killer
         zygote, procs = self._fork_server(extra_pids=3)
         argv = [str(self.backend.helper), "-k", "-u", str(self.slot.uid), "-g", str(self.slot.gid)]
+        argv += ["-P", str(zygote.pid if zygote is not None else os.getpid())]  # our parent, to detect its end
         fds = [status_w]
         for p in procs:
             argv += ["-c", str(p)]
@@ -191,7 +195,7 @@ class Starts:
         """The fast path: the slot's box server (made on first use) starts the run in fresh namespaces.
         False if there cannot be a box server here (the caller then starts bwrap)."""
         assert self.slot is not None
-        layout = box_server_layout(self.backend.helper)
+        layout = self.backend.layout.box_server if self.backend.layout is not None else None
         if layout is None:
             return False
         nproc, address_space, _ = self._untrusted_limits()
@@ -246,7 +250,7 @@ class Starts:
         """The slot's fork server (inside the slot's cgroups and empty network namespace) starts
         bwrap, which runs the helper as pid 1 of the new PID namespace. Without a fork server,
         ``helper -x`` joins the cgroups and the namespace and execs bwrap."""
-        assert self.slot is not None and self.backend.bwrap is not None
+        assert self.slot is not None and self.backend.bwrap is not None and self.backend.layout is not None
         box_ok = self.group is None or self.group.tree.version == 1  # v2: a fresh group per run
         if self.backend.box_server and not self.spec.network and box_ok and fits((), self.spec.env):
             if self._start_box(status_w):
@@ -276,6 +280,7 @@ class Starts:
         try:
             argv = bwrap_argv(
                 self.backend.bwrap,
+                system=self.backend.layout,
                 helper=self.backend.helper,
                 box=self.spec.box,
                 mounts=self.spec.mounts,

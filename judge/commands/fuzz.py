@@ -8,66 +8,21 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 from dataclasses import replace
 from pathlib import Path
 
 from judge.build import SkipLanguage
-from judge.cli import EXIT_FAILED, EXIT_JE, EXIT_OK, UsageError, make_environment
-from judge.fuzz.engine import SHRINK_TIME_S, fuzz_submission
+from judge.commands.common import EXIT_FAILED, EXIT_JE, EXIT_OK, UsageError, make_environment
+from judge.fuzz.engine import default_cache_dir, fuzz_submission, short_time_slices
 from judge.fuzz.outcome import FuzzOutcome, FuzzStatus, show_bytes
 from judge.fuzz.save import save_counterexample
 from judge.fuzz.trial import Trial
 from judge.judging import prepare
 from judge.problem import PackageError, load_problem
 from judge.textreport import warnings_banner
-
-
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser(
-        "fuzz",
-        help="fuzz a submission against the reference with the package's Hypothesis strategy (fuzz.py)",
-        description="Generate inputs with PROBLEM_DIR/fuzz.py, judge SOURCE on each with the package's own "
-        "checks, and shrink the first disagreement to a minimal input. See docs/fuzzing.md.",
-    )
-    p.add_argument("problem", metavar="PROBLEM_DIR")
-    p.add_argument("source", metavar="SOURCE")
-    p.add_argument("--examples", type=int, default=200, metavar="N", help="examples to try (default 200)")
-    p.add_argument("--seed", type=int, default=None, metavar="S", help="make the run reproducible")
-    p.add_argument(
-        "--jobs",
-        type=int,
-        default=1,
-        metavar="J",
-        help="submission runs at once, each with its own Hypothesis search plus one spare that draws while "
-        "they run (the result depends on --seed and --jobs, not on timing; default 1)",
-    )
-    p.add_argument(
-        "--save", action="store_true", help="add the shrunk input to the package as a regression test"
-    )
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument(
-        "--no-accepts",
-        action="store_true",
-        help="judge every example with the package's output validator even if fuzz.py defines accepts()",
-    )
-    p.add_argument(
-        "--check-inputs",
-        action="store_true",
-        help="run the package's input validators on every example (default: on the counterexample only)",
-    )
-    p.add_argument(
-        "--no-db", action="store_true", help="neither replay nor record failures (example database)"
-    )
-    p.add_argument(
-        "--shrink-time",
-        type=float,
-        default=SHRINK_TIME_S,
-        metavar="SECONDS",
-        help=f"time spent shrinking a counterexample (default {SHRINK_TIME_S:g})",
-    )
-    p.set_defaults(func=cmd_fuzz)
 
 
 def cmd_fuzz(args: argparse.Namespace) -> int:
@@ -80,6 +35,9 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     if not (problem.path / "fuzz.py").is_file():
         raise PackageError(f"{args.problem}: no fuzz.py (see docs/fuzzing.md)")
     env = make_environment(args)
+    short_time_slices()
+    configured = os.environ.get("JUDGE_CACHE")
+    database_dir = default_cache_dir(problem.path, Path(configured) if configured else None) / "hypothesis"
     progress = sys.stderr.isatty() and not args.json
 
     done = [0]  # examples judged, over all searches (their threads call this)
@@ -100,6 +58,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
                 args.seed,
                 jobs=args.jobs,
                 use_database=not args.no_db,
+                database_dir=database_dir,
                 use_accepts=not args.no_accepts,
                 check_inputs=args.check_inputs,
                 shrink_time_s=args.shrink_time,

@@ -5,16 +5,18 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
-from judge.cli import EXIT_JE, EXIT_OK, UsageError, make_environment
+from judge.commands.common import EXIT_JE, EXIT_OK, UsageError, make_environment
 from judge.fuzz import FuzzStatus
+from judge.fuzz.engine import short_time_slices
 from judge.grade.discovery import discover, load_problems
-from judge.grade.fuzzing import DEFAULT_SEED, FuzzSummary, fuzz_contest
+from judge.grade.fuzzing import FuzzSummary, fuzz_contest
 from judge.grade.progress import Progress, printable
 from judge.grade.report import build_board, fuzz_text, issues_text, standings_table, write_results_json
 from judge.grade.schedule import grade
-from judge.grade.storage import Store, StoreError
+from judge.grade.storage import OldSchema, Store, StoreError
 from judge.scoreboard.render import write_board
 
 DB_NAME = "grade.sqlite"
@@ -27,42 +29,19 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser(
-        "grade",
-        help="grade a whole contest folder, store the results in SQLite, write the HTML scoreboard",
-        description="Grade SUBMISSIONS_DIR/<contestant>/<problem-id>.<ext> (or <problem-id>/ for "
-        "several files). Results are stored in SQLite and reused until the source, the package or the "
-        "judge changes.",
-    )
-    p.add_argument("submissions", metavar="SUBMISSIONS_DIR")
-    p.add_argument(
-        "--problems", default="problems", metavar="DIR", help="problem packages (default: problems/)"
-    )
-    p.add_argument(
-        "--out", default="scoreboard", metavar="DIR", help="scoreboard folder (default: scoreboard/)"
-    )
-    p.add_argument("--db", default=None, metavar="FILE", help=f"SQLite database (default: OUT/{DB_NAME})")
-    p.add_argument("--jobs", type=int, default=default_jobs(), metavar="N", help="submissions judged at once")
-    p.add_argument("--json", action="store_true", help="also write OUT/results.json")
-    p.add_argument("--rejudge", action="store_true", help="judge everything again, ignoring stored results")
-    p.add_argument("--title", default="Scoreboard", help="the board's title")
-    p.add_argument(
-        "--fuzz",
-        type=int,
-        default=None,
-        metavar="N",
-        help="also fuzz every submission with the full score on a problem with a fuzz.py, with N examples "
-        "(shown on the board; changes no score)",
-    )
-    p.add_argument(
-        "--fuzz-seed",
-        type=int,
-        default=DEFAULT_SEED,
-        metavar="S",
-        help=f"the fuzzer's seed (default {DEFAULT_SEED}: the same contest gives the same board)",
-    )
-    p.set_defaults(func=cmd_grade)
+def open_store(db_path: Path) -> Store:
+    """The results database; one written by an older judge (keyed differently, so nothing in it would be
+    reused) is kept beside it under another name, and a new one started."""
+    try:
+        return Store(db_path)
+    except OldSchema as exc:
+        kept = db_path.with_name(f"{db_path.name}.old-{datetime.now(UTC).strftime('%Y%m%dT%H%M%S')}")
+        for suffix in ("", "-wal", "-shm"):
+            old = Path(f"{db_path}{suffix}")
+            if old.exists():
+                old.rename(Path(f"{kept}{suffix}"))
+        print(f"note: {exc}; kept as {kept}, starting a new database", file=sys.stderr)
+        return Store(db_path)
 
 
 def cmd_grade(args: argparse.Namespace) -> int:
@@ -87,7 +66,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
     contest = discover(root, problems, env.languages)
     db_path = Path(args.db) if args.db else out / DB_NAME
     try:
-        store = Store(db_path)
+        store = open_store(db_path)
     except StoreError as exc:
         raise UsageError(str(exc)) from None
     progress = Progress(sys.stderr, tty=sys.stderr.isatty())
@@ -97,6 +76,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
         )
         fuzz: FuzzSummary | None = None
         if args.fuzz is not None:
+            short_time_slices()
             fuzz = fuzz_contest(
                 contest,
                 problems,

@@ -1,0 +1,39 @@
+"""What every command shares: exit codes, the one-line errors, and the environment built at the edge."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from judge.judging import Environment
+from judge.languages import load_languages, toolchain
+from judge.runner import RunnerConfig, make_runner
+from judge.selftest import self_test
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_JE = 0, 1, 2, 3
+
+
+class UsageError(Exception):
+    """Bad arguments or input files: one line for the user, exit 2."""
+
+
+class SandboxBroken(Exception):
+    """The sandbox self-test failed: judging here would only produce JE (exit 3)."""
+
+
+def runner_config(args: argparse.Namespace) -> RunnerConfig:
+    """The runner's settings: the command line, then the JUDGE_* environment (see README)."""
+    try:
+        return RunnerConfig.from_environ(os.environ, sandbox=args.sandbox)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def make_environment(args: argparse.Namespace, *, check: bool = True) -> Environment:
+    """The runner, languages and toolchain; with ``check``, the sandbox self-test must pass first."""
+    env = Environment(runner=make_runner(runner_config(args)), languages=load_languages(), tools=toolchain())
+    if check:
+        result = self_test(env.runner, env.tools)
+        if not result.ok:
+            raise SandboxBroken(result.failure())
+    return env

@@ -1,0 +1,72 @@
+"""The runner's configuration: built once, at the edge (the command line, a server's start), and passed in.
+
+Nothing below reads the environment: ``RunnerConfig.from_environ`` is the one place where the judge's
+``JUDGE_*`` switches become settings, and only the command layer calls it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+SANDBOXES = ("auto", "bwrap", "rlimits")
+
+
+def default_cache_dir(environ: Mapping[str, str]) -> Path:
+    """``$JUDGE_CACHE_DIR``, else ``$XDG_CACHE_HOME/judge``, else ``~/.cache/judge``."""
+    if environ.get("JUDGE_CACHE_DIR"):
+        return Path(environ["JUDGE_CACHE_DIR"])
+    xdg = environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg else Path(environ.get("HOME") or Path.home()) / ".cache") / "judge"
+
+
+def default_slot_dir() -> Path:
+    return Path("/run/judge/slots" if os.geteuid() == 0 else "/tmp/judge-slots")
+
+
+@dataclass(frozen=True)
+class RunnerConfig:
+    """How the runner starts programs on this machine (see docs/sandbox.md)."""
+
+    sandbox: str = "auto"  # "auto" (bwrap when its self-test passes, else rlimits), "bwrap" or "rlimits"
+    box_server: bool = True  # the per-slot box server (bwrap); False: bwrap per run
+    fork_server: bool = True  # the per-slot fork server (rlimits, bwrap per run)
+    realtime: bool = True  # the box server's helpers (never the program) run SCHED_FIFO
+    cgroups: bool = True  # use a writable cgroup tree when there is one
+    bwrap: str | None = None  # bubblewrap's path (None: "bwrap" on PATH)
+    uid_base: int = 60000  # slot n runs as uid uid_base + n
+    max_slots: int = 256
+    slot_dir: Path = field(default_factory=default_slot_dir)  # the slots' lock files (shared by all judges)
+    cache_dir: Path = field(default_factory=lambda: default_cache_dir({}))  # the launcher, /dev for boxes
+    # the environment of trusted runs (the package's validators): the judge's own, as it started
+    trusted_env: tuple[tuple[str, str], ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.sandbox not in SANDBOXES:
+            raise ValueError(f"unknown sandbox backend {self.sandbox!r} ({', '.join(SANDBOXES)})")
+
+    @classmethod
+    def from_environ(cls, environ: Mapping[str, str], *, sandbox: str | None = None) -> RunnerConfig:
+        """The settings of a judge started with this environment (``sandbox`` overrides JUDGE_SANDBOX)."""
+
+        def number(name: str, default: int) -> int:
+            try:
+                return int(environ.get(name, default))
+            except ValueError:
+                raise ValueError(f"{name} must be a number, not {environ[name]!r}") from None
+
+        return cls(
+            sandbox=sandbox or environ.get("JUDGE_SANDBOX") or "auto",
+            box_server=not environ.get("JUDGE_NO_BOX_SERVER"),
+            fork_server=not environ.get("JUDGE_NO_FORK_SERVER"),
+            realtime=not environ.get("JUDGE_BOX_NO_RT"),
+            cgroups=not environ.get("JUDGE_NO_CGROUP"),
+            bwrap=environ.get("JUDGE_BWRAP") or None,
+            uid_base=number("JUDGE_UID_BASE", 60000),
+            max_slots=number("JUDGE_MAX_SLOTS", 256),
+            slot_dir=Path(environ["JUDGE_SLOT_DIR"]) if environ.get("JUDGE_SLOT_DIR") else default_slot_dir(),
+            cache_dir=default_cache_dir(environ),
+            trusted_env=tuple(sorted(environ.items())),
+        )

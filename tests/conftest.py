@@ -1,0 +1,37 @@
+"""Shared fixtures: the fixture packages, a real runner (skipped where nothing can run), a fake environment."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from judge.judging import Environment
+from judge.languages import load_languages, toolchain
+from judge.runner import Runner, make_runner
+from judge.testing import FakeRunner
+
+FIXTURES = Path(__file__).parent / "fixtures"
+ROOT = Path(__file__).parent.parent
+
+
+@pytest.fixture(scope="session")
+def fixtures() -> Path:
+    """tests/fixtures: small real packages, one of each kind."""
+    return FIXTURES
+
+
+@pytest.fixture(scope="module")
+def sandbox_runner() -> Iterator[Runner]:
+    """The runner `judge` would use here (auto); skips the test where no sandbox can run programs."""
+    runner = make_runner("auto")
+    if not runner.can_run:
+        pytest.skip(f"no sandbox here: {'; '.join(runner.info.warnings)}")
+    yield runner
+    runner.close()
+
+
+def fake_environment(runner: FakeRunner) -> Environment:
+    """An environment whose runner is scripted (judge/testing.py): no processes, no root."""
+    return Environment(runner, load_languages(), toolchain())
