@@ -22,7 +22,7 @@ from judge.runner.limits import cpu_kill_s
 from judge.runner.osutil import run_queue_wait_s
 
 CPU_POLL_S = 0.02
-WALL_STRETCH_MAX = 2.0
+WALL_STRETCH_MAX = 10.0
 
 
 def monitor(
@@ -123,11 +123,12 @@ def _run_pids(ln: Launch) -> set[int]:
 
 
 def _stretched_deadline(ln: Launch) -> float:
-    """The wall-clock deadline plus the time the run's processes spent waiting, runnable, for a CPU.
+    """The wall-clock deadline plus the longest time any of the run's threads spent waiting, runnable,
+    for a CPU: so the wall limit counts only time in which every thread could have run.
 
     The wall limit is a backstop against programs that sleep or block; on a loaded machine a program
     that computes gets less CPU per second of wall time, and that must not turn into a TLE (or beat its
-    memory limit to a verdict). Capped at WALL_STRETCH_MAX times the limit.
+    memory limit to a verdict). Capped at WALL_STRETCH_MAX times the limit (a safety net only).
     """
     wall = ln.spec.limits.wall_time_s
     waited = run_queue_wait_s(_run_pids(ln))

@@ -125,11 +125,12 @@ def rmtree(path: Path) -> None:
 
 
 def run_queue_wait_s(pids: set[int]) -> float:
-    """How long the threads of these processes have waited, runnable, for a CPU (``/proc/*/schedstat``).
+    """The longest time any thread of these processes has waited, runnable, for a CPU (``/proc/*/schedstat``).
 
-    Threads that have already ended are not counted (their figures are gone); 0 where schedstat is missing.
+    Elapsed time minus this is the time every thread could have run. Threads that have already ended are
+    not counted (their figures are gone); 0 where schedstat is missing.
     """
-    total_ns = 0
+    longest_ns = 0
     for pid in pids:
         try:
             tids = os.listdir(f"/proc/{pid}/task")
@@ -139,7 +140,7 @@ def run_queue_wait_s(pids: set[int]) -> float:
             try:
                 with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
                     fields = f.read().split()
-                total_ns += int(fields[1])
+                longest_ns = max(longest_ns, int(fields[1]))
             except (OSError, ValueError, IndexError):
                 pass
-    return total_ns / 1e9
+    return longest_ns / 1e9
