@@ -230,6 +230,11 @@ class SubmissionsYaml:
     def matching(self, rel: str) -> list[tuple[str, Mapping[str, Any]]]:
         return [(pattern, body) for pattern, body in self.entries if glob_matches(pattern, rel)]
 
+    def language(self, rel: str) -> str | None:
+        """The `language` a matching entry gives the submission (the last one that gives one), or None."""
+        found = [str(body["language"]) for _, body in self.matching(rel) if "language" in body]
+        return found[-1] if found else None
+
 
 def load_submissions_yaml(problem_path: Path) -> SubmissionsYaml:
     path = problem_path / "submissions" / "submissions.yaml"

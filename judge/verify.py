@@ -80,7 +80,10 @@ def verify_one(
     exp: Expectation = expectation_for(folder, source, name, yaml)
     notes = exp.notes + ((exp.manual,) if exp.manual else ())
     try:
-        lang = detect_language(source, env.languages)
+        lang_id = yaml.language(name)  # submissions.yaml may say (2025-09), else the file extensions do
+        if lang_id is not None and lang_id not in env.languages:
+            raise SkipLanguage(f"{name}: submissions.yaml names language {lang_id!r}, which the judge does not have")
+        lang = env.languages[lang_id] if lang_id is not None else detect_language(source, env.languages)
         # symbolic links between the package's submissions (DOMjudge's mixed-verdicts/) are fine
         job = make_job(source, problem, lang.id, within=problem.path / "submissions", all_tests=all_tests)
         with Packages.of(prepared, env) as packages:

@@ -92,6 +92,8 @@ def test_submissions_yaml_rules() -> None:
     assert code == 0 and report["ok"], {k: v["failures"] for k, v in by.items()}
     assert "secret/hard: permitted AC,TLE required TLE" in by["solves_easy/add_up.py"]["expected"]
     assert "permitted AC,RTE,WA required WA" in by["wrong_answer/plus_one.py"]["expected"]
+    named = by["rejected/by_name.txt"]["result"]  # `language: python3` in submissions.yaml
+    assert named["language"] == "python3" and named["verdict"] == "WA"
 
 
 def test_a_broken_rule_is_a_mismatch(tmp_path: Path) -> None:
