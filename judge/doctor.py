@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge.languages import Language, Toolchain, expand, missing_tool
+from judge.languages import Language, Toolchain, expand, language_mounts, missing_tool
 from judge.model import Limits, RunSpec
 from judge.runner import Runner
 
@@ -38,7 +38,7 @@ def language_status(languages: Mapping[str, Language], tools: Toolchain, runner:
                 box = Path(tmp) / f"box-{lang.id}"
                 box.mkdir()
                 argv = expand(lang.check, main="", files=(), tools=tools, memory_mib=1024)
-                mounts = tools.python_mounts if lang.id == "python3" else ()
+                mounts = language_mounts(lang, tools)
                 res = runner.run(
                     RunSpec(
                         argv=argv,
