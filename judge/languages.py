@@ -50,7 +50,7 @@ class Language:
     main_regex: str = ""  # among several source files, the main one is the first whose text matches
     file_name_regex: str = ""  # a single source is saved as <group 1><extension> when its text matches (Java)
     safe_file_name: bool = False  # a single source's name keeps only [A-Za-z0-9_.] (others become "_")
-    ci: bool = False  # `.ci/setup` installs it by default
+    default_install: bool = False  # `.ci/setup` installs it when no language list is given
 
     def is_source(self, path: Path) -> bool:
         """A file of this language (by extension alone): it is staged and passed as {files}."""
@@ -110,7 +110,7 @@ class Toolchain:
 _FIELDS = {
     "name", "extensions", "run", "compile", "env", "packages", "install_hint", "check", "processes", "open_files",
     "mounts", "address_space_limit", "priority", "detect_extensions", "detect_regex", "main_regex", "file_name_regex",
-    "safe_file_name", "ci",
+    "safe_file_name", "default_install",
 }
 
 
@@ -171,7 +171,7 @@ def load_languages(path: Path = LANGUAGES_FILE) -> dict[str, Language]:
                 main_regex=_regex(spec.get("main_regex", ""), "main_regex"),
                 file_name_regex=_regex(spec.get("file_name_regex", ""), "file_name_regex"),
                 safe_file_name=bool(spec.get("safe_file_name", False)),
-                ci=bool(spec.get("ci", False)),
+                default_install=bool(spec.get("default_install", False)),
             )
             if not lang.run:
                 raise ValueError("run: empty")
@@ -270,3 +270,46 @@ def expand(
         else:
             out.append(arg.format(**values))
     return tuple(out)
+
+
+def select_languages(selection: str, languages: Mapping[str, Language]) -> list[Language]:
+    """The languages `.ci/setup --languages SELECTION` means: "" (those with default_install), "all",
+    "none", or ids separated by commas (unknown ids are a LanguageError naming the known ones)."""
+    text = selection.strip().lower()
+    if text == "":
+        return [lang for lang in languages.values() if lang.default_install]
+    if text == "all":
+        return list(languages.values())
+    if text == "none":
+        return []
+    wanted = [w.strip() for w in text.split(",") if w.strip()]
+    unknown = [w for w in wanted if w not in languages]
+    if unknown:
+        raise LanguageError(f"unknown language(s) {', '.join(unknown)}; known: {', '.join(sorted(languages))}")
+    defaults = [lang for lang in languages.values() if lang.default_install]
+    return defaults + [languages[w] for w in wanted if not languages[w].default_install]
+
+
+def setup_plan(selection: str, languages: Mapping[str, Language]) -> tuple[list[str], list[str]]:
+    """For `.ci/setup`: the Debian packages to install for the selected languages whose tools are not on
+    the sandbox's PATH, and one line per selected language that Debian cannot provide."""
+    packages: list[str] = []
+    notes: list[str] = []
+    for lang in select_languages(selection, languages):
+        if all(shutil.which(tool, path=SANDBOX_PATH) for tool in lang.tools() + lang.check[:1] if "{" not in tool):
+            continue
+        if not lang.packages:
+            notes.append(f"{lang.name}: {lang.install_hint or 'no Debian package known'}")
+        packages += [p for p in lang.packages if p not in packages]
+    return packages, notes
+
+
+if __name__ == "__main__":  # used by .ci/setup (before the judge is installed): print the plan
+    try:
+        plan, unavailable = setup_plan(sys.argv[1] if len(sys.argv) > 1 else "", load_languages())
+    except LanguageError as exc:
+        print(f"setup: {exc}", file=sys.stderr)
+        sys.exit(2)
+    for line in unavailable:
+        print(f"setup: not installed: {line}", file=sys.stderr)
+    print(" ".join(plan))
