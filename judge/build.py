@@ -11,7 +11,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from judge.languages import Language, Toolchain, expand, expand_env, language_for, language_mounts, missing_tool
+from judge.languages import (
+    Language,
+    Toolchain,
+    entry_class,
+    expand,
+    expand_env,
+    language_for,
+    language_mounts,
+    missing_tool,
+)
 from judge.model import Limits, Mount, RunSpec
 from judge.problem import Problem
 from judge.runner import Runner
@@ -134,8 +143,11 @@ def build(
     sources = tuple(sorted(p.name for p in box.iterdir() if lang.is_source(p)))
     mounts = language_mounts(lang, tools)
     memory_mib = (problem.limits.memory_kib // 1024) if problem is not None else 2048
+    entry = entry_class(lang, main, (box / main).read_text(errors="replace") if (box / main).is_file() else "")
+    if entry is None:
+        return Build(None, Verdict.CE, f"{main}: found no class to run (one with a main method)", lang.id)
     if lang.compiled:
-        argv = expand(lang.compile, main=main, files=sources, tools=tools, memory_mib=memory_mib)
+        argv = expand(lang.compile, main=main, files=sources, tools=tools, memory_mib=memory_mib, entry=entry)
         log = workdir / "compile.log"  # stderr
         out = workdir / "compile.out"  # stdout (a file of its own: two opens of one file would overwrite)
         result = runner.run(
@@ -161,7 +173,7 @@ def build(
             return Build(None, Verdict.CE, message or f"compiler exited with status {result.exit_code}", lang.id)
     else:
         message = ""
-    run_argv = expand(lang.run, main=main, files=sources, tools=tools, memory_mib=memory_mib)
+    run_argv = expand(lang.run, main=main, files=sources, tools=tools, memory_mib=memory_mib, entry=entry)
     program = Program(
         language=lang.id,
         files=box,

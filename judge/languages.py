@@ -49,6 +49,8 @@ class Language:
     detect_regex: str = ""
     main_regex: str = ""  # among several source files, the main one is the first whose text matches
     file_name_regex: str = ""  # a single source is saved as <group 1><extension> when its text matches (Java)
+    class_regex: str = ""  # {class} is group 1 of its first match in the main file (no match: CE)
+    package_regex: str = ""  # ... prefixed by group 1 of this one and a dot, when it matches
     safe_file_name: bool = False  # a single source's name keeps only [A-Za-z0-9_.] (others become "_")
     default_install: bool = False  # `.ci/setup` installs it when no language list is given
 
@@ -110,7 +112,7 @@ class Toolchain:
 _FIELDS = {
     "name", "extensions", "run", "compile", "env", "packages", "install_hint", "check", "processes", "open_files",
     "mounts", "address_space_limit", "priority", "detect_extensions", "detect_regex", "main_regex", "file_name_regex",
-    "safe_file_name", "default_install",
+    "class_regex", "package_regex", "safe_file_name", "default_install",
 }
 
 
@@ -170,6 +172,8 @@ def load_languages(path: Path = LANGUAGES_FILE) -> dict[str, Language]:
                 detect_regex=_regex(spec.get("detect_regex", ""), "detect_regex"),
                 main_regex=_regex(spec.get("main_regex", ""), "main_regex"),
                 file_name_regex=_regex(spec.get("file_name_regex", ""), "file_name_regex"),
+                class_regex=_regex(spec.get("class_regex", ""), "class_regex"),
+                package_regex=_regex(spec.get("package_regex", ""), "package_regex"),
                 safe_file_name=bool(spec.get("safe_file_name", False)),
                 default_install=bool(spec.get("default_install", False)),
             )
@@ -240,6 +244,17 @@ def install_advice(lang: Language) -> str:
     return f"install it (Debian: apt-get install {' '.join(lang.packages) or lang.tool()})"
 
 
+def entry_class(lang: Language, main: str, text: str) -> str | None:
+    """What {class} is for this main file: its stem, or what class_regex / package_regex find (None: nothing)."""
+    if not lang.class_regex:
+        return Path(main).stem
+    found = re.search(lang.class_regex, text, re.MULTILINE)
+    if found is None:
+        return None
+    package = re.search(lang.package_regex, text, re.MULTILINE) if lang.package_regex else None
+    return f"{package.group(1)}.{found.group(1)}" if package else found.group(1)
+
+
 def expand_env(env: Mapping[str, str], tools: Toolchain) -> dict[str, str]:
     """Fill the placeholders of environment values (only {python_site} and {python})."""
     return {k: v.replace("{python_site}", tools.python_site).replace("{python}", tools.python) for k, v in env.items()}
@@ -252,13 +267,14 @@ def expand(
     files: tuple[str, ...],
     tools: Toolchain,
     memory_mib: int,
+    entry: str | None = None,
 ) -> tuple[str, ...]:
-    """Fill the placeholders of a command (see languages.toml)."""
+    """Fill the placeholders of a command (see languages.toml). ``entry`` is {class} (default: main's stem)."""
     values = {
         "python_site": tools.python_site,
         "main": main,
         "exe": EXE_NAME,
-        "class": Path(main).stem,
+        "class": entry or Path(main).stem,
         "python": tools.python,
         "memory_mib": str(memory_mib),
         "heap_mib": str(max(16, memory_mib * 3 // 4)),
