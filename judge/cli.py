@@ -137,7 +137,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     print(f"runs start by: {info.mode}")
     print(f"enforced limits: {', '.join(info.enforced) or 'none'}")
     statuses = language_status(env.languages, env.tools, env.runner)
-    rows = [[s.id, s.name, "yes" if s.present else "NO", s.detail[:80]] for s in statuses]
+    rows = [[s.id, s.name, "yes" if s.present else "NO", s.detail[:80] if s.present else s.detail] for s in statuses]
     print(table(["language", "name", "present", "version / what to install"], rows))
     return EXIT_OK
 

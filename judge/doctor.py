@@ -7,7 +7,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge.languages import Language, Toolchain, expand, language_mounts, missing_tool
+from judge.languages import (
+    Language,
+    Toolchain,
+    expand,
+    install_advice,
+    language_mounts,
+    missing_program,
+    missing_tool,
+)
 from judge.model import Limits, RunSpec
 from judge.runner import Runner
 
@@ -29,12 +37,15 @@ def language_status(languages: Mapping[str, Language], tools: Toolchain, runner:
         for lang in languages.values():
             missing = missing_tool(lang, tools)
             if missing is not None:
-                out.append(LanguageStatus(lang.id, lang.name, False, missing))
+                tool = missing_program(lang)
+                detail = f"no `{tool}`: {install_advice(lang)}" if tool is not None else missing
+                out.append(LanguageStatus(lang.id, lang.name, False, detail))
                 continue
             detail = "present"
             if lang.check:
                 # Run the check inside the sandbox: proves the toolchain works where submissions run.
-                log = Path(tmp) / f"{lang.id}.log"
+                log = Path(tmp) / f"{lang.id}.log"  # stderr
+                out_file = Path(tmp) / f"{lang.id}.out"  # stdout (one file opened twice would be overwritten)
                 box = Path(tmp) / f"box-{lang.id}"
                 box.mkdir()
                 argv = expand(lang.check, main="", files=(), tools=tools, memory_mib=1024)
@@ -44,13 +55,19 @@ def language_status(languages: Mapping[str, Language], tools: Toolchain, runner:
                         argv=argv,
                         box=box,
                         limits=CHECK_LIMITS,
-                        stdout=log,
+                        stdout=out_file,
                         stderr=log,
                         mounts=mounts,
                         address_space_limit=False,
                     )
                 )
-                text = log.read_text(errors="replace").strip().splitlines() if log.exists() else []
+                text = [
+                    line.strip()
+                    for f in (out_file, log)
+                    if f.exists()
+                    for line in f.read_text(errors="replace").splitlines()
+                    if line.strip() and "warning" not in line.lower()  # e.g. the JVM's deprecation notes
+                ]
                 detail = text[0] if text else f"exit status {res.exit_code}"
             out.append(LanguageStatus(lang.id, lang.name, True, detail))
     return out

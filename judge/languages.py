@@ -231,9 +231,17 @@ def missing_tool(lang: Language, tools: Toolchain) -> str | None:
     Tools are looked up on the sandbox's PATH (a compiler in, say, ~/.cargo/bin is not visible there)."""
     if lang.uses_judge_python and not Path(tools.python).exists():
         return "the judge's Python interpreter is missing"
+    tool = missing_program(lang)
+    if tool is not None:
+        return f"{lang.name}: `{tool}` not found on {SANDBOX_PATH}; {install_advice(lang)}"
+    return None
+
+
+def missing_program(lang: Language) -> str | None:
+    """The first of the language's programs that the sandbox would not find, if any."""
     for tool in lang.tools():
         if shutil.which(tool, path=SANDBOX_PATH) is None:
-            return f"{lang.name}: `{tool}` not found on {SANDBOX_PATH}; {install_advice(lang)}"
+            return tool
     return None
 
 
