@@ -49,7 +49,7 @@ class Language:
     detect_regex: str = ""
     main_regex: str = ""  # among several source files, the main one is the first whose text matches
     file_name_regex: str = ""  # a single source is saved as <group 1><extension> when its text matches (Java)
-    class_regex: str = ""  # {class} is group 1 of its first match in the main file (no match: CE)
+    class_regex: str = ""  # {class} is the first matched group of its first match in the main file (none: CE)
     package_regex: str = ""  # ... prefixed by group 1 of this one and a dot, when it matches
     safe_file_name: bool = False  # a single source's name keeps only [A-Za-z0-9_.] (others become "_")
     default_install: bool = False  # `.ci/setup` installs it when no language list is given
@@ -260,7 +260,8 @@ def entry_class(lang: Language, main: str, text: str) -> str | None:
     if found is None:
         return None
     package = re.search(lang.package_regex, text, re.MULTILINE) if lang.package_regex else None
-    return f"{package.group(1)}.{found.group(1)}" if package else found.group(1)
+    name = next((g for g in found.groups() if g), found.group(0))  # the first group that took part
+    return f"{package.group(1)}.{name}" if package else name
 
 
 def expand_env(env: Mapping[str, str], tools: Toolchain) -> dict[str, str]:

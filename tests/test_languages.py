@@ -9,7 +9,17 @@ from pathlib import Path
 import pytest
 
 from judge.build import SkipLanguage, build, detect_language
-from judge.languages import LanguageError, expand, language_for, load_languages, missing_tool, toolchain
+from judge.languages import (
+    LanguageError,
+    entry_class,
+    expand,
+    language_for,
+    load_languages,
+    missing_tool,
+    select_languages,
+    setup_plan,
+    toolchain,
+)
 from judge.runner import make_runner
 
 
@@ -116,3 +126,41 @@ def test_unknown_extension_is_a_reason(tmp_path: Path) -> None:
     src.write_text("puts 1")
     with pytest.raises(SkipLanguage, match="unknown language"):
         detect_language(src, load_languages())
+
+
+def test_the_class_to_run(tmp_path: Path) -> None:
+    langs = load_languages()
+    java, scala = langs["java"], langs["scala"]
+    assert entry_class(java, "a.java", "class Main {\n  public static void main(String[] a) {}\n}\n") == "Main"
+    text = "/* the class of the year */\npackage zoo.b;\nimport x.A;\npublic class B {\n"
+    text += " static public void main(String[] a) {}\n}"
+    assert entry_class(java, "B.java", text) == "zoo.b.B"
+    text = "class Helper { int f() { return 1; } }\n"
+    text += "final class Solution {\n  public static void main(final String... a) {}\n}"
+    assert entry_class(java, "x.java", text) == "Solution"
+    assert entry_class(java, "main.java", "public class main {\n  int main() { return 0; }\n}") is None
+    text = "import java.util.*;\n\npublic class Solve {\n    static class Pair { int a; }\n"
+    text += "    public static void main(String[] args) {}\n}\n"
+    assert entry_class(java, "s.java", text) == "Solve"  # not the nested class before main
+    text = "class Main {\n    static class Node { }\n    public static void main(String[] args) {}\n}\n"
+    assert entry_class(java, "m.java", text) == "Main"
+    text = "object Util { val x = 1 }\nobject Hello {\n  def main(a: Array[String]) = ()\n}"
+    assert entry_class(scala, "h.scala", text) == "Hello"
+    text = "object Hello {\n  object Inner { val y = 2 }\n  def main(a: Array[String]) = ()\n}"
+    assert entry_class(scala, "h.scala", text) == "Hello"
+    assert entry_class(scala, "h.scala", "package p.q\nobject App1 extends App {\n  println(1)\n}") == "p.q.App1"
+    assert entry_class(langs["c"], "x.c", "int main(){}") == "x"
+
+
+def test_setup_installs_the_selected_languages_packages() -> None:
+    langs = load_languages()
+    defaults = {lang.id for lang in select_languages("", langs)}
+    assert defaults == {"python3", "c", "cpp", "pascal", "java"}
+    assert {lang.id for lang in select_languages("rust, go", langs)} == defaults | {"rust", "go"}
+    assert len(select_languages("all", langs)) == len(langs) and select_languages("none", langs) == []
+    with pytest.raises(LanguageError, match="unknown language.*cobra"):
+        select_languages("rust,cobra", langs)
+    absent = {"x": dataclasses.replace(langs["rust"], compile=("no-such-rustc", "{main}"), packages=("rustc",)),
+              "y": dataclasses.replace(langs["swift"], compile=("no-such-swiftc",))}
+    packages, notes = setup_plan("all", absent)
+    assert packages == ["rustc"] and len(notes) == 1 and "not packaged" in notes[0]
