@@ -39,6 +39,7 @@ def program_limits(problem: Problem, program: Program) -> Limits:
         memory_kib=problem.limits.memory_kib,
         processes=program.processes,
         output_bytes=problem.limits.output_bytes,
+        open_files=program.open_files,
     )
 
 
