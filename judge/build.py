@@ -11,7 +11,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from judge.languages import Language, Toolchain, expand, expand_env, language_for, missing_tool
+from judge.includes import add_includes
+from judge.languages import (
+    Language,
+    Toolchain,
+    entry_class,
+    expand,
+    expand_env,
+    language_for,
+    language_mounts,
+    missing_tool,
+)
 from judge.model import Limits, Mount, RunSpec
 from judge.problem import INPUT_VALIDATOR_FOLDERS, Problem
 from judge.runner import Runner
@@ -22,7 +32,7 @@ COMPILE_LIMITS = Limits(
     wall_time_s=120.0,
     memory_kib=2 * 1024 * 1024,
     processes=256,
-    output_bytes=256 * 1024 * 1024,
+    output_bytes=1024 * 1024 * 1024,  # a statically initialised 512 MiB array must compile (DOMjudge: 2.5 GB)
     stderr_bytes=256 * 1024,
     open_files=512,
 )
@@ -39,6 +49,7 @@ class Program:
     env: Mapping[str, str] = field(default_factory=dict)
     mounts: tuple[Mount, ...] = ()
     processes: int = 1
+    open_files: int = 64
     address_space_limit: bool = True
     trusted: bool = False
     stub: bool = False
@@ -66,9 +77,26 @@ def _read_text(path: Path) -> str:
     return path.read_bytes().decode("utf-8", "replace")
 
 
-def _java_name(source: str, fallback: str) -> str:
-    m = re.search(r"public\s+(?:final\s+)?class\s+(\w+)", source)
-    return f"{m.group(1)}.java" if m else fallback
+def _saved_name(source: Path, text: str, lang: Language) -> str:
+    """The name a single source file gets in the box (see languages.toml: file_name_regex, safe_file_name)."""
+    name = source.name
+    if lang.file_name_regex:
+        m = re.search(lang.file_name_regex, text, re.MULTILINE)
+        if m:
+            name = m.group(1) + source.suffix
+    if lang.safe_file_name:
+        name = re.sub(r"[^A-Za-z0-9_.]", "_", name)
+    return name
+
+
+def _main_of(folder: Path, mains: list[str], lang: Language) -> str:
+    """The main file of a folder submission: main.* or <folder>.*, else the first matching main_regex."""
+    preferred = [m for m in mains if Path(m).stem.lower() in ("main", folder.name.lower())]
+    if not preferred and len(mains) > 1 and lang.main_regex:
+        preferred = [
+            m for m in mains if re.search(lang.main_regex, (folder / m).read_text(errors="replace"), re.MULTILINE)
+        ]
+    return (preferred or mains)[0]
 
 
 def _stage(source: Path, lang: Language, problem: Problem | None, box: Path) -> tuple[str, bool]:
@@ -86,32 +114,22 @@ def _stage(source: Path, lang: Language, problem: Problem | None, box: Path) -> 
         files = sorted(p for p in source.iterdir() if p.is_file())
         for f in files:
             shutil.copy(f, box / f.name)
-        mains = [f.name for f in files if f.suffix.lower() in lang.extensions]
+        mains = [f.name for f in files if lang.is_source(f)]
         if not mains:
             raise SkipLanguage(f"{source}: no {lang.name} source file")
-        preferred = [m for m in mains if Path(m).stem.lower() in ("main", source.name.lower())]
-        if lang.id == "python3" and not preferred and len(mains) > 1:
-            preferred = [m for m in mains if "__main__" in (source / m).read_text(errors="replace")]
-        return (preferred or mains)[0], False
-    name = source.name
-    if lang.id == "java":
-        name = _java_name(text, name)
-    elif lang.id == "pascal":
-        name = re.sub(r"[^A-Za-z0-9_.]", "_", name)
+        return _main_of(source, mains, lang), False
+    name = _saved_name(source, text, lang)
     shutil.copy(source, box / name)
     return name, False
 
 
-def _python_syntax(box: Path, main: str) -> str | None:
-    """A syntax error in a Python submission is a compile error (checked in-process, same interpreter)."""
-    for f in sorted(box.glob("*.py")):
-        try:
-            compile(f.read_bytes(), f.name, "exec", dont_inherit=True)
-        except SyntaxError as exc:
-            return f"{f.name}:{exc.lineno}: SyntaxError: {exc.msg}"
-        except ValueError as exc:  # null bytes
-            return f"{f.name}: {exc}"
-    return None
+SAFE_FILE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9+_.-]*")  # DOMjudge's rule (the Kattis format's is stricter)
+
+
+def _bad_file_name(source: Path) -> str | None:
+    """A submitted file whose name a judge refuses (spaces, quotes, backslashes...), or None."""
+    names = [source.name] if source.is_file() else [p.name for p in source.iterdir() if p.is_file()]
+    return next((n for n in sorted(names) if not SAFE_FILE_NAME.fullmatch(n)), None)
 
 
 def build(
@@ -131,23 +149,28 @@ def build(
     box = workdir / "build"
     if box.exists():
         shutil.rmtree(box)
+    bad = _bad_file_name(source)
+    if bad is not None:
+        return Build(None, Verdict.CE, f"file name not allowed: {bad!r} (letters, digits and + _ . - only)", lang.id)
     main, is_stub = _stage(source, lang, problem, box)
-    sources = tuple(sorted(p.name for p in box.iterdir() if p.suffix.lower() in lang.extensions))
-    mounts = tools.python_mounts if lang.id == "python3" else ()
+    if problem is not None and not is_stub and lang.id not in problem.stubs:
+        main, _ = add_includes(problem.path, lang.id, lang.extensions, box, main)
+    sources = tuple(sorted(p.name for p in box.iterdir() if lang.is_source(p)))
+    mounts = language_mounts(lang, tools)
     memory_mib = (problem.limits.memory_kib // 1024) if problem is not None else 2048
-    if lang.id == "python3":
-        err = _python_syntax(box, main)
-        if err is not None:
-            return Build(None, Verdict.CE, err, lang.id)
+    entry = entry_class(lang, main, (box / main).read_text(errors="replace") if (box / main).is_file() else "")
+    if entry is None:
+        return Build(None, Verdict.CE, f"{main}: found no class to run (one with a main method)", lang.id)
     if lang.compiled:
-        argv = expand(lang.compile, main=main, files=sources, tools=tools, memory_mib=memory_mib)
-        log = workdir / "compile.log"
+        argv = expand(lang.compile, main=main, files=sources, tools=tools, memory_mib=memory_mib, entry=entry)
+        log = workdir / "compile.log"  # stderr
+        out = workdir / "compile.out"  # stdout (a file of its own: two opens of one file would overwrite)
         result = runner.run(
             RunSpec(
                 argv=argv,
                 box=box,
                 limits=COMPILE_LIMITS,
-                stdout=log,
+                stdout=out,
                 stderr=log,
                 env=expand_env(lang.env, tools),
                 mounts=mounts,
@@ -155,7 +178,7 @@ def build(
                 address_space_limit=lang.address_space_limit,
             )
         )
-        message = log.read_text(errors="replace")[:MESSAGE_CHARS] if log.exists() else ""
+        message = "".join(f.read_text(errors="replace") for f in (log, out) if f.exists())[:MESSAGE_CHARS]
         if result.sandbox_error is not None:
             return Build(None, Verdict.JE, f"compiler could not be run: {result.sandbox_error}", lang.id)
         if result.limit_hit is not None:
@@ -165,7 +188,7 @@ def build(
             return Build(None, Verdict.CE, message or f"compiler exited with status {result.exit_code}", lang.id)
     else:
         message = ""
-    run_argv = expand(lang.run, main=main, files=sources, tools=tools, memory_mib=memory_mib)
+    run_argv = expand(lang.run, main=main, files=sources, tools=tools, memory_mib=memory_mib, entry=entry)
     program = Program(
         language=lang.id,
         files=box,
@@ -173,6 +196,7 @@ def build(
         env=expand_env(lang.env, tools),
         mounts=mounts,
         processes=lang.processes,
+        open_files=lang.open_files,
         address_space_limit=lang.address_space_limit,
         trusted=trusted,
         stub=is_stub,
@@ -207,7 +231,7 @@ def trusted_program(
     if path.suffix == ".sh":
         return Build(Program("sh", path.parent, ("/bin/sh", str(path)), trusted=True, processes=64), None, "", "sh")
     lang = language_for(path, languages)
-    if lang is None or not lang.compiled:
+    if lang is None or not lang.native:
         return Build(None, Verdict.JE, f"{path.name}: cannot run a validator written in this language", "")
     folder = path.parent
     is_folder_program = folder.name not in ("output_validators", *INPUT_VALIDATOR_FOLDERS)

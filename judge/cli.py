@@ -48,9 +48,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_run)
 
-    p = sub.add_parser("verify", help="check every submission in PROBLEM_DIR/submissions gets its folder's verdict")
+    p = sub.add_parser("verify", help="check every submission in PROBLEM_DIR/submissions gets what is expected of it")
     p.add_argument("problem", metavar="PROBLEM_DIR")
     p.add_argument("--json", action="store_true")
+    p.add_argument(
+        "--all-tests",
+        action="store_true",
+        help="judge every test, also those after a rejection (checks submissions.yaml rules exactly)",
+    )
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="submissions judged at once")
     p.set_defaults(func=cmd_verify)
 

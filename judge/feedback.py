@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from judge.build import Program
@@ -33,6 +33,7 @@ class Feedback:
     metric: float | None = None  # metric.txt (ours)
     nextpass: Path | None = None
     error: str | None = None  # the files themselves are malformed (a JE)
+    ignored_score: bool = False  # the validator rejected and also wrote score.txt / score_multiplier.txt
 
 
 @dataclass(frozen=True)
@@ -127,8 +128,10 @@ def decide(result: RunResult, feedback_dir: Path, log: Path) -> Judgement:
     if result.exit_code == ACCEPT:
         return Judgement(Verdict.AC, fb.judge_message, fb)
     if result.exit_code == REJECT:
+        # A rejection is a rejection: a score.txt beside it is ignored (as DOMjudge; the Kattis spec calls it a
+        # judge error, which would leave the contestant's wrong answer uncharged). See docs/package-format.md.
         if fb.score is not None or fb.score_multiplier is not None:
-            return Judgement(Verdict.JE, "validator rejected but wrote a score", fb)
+            fb = replace(fb, score=None, score_multiplier=None, ignored_score=True)
         if fb.judge_message.startswith("PV:"):
             return Judgement(Verdict.PV, fb.judge_message[3:].strip(), fb)
         return Judgement(Verdict.WA, fb.judge_message, fb)

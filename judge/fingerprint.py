@@ -17,7 +17,7 @@ import threading
 from collections.abc import Mapping
 from pathlib import Path
 
-from judge.languages import Language, Toolchain, expand, missing_tool
+from judge.languages import Language, Toolchain, expand, language_mounts, missing_tool
 from judge.model import Limits, RunSpec
 from judge.runner import Runner
 
@@ -38,22 +38,21 @@ def toolchain_version(lang: Language, tools: Toolchain, runner: Runner) -> str:
         return ""
     with tempfile.TemporaryDirectory(prefix="judge-version-") as tmp:
         Path(tmp).chmod(0o711)
-        log, box = Path(tmp) / "version.log", Path(tmp) / "box"
+        out, err, box = Path(tmp) / "version.out", Path(tmp) / "version.err", Path(tmp) / "box"
         box.mkdir()
         argv = expand(lang.check, main="", files=(), tools=tools, memory_mib=1024)
-        mounts = tools.python_mounts if lang.id == "python3" else ()
         res = runner.run(
             RunSpec(
                 argv=argv,
                 box=box,
                 limits=CHECK_LIMITS,
-                stdout=log,
-                stderr=log,
-                mounts=mounts,
+                stdout=out,  # (stdout and stderr apart: one file opened twice would be overwritten)
+                stderr=err,
+                mounts=language_mounts(lang, tools),
                 address_space_limit=False,
             )
         )
-        text = log.read_text(errors="replace").strip() if log.exists() else ""
+        text = "\n".join(f.read_text(errors="replace").strip() for f in (out, err) if f.exists()).strip()
         return text or f"exit status {res.exit_code}"
 
 

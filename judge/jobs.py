@@ -47,6 +47,7 @@ class JudgeJob:
     files: tuple[SourceFile, ...]  # the submission: one file, or the files of its folder
     folder: str | None = None  # a folder submission's name (None: a single file)
     label: str = ""  # what results call the source (e.g. "ann/sum.py")
+    all_tests: bool = False  # judge tests past where the contest stops too (`judge verify --all-tests`)
 
     def source_hash(self) -> str:
         return source_hash(self.files)
@@ -90,10 +91,18 @@ def read_submission(path: Path, within: Path) -> tuple[tuple[SourceFile, ...], s
     return (SourceFile(path.name, read_source(path, within)),), None
 
 
-def make_job(path: Path, problem: Problem, language: str, *, within: Path | None = None, label: str = "") -> JudgeJob:
+def make_job(
+    path: Path,
+    problem: Problem,
+    language: str,
+    *,
+    within: Path | None = None,
+    label: str = "",
+    all_tests: bool = False,
+) -> JudgeJob:
     """A job for the submission at ``path`` (read now). Raises Unreadable."""
     files, folder = read_submission(path, within if within is not None else path.parent)
-    return JudgeJob(problem.id, problem.content_hash, language, files, folder, label or str(path))
+    return JudgeJob(problem.id, problem.content_hash, language, files, folder, label or str(path), all_tests)
 
 
 def read_source(path: Path, folder: Path) -> bytes:
@@ -149,7 +158,7 @@ def judge_job(
     with tempfile.TemporaryDirectory(prefix="judge-job-") as tmp:
         try:
             source = job.stage(Path(tmp))
-            result = judge_submission(prepared, source, env, on_test=on_test, language=lang)
+            result = judge_submission(prepared, source, env, on_test=on_test, language=lang, all_tests=job.all_tests)
         except SkipLanguage:
             raise
         except Exception as exc:  # noqa: BLE001 - the judge's own bug: a JE, judged again next time

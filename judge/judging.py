@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 import tempfile
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from judge.build import Build, Program, build, detect_language, trusted_program
@@ -79,9 +79,14 @@ def judge_submission(
     on_test: Callable[[CaseResult], None] | None = None,
     workdir: Path | None = None,
     language: Language | None = None,
+    all_tests: bool = False,
 ) -> SubmissionResult:
     """Judge one submission (in ``language``, else the one its extension names). Raises build.SkipLanguage
-    for an unknown language or a missing toolchain. Callers: jobs.judge_job (and tests)."""
+    for an unknown language or a missing toolchain. Callers: jobs.judge_job (and tests).
+
+    ``all_tests``: also judge the tests that the contest would not (after a rejection in a group with
+    ``on_reject: break``); they are marked ``skipped`` and count for nothing (`judge verify --all-tests`).
+    """
     problem = prepared.problem
     lang = language or detect_language(source, env.languages)
     warnings = tuple(env.runner.info.warnings)
@@ -104,16 +109,21 @@ def judge_submission(
         stopped_groups: set[str] = set()
         stop_all = False
         for i, test in enumerate(_tests_to_run(problem)):
-            if stop_all or any(test.group == g or test.group.startswith(g + "/") for g in stopped_groups):
+            beyond = stop_all or any(test.group == g or test.group.startswith(g + "/") for g in stopped_groups)
+            if beyond and not all_tests:
                 continue
             test_dir = work / f"t{i:04d}"
             test_dir.mkdir()
             ctx = Context(problem, built.program, prepared.validator, env.runner, test_dir)
             result = judge_test(ctx, test)
             shutil.rmtree(test_dir, ignore_errors=True)
+            if beyond:
+                result = replace(result, skipped=True)
             results[test.name] = result
             if on_test is not None:
                 on_test(result)
+            if beyond:
+                continue
             if result.verdict is not Verdict.AC and problem.group(test.group).on_reject_break:
                 if not problem.scoring:
                     stop_all = True
@@ -128,8 +138,8 @@ def judge_submission(
             verdict=scored.verdict,
             score=scored.score,
             max_score=scored.max_score,
-            time_s=max((r.time_s for r in ordered), default=0.0),
-            memory_kib=max((r.memory_kib for r in ordered), default=0),
+            time_s=max((r.time_s for r in ordered if not r.skipped), default=0.0),
+            memory_kib=max((r.memory_kib for r in ordered if not r.skipped), default=0),
             compile_message=built.message,
             tests=ordered,
             test_scores=tuple(scored.test_scores.get(r.name, 0.0) for r in ordered),

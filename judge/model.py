@@ -12,6 +12,9 @@ from pathlib import Path
 
 from judge.verdict import Verdict
 
+# PATH inside the sandbox (and where languages' tools are looked up: what the sandbox can see).
+SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin"
+
 
 class LimitHit(StrEnum):
     """Which limit ended a run (at most one is reported: the first that applied)."""

@@ -21,6 +21,7 @@ from judge.testgroups import (
     TestGroup,
     declared_max,
     group_config,
+    group_worth,
     load_group,
     parse_args,
     parse_number,
@@ -244,26 +245,30 @@ def load_problem(path: Path) -> Problem:
         config.get("validator_args", config.get("validator_flags")), "problem.yaml validator_flags"
     )
     data_root = root / "data"
-    if not (data_root / "secret").is_dir():
-        raise PackageError(f"{path}: no data/secret folder")
     rules = _group_rules(version)
     defaults: dict[str, Any] = {
         "_default_aggregation": "sum" if scoring else "min",
         "_default_on_reject": "continue" if scoring else "break",
     }
     inherited = root_settings(data_root, rules, defaults)
-    declared = declared_max(group_config(data_root / "secret", rules.files), "data/secret")
-    if declared is None and rules.inherit:
-        declared = declared_max(group_config(data_root, rules.files), "data")
-    secret_max = 100.0 if declared is None else declared
-    secret = load_group(
-        data_root / "secret", data_root, inherited=inherited, max_score=secret_max, scored=True, rules=rules
-    )
     sample = None
     if (data_root / "sample").is_dir():
         sample = load_group(
             data_root / "sample", data_root, inherited=inherited, max_score=0.0, scored=False, rules=rules
         )
+    secret_dir = data_root / "secret"
+    if not secret_dir.is_dir():
+        if sample is None or not sample.all_tests():
+            raise PackageError(f"{path}: no data/secret folder, and no samples (data/sample/*.in) to judge on")
+        secret_dir = data_root / "sample"  # samples only (DOMjudge's `hello`): they are the judged, scored tests
+        sample = None
+    declared = declared_max(group_config(secret_dir, rules.files), f"data/{secret_dir.name}")
+    if declared is None and rules.inherit:
+        declared = declared_max(group_config(data_root, rules.files), "data")
+    if declared is None:
+        declared = group_worth(secret_dir, data_root, rules.files)  # legacy accept_score packages (else None)
+    secret_max = 100.0 if declared is None else declared
+    secret = load_group(secret_dir, data_root, inherited=inherited, max_score=secret_max, scored=True, rules=rules)
     if not secret.all_tests():
         raise PackageError(f"{path}: data/secret has no test cases (*.in)")
     interactive = "interactive" in words

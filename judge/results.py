@@ -21,7 +21,9 @@ class CaseResult:
     metric: float | None = None  # from the validator's metric.txt
     transcript: str = ""  # interactive problems: the first lines of the traffic
     passes: int = 1
-    skipped: bool = False  # not run (an earlier test of its group was rejected and on_reject is break)
+    # beyond where judging stops (an earlier test of its group was rejected, on_reject: break): such tests are
+    # normally not run; `judge verify --all-tests` runs them, and then they count for nothing
+    skipped: bool = False
 
     def to_json(self, score: float) -> dict[str, Any]:
         return {

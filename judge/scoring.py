@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from judge.problem import MetricSpec, Problem, ScoreAggregation, TestGroup
 from judge.results import CaseResult, GroupScore
+from judge.testgroups import combine_scores
 from judge.verdict import Verdict
 
 
@@ -34,7 +35,7 @@ def _group_score(
     group: TestGroup, results: Mapping[str, CaseResult], out: list[GroupScore], tests: dict[str, float]
 ) -> float:
     if group.subgroups:
-        score = sum(_group_score(sub, results, out, tests) for sub in group.subgroups)
+        score = combine_scores(group.combine, [_group_score(sub, results, out, tests) for sub in group.subgroups])
         for t in group.tests:
             tests[t.name] = 0.0
     else:
@@ -75,7 +76,7 @@ def score_submission(problem: Problem, results: Mapping[str, CaseResult]) -> Sco
     score = _group_score(problem.secret, results, groups, tests)
     ordered = [results[t.name] for t in problem.tests() if t.name in results]
     verdict = first_failure(ordered)
-    if any(r.verdict is Verdict.JE for r in ordered):
+    if any(r.verdict is Verdict.JE and not r.skipped for r in ordered):
         verdict = Verdict.JE  # never charge the contestant for the judge's failure
     return Scored(round(score, 6), problem.secret.max_score, verdict, tuple(groups), tests)
 

@@ -49,6 +49,7 @@ class TestGroup:
     tests: tuple[TestCase, ...]
     subgroups: tuple[TestGroup, ...]
     scored: bool  # False for data/sample
+    combine: str = "sum"  # how the subgroups' scores make this group's: sum, avg, min, max (legacy grader_flags)
     # a map validator name -> arguments, when the settings give one (then input_validator_args is empty)
     input_validator_args_by_name: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     args: tuple[str, ...] = ()  # 2025-09 `args`: command-line arguments of the submission
@@ -119,16 +120,6 @@ def group_config(path: Path, files: tuple[str, ...] = ("test_group.yaml", "testd
 
 _TEST_SUFFIXES = (".in",)
 
-# Kattis' default grader flags that are not score aggregations (read by Kattis tools; we ignore them: our verdict
-# is always the first failure in judging order, and samples are never scored).
-_OTHER_GRADER_FLAGS = (
-    "first_error",
-    "worst_error",
-    "no_errors",
-    "always_accept",
-    "accept_if_any_accepted",
-    "ignore_sample",
-)
 UNSUPPORTED_KEYS = ("require_pass", "static_validation_score", "static_validator_args")  # 2025-09
 _NOT_INHERITED = ("max_score", "range", "grading", "score_aggregation", "grader_flags")
 
@@ -152,10 +143,8 @@ def _aggregation_word(cfg: Mapping[str, Any], group_name: str) -> str | None:
         return str(cfg["score_aggregation"])
     word = None
     for flag in parse_args(cfg.get("grader_flags"), f"data/{group_name}: grader_flags"):
-        if flag in ("min", "sum", "avg", "max"):
+        if flag in ("min", "sum", "avg"):  # `max` only combines subgroups (combine); other words are ignored
             word = flag  # the last one wins, as in Kattis' default grader
-        elif flag not in _OTHER_GRADER_FLAGS:
-            raise PackageError(f"data/{group_name}: unknown grader flag {flag!r}")
     return word
 
 
@@ -232,6 +221,9 @@ def load_group(
     else:
         settings = {**{k: v for k, v in inherited.items() if k.startswith("_")}, **own}
     aggregation_word = _aggregation(name, settings, own, rules)
+    if rules.inherit and "accept_score" in own and declared_max(own, f"data/{name}") is None:
+        if not _has_subfolders(path):
+            aggregation_word = "min"  # legacy accept_score: the group is worth it when all its tests pass
     aggregation = {
         "min": ScoreAggregation.MIN,
         "pass-fail": ScoreAggregation.PASS_FAIL,
@@ -293,7 +285,7 @@ def load_group(
 
     sub_maxes: list[float | None] = []
     for sub in subdirs:
-        sub_maxes.append(declared_max(group_config(sub, rules.files), f"data/{name}/{sub.name}"))
+        sub_maxes.append(group_worth(sub, data_root, rules.files))
     given = sum(m for m in sub_maxes if m is not None)
     missing = sum(1 for m in sub_maxes if m is None)
     share = max(max_score - given, 0.0) / missing if missing else 0.0
@@ -308,6 +300,8 @@ def load_group(
         )
         for sub, m in zip(subdirs, sub_maxes, strict=True)
     )
+    # how subgroups combine: legacy grader_flags (sum, avg, min, max); 2025-09: the group's own aggregation
+    combine = _combine_word(own, f"data/{name}") if rules.inherit else ("min" if aggregation_word == "min" else "sum")
     n = len(tests)
     if aggregation is ScoreAggregation.SUM and rules.score_files_absolute and n and not subgroups:
         score_file_max = max_score / n
@@ -327,6 +321,7 @@ def load_group(
         input_validator_args_by_name=input_by_name,
         args=program_args,
         score_file_max=score_file_max,
+        combine=combine,
     )
 
 
@@ -349,3 +344,53 @@ def declared_max(cfg: Mapping[str, Any], where: str) -> float | None:
     if "range" in cfg:
         raise PackageError(f"{where}: range must be two numbers")
     return None
+
+
+_COMBINE = {
+    "sum": sum,
+    "avg": lambda xs: sum(xs) / len(xs),
+    "min": min,
+    "max": max,
+}
+
+
+def _combine_word(cfg: Mapping[str, Any], where: str) -> str:
+    """Legacy ``grader_flags``: the last of sum/avg/min/max says how the group's children combine (default sum)."""
+    words = [w for w in parse_args(cfg.get("grader_flags"), f"{where}: grader_flags") if w in _COMBINE]
+    return words[-1] if words else "sum"
+
+
+def combine_scores(word: str, scores: list[float]) -> float:
+    return float(_COMBINE[word](scores)) if scores else 0.0
+
+
+def _has_subfolders(path: Path) -> bool:
+    try:
+        return any(p.is_dir() for p in path.iterdir())
+    except OSError:
+        return False
+
+
+def group_worth(
+    path: Path, data_root: Path, files: tuple[str, ...] = ("test_group.yaml", "testdata.yaml")
+) -> float | None:
+    """A group's maximum score: declared (max_score, or legacy `range`); else, in legacy packages that
+    give `accept_score` (DOMjudge's examples), worked out from it: a group of tests with `accept_score: A`
+    is worth A (earned when all its tests pass, as DOMjudge scores it), and a group of groups is worth its
+    subgroups' worths combined by its grader_flags (sum, avg, min, max). None: not known here."""
+    where = f"data/{path.relative_to(data_root).as_posix()}"
+    cfg = group_config(path, files)
+    declared = declared_max(cfg, where)
+    if declared is not None:
+        return declared
+    subdirs = sorted(p for p in path.iterdir() if p.is_dir()) if path.is_dir() else []
+    if not subdirs:
+        return parse_number(cfg["accept_score"], f"{where}: accept_score") if "accept_score" in cfg else None
+    worths = [group_worth(sub, data_root, files) for sub in subdirs]
+    if any(w is None for w in worths) or not _uses_accept_score(path):
+        return None
+    return combine_scores(_combine_word(cfg, where), [w for w in worths if w is not None])
+
+
+def _uses_accept_score(path: Path) -> bool:
+    return any("accept_score" in group_config(d) for d in (path, *(p for p in path.rglob("*") if p.is_dir())))

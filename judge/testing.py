@@ -11,7 +11,8 @@ would have written (the program's stdout, the validator's feedback files).
     )
 
 Program runs (untrusted) take the next reply of ``programs``; validator runs (trusted) the next of
-``validators``; an interactive run one of each. ``calls`` records every ``RunSpec`` it was given.
+``validators``; an interactive run one of each; compilations (and syntax checks) succeed unless
+``compiles`` scripts them. ``calls`` records every ``RunSpec`` it was given.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from pathlib import Path
 
 import yaml
 
+from judge.build import COMPILE_LIMITS
 from judge.model import InteractiveResult, LimitHit, RunResult, RunSpec
 from judge.runner import Runner, SandboxInfo
 
@@ -108,10 +110,13 @@ class ScriptExhausted(AssertionError):
 class FakeRunner(Runner):
     """A ``Runner`` that runs nothing (see the module doc). Thread-safe."""
 
-    def __init__(self, programs: Iterable[Reply] = (), validators: Iterable[Reply] = ()) -> None:
+    def __init__(
+        self, programs: Iterable[Reply] = (), validators: Iterable[Reply] = (), compiles: Iterable[Reply] = ()
+    ) -> None:
         self.info = FAKE_INFO
         self._programs = list(programs)
         self._validators = list(validators)
+        self._compiles = list(compiles)
         self._lock = threading.Lock()
         self.calls: list[RunSpec] = []
         self.stdins: list[bytes] = []  # what each program run was given on stdin
@@ -138,7 +143,10 @@ class FakeRunner(Runner):
     def run(self, spec: RunSpec) -> RunResult:
         with self._lock:
             self.calls.append(spec)
-        if spec.trusted:
+        if spec.limits == COMPILE_LIMITS:
+            with self._lock:
+                reply = self._compiles.pop(0) if self._compiles else ran()
+        elif spec.trusted:
             reply = self._next(self._validators, "validator")
             _write_feedback(spec, reply)
         else:

@@ -39,6 +39,7 @@ def program_limits(problem: Problem, program: Program) -> Limits:
         memory_kib=problem.limits.memory_kib,
         processes=program.processes,
         output_bytes=problem.limits.output_bytes,
+        open_files=program.open_files,
     )
 
 
@@ -49,13 +50,18 @@ def fresh_box(ctx: Context, name: str) -> Path:
 
 
 def _program_spec(
-    ctx: Context, box: Path, test: TestCase, stdin: Path | None, stdout: Path | None, stderr: Path
+    ctx: Context,
+    box: Path,
+    test: TestCase,
+    pass_input: Path,
+    stdin: Path | None,
+    stdout: Path | None,
+    stderr: Path,
 ) -> RunSpec:
-    argv = ctx.program.argv
-    extra = test.args if test.args is not None else ctx.problem.group(test.group).args
-    argv = (*argv, *extra)
+    extra = test.args if test.args is not None else ctx.problem.group(test.group).args  # 2025-09 `args`
+    argv = (*ctx.program.argv, *extra)
     if ctx.problem.input_mode is InputMode.ARGS:
-        argv = (*argv, *test.input_path.read_text(errors="replace").split())
+        argv = (*argv, *pass_input.read_text(errors="replace").split())
         stdin = None
     return RunSpec(
         argv=argv,
@@ -106,7 +112,13 @@ def _answer_path(ctx: Context, test: TestCase) -> Path:
 
 
 def _validate(
-    ctx: Context, test: TestCase, args: tuple[str, ...], team_output: Path, feedback_dir: Path, n: int
+    ctx: Context,
+    test: TestCase,
+    pass_input: Path,
+    args: tuple[str, ...],
+    team_output: Path,
+    feedback_dir: Path,
+    n: int,
 ) -> Judgement:
     if ctx.validator is None:
         try:
@@ -119,7 +131,7 @@ def _validate(
     log = ctx.workdir / f"validator{n}.log"
     spec = validator_spec(
         ctx.validator,
-        input_path=test.input_path,
+        input_path=pass_input,
         answer_path=_answer_path(ctx, test),
         feedback_dir=feedback_dir,
         args=ctx.problem.validator_args + args,
@@ -150,7 +162,7 @@ class _Pass:
 def _batch_pass(ctx: Context, test: TestCase, args: tuple[str, ...], stdin: Path, feedback_dir: Path, n: int) -> _Pass:
     box = fresh_box(ctx, f"box{n}")
     out, err = ctx.workdir / f"pass{n}.out", ctx.workdir / f"pass{n}.err"
-    result = ctx.runner.run(_program_spec(ctx, box, test, stdin, out, err))
+    result = ctx.runner.run(_program_spec(ctx, box, test, stdin, stdin, out, err))
     shutil.rmtree(box, ignore_errors=True)
     if ctx.problem.answer_mode is AnswerMode.EXIT_CODE and result.exited and result.exit_code is not None:
         out.write_text(f"{result.exit_code}\n")
@@ -161,7 +173,7 @@ def _batch_pass(ctx: Context, test: TestCase, args: tuple[str, ...], stdin: Path
         return _Pass(result, None, verdict, describe_failure(result, verdict, err))
     if not out.exists():
         out.touch()
-    judgement = _validate(ctx, test, args, out, feedback_dir, n)
+    judgement = _validate(ctx, test, stdin, args, out, feedback_dir, n)
     return _Pass(result, judgement, judgement.verdict, judgement.message)
 
 
@@ -172,11 +184,11 @@ def _interactive_pass(
     box = fresh_box(ctx, f"box{n}")
     err = ctx.workdir / f"pass{n}.err"
     transcript = ctx.workdir / f"pass{n}.transcript"
-    program = _program_spec(ctx, box, test, None, None, err)
+    program = _program_spec(ctx, box, test, stdin, None, None, err)
     log = ctx.workdir / f"validator{n}.log"
     peer = validator_spec(
         ctx.validator,
-        input_path=test.input_path,
+        input_path=stdin,  # multi-pass: this pass's input (the previous pass's nextpass.in)
         answer_path=_answer_path(ctx, test),
         feedback_dir=feedback_dir,
         args=ctx.problem.validator_args + args,
@@ -191,6 +203,15 @@ def _interactive_pass(
     judgement = decide(both.peer, feedback_dir, log)
     run_verdict = limit_verdict(both.program)
     # Kattis/DOMjudge precedence (docs/package-format.md, "Interactive problems").
+    if (
+        judgement.verdict is Verdict.JE
+        and run_verdict is not None
+        and run_verdict is not Verdict.JE
+        and not both.peer_exited_first
+        and both.peer.limit_hit is LimitHit.WALL_TIME
+    ):
+        # the program failed first; the judge then stopped the validator (still reading its output)
+        return _Pass(both.program, judgement, run_verdict, describe_failure(both.program, run_verdict, err), shown)
     if judgement.verdict is Verdict.JE:
         return _Pass(both.program, judgement, Verdict.JE, judgement.message, shown)
     if both.peer_exited_first and judgement.verdict in (Verdict.WA, Verdict.PV):
@@ -202,18 +223,35 @@ def _interactive_pass(
     return _Pass(both.program, judgement, judgement.verdict, judgement.message, shown)
 
 
+def _new_text(before: str, now: str) -> str:
+    """What a pass added to a feedback file that validators are asked to append to (judgemessage.txt)."""
+    if before and now.startswith(before):
+        return now[len(before) :].strip()
+    return now
+
+
 def judge_test(ctx: Context, test: TestCase) -> CaseResult:
-    """Run every pass of one test and decide its verdict and score fraction."""
+    """Run every pass of one test and decide its verdict and score fraction.
+
+    Multi-pass (Kattis spec, as DOMjudge and BAPCtools run it): pass 1 reads the test's ``.in``; a pass
+    whose validator accepts and leaves ``nextpass.in`` is followed by another, whose input (the program's
+    stdin, and the validator's ``input_file``) is that file, moved out of the feedback directory. Every
+    other file of the feedback directory persists across the passes of the test; the answer file is the
+    test's ``.ans`` throughout. ``nextpass.in`` after pass ``validation_passes`` (more passes than
+    allowed), or with a rejection, is a judge error.
+    """
     group = ctx.problem.group(test.group)
     feedback_dir = ctx.workdir / "feedback"
     feedback_dir.mkdir(parents=True, exist_ok=True)
     stdin = test.input_path
-    max_passes = ctx.problem.limits.validation_passes if ctx.problem.multi_pass else 1
+    multi = ctx.problem.multi_pass
+    max_passes = ctx.problem.limits.validation_passes if multi else 1
     cpu = wall = 0.0
     memory = 0
     messages: list[str] = []
     transcripts: list[str] = []
     run_pass = _interactive_pass if ctx.problem.interactive else _batch_pass
+    said = ""  # the validator's judgemessage.txt so far (multi-pass validators append to it)
     n = 0
     while True:
         n += 1
@@ -221,27 +259,34 @@ def judge_test(ctx: Context, test: TestCase) -> CaseResult:
         p = run_pass(ctx, test, args, stdin, feedback_dir, n)
         cpu, wall = max(cpu, p.result.cpu_time_s), max(wall, p.result.wall_time_s)
         memory = max(memory, p.result.memory_kib)
-        if p.message:
-            messages.append(p.message if max_passes == 1 else f"pass {n}: {p.message}")
+        message = p.message
+        if multi and p.judgement is not None and p.message == p.judgement.feedback.judge_message:
+            message, said = _new_text(said, p.message), p.message
+        if message:
+            messages.append(message if not multi else f"pass {n}: {message}")
         if p.transcript:
-            transcripts.append(p.transcript if max_passes == 1 else f"--- pass {n}\n{p.transcript}")
+            transcripts.append(p.transcript if not multi else f"--- pass {n}\n{p.transcript}")
         fb = p.judgement.feedback if p.judgement is not None else Feedback()
+        if fb.ignored_score:
+            messages.append("(the validator rejected and also wrote score.txt: the score is ignored)")
         verdict, fraction = p.verdict, 0.0
-        if verdict is Verdict.AC and ctx.problem.multi_pass and fb.nextpass is not None:
-            if n >= max_passes:
-                verdict = Verdict.JE
-                messages.append(f"the validator asked for pass {n + 1}, but validation_passes is {max_passes}")
-            else:
-                stdin = ctx.workdir / f"pass{n + 1}.in"
-                shutil.move(fb.nextpass, stdin)
-                continue
-        elif verdict is not Verdict.AC and fb.nextpass is not None and p.judgement is not None:
+        if multi and fb.nextpass is not None and p.judgement is not None:
             if p.judgement.verdict is not Verdict.AC:
                 verdict = Verdict.JE
-                messages.append("the validator wrote nextpass.in but did not accept")
+                messages.append("the validator wrote nextpass.in but did not accept (exit 42)")
+            elif verdict is Verdict.AC:
+                if n >= max_passes:
+                    verdict = Verdict.JE
+                    messages.append(
+                        f"the validator asked for pass {n + 1}, but validation_passes is {max_passes}"
+                    )
+                else:
+                    stdin = ctx.workdir / f"pass{n + 1}.in"
+                    shutil.move(fb.nextpass, stdin)
+                    continue
         if verdict is Verdict.AC and group.aggregation is ScoreAggregation.PASS_FAIL and group.scored:
             if fb.score is not None or fb.score_multiplier is not None:
-                messages.append("the validator wrote a score for a test of a pass-fail group")
+                messages.append("the validator wrote a score for a test of a pass-fail group (2025-09: a JE)")
                 verdict = Verdict.JE
         if verdict is Verdict.AC:
             fraction = _fraction(ctx, test, fb)

@@ -25,15 +25,3 @@ class Verdict(StrEnum):
         """Whether this verdict counts against the contestant."""
         return self is not Verdict.JE
 
-
-# The Kattis submissions/<folder> names and the verdict each one expects.
-FOLDER_VERDICTS: dict[str, Verdict] = {
-    "accepted": Verdict.AC,
-    "wrong_answer": Verdict.WA,
-    "time_limit_exceeded": Verdict.TLE,
-    "run_time_error": Verdict.RTE,
-    "memory_limit_exceeded": Verdict.MLE,
-    "output_limit_exceeded": Verdict.OLE,
-    "compile_error": Verdict.CE,
-    "protocol_violation": Verdict.PV,
-}

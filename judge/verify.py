@@ -1,6 +1,7 @@
-"""`judge verify`: every submission in a package's submissions/<folder>/ gets the verdict its folder names.
+"""`judge verify`: every example submission of a package gets what its author expects of it.
 
-Also runs the input validators on every test (as Kattis' verifyproblem does).
+What is expected comes from its folder, DOMjudge's `@EXPECTED_RESULTS@` markers and `submissions.yaml`
+(judge/expectations.py). Also runs the input validators on every test (as Kattis' verifyproblem does).
 """
 
 from __future__ import annotations
@@ -13,53 +14,28 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from judge.build import SkipLanguage, detect_language, trusted_program
+from judge.expectations import Expectation, SubmissionsYaml, expectation_for, load_submissions_yaml
 from judge.inputcheck import input_problem
 from judge.jobs import Unreadable, judge_job, make_job
 from judge.judging import Environment, Prepared
 from judge.packages import Packages
 from judge.problem import Problem, program_name
 from judge.results import SubmissionResult
-from judge.verdict import FOLDER_VERDICTS, Verdict
 
-
-@dataclass(frozen=True)
-class Expectation:
-    folder: str
-
-    def describe(self) -> str:
-        if self.folder == "partially_accepted":
-            return "AC<max|WA>0"
-        if self.folder == "rejected":
-            return "not AC"
-        if self.folder == "run_time_error":
-            return "RTE|MLE"
-        return FOLDER_VERDICTS[self.folder].value
-
-    def met_by(self, r: SubmissionResult) -> bool:
-        if self.folder == "accepted":
-            return r.verdict is Verdict.AC and r.score >= r.max_score - 1e-6
-        if self.folder == "partially_accepted":
-            return (r.verdict is Verdict.AC and r.score < r.max_score - 1e-6) or (
-                r.verdict is Verdict.WA and r.score > 1e-9
-            )
-        if self.folder == "rejected":
-            return r.verdict not in (Verdict.AC, Verdict.JE)
-        if self.folder == "run_time_error" and r.verdict is Verdict.MLE:
-            return True  # Kattis has no MLE: its packages file memory hogs under run_time_error/
-        return r.verdict is FOLDER_VERDICTS[self.folder]
-
-
-KNOWN_FOLDERS = (*FOLDER_VERDICTS, "partially_accepted", "rejected")
+IGNORED_FILES = ("README", "README.md", "README.txt", "submissions.yaml", "submissions.json")
 
 
 @dataclass(frozen=True)
 class VerifyRow:
     folder: str
-    submission: str
+    submission: str  # <folder>/<name>
     expected: str
     result: SubmissionResult | None
     ok: bool
-    skipped: str | None = None  # reason
+    skipped: str | None = None  # why it was not judged (an unknown language or a missing toolchain)
+    checked: bool = True  # False: nothing is expected of it (judged and shown, but not a check)
+    failures: tuple[str, ...] = ()  # why it does not meet the expectation
+    notes: tuple[str, ...] = ()  # about the expectation itself (ignored markers, why nothing is checked)
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -67,39 +43,59 @@ class VerifyRow:
             "submission": self.submission,
             "expected": self.expected,
             "ok": self.ok,
+            "checked": self.checked,
             "skipped": self.skipped,
+            "failures": list(self.failures),
+            "notes": list(self.notes),
             "result": None if self.result is None else self.result.to_json(),
         }
 
 
 def discover(problem: Problem) -> list[tuple[str, Path]]:
+    """Every ``submissions/<folder>/<file or folder>``, in name order."""
     base = problem.path / "submissions"
     if not base.is_dir():
         return []
     out: list[tuple[str, Path]] = []
-    for folder in sorted(p for p in base.iterdir() if p.is_dir()):
+    for folder in sorted(p for p in base.iterdir() if p.is_dir() and not p.name.startswith(".")):
         for entry in sorted(folder.iterdir()):
-            if entry.name.startswith(".") or entry.name in ("README.md", "submissions.yaml"):
+            if entry.name.startswith(".") or entry.name in IGNORED_FILES:
                 continue
             out.append((folder.name, entry))
     return out
 
 
-def verify_one(prepared: Prepared, folder: str, source: Path, env: Environment) -> VerifyRow:
+def verify_one(
+    prepared: Prepared,
+    folder: str,
+    source: Path,
+    env: Environment,
+    submissions_yaml: SubmissionsYaml | None = None,
+    *,
+    all_tests: bool = False,
+) -> VerifyRow:
     name = f"{folder}/{source.name}"
-    if folder not in KNOWN_FOLDERS:
-        return VerifyRow(folder, name, "?", None, True, f"folder {folder!r} names no verdict")
-    exp = Expectation(folder)
+    problem = prepared.problem
+    yaml = submissions_yaml if submissions_yaml is not None else load_submissions_yaml(problem.path)
+    exp: Expectation = expectation_for(folder, source, name, yaml)
+    notes = exp.notes + ((exp.manual,) if exp.manual else ())
     try:
-        lang = detect_language(source, env.languages)
-        job = make_job(source, prepared.problem, lang.id, within=source.parent)
+        lang_id = yaml.language(name)  # submissions.yaml may say (2025-09), else the file extensions do
+        if lang_id is not None and lang_id not in env.languages:
+            raise SkipLanguage(f"{name}: submissions.yaml names language {lang_id!r}, which the judge does not have")
+        lang = env.languages[lang_id] if lang_id is not None else detect_language(source, env.languages)
+        # symbolic links between the package's submissions (DOMjudge's mixed-verdicts/) are fine
+        job = make_job(source, problem, lang.id, within=problem.path / "submissions", all_tests=all_tests)
         with Packages.of(prepared, env) as packages:
             result = judge_job(job, packages, env)
     except SkipLanguage as exc:
-        return VerifyRow(folder, name, exp.describe(), None, True, str(exc))
+        return VerifyRow(folder, name, exp.describe(), None, True, str(exc), exp.checked, (), notes)
     except Unreadable as exc:
-        return VerifyRow(folder, name, exp.describe(), None, True, f"cannot read it: {exc}")
-    return VerifyRow(folder, name, exp.describe(), result, exp.met_by(result))
+        return VerifyRow(folder, name, exp.describe(), None, True, f"cannot read it: {exc}", exp.checked, (), notes)
+    if not exp.checked:
+        return VerifyRow(folder, name, exp.describe(), result, True, None, False, (), notes)
+    failures = tuple(exp.failures(result, [t.name for t in problem.tests()]))
+    return VerifyRow(folder, name, exp.describe(), result, not failures, None, True, failures, notes)
 
 
 @dataclass(frozen=True)
@@ -130,14 +126,17 @@ def verify(
     *,
     jobs: int = 1,
     on_row: Callable[[VerifyRow], None] | None = None,
+    all_tests: bool = False,
 ) -> tuple[list[VerifyRow], list[InputCheck]]:
+    """Raises PackageError for a malformed submissions.yaml."""
+    yaml = load_submissions_yaml(prepared.problem.path)
     work = Path(tempfile.mkdtemp(prefix="judge-verify-"))
     try:
         inputs = check_inputs(prepared.problem, env, work)
         todo = discover(prepared.problem)
 
         def one(item: tuple[str, Path]) -> VerifyRow:
-            row = verify_one(prepared, item[0], item[1], env)
+            row = verify_one(prepared, item[0], item[1], env, yaml, all_tests=all_tests)
             if on_row is not None:
                 on_row(row)
             return row

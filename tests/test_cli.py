@@ -20,7 +20,7 @@ def judge(*args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.mark.parametrize("package", ["sum", "divisor", "guess", "reverse", "primes"])
+@pytest.mark.parametrize("package", ["sum", "divisor", "guess", "reverse", "primes", "countdown"])
 def test_verify_fixture_packages(package: str) -> None:
     proc = judge("verify", str(FIXTURES / package), "--json")
     report = json.loads(proc.stdout)

@@ -89,7 +89,7 @@ def test_grade_stores_renders_and_rejudges_only_what_changed(
     put(root, HOSTILE, "sum.c", "int main(void) { return <script>alert(2); }\n")  # the message quotes it
     put(root, HOSTILE, "guess.py", fixture_sub("guess", "protocol_violation", "garbage.py"))
     put(root, HOSTILE, "primes.py", 'print("<script>alert(3)</script>")\n')  # the checker quotes the output
-    put(root, "cid", "sum.rb", "puts 1\n")
+    put(root, "cid", "sum.exs", "IO.puts 1\n")
     put(root, "cid", "chess.py", "print(1)\n")
 
     assert grade(root, problems, out, "--jobs", "2") == 0

@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "submissions"
 PROBLEMS = ROOT / "problems"
 SEEDS, STRONG, HOSTILE = "alder", "birch", "fir"
-INTENDED_ISSUES = {("unknown-language", "elm/rummy.rb")}
+INTENDED_ISSUES = {("unknown-language", "elm/rummy.exs")}
 TESTS_PER_GROUP = 2
 
 

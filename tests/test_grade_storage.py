@@ -34,7 +34,7 @@ def test_discovery_reports_what_it_cannot_judge_and_goes_on(tmp_path: Path) -> N
     write(root / "ann" / "guess.c", "int main(void){return 0;}\n")
     write(root / "ann" / "chess.py")  # unknown problem
     write(root / "ann" / ".hidden.py")  # ignored
-    write(root / "bea" / "sum.rb")  # unknown language
+    write(root / "bea" / "sum.exs")  # unknown language
     write(root / "bea" / "primes" / "main.py")  # a folder submission
     write(root / "bea" / "primes" / "util.py")
     write(root / "cid" / "sum.py")
@@ -58,7 +58,7 @@ def test_discovery_reports_what_it_cannot_judge_and_goes_on(tmp_path: Path) -> N
     assert kinds == [
         ("ambiguous", "cid/sum.*"),
         ("stray-file", "notes.txt"),
-        ("unknown-language", "bea/sum.rb"),
+        ("unknown-language", "bea/sum.exs"),
         ("unknown-problem", "ann/chess.py"),
         ("unreadable", "cid/guess.py"),
         ("unreadable", "dan/primes.py"),  # a link out of the contestant's folder

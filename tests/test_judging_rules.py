@@ -24,7 +24,7 @@ ONE_TEST = {"secret/01": (b"1\n", b"1\n")}
 
 def judge(tmp_path: Path, package: Path, runner: FakeRunner) -> SubmissionResult:
     source = tmp_path / "sub.py"
-    source.write_text("print(1)\n")  # Python: no compile run (only the in-process syntax check)
+    source.write_text("print(1)\n")  # its syntax check is a compile run: scripted by `compiles`, else it passes
     env = fake_environment(runner)
     work = tmp_path / "work"
     work.mkdir(exist_ok=True)
@@ -118,6 +118,14 @@ def test_a_sandbox_failure_of_the_program_is_je(tmp_path: Path) -> None:
     package = make_package(tmp_path / "pkg", {"name": "p"}, ONE_TEST)
     result = judge(tmp_path, package, FakeRunner([ran(sandbox_error="no slot")], []))
     assert result.verdict is Verdict.JE and not result.verdict.charged
+
+
+def test_a_failed_compilation_is_ce_and_runs_nothing(tmp_path: Path) -> None:
+    package = make_package(tmp_path / "pkg", {"name": "p"}, ONE_TEST)
+    runner = FakeRunner([], [], compiles=[ran(b"sub.py:1: SyntaxError\n", exit_code=1)])
+    result = judge(tmp_path, package, runner)
+    assert result.verdict is Verdict.CE and result.verdict.charged
+    assert [c for c in runner.calls if not c.trusted and c.limits != runner.calls[0].limits] == []
 
 
 def test_the_fake_runner_refuses_runs_it_was_not_scripted_for(tmp_path: Path) -> None:

@@ -48,7 +48,7 @@ def _copy(tmp_path: Path, name: str) -> Path:
         (lambda p: (p / "problem.yaml").write_text("name: [unclosed"), "not valid YAML"),
         (lambda p: (p / "problem.yaml").write_text("type: banana"), "unknown problem type"),
         (lambda p: (p / "problem.yaml").write_text("limits: {time_limit: fast}"), "expected a number"),
-        (lambda p: shutil.rmtree(p / "data" / "secret"), "no data/secret"),
+        (lambda p: [shutil.rmtree(p / "data" / d) for d in ("secret", "sample")], "no data/secret"),
         (lambda p: [f.unlink() for f in (p / "data" / "secret").glob("*.in")], "no test cases"),
         (lambda p: (p / "data/secret/testdata.yaml").write_text("score_aggregation: median"), "score_aggregation"),
     ],
@@ -85,3 +85,15 @@ def test_judge_error_is_never_charged() -> None:
     results = {t.name: _result(t.name, t.group, Verdict.AC) for t in tests}
     results[tests[1].name] = _result(tests[1].name, tests[1].group, Verdict.JE)
     assert score_submission(problem, results).verdict is Verdict.JE
+
+
+def test_a_package_with_samples_only_is_judged_on_its_samples(tmp_path: Path) -> None:
+    """DOMjudge's `hello` has data/sample only: its samples are the judged and scored tests."""
+    pkg = _copy(tmp_path, "sum")
+    shutil.rmtree(pkg / "data" / "secret")
+    problem = load_problem(pkg)
+    assert problem.sample is None
+    assert [t.name for t in problem.tests()] == ["sample/00"]
+    results = {t.name: _result(t.name, t.group, Verdict.AC) for t in problem.tests()}
+    scored = score_submission(problem, results)
+    assert scored.verdict is Verdict.AC and scored.score == scored.max_score == 100

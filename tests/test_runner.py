@@ -12,6 +12,7 @@ import signal
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 import psutil
@@ -21,6 +22,7 @@ from hypothesis import strategies as st
 
 from judge.model import LimitHit, Limits, Mount, RunSpec
 from judge.runner import RunnerConfig, SandboxInfo, make_runner
+from judge.runner.limits import Observed, classify, cpu_kill_s
 
 HERE = Path(__file__).parent
 PY = "/usr/bin/python3"  # world-readable, so it runs on both backends
@@ -253,6 +255,46 @@ def test_memory_limit_is_mle_not_rte(runner, box, tmp_path):
     limits = Limits(time_s=5, wall_time_s=10, memory_kib=64 * 1024)
     res = run(runner, box, [PY, "-c", "b = bytearray(1 << 30)"], limits=limits, stderr=tmp_path / "err")
     assert res.limit_hit is LimitHit.MEMORY, res
+
+
+def test_a_memory_hog_past_its_time_limit_is_mle_not_tle(runner, box, tmp_path):
+    """It computes past its CPU limit (by its own CPU clock), then fills memory: the run is still going
+    when the memory runs out (the grace past the time limit), and memory wins over time."""
+    limits = Limits(time_s=0.4, wall_time_s=10, memory_kib=64 * 1024)
+    script = "import time\nwhile time.process_time() < 0.5: pass\nb = b'x' * (512 << 20)\n"
+    res = run(runner, box, [PY, "-S", "-c", script], limits=limits, stderr=tmp_path / "err")
+    assert res.limit_hit is LimitHit.MEMORY, res
+    assert res.cpu_time_s > limits.time_s
+
+
+def test_memory_wins_over_time_when_both_were_hit():
+    base = Observed(
+        exit_code=None, signal=signal.SIGKILL, cpu_time_s=1.2, memory_kib=64 * 1024, stdout_bytes=0,
+        stderr_bytes=0, killed_for=LimitHit.CPU_TIME, oom_kills=1, fork_failures=0, stderr_tail=b"",
+        address_space_limited=False, box=None,
+    )
+    limits = Limits(time_s=1, wall_time_s=3, memory_kib=64 * 1024)
+    assert classify(base, limits) is LimitHit.MEMORY
+    assert classify(replace(base, killed_for=LimitHit.WALL_TIME), limits) is LimitHit.MEMORY
+    assert classify(replace(base, oom_kills=0), limits) is LimitHit.CPU_TIME
+    assert cpu_kill_s(limits) > limits.time_s
+    assert cpu_kill_s(limits) < limits.wall_time_s
+
+
+def test_waiting_for_a_cpu_does_not_count_against_the_wall_limit(runner, box):
+    """Three busy processes pinned to one CPU each wait for it two thirds of the time (more if the machine
+    is busy). Their CPU limit (the tree's, plus the grace) takes them past the 1 s wall limit, but the wall
+    limit counts only time in which every one of them could run (each gets its 1 s of CPU, 3 s in all):
+    the run ends on its CPU limit, not on the wall clock, whatever else the machine is doing."""
+    taskset = shutil.which("taskset")
+    if taskset is None:
+        pytest.skip("no taskset")
+    cpu = min(os.sched_getaffinity(0))
+    limits = Limits(time_s=0.6, wall_time_s=1.0, processes=8)
+    loop = "(while :; do :; done)"
+    argv = (taskset, "-c", str(cpu), "/bin/sh", "-c", f"{loop} & {loop} & {loop} & wait")
+    res = run(runner, box, argv, limits=limits)
+    assert res.limit_hit is LimitHit.CPU_TIME, res
 
 
 def test_memory_within_limit_is_reported(runner, box):

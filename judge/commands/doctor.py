@@ -23,7 +23,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     test = self_test(env.runner, env.tools)
     print(table(["self-test", "result"], [[c.name, "ok" if c.ok else f"FAILED: {c.error}"] for c in test.checks]))
     statuses = language_status(env.languages, env.tools, env.runner)
-    rows = [[s.id, s.name, "yes" if s.present else "NO", s.detail[:80]] for s in statuses]
+    rows = [[s.id, s.name, "yes" if s.present else "NO", s.detail[:80] if s.present else s.detail] for s in statuses]
     print(table(["language", "name", "present", "version / what to install"], rows))
     if not test.ok:
         print(f"judge: error: the sandbox self-test failed: {test.failure()}", file=sys.stderr)

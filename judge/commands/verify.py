@@ -1,4 +1,4 @@
-"""`judge verify PROBLEM_DIR`: every submission in the package gets the verdict its folder names."""
+"""`judge verify PROBLEM_DIR`: every submission in the package gets what its author expects of it."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
                 got = row.result.verdict.value if row.result else "skipped"
                 print(f"  {row.submission}: {got}", file=sys.stderr, flush=True)
 
-        rows, inputs = verify(prepared, env, jobs=args.jobs, on_row=progress)
+        rows, inputs = verify(prepared, env, jobs=args.jobs, on_row=progress, all_tests=args.all_tests)
     bad_inputs = [c for c in inputs if not c.ok]
     all_ok = all(r.ok for r in rows) and not bad_inputs and bool(rows)
     if args.json:
@@ -52,6 +52,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
             table_rows.append([r.submission, "-", r.expected, "skipped", "", "", "skip: " + (r.skipped or "")])
         else:
             res = r.result
+            check = "ok" if r.ok and r.checked else "not checked" if r.ok else "MISMATCH"
             table_rows.append(
                 [
                     r.submission,
@@ -60,19 +61,26 @@ def cmd_verify(args: argparse.Namespace) -> int:
                     res.verdict.value,
                     f"{res.score:g}/{res.max_score:g}",
                     f"{res.time_s:.2f}",
-                    "ok" if r.ok else "MISMATCH",
+                    check,
                 ]
             )
     print(table(["submission", "lang", "expected", "got", "score", "max cpu s", "check"], table_rows))
+    for r in rows:
+        for line in r.failures:
+            print(f"  {r.submission}: {line}")
+        for line in r.notes:
+            print(f"  {r.submission}: note: {line}")
     print(f"input validators: {len(inputs) - len(bad_inputs)}/{len(inputs)} checks passed")
     for c in bad_inputs[:20]:
         print(f"  invalid input {c.test} ({c.validator}): {c.message}")
     if not rows:
         print("no submissions found under submissions/")
-    n_ok = sum(1 for r in rows if r.ok and r.result is not None)
+    n_ok = sum(1 for r in rows if r.ok and r.checked and r.result is not None)
+    n_unchecked = sum(1 for r in rows if not r.checked and r.result is not None)
     n_skip = sum(1 for r in rows if r.result is None)
+    n_bad = len(rows) - n_ok - n_unchecked - n_skip
     print(
-        f"{problem.id}: {n_ok} as expected, {len(rows) - n_ok - n_skip} mismatched, {n_skip} skipped -> "
+        f"{problem.id}: {n_ok} as expected, {n_bad} mismatched, {n_unchecked} not checked, {n_skip} skipped -> "
         + ("OK" if all_ok else "FAILED")
     )
     return EXIT_OK if all_ok else EXIT_FAILED

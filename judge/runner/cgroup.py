@@ -201,6 +201,16 @@ class SlotGroup:
         forks = _keyed(_read(d / "pids.events"), "max") if (d / "pids.events").exists() else 0
         return CgroupUsage(self.cpu_time_s(), peak, ooms, forks)
 
+    def procs(self) -> set[int]:
+        """The processes in the group now."""
+        pids: set[int] = set()
+        for d in self._dirs.values():
+            try:
+                pids.update(int(p) for p in _read(d / "cgroup.procs").split())
+            except (OSError, ValueError):
+                pass
+        return pids
+
     def kill_all(self, exclude: set[int] | frozenset[int] = frozenset()) -> int:
         """SIGKILL whatever is still in the group (should be nothing); returns how many."""
         killed = 0

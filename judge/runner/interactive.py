@@ -8,6 +8,9 @@ counts the program's output against its output limit.
 No hang is possible: the judge keeps no pipe end open, so when one side exits the
 other sees EOF (or EPIPE); if both wait for each other, the program's wall limit
 ends it and then the peer sees EOF. Pipes are enlarged to 1 MiB (as problemtools).
+When the program fails (a limit or a crash), the peer gets PEER_DRAIN_S more to
+finish; the program's wall deadline may move on with the machine's load (monitor.py),
+and the peer's deadline follows it.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import fcntl
 import os
 import selectors
 import threading
+import time
 from contextlib import ExitStack
 from dataclasses import replace
 from pathlib import Path
@@ -42,6 +46,7 @@ class Starter(Protocol):
     def collect(self, launch: Launch, spec: RunSpec, io: Plumbing, stdout_bytes: int | None = None) -> RunResult: ...
 
 PIPE_BYTES = 1024 * 1024
+PEER_DRAIN_S = 2.0  # how long the peer may go on after the program failed
 TRANSCRIPT_CAP = 64 * 1024
 
 
@@ -258,14 +263,23 @@ def run_interactive(runner: Starter, program: RunSpec, peer: RunSpec, transcript
         close_held()
 
         order: list[Launch] = []
+        margin = max(0.0, peer.limits.wall_time_s - program.limits.wall_time_s)
 
         def on_exit(ln: Launch) -> None:
             order.append(ln)
+            if ln is prog_launch and peer_launch.exit_status is None and not _clean_exit(ln):
+                # The program failed (a limit, a crash): its verdict stands unless the peer has already
+                # rejected, so the peer only gets a little time to finish what it is reading (a pipe full
+                # of a flooding program's output could keep it busy far longer).
+                peer_launch.deadline = min(peer_launch.deadline, time.monotonic() + PEER_DRAIN_S)
 
         def check_proxy() -> float | None:
             if proxy is not None and proxy.over_limit.is_set() and prog_launch.killed_for is None:
                 prog_launch.kill(LimitHit.OUTPUT)
-            return None if proxy is None else _soon()
+            if prog_launch.exit_status is None and not prog_launch.finished:
+                # the program's wall deadline moves on with the machine's load (monitor): the peer's follows
+                peer_launch.deadline = max(peer_launch.deadline, prog_launch.deadline + margin)
+            return _soon()
 
         monitor([prog_launch, peer_launch], on_exit=on_exit, extra=check_proxy)
 
@@ -285,9 +299,12 @@ def run_interactive(runner: Starter, program: RunSpec, peer: RunSpec, transcript
 
 
 def _soon() -> float:
-    import time
-
     return time.monotonic() + 0.05
+
+
+def _clean_exit(ln: Launch) -> bool:
+    status = ln.exit_status
+    return ln.killed_for is None and status is not None and os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
 
 
 def _exited_first(peer: Launch, program: Launch, order: list[Launch]) -> bool:

@@ -23,9 +23,24 @@ MEMORY_ERROR_MARKERS = (
 )
 
 
+def cpu_grace_s(limits: Limits) -> float:
+    """How long past its CPU time limit a run may go on before it is killed (DOMjudge's soft/hard limits).
+
+    Any CPU time above the limit is a TLE all the same; the grace only lets a run that is about to reach
+    its memory limit get there, so that a memory hog (which spends its CPU time in page faults, more of
+    it on a loaded machine) is MLE whatever the load, not MLE or TLE depending on it.
+    """
+    return min(2.0, 0.5 + 0.5 * limits.time_s)
+
+
+def cpu_kill_s(limits: Limits) -> float:
+    """The CPU time (whole process tree) at which the monitor kills a run."""
+    return limits.time_s + cpu_grace_s(limits)
+
+
 def cpu_rlimit(limits: Limits) -> tuple[int, int]:
     """RLIMIT_CPU backstop (whole seconds, per process): SIGXCPU, then SIGKILL one second later."""
-    soft = math.ceil(limits.time_s) + 1
+    soft = math.ceil(cpu_kill_s(limits)) + 1
     return soft, soft + 1
 
 
@@ -91,14 +106,13 @@ def _box_has_big_file(box: Path | None, limit: int) -> bool:
 
 
 def classify(obs: Observed, limits: Limits) -> LimitHit | None:
-    """Which limit ended the run: the monitor's own kill first, then memory, output, CPU, processes."""
+    """Which limit ended the run: memory first (an OOM kill wins over a time-out: see cpu_grace_s), then
+    the monitor's own kill, output, a runtime's out-of-memory message, CPU, processes."""
+    if obs.oom_kills > 0 or obs.memory_kib > limits.memory_kib:
+        return LimitHit.MEMORY
     if obs.killed_for is not None:
         return obs.killed_for
     abnormal = obs.signal is not None or obs.exit_code != 0
-    if obs.oom_kills > 0:
-        return LimitHit.MEMORY
-    if obs.memory_kib > limits.memory_kib:
-        return LimitHit.MEMORY
     if (
         obs.signal == signal.SIGXFSZ
         or obs.stdout_bytes > limits.output_bytes
@@ -106,10 +120,10 @@ def classify(obs: Observed, limits: Limits) -> LimitHit | None:
         or (abnormal and _box_has_big_file(obs.box, limits.output_bytes))
     ):
         return LimitHit.OUTPUT
+    if abnormal and any(m in obs.stderr_tail for m in MEMORY_ERROR_MARKERS):
+        return LimitHit.MEMORY  # (an allocation failed under RLIMIT_AS: memory wins over time here too)
     if obs.cpu_time_s > limits.time_s or obs.signal == signal.SIGXCPU:
         return LimitHit.CPU_TIME
-    if abnormal and any(m in obs.stderr_tail for m in MEMORY_ERROR_MARKERS):
-        return LimitHit.MEMORY
     if abnormal and obs.fork_failures > 0:
         return LimitHit.PROCESSES
     return None

@@ -3,7 +3,9 @@
 It sleeps in ``select`` on the launchers' status pipes, so a program that ends
 early is noticed at once and nothing burns CPU while waiting. Wall deadlines are
 checked on every wake-up; the tree's CPU time is polled (cgroup ``cpuacct`` or
-``/proc``) every ``CPU_POLL_S`` only once it could possibly exceed the limit.
+``/proc``) every ``CPU_POLL_S`` only once it could possibly exceed the limit; a run is killed
+when it reaches the limit plus a grace (limits.cpu_kill_s), and is a TLE for anything above the limit.
+The wall-clock deadline is moved on by the time the run's processes waited for a CPU (a loaded machine).
 """
 
 from __future__ import annotations
@@ -12,10 +14,15 @@ import selectors
 import time
 from collections.abc import Callable, Sequence
 
+import psutil
+
 from judge.model import LimitHit
 from judge.runner.launch import TERM_GRACE_S, Launch
+from judge.runner.limits import cpu_kill_s
+from judge.runner.osutil import run_queue_wait_s
 
 CPU_POLL_S = 0.02
+WALL_STRETCH_MAX = 10.0
 
 
 def monitor(
@@ -90,9 +97,39 @@ def _enforce(ln: Launch, now: float) -> None:
             ln.kill(None)  # the launcher is stuck cleaning up; should never happen
         return
     if now >= ln.deadline:
+        later = _stretched_deadline(ln)
+        if later > now + 0.001:
+            ln.deadline = later  # it waited for a CPU that long: the machine's load, not its own doing
+            return
         ln.kill(LimitHit.WALL_TIME)
         return
     if now >= ln.next_cpu_poll:
         ln.next_cpu_poll = now + CPU_POLL_S
-        if ln.cpu_time_s() > ln.spec.limits.time_s:
+        if ln.cpu_time_s() > cpu_kill_s(ln.spec.limits):
             ln.kill(LimitHit.CPU_TIME)
+
+
+def _run_pids(ln: Launch) -> set[int]:
+    """The processes of the run: its cgroup's (not the slot's fork and box servers), else its process tree."""
+    if ln.group is not None:
+        return ln.group.procs() - ln._keep()
+    if ln.pid is None:
+        return set()
+    try:
+        root = psutil.Process(ln.pid)
+        return {root.pid, *(c.pid for c in root.children(recursive=True))}
+    except psutil.Error:
+        return set()
+
+
+def _stretched_deadline(ln: Launch) -> float:
+    """The wall-clock deadline plus the longest time any of the run's threads spent waiting, runnable,
+    for a CPU: so the wall limit counts only time in which every thread could have run.
+
+    The wall limit is a backstop against programs that sleep or block; on a loaded machine a program
+    that computes gets less CPU per second of wall time, and that must not turn into a TLE (or beat its
+    memory limit to a verdict). Capped at WALL_STRETCH_MAX times the limit (a safety net only).
+    """
+    wall = ln.spec.limits.wall_time_s
+    waited = run_queue_wait_s(_run_pids(ln))
+    return ln.started + min(wall + waited, WALL_STRETCH_MAX * wall)

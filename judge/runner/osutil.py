@@ -122,3 +122,25 @@ def rmtree(path: Path) -> None:
     import shutil
 
     shutil.rmtree(path, ignore_errors=True)
+
+
+def run_queue_wait_s(pids: set[int]) -> float:
+    """The longest time any thread of these processes has waited, runnable, for a CPU (``/proc/*/schedstat``).
+
+    Elapsed time minus this is the time every thread could have run. Threads that have already ended are
+    not counted (their figures are gone); 0 where schedstat is missing.
+    """
+    longest_ns = 0
+    for pid in pids:
+        try:
+            tids = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for tid in tids:
+            try:
+                with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+                    fields = f.read().split()
+                longest_ns = max(longest_ns, int(fields[1]))
+            except (OSError, ValueError, IndexError):
+                pass
+    return longest_ns / 1e9

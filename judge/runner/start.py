@@ -23,7 +23,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge.model import RunSpec
+from judge.model import SANDBOX_PATH, RunSpec
 from judge.runner.bwrap import BOX, HELPER_INSIDE, TMP_MIN_BYTES, Layout, bwrap_argv
 from judge.runner.cgroup import SlotGroup
 from judge.runner.limits import rlimit_args, rlimits
@@ -33,7 +33,7 @@ from judge.runner.osutil import anonymous_file, chown_tree, let_others_traverse,
 from judge.runner.slots import Slot
 from judge.runner.zygote import BoxServer, Zygote, ZygoteError, fits
 
-BASE_PATH = "/usr/local/bin:/usr/bin:/bin"
+BASE_PATH = SANDBOX_PATH
 
 
 @dataclass
