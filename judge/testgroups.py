@@ -175,6 +175,27 @@ def root_settings(data_root: Path, rules: GroupRules, defaults: Mapping[str, Any
     return out
 
 
+def _is_group(folder: Path, rules: GroupRules) -> bool:
+    return any((folder / f).is_file() for f in rules.files[:1])
+
+
+def _test_case(entry: Path, data_root: Path, group: str, rules: GroupRules) -> TestCase:
+    ans = entry.with_suffix(".ans")
+    test_name = entry.relative_to(data_root).with_suffix("").as_posix()
+    cfg = _test_config(entry, f"data/{test_name}") if not rules.inherit else {}
+    where = f"data/{test_name}.yaml"
+    t_input, t_by_name = _input_args(cfg.get("input_validator_args"), where)
+    return TestCase(
+        test_name,
+        entry,
+        ans if ans.is_file() else None,
+        group,
+        validator_args=parse_args(cfg["output_validator_args"], where) if "output_validator_args" in cfg else None,
+        input_validator_args=(t_input, t_by_name) if "input_validator_args" in cfg else None,
+        args=parse_args(cfg["args"], where) if "args" in cfg else None,
+    )
+
+
 def _own_first(own: Mapping[str, Any], inherited: Mapping[str, Any], *keys: str) -> Any:
     """The group's own value of the first of ``keys`` it sets, else the inherited one."""
     for source in (own, inherited):
@@ -243,34 +264,26 @@ def load_group(
 
     tests: list[TestCase] = []
     subdirs: list[Path] = []
-    try:
-        entries = sorted(path.iterdir(), key=lambda p: p.name)
-    except OSError as exc:
-        raise PackageError(f"cannot list {path}: {exc}") from None
-    for entry in entries:
-        if entry.is_dir():
-            if not entry.name.endswith(".files"):
-                subdirs.append(entry)
-        elif entry.suffix == ".in" and entry.is_file():
-            ans = entry.with_suffix(".ans")
-            test_name = entry.relative_to(data_root).with_suffix("").as_posix()
-            cfg = _test_config(entry, f"data/{test_name}") if not rules.inherit else {}
-            t_input, t_by_name = _input_args(cfg.get("input_validator_args"), f"data/{test_name}.yaml")
-            tests.append(
-                TestCase(
-                    test_name,
-                    entry,
-                    ans if ans.is_file() else None,
-                    name,
-                    validator_args=(
-                        parse_args(cfg["output_validator_args"], f"data/{test_name}.yaml")
-                        if "output_validator_args" in cfg
-                        else None
-                    ),
-                    input_validator_args=(t_input, t_by_name) if "input_validator_args" in cfg else None,
-                    args=parse_args(cfg["args"], f"data/{test_name}.yaml") if "args" in cfg else None,
-                )
-            )
+    folders = [path]  # this group's folder, and (2025-09) its folders that are not groups
+    while folders:
+        folder = folders.pop(0)
+        try:
+            entries = sorted(folder.iterdir(), key=lambda p: p.name)
+        except OSError as exc:
+            raise PackageError(f"cannot list {folder}: {exc}") from None
+        for entry in entries:
+            if entry.is_dir():
+                if entry.name.endswith(".files"):
+                    continue
+                if rules.inherit or (name == "secret" and folder == path and _is_group(entry, rules)):
+                    subdirs.append(entry)
+                else:  # 2025-09: only a folder of data/secret with test_group.yaml is a group
+                    folders.append(entry)
+            elif entry.suffix == ".in" and entry.is_file():
+                tests.append(_test_case(entry, data_root, name, rules))
+    if subdirs and len(tests) and not rules.inherit:
+        raise PackageError(f"data/{name}: test groups (folders with test_group.yaml) and other tests side by side")
+    tests.sort(key=lambda t: t.name)
 
     child_inherit: dict[str, Any] = {
         k: v for k, v in settings.items() if k not in _NOT_INHERITED
@@ -301,7 +314,9 @@ def load_group(
         for sub, m in zip(subdirs, sub_maxes, strict=True)
     )
     # how subgroups combine: legacy grader_flags (sum, avg, min, max); 2025-09: the group's own aggregation
-    combine = _combine_word(own, f"data/{name}") if rules.inherit else ("min" if aggregation_word == "min" else "sum")
+    combine = _combine_word(own, f"data/{name}") if rules.inherit else (
+        "min" if own.get("score_aggregation") == "min" else "sum"
+    )
     n = len(tests)
     if aggregation is ScoreAggregation.SUM and rules.score_files_absolute and n and not subgroups:
         score_file_max = max_score / n

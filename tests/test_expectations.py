@@ -119,7 +119,9 @@ def test_all_tests_judges_past_the_first_rejection(tmp_path: Path) -> None:
     code, report = verify(package, "--all-tests")
     row = rows(report)["rejected/wrong_when_big.py"]
     assert not row["ok"] and any("secret/hard/2" in f for f in row["failures"]), row
-    assert row["result"]["verdict"] == "WA" and row["result"]["score"] == 50  # unchanged by --all-tests
+    # unchanged by --all-tests; 0: in 2025-09 easy/ and hard/ (no test_group.yaml) are folders of secret's
+    # tests, not groups, and a pass-fail problem's secret is all or nothing
+    assert row["result"]["verdict"] == "WA" and row["result"]["score"] == 0
 
 
 def test_malformed_submissions_yaml_is_one_line(tmp_path: Path) -> None:

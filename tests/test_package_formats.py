@@ -105,7 +105,7 @@ def test_judge_yaml_and_the_older_judge_key(tmp_path: Path) -> None:
                    "files: ../elsewhere}}\n"), "inside the package"),
         (lambda p: (p / "judge.yaml").write_text("export: {leave_out: [a.py]}\n"), "leave_out"),
         (lambda p: (p / "problem.yaml").write_text("problem_format_version: 2024-01\n"), "problem_format_version"),
-        (lambda p: (p / "data/secret/testdata.yaml").write_text("grader_flags: median\n"), "grader flag"),
+        (lambda p: (p / "data/secret/testdata.yaml").write_text("score_aggregation: median\n"), "median"),
         (lambda p: (p / "data/secret/testdata.yaml").write_text("range: 0 lots\n"), "range"),
     ],
 )
@@ -157,3 +157,15 @@ def test_verify_passes_on_the_new_fixtures(fixture: str, sandbox_runner: Runner)
         assert got["wrong_answer/off_by_one.py"] == ("WA", 60)  # 2-large/3.yaml gives no half credit
         assert got["rejected/small_only.py"] == ("WA", 50)
     assert got["accepted/digits.py"] == ("AC", 100)
+
+
+def test_2025_09_folders_without_test_group_yaml_are_not_groups(tmp_path: Path) -> None:
+    pkg = _copy(tmp_path, "digits2025")
+    (pkg / "data/secret/2-large/test_group.yaml").unlink()
+    with pytest.raises(PackageError, match="side by side"):
+        load_problem(pkg)  # the spec: groups or tests in data/secret, not both
+    (pkg / "data/secret/1-small/test_group.yaml").unlink()
+    p = load_problem(pkg)
+    assert not p.secret.subgroups and len(p.secret.tests) == 6
+    assert [t.name for t in p.secret.tests][:2] == ["secret/1-small/1", "secret/1-small/2"]
+    assert {t.group for t in p.secret.tests} == {"secret"}
