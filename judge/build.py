@@ -221,7 +221,7 @@ def trusted_program(
     ``reference/`` copied in beside them, as ``judge export`` does, wins); see docs/package-format.md.
     """
     if path.suffix == ".py":
-        env = {"PYTHONPATH": tools.reference_root} if tools.reference_root else {}
+        env = {"PYTHONPATH": tools.package_pythonpath} if tools.package_pythonpath else {}
         return Build(
             Program("python3", path.parent, (tools.python, str(path)), env=env, trusted=True, processes=64),
             None,

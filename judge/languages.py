@@ -111,6 +111,13 @@ class Toolchain:
     # the folder holding the project's `reference` package: on the PYTHONPATH of the package's Python programs
     # (validators, interactors), so that `from reference import x` works in every package ("" = not found)
     reference_root: str = ""
+    # the PYTHONPATH the judge was started with: kept for those programs, after reference_root
+    inherited_pythonpath: str = ""
+
+    @property
+    def package_pythonpath(self) -> str:
+        """The PYTHONPATH of the package's Python programs (see reference_root)."""
+        return os.pathsep.join(p for p in (self.reference_root, self.inherited_pythonpath) if p)
 
 
 _FIELDS = {
@@ -207,8 +214,11 @@ def language_for(path: Path, languages: Mapping[str, Language]) -> Language | No
     return found
 
 
-def toolchain() -> Toolchain:
-    """The judge's own Python, and what must be mounted for it to run inside the sandbox."""
+def toolchain(inherited_pythonpath: str = "") -> Toolchain:
+    """The judge's own Python, and what must be mounted for it to run inside the sandbox.
+
+    ``inherited_pythonpath``: the PYTHONPATH the judge was started with (the command layer passes it), which
+    the package's Python programs keep."""
     exe = Path(sys.executable).resolve()
     mounts: list[Mount] = []
     for prefix in {Path(sys.base_prefix).resolve(), Path(sys.prefix).resolve()}:
@@ -223,6 +233,7 @@ def toolchain() -> Toolchain:
         python_mounts=tuple(sorted(mounts, key=lambda m: str(m.source))),
         python_site=site,
         reference_root=reference_root(),
+        inherited_pythonpath=inherited_pythonpath,
     )
 
 

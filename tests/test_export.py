@@ -161,6 +161,9 @@ def test_the_judge_puts_reference_on_the_programs_path() -> None:
 
     built = trusted_program(PROBLEMS / "coins/output_validator/coins/validate.py", {}, tools, None, Path("."))  # type: ignore[arg-type]
     assert built.program is not None and built.program.env["PYTHONPATH"] == tools.reference_root
+    kept = toolchain(inherited_pythonpath="/elsewhere")  # the judge's own PYTHONPATH stays, after reference's
+    built = trusted_program(PROBLEMS / "coins/output_validator/coins/validate.py", {}, kept, None, Path("."))  # type: ignore[arg-type]
+    assert built.program is not None and built.program.env["PYTHONPATH"] == f"{tools.reference_root}:/elsewhere"
 
 
 @pytest.mark.slow

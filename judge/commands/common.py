@@ -31,7 +31,9 @@ def runner_config(args: argparse.Namespace) -> RunnerConfig:
 
 def make_environment(args: argparse.Namespace, *, check: bool = True) -> Environment:
     """The runner, languages and toolchain; with ``check``, the sandbox self-test must pass first."""
-    env = Environment(runner=make_runner(runner_config(args)), languages=load_languages(), tools=toolchain())
+    config = runner_config(args)
+    tools = toolchain(inherited_pythonpath=dict(config.trusted_env).get("PYTHONPATH", ""))
+    env = Environment(runner=make_runner(config), languages=load_languages(), tools=tools)
     if check:
         result = self_test(env.runner, env.tools)
         if not result.ok:
