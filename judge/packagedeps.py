@@ -26,6 +26,7 @@ import importlib.metadata
 import importlib.util
 import sys
 import sysconfig
+import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -141,10 +142,17 @@ def fuzz_hash(hooks: Path, find_spec: FindSpec = importlib.util.find_spec) -> st
 
 # -- import analysis ---------------------------------------------------------------------------
 
+# CPython 3.11 keeps the AST constructor's recursion count per interpreter, not per thread: two threads
+# parsing at once (a grade pool or the server loading packages) can fail with "SystemError: AST
+# constructor recursion depth mismatch" (python/cpython#106905). Parsing here is serialized; it is fast.
+_PARSE_LOCK = threading.Lock()
+
 
 def _imports(path: Path, own: str | None) -> set[str]:
     try:
-        tree = ast.parse(path.read_bytes(), filename=str(path))
+        source = path.read_bytes()
+        with _PARSE_LOCK:
+            tree = ast.parse(source, filename=str(path))
     except (SyntaxError, ValueError, OSError):
         return set()  # not our business: the program fails when it runs (a JE, judged again)
     is_package = path.name == "__init__.py"
