@@ -165,7 +165,7 @@ class Api:
             auth = (user, password if password is not None else PASSWORDS[user])
 
         async def go() -> httpx.Response:
-            transport = httpx.ASGITransport(app=self.app, client=(self.address, 40000))
+            transport = httpx.ASGITransport(app=self.app, client=(self.address, 40000), raise_app_exceptions=False)
             async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
                 return await client.request(method, path, auth=auth, **kw)
 

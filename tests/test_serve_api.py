@@ -10,7 +10,9 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from serve_fixtures import HOUR, SUM_AC, T0, Api, FakeClock, feed, make_server, write_contest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from serve_fixtures import FIXTURES, HOUR, SUM_AC, T0, Api, FakeClock, feed, make_server, write_contest
 
 from judge.serve.server import Server
 from judge.serve.upload import pack
@@ -92,7 +94,11 @@ def test_configuration_endpoints(api: Api) -> None:
         "code_limit": 16,
         "test_data_count": 4,
         "max_score": 100.0,
+        "statement": [{"href": "contests/test/problems/sum/statement", "filename": "sum.md", "mime": "text/markdown"}],
     }
+    statement = api.get(f"{C}/problems/sum/statement")
+    assert statement.headers["content-type"] == "text/markdown; charset=utf-8"
+    assert statement.content == (FIXTURES / "sum" / "problem_statement" / "problem.en.md").read_bytes()
     assert api.get(f"{C}/problems/divisor").json()["label"] == "B"
     teams = api.get(f"{C}/teams").json()
     assert teams[0] == {"id": "team1", "name": "Zeta", "label": "1", "group_ids": ["g"]}
@@ -376,3 +382,45 @@ def test_event_feed_tokens_and_reconnection(api: Api, server: Server) -> None:
     assert api.get(f"{C}/event-feed", params={"since_id": "999999"}).status_code == 400
     team_accounts = [e for e in feed(api, "team1") if e["type"] == "accounts"]
     assert [e["id"] for e in team_accounts] == ["team1"]
+
+
+def test_the_judges_own_bug_is_a_bare_500(api: Api, monkeypatch: pytest.MonkeyPatch) -> None:
+    import judge.serve.api
+
+    def broken() -> None:
+        raise RuntimeError("secret detail")
+
+    monkeypatch.setattr(judge.serve.api, "judgement_types_json", broken)
+    r = api.get(f"{C}/judgement-types")
+    assert r.status_code == 500
+    assert r.json() == {"code": 500, "message": "internal error (judge's bug, not yours): RuntimeError"}
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=12), inner, max_size=4),
+    max_leaves=12,
+)
+FIELDS = st.fixed_dictionaries(
+    {},
+    optional={
+        "problem_id": JSON | st.sampled_from(["sum", "divisor"]),
+        "language_id": JSON | st.just("python3"),
+        "files": JSON
+        | st.lists(st.fixed_dictionaries({}, optional={"data": JSON | st.text(), "mime": JSON}), max_size=2),
+        "entry_point": JSON,
+        "team_id": JSON,
+        "time": JSON,
+    },
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=JSON | FIELDS)
+def test_no_body_makes_the_server_fail(api: Api, body: object) -> None:
+    for user in ("team1", "admin"):
+        r = api.request("POST", f"{C}/submissions", user, json=body)
+        assert 400 <= r.status_code < 500 or r.status_code == 201, r.text
+        assert r.json()["code" if r.status_code >= 400 else "id"]
+    r = api.request("PATCH", C, "admin", json=body)
+    assert 400 <= r.status_code < 500 and r.json()["message"]

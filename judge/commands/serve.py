@@ -81,6 +81,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             f"languages {', '.join(sorted(languages))}; {args.jobs} judging worker(s); database "
             f"{contest.root / DB_NAME}; {server.judging.pending()} submission(s) waiting to be judged"
         )
+        for changed in server.changed_packages():
+            _log(f"note: package {changed}: rejudge with POST /api/contests/{contest.info.id}/problems/<id>/rejudge")
         _log(f"API at http://{url_host}:{port}/api (plain HTTP: put a TLS proxy in front on a network)")
         config = uvicorn.Config(app, log_level="info", timeout_graceful_shutdown=3, lifespan="on")
         try:

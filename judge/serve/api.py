@@ -32,6 +32,7 @@ from judge.serve.records import (
     select_judgements,
     select_runs,
     select_submissions,
+    statement_mime,
     submission_json,
     submissions_visible,
     team_json,
@@ -66,6 +67,7 @@ PROPERTIES: dict[str, tuple[str, ...]] = {
         "code_limit",
         "test_data_count",
         "max_score",
+        "statement",
     ),
     "groups": ("id", "icpc_id", "name", "type"),
     "organizations": ("id", "icpc_id", "name", "formal_name", "country", "country_subdivision", "url"),
@@ -139,10 +141,7 @@ def get_contest(ctx: Ctx) -> Any:
 def access_json(viewer: Viewer) -> dict[str, Any]:
     return {
         "capabilities": CAPABILITIES.get(viewer.role, []),
-        "endpoints": [
-            {"type": kind, "properties": list(props)}
-            for kind, props in PROPERTIES.items()
-        ],
+        "endpoints": [{"type": kind, "properties": list(props)} for kind, props in PROPERTIES.items()],
     }
 
 
@@ -173,7 +172,19 @@ def problems(ctx: Ctx) -> list[dict[str, Any]]:
     ctx.contest()
     if not ctx.viewer.staff and not ctx.server.timeline.started(ctx.now):
         return []  # problems are secret until the contest starts
-    return [problem_json(p) for p in ctx.server.contest.problems]
+    return [problem_json(p, ctx.server.contest.info.id) for p in ctx.server.contest.problems]
+
+
+def problem_statement(ctx: Ctx) -> Response:
+    """The statement file of the package (Markdown for ours; the spec expects PDF, any type is allowed)."""
+    p = one(problems(ctx), ctx, "problem")
+    cp = ctx.server.contest.problem(p["id"])
+    assert cp is not None
+    mime = statement_mime(cp)
+    if cp.problem.statement is None or mime is None:
+        raise Refused(404, f"problem {cp.id!r} has no statement")
+    charset = "; charset=utf-8" if mime.startswith("text/") else ""
+    return Response(cp.problem.statement.read_bytes(), media_type=mime + charset)
 
 
 def groups(ctx: Ctx) -> list[dict[str, Any]]:
@@ -326,6 +337,7 @@ ROUTES: tuple[RouteSpec, ...] = (
     *_config("judgement-types", judgement_types),
     *_config("languages", languages),
     *_config("problems", problems),
+    RouteSpec("GET", f"{C}/problems/{{id}}/statement", problem_statement),
     RouteSpec("POST", f"{C}/problems/{{id}}/rejudge", actions.rejudge_problem),
     *_config("groups", groups),
     *_config("organizations", organizations),

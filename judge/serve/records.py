@@ -70,8 +70,21 @@ def contest_json(info: ContestInfo, thaw_s: float | None) -> dict[str, Any]:
     )
 
 
-def problem_json(p: ContestProblem) -> dict[str, Any]:
+STATEMENT_TYPES = {".md": "text/markdown", ".tex": "application/x-tex", ".pdf": "application/pdf"}
+
+
+def statement_mime(p: ContestProblem) -> str | None:
+    path = p.problem.statement
+    return None if path is None else STATEMENT_TYPES.get(path.suffix.lower(), "text/plain")
+
+
+def problem_json(p: ContestProblem, contest_id: str) -> dict[str, Any]:
     pkg = p.problem
+    mime = statement_mime(p)
+    statement = None
+    if pkg.statement is not None and mime is not None:
+        href = f"contests/{contest_id}/problems/{p.id}/statement"
+        statement = [{"href": href, "filename": f"{p.id}{pkg.statement.suffix}", "mime": mime}]
     return compact(
         {
             "id": p.id,
@@ -86,6 +99,7 @@ def problem_json(p: ContestProblem) -> dict[str, Any]:
             "code_limit": p.code_limit_kib,
             "test_data_count": len(pkg.tests()),
             "max_score": pkg.secret.max_score,
+            "statement": statement,
         }
     )
 

@@ -63,15 +63,31 @@ class Server:
             self._ticker.join()
         self.judging.stop()
 
+    def changed_packages(self) -> list[str]:
+        """Problems whose package changed since some of their submissions were judged (a rejudge may be due)."""
+        out = []
+        for p in self.contest.problems:
+            row = (
+                self.db.conn()
+                .execute(
+                    "SELECT count(*) FROM judgements j JOIN submissions s ON s.id = j.submission_id "
+                    "WHERE s.problem_id = ? AND j.current = 1 AND j.end_s IS NOT NULL AND j.package_hash != ?",
+                    (p.id, p.problem.content_hash),
+                )
+                .fetchone()
+            )
+            if row[0]:
+                out.append(f"{p.id} ({row[0]} judgement(s) made with another version)")
+        return out
+
     def close(self) -> None:
         self.db.close()
 
 
 def _publish_problems(conn: sqlite3.Connection, contest: Contest, started: bool, now: float) -> None:
     scope = PUBLIC if started else ADMIN
-    sync_collection(
-        conn, "problems", [problem_json(p) for p in contest.problems], now=now, audience=lambda o: (scope, None)
-    )
+    objects = [problem_json(p, contest.info.id) for p in contest.problems]
+    sync_collection(conn, "problems", objects, now=now, audience=lambda o: (scope, None))
 
 
 def open_server(
