@@ -4,6 +4,7 @@ thaw; and real judging in the sandbox of the fixture problems."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -318,3 +319,20 @@ def test_job_files_follow_the_entry_point(server: Server) -> None:
     assert job_files(files[:1], lang, None) == ((files[0],), None)
     assert job_files(files, lang, None)[1] == "submission"
     assert SUM_AC  # the fixture source judged above
+
+
+def test_group_scoreboard(tmp_path: Path, clock: FakeClock) -> None:
+    root = write_contest(tmp_path / "c")
+    teams = json.loads((root / "teams.json").read_text())
+    teams[0]["group_ids"] = []
+    (root / "teams.json").write_text(json.dumps(teams))
+    server = make_server(root, clock)
+    api = Api.of(server)
+    api.submit("team1")
+    api.submit("team3", files={"sum.py": SUM_WA})
+    server.judging.run_pending()
+    assert [r["team_id"] for r in api.get(f"{C}/scoreboard").json()["rows"]] == ["team1", "team2", "team3"]
+    group = api.get(f"{C}/scoreboard?group_id=g").json()
+    assert [(r["rank"], r["team_id"]) for r in group["rows"]] == [(1, "team2"), (1, "team3")]
+    assert api.get(f"{C}/scoreboard?group_id=nosuch").status_code == 400
+    server.close()

@@ -106,13 +106,16 @@ def scoreboard_json(
     board, counting = build_board(contest, tries)
     names = {t.id: t.name for t in contest.teams}
     start = info.start_s if info.start_s is not None else now
+    by_cell: dict[tuple[str, str], list[Attempt]] = {}
+    for a in tries:
+        by_cell.setdefault((a.team_id, a.problem_id), []).append(a)
     rows = []
     for st in standings(board):
         team = st.contestant
         problems = []
         last_improvement: float | None = None
         for p in contest.problems:
-            mine = [a for a in tries if a.team_id == team and a.problem_id == p.id]
+            mine = by_cell.get((team, p.id), [])
             judged = [a for a in mine if a.result is not None and a.result.verdict.charged]
             pending = sum(1 for a in mine if a.result is None)
             best = counting.get((team, p.id))
