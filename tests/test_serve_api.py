@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from serve_fixtures import FIXTURES, HOUR, SUM_AC, T0, Api, FakeClock, feed, make_server, write_contest
 
+from judge.languages import load_languages
 from judge.serve.server import Server
 from judge.serve.upload import pack
 
@@ -424,3 +425,16 @@ def test_no_body_makes_the_server_fail(api: Api, body: object) -> None:
         assert r.json()["code" if r.status_code >= 400 else "id"]
     r = api.request("PATCH", C, "admin", json=body)
     assert 400 <= r.status_code < 500 and r.json()["message"]
+
+
+def test_entry_points(tmp_path: Path, clock: FakeClock) -> None:
+    langs = {k: v for k, v in load_languages().items() if k in ("python3", "c", "java")}
+    api = Api.of(make_server(write_contest(tmp_path / "c"), clock, languages=langs))
+    c = api.submit("team1", files={"sum.c": "int main(void) { return 0; }\n"}, language="c")
+    assert c.status_code == 201 and c.json()["entry_point"] is None  # present and null, as the spec's schema wants
+    java = api.submit("team2", files={"Sum.java": "public class Adder { }\n"}, language="java")
+    assert java.json()["entry_point"] == "Adder"  # the class to run
+    two = {"main.py": "import util\n", "util.py": "X = 1\n"}
+    assert api.submit("team3", files=two).json()["entry_point"] == "main.py"
+    chosen = api.submit("team3", files={"a.py": "", "b.py": ""}, entry_point="b.py")
+    assert chosen.json()["entry_point"] == "b.py"

@@ -1,6 +1,6 @@
-"""The Contest API's objects (the spec's JSON shapes, checked against its json-schema in the tests) and
-who may see which rows. Properties whose value would be null are left out, as the spec allows (the state
-object keeps them).
+"""The Contest API's objects (the spec's JSON shapes; `check-api.sh` validates them, see docs/serve.md)
+and who may see which rows. Properties whose value would be null are left out, as the spec allows (the
+state object and a submission's ``entry_point`` keep them).
 
 Verdicts map to the spec's judgement type ids one to one, except PV (a protocol violation in an
 interactive problem), which is published as WA: the spec's closed list has no such type, and Kattis also
@@ -136,25 +136,21 @@ def _contest_time(t: float, info: ContestInfo) -> str:
 
 
 def submission_json(row: sqlite3.Row, info: ContestInfo) -> dict[str, Any]:
+    """``entry_point`` is always there, null when the language has none (the spec's schema wants an
+    explicit null for C and C++)."""
     sid = str(row["id"])
-    return compact(
-        {
-            "id": sid,
-            "language_id": row["language_id"],
-            "problem_id": row["problem_id"],
-            "team_id": row["team_id"],
-            "time": format_time(row["time_s"]),
-            "contest_time": _contest_time(row["time_s"], info),
-            "entry_point": row["entry_point"],
-            "files": [
-                {
-                    "href": f"contests/{info.id}/submissions/{sid}/files",
-                    "filename": "files.zip",
-                    "mime": "application/zip",
-                }
-            ],
-        }
-    )
+    return {
+        "id": sid,
+        "language_id": row["language_id"],
+        "problem_id": row["problem_id"],
+        "team_id": row["team_id"],
+        "time": format_time(row["time_s"]),
+        "contest_time": _contest_time(row["time_s"], info),
+        "entry_point": row["entry_point"],
+        "files": [
+            {"href": f"contests/{info.id}/submissions/{sid}/files", "filename": "files.zip", "mime": "application/zip"}
+        ],
+    }
 
 
 def judgement_json(row: sqlite3.Row, info: ContestInfo) -> dict[str, Any]:
