@@ -336,3 +336,17 @@ def test_group_scoreboard(tmp_path: Path, clock: FakeClock) -> None:
     assert [(r["rank"], r["team_id"]) for r in group["rows"]] == [(1, "team2"), (1, "team3")]
     assert api.get(f"{C}/scoreboard?group_id=nosuch").status_code == 400
     server.close()
+
+
+def test_a_problem_removed_before_judging_is_a_judge_error(root: Path, clock: FakeClock) -> None:
+    first = make_server(root, clock)
+    sid = Api.of(first).submit("team1", problem="divisor", files={"d.py": "print(1)"}).json()["id"]
+    first.close()
+    (root / "problems.yaml").write_text("- {id: sum, label: A}\n")
+    second = make_server(root, clock)
+    api = Api.of(second)
+    assert second.judging.run_pending() == 1  # judged (as JE), not retried forever
+    (j,) = judgements_of(api, sid)
+    assert j["judgement_type_id"] == "JE"
+    assert [p["problem_id"] for p in row(api.get(f"{C}/scoreboard").json(), "team1")["problems"]] == ["sum"]
+    second.close()

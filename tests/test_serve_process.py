@@ -19,6 +19,7 @@ import httpx
 import pytest
 from serve_fixtures import FIXTURES, PASSWORDS, SUM_AC, write_contest
 
+from judge.cli import main
 from judge.runner import Runner
 from judge.serve.times import format_time
 from judge.serve.upload import pack
@@ -123,7 +124,9 @@ def final(server: Serve, sid: str) -> list[dict[str, Any]]:
     return js if js and all("judgement_type_id" in j for j in js) else []
 
 
-def test_submit_stream_and_resume(contest: Path, tmp_path: Path, servers: list[Serve]) -> None:
+def test_submit_stream_and_resume(
+    contest: Path, tmp_path: Path, servers: list[Serve], capsys: pytest.CaptureFixture[str]
+) -> None:
     server = Serve(contest, tmp_path / "serve.log")
     servers.append(server)
     sid = server.submit("team1", SUM_AC)
@@ -144,6 +147,9 @@ def test_submit_stream_and_resume(contest: Path, tmp_path: Path, servers: list[S
         first = json.loads(next(line for line in r.iter_lines() if line.strip()))
     assert (first["type"], first["id"]) == ("submissions", sid2)
     assert int(first["token"]) > int(token)
+    # a second server on the same contest is refused (it would judge the same jobs)
+    assert main(["serve", str(contest), "--problems", str(FIXTURES), "--port", "0"]) == 2
+    assert "another `judge serve` is running" in capsys.readouterr().err
     assert server.kill(signal.SIGTERM) == 143  # stopped as on Ctrl-C: running judgements finish first
     assert "Application shutdown complete" in server.log.read_text()
 

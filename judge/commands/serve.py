@@ -4,10 +4,12 @@ demo contest package). See docs/serve.md."""
 from __future__ import annotations
 
 import argparse
+import fcntl
 import socket
 import sys
 import time
 from pathlib import Path
+from typing import IO
 
 from argon2 import PasswordHasher
 
@@ -18,8 +20,9 @@ from judge.packages import Packages
 from judge.serve.contest import ContestError, load_contest
 from judge.serve.db import DB_NAME, DatabaseError
 from judge.serve.demo import write_demo
-from judge.serve.times import TimeError, parse_time
+from judge.serve.times import TimeError, format_time, parse_time
 
+LOCK_NAME = "contest.sqlite.lock"
 CLUSTER_NOT_YET = (
     "--cluster: not yet: `judge serve` judges on this machine for now (--jobs N workers); the cluster "
     "executor plugs into judge/serve/queue.py's JudgeFn seam (see docs/serve.md)"
@@ -45,6 +48,18 @@ def _listen(host: str, port: int) -> socket.socket:
     return sock
 
 
+def _lock(root: Path) -> IO[bytes]:
+    """One server per contest: a second would judge the same jobs twice (stored once, but wasted)."""
+    path = root / LOCK_NAME
+    f = path.open("ab")
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        f.close()
+        raise UsageError(f"{root}: another `judge serve` is running on this contest ({path} is locked)") from None
+    return f
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -60,6 +75,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         contest = load_contest(Path(args.contest_dir), Path(args.problems) if args.problems else None)
     except ContestError as exc:
         raise UsageError(str(exc)) from None
+    lock = _lock(contest.root)
     sock = _listen(args.host, args.port)
     env = make_environment(args)
     languages = {lid: lang for lid, lang in env.languages.items() if missing_tool(lang, env.tools) is None}
@@ -89,6 +105,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             uvicorn.Server(config).run(sockets=[sock])
         finally:
             server.close()
+            lock.close()
     return EXIT_OK
 
 
@@ -114,7 +131,8 @@ def cmd_contest_init(args: argparse.Namespace) -> int:
         dest, [problems[k] for k in sorted(problems)], teams=args.teams, start_s=start, hasher=PasswordHasher()
     )
     print(
-        f"wrote the contest package {dest} ({len(problems)} problems, {args.teams} teams); it starts now and runs 5 h"
+        f"wrote the contest package {dest} ({len(problems)} problems, {args.teams} teams); "
+        f"it starts at {format_time(start)} and runs 5 h"
     )
     print("passwords (shown only this once; accounts.yaml keeps argon2 hashes):")
     width = max(len(lg.username) for lg in logins)

@@ -184,10 +184,11 @@ class Judging:
         try:
             return self._judge_fn(self.job(c))
         except Exception as exc:  # noqa: BLE001 - SkipLanguage, an unreadable zip, an executor's failure
-            if cp is None:
-                raise
             detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
-            return unjudged(cp.problem, f"submission {c.submission_id}", c.language_id, Verdict.JE, detail)
+            label = f"submission {c.submission_id}"
+            if cp is None:  # the problem was removed from problems.yaml since
+                return SubmissionResult(c.problem_id, label, c.language_id, Verdict.JE, 0.0, 0.0, 0.0, 0, detail)
+            return unjudged(cp.problem, label, c.language_id, Verdict.JE, detail)
 
     def complete(self, c: Claimed, result: SubmissionResult) -> bool:
         """Store the result (once). False when the job was done already."""
@@ -317,6 +318,7 @@ class Judging:
             self.complete(c, self.judge(c))
         except Exception as exc:  # noqa: BLE001 - the job stays queued and is taken again
             self._log(f"submission {c.submission_id}: storing the result failed: {type(exc).__name__}: {exc}")
+            self._stopping.wait(1.0)  # not at once: whatever failed may need a moment
         finally:
             with self._lock:
                 self._in_flight.discard(c.job_id)
