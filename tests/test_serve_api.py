@@ -438,3 +438,67 @@ def test_entry_points(tmp_path: Path, clock: FakeClock) -> None:
     assert api.submit("team3", files=two).json()["entry_point"] == "main.py"
     chosen = api.submit("team3", files={"a.py": "", "b.py": ""}, entry_point="b.py")
     assert chosen.json()["entry_point"] == "b.py"
+
+
+ID = re.compile(r"^[A-Za-z0-9_]([A-Za-z0-9_.-]{0,34}[A-Za-z0-9_-])?$")
+TIME_KEYS = {"time", "start_time", "end_time", "started", "frozen", "ended", "thawed", "scoreboard_thaw_time"}
+RELTIME_KEYS = {"contest_time", "start_contest_time", "end_contest_time", "duration", "scoreboard_freeze_duration"}
+
+
+def _walk(obj: object, found: list[tuple[str, object]]) -> None:
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            found.append((k, v))
+            _walk(v, found)
+    elif isinstance(obj, list):
+        for v in obj:
+            _walk(v, found)
+
+
+def test_every_time_and_id_has_the_spec_format(api: Api, server: Server) -> None:
+    api.submit("team1")
+    api.submit("team2", files={"sum.py": "print(0)\n"})
+    server.judging.run_pending()
+    found: list[tuple[str, object]] = []
+    for path in (
+        "",
+        "/state",
+        "/access",
+        "/judgement-types",
+        "/languages",
+        "/problems",
+        "/groups",
+        "/teams",
+        "/accounts",
+        "/submissions",
+        "/judgements",
+        "/runs",
+        "/scoreboard",
+    ):
+        r = api.get(f"{C}{path}", "admin")
+        assert r.status_code == 200, path
+        data = r.json()
+        if path == "/scoreboard":  # in rows, `time` is a contest time
+            rows: list[tuple[str, object]] = []
+            _walk(data.pop("rows"), rows)
+            times = [v for k, v in rows if k == "time" and v is not None]
+            assert len(times) == 2 and all(RELTIME.match(str(v)) for v in times)  # team1: its row, its cell
+            found += [(k, v) for k, v in rows if k != "time"]
+        _walk(data, found)
+    _walk([e["data"] for e in feed(api, "admin")], found)
+    checked = 0
+    for key, value in found:
+        if value is None:
+            continue
+        if key in TIME_KEYS:
+            assert isinstance(value, str) and TIME.match(value), (key, value)
+        elif key in RELTIME_KEYS:
+            assert isinstance(value, str) and RELTIME.match(value), (key, value)
+        elif key == "id" or key.endswith("_id"):
+            assert isinstance(value, str) and ID.match(value), (key, value)
+        elif key in ("max_run_time", "run_time", "time_limit"):
+            assert isinstance(value, int | float) and round(value, 3) == value, (key, value)
+        else:
+            continue
+        checked += 1
+    assert checked > 50
