@@ -97,7 +97,7 @@ class Judging:
 
     # ------------------------------------------------------------------------------------- visibility
 
-    def _audience(self, team_id: str, time_s: float, now: float, per_team: bool) -> tuple[str, bool]:
+    def _audience(self, time_s: float, now: float, per_team: bool) -> tuple[str, bool]:
         """(scope, frozen) of an event about a submission made at ``time_s``."""
         info = self._contest.info
         in_contest = info.start_s is not None and info.end_s is not None and info.start_s <= time_s < info.end_s
@@ -105,15 +105,13 @@ class Judging:
             return ADMIN, False
         return (OWNER if per_team else PUBLIC), self._timeline.hidden_by_freeze(time_s, now)
 
-    def publish_judgement(
-        self, conn: sqlite3.Connection, judgement_id: int, now: float, *, frozen_ok: bool = True
-    ) -> None:
+    def publish_judgement(self, conn: sqlite3.Connection, judgement_id: int, now: float) -> None:
         row = conn.execute(
             "SELECT j.*, s.team_id, s.time_s AS submitted_s FROM judgements j "
             "JOIN submissions s ON s.id = j.submission_id WHERE j.id = ?",
             (judgement_id,),
         ).fetchone()
-        scope, frozen = self._audience(row["team_id"], row["submitted_s"], now, per_team=False)
+        scope, frozen = self._audience(row["submitted_s"], now, per_team=False)
         publish(
             conn,
             "judgements",
@@ -122,7 +120,7 @@ class Judging:
             now=now,
             scope=scope,
             team_id=row["team_id"],
-            frozen=frozen and frozen_ok,
+            frozen=frozen,
         )
 
     # ------------------------------------------------------------------------------------- the queue
@@ -233,7 +231,7 @@ class Judging:
                     c.judgement_id,
                 ),
             )
-            scope, _ = self._audience(c.team_id, c.time_s, now, per_team=True)
+            scope, _ = self._audience(c.time_s, now, per_team=True)
             for i, (t, score) in enumerate(tests):
                 cur = conn.execute(
                     "INSERT INTO runs (judgement_id, ordinal, name, verdict, judgement_type, time_s, run_time, "
