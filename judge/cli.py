@@ -22,6 +22,7 @@ from judge.commands.export import cmd_export
 from judge.commands.fuzz import cmd_fuzz
 from judge.commands.grade import DB_NAME, cmd_grade, default_jobs
 from judge.commands.run import cmd_run
+from judge.commands.serve import cmd_contest_init, cmd_serve
 from judge.commands.verify import cmd_verify
 from judge.fuzz.engine import SHRINK_TIME_S
 from judge.grade.fuzzing import DEFAULT_SEED
@@ -155,6 +156,41 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"time spent shrinking a counterexample (default {SHRINK_TIME_S:g})",
     )
     p.set_defaults(func=cmd_fuzz)
+
+    p = sub.add_parser(
+        "serve",
+        help="run a live contest: the ICPC Contest API (teams submit, the judge judges, a live scoreboard)",
+        description="Serve the contest package CONTEST_DIR (contest.yaml, problems.yaml, accounts.yaml, "
+        "teams.json) over the ICPC Contest API under /api, judging submissions as they come. Everything "
+        "is kept in CONTEST_DIR/contest.sqlite. See docs/serve.md.",
+    )
+    p.add_argument("contest_dir", metavar="CONTEST_DIR")
+    p.add_argument(
+        "--problems", default=None, metavar="DIR",
+        help="where to look for problem packages not in CONTEST_DIR/problems/",
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--jobs", type=int, default=default_jobs(), metavar="N", help="submissions judged at once")
+    p.add_argument("--cluster", default=None, metavar="ADDR", help="judge on a Dask cluster (not yet)")
+    p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("contest", help="contest packages for `judge serve`")
+    contest_sub = p.add_subparsers(dest="contest_command", metavar="SUBCOMMAND")
+    contest_sub.required = True
+    p = contest_sub.add_parser(
+        "init",
+        help="write a ready demo contest package (the problems, a few teams; passwords printed once)",
+    )
+    p.add_argument("dir", metavar="DIR")
+    p.add_argument(
+        "--problems", default="problems", metavar="DIR", help="problem packages to copy in (default: problems/)"
+    )
+    p.add_argument("--teams", type=int, default=4, metavar="N", help="number of teams (default 4)")
+    p.add_argument(
+        "--start", default=None, metavar="TIME", help="start time, e.g. 2026-11-22T10:00:00+01 (default: now)"
+    )
+    p.set_defaults(func=cmd_contest_init)
     return parser
 
 

@@ -1,0 +1,142 @@
+"""`judge serve CONTEST_DIR` (a live contest over the ICPC Contest API) and `judge contest init DIR` (a
+demo contest package). See docs/serve.md."""
+
+from __future__ import annotations
+
+import argparse
+import fcntl
+import socket
+import sys
+import time
+from pathlib import Path
+from typing import IO
+
+from argon2 import PasswordHasher
+
+from judge.commands.common import EXIT_OK, UsageError, make_environment
+from judge.grade.discovery import load_problems
+from judge.languages import missing_tool
+from judge.packages import Packages
+from judge.serve.contest import ContestError, load_contest
+from judge.serve.db import DB_NAME, DatabaseError
+from judge.serve.demo import write_demo
+from judge.serve.times import TimeError, format_time, parse_time
+
+LOCK_NAME = "contest.sqlite.lock"
+CLUSTER_NOT_YET = (
+    "--cluster: not yet: `judge serve` judges on this machine for now (--jobs N workers); the cluster "
+    "executor plugs into judge/serve/queue.py's JudgeFn seam (see docs/serve.md)"
+)
+
+
+def _log(line: str) -> None:
+    print(f"judge serve: {line}", file=sys.stderr, flush=True)
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    if not 0 <= port <= 65535:
+        raise UsageError(f"--port {port}: not a port number")
+    try:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(2048)
+    except OSError as exc:
+        raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    sock.set_inheritable(True)
+    return sock
+
+
+def _lock(root: Path) -> IO[bytes]:
+    """One server per contest: a second would judge the same jobs twice (stored once, but wasted)."""
+    path = root / LOCK_NAME
+    f = path.open("ab")
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        f.close()
+        raise UsageError(f"{root}: another `judge serve` is running on this contest ({path} is locked)") from None
+    return f
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from judge.serve.app import create_app
+    from judge.serve.queue import local_judge
+    from judge.serve.server import open_server
+
+    if args.cluster:
+        raise UsageError(CLUSTER_NOT_YET)
+    if args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    try:
+        contest = load_contest(Path(args.contest_dir), Path(args.problems) if args.problems else None)
+    except ContestError as exc:
+        raise UsageError(str(exc)) from None
+    lock = _lock(contest.root)
+    sock = _listen(args.host, args.port)
+    env = make_environment(args)
+    languages = {lid: lang for lid, lang in env.languages.items() if missing_tool(lang, env.tools) is None}
+    problems = {p.id: p.problem for p in contest.problems}
+    with Packages(problems, env) as packages:
+        try:
+            server = open_server(contest, languages, local_judge(packages, env), workers=args.jobs, log=_log)
+        except (ContestError, DatabaseError) as exc:
+            raise UsageError(str(exc)) from None
+        app = create_app(server, background=True)
+        host, port = sock.getsockname()[:2]
+        url_host = f"[{host}]" if ":" in host else host
+        for w in env.runner.info.warnings:
+            _log(f"WARNING: {w}")
+        if not contest.accounts:
+            _log("WARNING: accounts.yaml lists no accounts: nobody can log in or submit")
+        _log(
+            f"contest {contest.info.id!r}: {len(contest.problems)} problems, {len(contest.teams)} teams, "
+            f"languages {', '.join(sorted(languages))}; {args.jobs} judging worker(s); database "
+            f"{contest.root / DB_NAME}; {server.judging.pending()} submission(s) waiting to be judged"
+        )
+        for changed in server.changed_packages():
+            _log(f"note: package {changed}: rejudge with POST /api/contests/{contest.info.id}/problems/<id>/rejudge")
+        _log(f"API at http://{url_host}:{port}/api (plain HTTP: put a TLS proxy in front on a network)")
+        config = uvicorn.Config(app, log_level="info", timeout_graceful_shutdown=3, lifespan="on")
+        try:
+            uvicorn.Server(config).run(sockets=[sock])
+        finally:
+            server.close()
+            lock.close()
+    return EXIT_OK
+
+
+def cmd_contest_init(args: argparse.Namespace) -> int:
+    dest = Path(args.dir)
+    if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
+        raise UsageError(f"{dest}: exists and is not an empty folder (nothing was written)")
+    problems_dir = Path(args.problems)
+    if not problems_dir.is_dir():
+        raise UsageError(f"{problems_dir}: not a folder of problem packages (use --problems DIR)")
+    problems, issues = load_problems(problems_dir)
+    if issues:
+        raise UsageError(f"{problems_dir}/{issues[0].path}: {issues[0].reason}")
+    if not problems:
+        raise UsageError(f"{problems_dir}: no problem packages")
+    if not 1 <= args.teams <= 200:
+        raise UsageError("--teams must be between 1 and 200")
+    try:
+        start = time.time() // 60 * 60 if args.start is None else parse_time(args.start, "--start")
+    except TimeError as exc:
+        raise UsageError(str(exc)) from None
+    logins = write_demo(
+        dest, [problems[k] for k in sorted(problems)], teams=args.teams, start_s=start, hasher=PasswordHasher()
+    )
+    print(
+        f"wrote the contest package {dest} ({len(problems)} problems, {args.teams} teams); "
+        f"it starts at {format_time(start)} and runs 5 h"
+    )
+    print("passwords (shown only this once; accounts.yaml keeps argon2 hashes):")
+    width = max(len(lg.username) for lg in logins)
+    for lg in logins:
+        print(f"  {lg.username:<{width}}  {lg.password}  ({lg.type})")
+    print(f"serve it with: judge serve {dest}")
+    return EXIT_OK

@@ -1,0 +1,197 @@
+"""Who is asking: HTTP Basic authentication against argon2 hashes, roles, and login throttling.
+
+Roles: public (no credentials), team, judge, admin (the account types of accounts.yaml). The database
+holds argon2 hashes only; accounts.yaml may hold plain passwords (the CCS format) or hashes (what
+`judge contest init` writes). Too many failed logins for one username, or from one address, within a
+window block further attempts (right or wrong) with 429 until the window has passed.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import hmac
+import sqlite3
+import threading
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from argon2 import PasswordHasher, extract_parameters
+from argon2.exceptions import InvalidHashError, VerificationError
+
+from judge.serve.contest import AccountSpec, ContestError
+from judge.serve.times import Clock
+
+REALM = 'Basic realm="judge", charset="UTF-8"'
+
+
+class Role(StrEnum):
+    PUBLIC = "public"
+    TEAM = "team"
+    JUDGE = "judge"
+    ADMIN = "admin"
+
+
+@dataclass(frozen=True)
+class Viewer:
+    role: Role
+    account_id: str | None = None
+    username: str | None = None
+    team_id: str | None = None
+
+    @property
+    def staff(self) -> bool:
+        """Judges and admins see everything, live."""
+        return self.role in (Role.JUDGE, Role.ADMIN)
+
+
+PUBLIC = Viewer(Role.PUBLIC)
+
+
+class AuthError(Exception):
+    def __init__(self, status: int, message: str, retry_after_s: float | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.retry_after_s = retry_after_s
+
+
+def is_hash(password: str) -> bool:
+    if not password.startswith("$argon2"):
+        return False
+    try:
+        extract_parameters(password)
+    except InvalidHashError:
+        return False
+    return True
+
+
+def sync_accounts(conn: sqlite3.Connection, accounts: Sequence[AccountSpec], hasher: PasswordHasher) -> None:
+    """Make the accounts table match accounts.yaml (inside the caller's transaction). A plain password that
+    still verifies against the stored hash keeps it; any other is hashed anew."""
+    stored = {r["id"]: r["password_hash"] for r in conn.execute("SELECT id, password_hash FROM accounts")}
+    conn.execute("DELETE FROM accounts")
+    for a in accounts:
+        if a.password.startswith("$argon2"):
+            if not is_hash(a.password):
+                raise ContestError(f"accounts: {a.username}: the password looks like an argon2 hash but is malformed")
+            digest = a.password
+        else:
+            digest = stored.get(a.id, "")
+            if not digest or not _verifies(hasher, digest, a.password):
+                digest = hasher.hash(a.password)
+        conn.execute(
+            "INSERT INTO accounts (id, username, password_hash, type, team_id, name) VALUES (?, ?, ?, ?, ?, ?)",
+            (a.id, a.username, digest, a.type, a.team_id, a.name),
+        )
+
+
+def _verifies(hasher: PasswordHasher, digest: str, password: str) -> bool:
+    try:
+        return hasher.verify(digest, password)
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+class LoginThrottle:
+    """At most ``max_failures`` failed logins per key within ``window_s`` seconds."""
+
+    def __init__(self, clock: Clock, max_failures: int = 5, window_s: float = 60.0) -> None:
+        self._clock = clock
+        self.max_failures = max_failures
+        self.window_s = window_s
+        self._failures: dict[str, deque[float]] = {}
+        self._lock = threading.Lock()
+
+    def _recent(self, key: str, now: float) -> deque[float]:
+        q = self._failures.setdefault(key, deque())
+        while q and q[0] <= now - self.window_s:
+            q.popleft()
+        return q
+
+    def retry_after(self, key: str) -> float | None:
+        """Seconds until ``key`` may try again; None when it may now."""
+        now = self._clock.now()
+        with self._lock:
+            q = self._recent(key, now)
+            if len(q) < self.max_failures:
+                return None
+            return q[-self.max_failures] + self.window_s - now
+
+    def failed(self, key: str) -> None:
+        now = self._clock.now()
+        with self._lock:
+            self._recent(key, now).append(now)
+
+    def succeeded(self, key: str) -> None:
+        with self._lock:
+            self._failures.pop(key, None)
+
+
+@dataclass(frozen=True)
+class _Stored:
+    viewer: Viewer
+    digest: str
+
+
+class Authenticator:
+    """Checks Basic credentials; a password that verified once is remembered (as a SHA-256) so each request
+    does not pay for argon2 again."""
+
+    def __init__(
+        self,
+        conn: sqlite3.Connection,
+        hasher: PasswordHasher,
+        clock: Clock,
+        *,
+        per_user: LoginThrottle | None = None,
+        per_address: LoginThrottle | None = None,
+    ) -> None:
+        self._hasher = hasher
+        self._per_user = per_user or LoginThrottle(clock, 5, 60.0)
+        self._per_address = per_address or LoginThrottle(clock, 20, 60.0)
+        self._accounts: dict[str, _Stored] = {}
+        for r in conn.execute("SELECT id, username, password_hash, type, team_id FROM accounts"):
+            viewer = Viewer(Role(r["type"]), r["id"], r["username"], r["team_id"])
+            self._accounts[r["username"]] = _Stored(viewer, r["password_hash"])
+        self._dummy = hasher.hash("not a password")  # unknown users cost the same time as known ones
+        self._verified: dict[str, bytes] = {}
+        self._lock = threading.Lock()
+
+    def authenticate(self, header: str | None, address: str) -> Viewer:
+        """The viewer for an Authorization header (None: public). Raises AuthError (401, or 429)."""
+        if header is None:
+            return PUBLIC
+        scheme, _, token = header.strip().partition(" ")
+        if scheme.lower() != "basic":
+            raise AuthError(401, "use HTTP Basic authentication")
+        try:
+            username, sep, password = base64.b64decode(token.strip(), validate=True).decode("utf-8").partition(":")
+        except (binascii.Error, UnicodeDecodeError):
+            raise AuthError(401, "malformed Basic credentials") from None
+        if not sep:
+            raise AuthError(401, "malformed Basic credentials (expected user:password)")
+        user_key, address_key = f"user:{username}", f"address:{address}"
+        for key, what in ((user_key, "this account"), (address_key, "this address")):
+            wait = (self._per_user if key is user_key else self._per_address).retry_after(key)
+            if wait is not None:
+                raise AuthError(429, f"too many failed logins for {what}; try again in {wait:.0f} s", wait)
+        stored = self._accounts.get(username)
+        fingerprint = hashlib.sha256(password.encode("utf-8")).digest()
+        with self._lock:
+            known = self._verified.get(username)
+        if stored is not None and known is not None and hmac.compare_digest(known, fingerprint):
+            return stored.viewer
+        ok = _verifies(self._hasher, stored.digest if stored else self._dummy, password) and stored is not None
+        if not ok:
+            self._per_user.failed(user_key)
+            self._per_address.failed(address_key)
+            raise AuthError(401, "wrong username or password")
+        self._per_user.succeeded(user_key)
+        with self._lock:
+            self._verified[username] = fingerprint
+        assert stored is not None
+        return stored.viewer

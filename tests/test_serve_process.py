@@ -1,0 +1,177 @@
+"""`judge serve` as a process on a loopback port: a team submits over TCP, the event feed streams and
+resumes from a token, and a server killed with SIGKILL in the middle of judging judges every acknowledged
+submission exactly once when started again; SIGTERM stops it."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from serve_fixtures import FIXTURES, PASSWORDS, SUM_AC, write_contest
+
+from judge.cli import main
+from judge.runner import Runner
+from judge.serve.times import format_time
+from judge.serve.upload import pack
+
+ROOT = Path(__file__).parent.parent
+DEADLINE_S = 120.0  # a safety net for a hung server, not a measurement
+SLEEP = "import time\ntime.sleep(60)\n"  # TLE by the wall-clock limit (3 s), without burning CPU
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_for(what: str, check: Callable[[], Any]) -> Any:
+    end = time.monotonic() + DEADLINE_S
+    while time.monotonic() < end:
+        got = check()
+        if got:
+            return got
+        time.sleep(0.1)
+    raise AssertionError(f"gave up waiting for {what}")
+
+
+class Serve:
+    """One `judge serve` process."""
+
+    def __init__(self, contest: Path, log: Path) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}/api"
+        env = dict(os.environ, PYTHONPATH=str(ROOT))
+        self.log = log
+        cmd = [
+            sys.executable,
+            "-m",
+            "judge",
+            "serve",
+            str(contest),
+            "--problems",
+            str(FIXTURES),
+            "--port",
+            str(self.port),
+            "--jobs",
+            "1",
+        ]
+        self.proc = subprocess.Popen(
+            cmd, env=env, stdin=subprocess.DEVNULL, stdout=log.open("ab"), stderr=subprocess.STDOUT
+        )
+        wait_for("the server to answer", self._up)
+
+    def _up(self) -> bool:
+        if self.proc.poll() is not None:
+            raise AssertionError(f"judge serve exited with {self.proc.returncode}:\n{self.log.read_text()}")
+        try:
+            return httpx.get(self.base, timeout=2).status_code == 200
+        except httpx.TransportError:
+            return False
+
+    def url(self, path: str) -> str:
+        return f"{self.base}/contests/test/{path}"
+
+    def get(self, path: str, user: str = "admin") -> Any:
+        r = httpx.get(self.url(path), auth=(user, PASSWORDS[user]), timeout=30)
+        assert r.status_code == 200, r.text
+        return r.json()
+
+    def submit(self, user: str, source: str) -> str:
+        import base64
+
+        body = {
+            "problem_id": "sum",
+            "language_id": "python3",
+            "files": [{"data": base64.b64encode(pack({"sum.py": source.encode()})).decode()}],
+        }
+        r = httpx.post(self.url("submissions"), json=body, auth=(user, PASSWORDS[user]), timeout=30)
+        assert r.status_code == 201, r.text
+        return str(r.json()["id"])
+
+    def kill(self, sig: int) -> int:
+        self.proc.send_signal(sig)
+        return self.proc.wait(timeout=60)
+
+
+@pytest.fixture
+def contest(tmp_path: Path, sandbox_runner: Runner) -> Path:
+    return write_contest(tmp_path / "contest", start=format_time(time.time() - 60))
+
+
+@pytest.fixture
+def servers() -> Iterator[list[Serve]]:
+    started: list[Serve] = []
+    yield started
+    for s in started:
+        if s.proc.poll() is None:
+            s.proc.kill()
+            s.proc.wait()
+
+
+def final(server: Serve, sid: str) -> list[dict[str, Any]]:
+    js = server.get(f"judgements?submission_id={sid}")
+    return js if js and all("judgement_type_id" in j for j in js) else []
+
+
+def test_submit_stream_and_resume(
+    contest: Path, tmp_path: Path, servers: list[Serve], capsys: pytest.CaptureFixture[str]
+) -> None:
+    server = Serve(contest, tmp_path / "serve.log")
+    servers.append(server)
+    sid = server.submit("team1", SUM_AC)
+    (j,) = wait_for("the judgement", lambda: final(server, sid))
+    assert j["judgement_type_id"] == "AC"
+    lines: list[dict[str, Any]] = []
+    with httpx.stream("GET", server.url("event-feed"), timeout=30) as r:  # public, streaming
+        assert r.status_code == 200 and r.headers["content-type"].startswith("application/x-ndjson")
+        for line in r.iter_lines():
+            if line.strip():
+                lines.append(json.loads(line))
+            if lines and lines[-1]["type"] == "judgements" and lines[-1]["data"].get("judgement_type_id"):
+                break
+    assert lines[0]["type"] == "contest" and lines[-1]["data"]["submission_id"] == sid
+    token = lines[-1]["token"]
+    sid2 = server.submit("team2", SUM_AC)
+    with httpx.stream("GET", server.url("event-feed"), params={"since_token": token}, timeout=30) as r:
+        first = json.loads(next(line for line in r.iter_lines() if line.strip()))
+    assert (first["type"], first["id"]) == ("submissions", sid2)
+    assert int(first["token"]) > int(token)
+    # a second server on the same contest is refused (it would judge the same jobs)
+    assert main(["serve", str(contest), "--problems", str(FIXTURES), "--port", "0"]) == 2
+    assert "another `judge serve` is running" in capsys.readouterr().err
+    assert server.kill(signal.SIGTERM) == 143  # stopped as on Ctrl-C: running judgements finish first
+    assert "Application shutdown complete" in server.log.read_text()
+
+
+def test_sigkill_while_judging_then_restart(contest: Path, tmp_path: Path, servers: list[Serve]) -> None:
+    log = tmp_path / "serve.log"
+    server = Serve(contest, log)
+    servers.append(server)
+    slow = server.submit("team1", SLEEP)  # judging takes seconds
+    queued = server.submit("team2", SUM_AC)  # waits: one worker
+    started = wait_for("judging to start", lambda: server.get(f"judgements?submission_id={slow}"))
+    assert "judgement_type_id" not in started[0]
+    assert server.kill(signal.SIGKILL) == -signal.SIGKILL
+    acknowledged = [slow, queued]
+
+    again = Serve(contest, log)
+    servers.append(again)
+    for sid in acknowledged:
+        wait_for(f"submission {sid}", lambda sid=sid: final(again, sid))  # type: ignore[misc]
+    (j_slow,) = final(again, slow)
+    (j_queued,) = final(again, queued)
+    assert j_slow["id"] == started[0]["id"] and j_slow["judgement_type_id"] == "TLE"
+    assert j_queued["judgement_type_id"] == "AC"
+    assert len(again.get("submissions")) == 2
+    assert again.kill(signal.SIGTERM) == 143
