@@ -79,7 +79,7 @@ def test_configuration_endpoints(api: Api) -> None:
     assert [t["solved"] for t in types if t["id"] == "AC"] == [True]
     assert api.get(f"{C}/judgement-types/TLE").json()["name"] == "Time Limit Exceeded"
     assert api.get(f"{C}/languages").json() == [
-        {"id": "python3", "name": "Python 3", "entry_point_required": False, "extensions": ["py"]}
+        {"id": "python3", "name": "Python 3", "entry_point_required": False, "extensions": ["py", "py3"]}
     ]
     problems = api.get(f"{C}/problems").json()
     assert [(p["id"], p["label"], p["ordinal"]) for p in problems] == [("sum", "A", 1), ("divisor", "B", 2)]

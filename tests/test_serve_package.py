@@ -4,6 +4,7 @@ Contest API's time formats; `judge contest init`."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -101,6 +102,10 @@ def test_serve_refuses_a_bad_package_in_one_line(tmp_path: Path, capsys: pytest.
 
 def test_contest_init_writes_a_ready_package(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     dest = tmp_path / "demo"
+    chosen = {"sum", "divisor", "guess", "primes", "reverse"}
+    problems = tmp_path / "problems"  # every problem of the folder goes in: five of the fixtures
+    for name in chosen:
+        shutil.copytree(FIXTURES / name, problems / name)
     assert (
         main(
             [
@@ -108,7 +113,7 @@ def test_contest_init_writes_a_ready_package(tmp_path: Path, capsys: pytest.Capt
                 "init",
                 str(dest),
                 "--problems",
-                str(FIXTURES),
+                str(problems),
                 "--teams",
                 "3",
                 "--start",
@@ -119,7 +124,7 @@ def test_contest_init_writes_a_ready_package(tmp_path: Path, capsys: pytest.Capt
     )
     out = capsys.readouterr().out
     contest = load_contest(dest)  # self-contained: the problems were copied in
-    assert {p.id for p in contest.problems} == {"sum", "divisor", "guess", "primes", "reverse"}
+    assert {p.id for p in contest.problems} == chosen
     assert (dest / "problems" / "sum" / "problem.yaml").is_file()
     assert contest.info.start_s == T0
     assert [a.username for a in contest.accounts] == ["team1", "team2", "team3", "judge", "admin"]
@@ -131,5 +136,5 @@ def test_contest_init_writes_a_ready_package(tmp_path: Path, capsys: pytest.Capt
     assert "accounts.yaml" in out
     teams = json.loads((dest / "teams.json").read_text())
     assert [t["organization_id"] for t in teams] == ["demo-school"] * 3
-    assert main(["contest", "init", str(dest), "--problems", str(FIXTURES)]) == 2  # never overwrites
+    assert main(["contest", "init", str(dest), "--problems", str(problems)]) == 2  # never overwrites
     assert "not an empty folder" in capsys.readouterr().err
