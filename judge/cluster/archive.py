@@ -48,9 +48,7 @@ class PackageArchive:
 def pack(problem: Problem) -> PackageArchive:
     """The archive of ``problem``'s package as it is on disk now."""
     root = problem.path
-    files: dict[PurePosixPath, Path] = {
-        PurePosixPath(p.relative_to(root).as_posix()): p for p in verdict_files(root)
-    }
+    files: dict[PurePosixPath, Path] = {PurePosixPath(p.relative_to(root).as_posix()): p for p in verdict_files(root)}
     for source in program_sources(root):
         rel = source.relative_to(root)
         if not is_verdict_file(rel):

@@ -30,6 +30,7 @@ from pathlib import Path
 
 from distributed import Worker, WorkerPlugin, get_worker
 from distributed.core import Status
+from distributed.security import Security
 from distributed.utils import sync
 
 from judge.build import SkipLanguage
@@ -48,7 +49,7 @@ from judge.verdict import Verdict
 
 PLUGIN = "judge"  # the plugin's name on the worker
 RESOURCE = "judge"  # the resource judge workers declare (one unit per slot) and judge jobs ask for
-logger = logging.getLogger("judge.cluster")
+logger = logging.getLogger("distributed.judge")  # in Dask's log stream, with its format
 
 JudgeFn = Callable[[JudgeJob, Packages, Environment], SubmissionResult]
 
@@ -269,3 +270,45 @@ def package_task(archive: PackageArchive) -> PackageArchive:
     """A package archive as a task of its own, so that the scheduler can make it again on another worker
     if the one holding it dies (scattered data could not be)."""
     return archive
+
+
+async def serve(
+    address: str,
+    config: WorkerConfig,
+    *,
+    slots: int,
+    name: str | None = None,
+    host: str | None = None,
+    security: Security | None = None,
+    timeout_s: float = 60.0,
+    started: Callable[[Worker, JudgeService], None] | None = None,
+) -> str | None:
+    """Run a judge worker of ``slots`` slots for the scheduler at ``address`` until it stops; returns why it
+    retired (None: it was closed, e.g. the scheduler went away). Raises SandboxBroken (it never joined),
+    TimeoutError (the scheduler was not reached within ``timeout_s``)."""
+    plugin = JudgePlugin(config)
+    worker = Worker(
+        address,
+        nthreads=slots,
+        resources={RESOURCE: slots},
+        plugins=(plugin,),
+        name=name,
+        host=host,
+        security=security,
+        death_timeout=timeout_s,
+        memory_limit=0,  # the judged programs run in the sandbox, with their own limits
+        dashboard=False,
+    )
+    try:
+        await worker
+    except Exception as exc:
+        cause: BaseException | None = exc
+        while cause is not None:
+            if isinstance(cause, SandboxBroken | TimeoutError):
+                raise cause from None
+            cause = cause.__cause__
+        raise
+    if started is not None and plugin.service is not None:
+        started(worker, plugin.service)
+    await worker.finished()
+    return plugin.retired

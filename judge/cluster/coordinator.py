@@ -1,0 +1,315 @@
+"""`judge grade --cluster`: the coordinator's side of judging on a Dask cluster.
+
+The coordinator connects to a scheduler (or starts a ``LocalCluster`` of N judge worker processes on this
+machine), asks a judge worker for the identity results are keyed with (the judge version, the toolchains'
+fingerprints: the workers' own, so the coordinator needs neither a sandbox nor toolchains), and then, for
+each job grade's loop hands it, submits one task that needs one ``judge`` resource unit and waits for its
+outcome (service.py). The package travels as a task of its own (its archive, keyed by content hash): a
+worker fetches it with its first job of that problem, and the scheduler makes it again if the worker
+holding it dies. Only the coordinator writes results (grade's loop, in its main thread).
+
+Faults: a worker that dies mid-job -> Dask runs its tasks again elsewhere; the coordinator gets one outcome
+per task, so each submission is stored once. A worker that refuses (its sandbox broke, or it judges under
+another identity) has retired itself; the job is sent again. The scheduler unreachable, or the connection
+lost -> ``ClusterError`` (the results stored so far are whole; the rest is judged on the next run).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+import traceback
+import uuid
+from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import CancelledError
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from distributed import Client, Future, LocalCluster
+from distributed.comm.addressing import get_address_host_port, parse_address
+from distributed.scheduler import KilledWorker
+from distributed.security import Security
+
+from judge.build import SkipLanguage
+from judge.cluster import ClusterError
+from judge.cluster.archive import pack
+from judge.cluster.service import (
+    RESOURCE,
+    Expected,
+    Failed,
+    Identity,
+    Judged,
+    JudgePlugin,
+    Outcome,
+    Refused,
+    Skipped,
+    WorkerConfig,
+    identity_task,
+    judge_task,
+    package_task,
+)
+from judge.grade.judges import NotJudged
+from judge.jobs import JudgeJob, judge_error
+from judge.packagedeps import verdict_hash
+from judge.problem import Problem
+from judge.results import SubmissionResult
+
+LOCAL = "local:"
+POLL_S = 1.0  # how often a waiting thread looks whether grading was stopped
+WAITING_NOTE_S = 5.0  # say that no judge worker is there after this long
+SLOTS_TTL_S = 1.0  # how long the cluster's slot count is reused before asking the scheduler again
+
+
+@dataclass(frozen=True)
+class ClusterSpec:
+    """``--cluster``: a scheduler's address, or ``local:N``."""
+
+    address: str | None = None
+    local_workers: int = 0
+    timeout_s: float = 10.0  # connecting to the scheduler
+
+    def describe(self) -> str:
+        return f"a local cluster of {self.local_workers} workers" if self.local_workers else f"{self.address}"
+
+
+def parse_cluster(text: str, timeout_s: float) -> ClusterSpec:
+    """Raises ValueError (one line) for what is neither ``local:N`` nor a scheduler's address."""
+    if text.startswith(LOCAL):
+        count = text[len(LOCAL) :]
+        if not count.isdigit() or int(count) < 1:
+            raise ValueError(f"--cluster {text}: expected local:N with N >= 1 worker processes")
+        return ClusterSpec(local_workers=int(count), timeout_s=timeout_s)
+    try:
+        scheme, _ = parse_address(text)
+        if scheme not in ("tcp", "tls"):
+            raise ValueError(f"unsupported scheme {scheme!r} (tcp:// or tls://)")
+        get_address_host_port(text)
+    except ValueError as exc:
+        raise ValueError(f"--cluster {text}: not a scheduler address like tcp://HOST:8786 ({exc})") from None
+    return ClusterSpec(address=text, timeout_s=timeout_s)
+
+
+def tls_security(ca_file: str | None, cert: str | None, key: str | None, *, role: str) -> Security | None:
+    """Dask's TLS settings from the command line (``role``: "client" or "worker"), or None: Dask's own
+    configuration (``distributed.comm.tls.*``, which may require TLS too)."""
+    if not (ca_file or cert or key):
+        return None
+    if not (ca_file and cert):
+        raise ValueError("TLS needs --tls-ca-file and --tls-cert (and --tls-key unless the key is in the cert file)")
+    return Security(
+        require_encryption=True,
+        tls_ca_file=ca_file,
+        **{f"tls_{role}_cert": cert, f"tls_{role}_key": key},
+    )
+
+
+@contextmanager
+def open_cluster(spec: ClusterSpec, worker: WorkerConfig, security: Security | None = None) -> Iterator[Client]:
+    """A client of the scheduler of ``spec`` (a LocalCluster of judge workers, started here and stopped on
+    exit, for ``local:N``). Raises ClusterError."""
+    cluster: LocalCluster | None = None
+    client: Client | None = None
+    try:
+        if spec.local_workers:
+            cluster = start_local(spec.local_workers, worker)
+            address = cluster.scheduler_address
+        else:
+            assert spec.address is not None
+            address = spec.address
+        client = connect(address, spec.timeout_s, security)
+        yield client
+    finally:
+        if client is not None:
+            client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def start_local(workers: int, config: WorkerConfig, *, slots: int = 1) -> LocalCluster:
+    """A scheduler and ``workers`` judge worker processes (``slots`` jobs each) on this machine, listening
+    on 127.0.0.1 only. Raises ClusterError."""
+    try:
+        return LocalCluster(
+            n_workers=workers,
+            threads_per_worker=slots,
+            processes=True,
+            resources={RESOURCE: slots},
+            plugins=(JudgePlugin(config),),
+            host="127.0.0.1",
+            protocol="tcp://",
+            scheduler_port=0,
+            dashboard_address=None,
+            silence_logs=logging.CRITICAL,
+            memory_limit=0,
+        )
+    except Exception as exc:  # noqa: BLE001 - Dask wraps the worker's own error: say the innermost
+        raise ClusterError(f"the local cluster's judge workers did not start: {_innermost(exc)}") from None
+
+
+def connect(address: str, timeout_s: float, security: Security | None = None) -> Client:
+    """Raises ClusterError when the scheduler cannot be reached within ``timeout_s``."""
+    try:
+        return Client(address, timeout=timeout_s, security=security, set_as_default=False)
+    except (OSError, TimeoutError) as exc:
+        raise ClusterError(
+            f"cannot reach the Dask scheduler at {address} ({exc}); is `dask scheduler` running there? "
+            "Nothing was judged"
+        ) from None
+
+
+def _innermost(exc: BaseException) -> str:
+    while exc.__cause__ is not None:
+        exc = exc.__cause__
+    return "".join(traceback.format_exception_only(type(exc), exc)).strip()
+
+
+class ClusterJudges:
+    """grade.judges.Judges on a Dask cluster; ``judge`` is called from grade's worker threads."""
+
+    def __init__(
+        self,
+        client: Client,
+        problems: Mapping[str, Problem],
+        languages: tuple[str, ...],
+        *,
+        where: str,
+        note: Callable[[str], None],
+    ) -> None:
+        self._client = client
+        self._problems = problems
+        self._where = where
+        self._note = note
+        self._lock = threading.Lock()
+        self._stopped = threading.Event()
+        self._archives: dict[str, Future] = {}
+        self._refused: set[str] = set()
+        self._slots = (0.0, 0)
+        identity = self._identity(languages)
+        self.judge_version = identity.judge_version
+        self.warnings = identity.warnings
+        self._fingerprints = dict(identity.fingerprints)
+
+    # -- what results are keyed with --------------------------------------------------------------
+    def _identity(self, languages: tuple[str, ...]) -> Identity:
+        future = self._client.submit(identity_task, languages, resources={RESOURCE: 1}, pure=False)
+        try:
+            outcome = self._wait(future)
+        except (ClusterError, NotJudged):
+            raise
+        except Exception as exc:  # noqa: BLE001 - a worker that cannot answer: the cluster is unusable
+            raise ClusterError(f"a judge worker could not say what it judges with: {_innermost(exc)}") from None
+        assert isinstance(outcome, Identity)
+        return outcome
+
+    def fingerprint(self, language: str) -> str:
+        if language not in self._fingerprints:
+            self._fingerprints.update(self._identity((language,)).fingerprints)
+        return self._fingerprints[language]
+
+    def slots(self) -> int:
+        return max(1, self._connected_slots())
+
+    def _connected_slots(self) -> int:
+        """The ``judge`` resource units of the workers connected now (asked at most once a second)."""
+        asked, total = self._slots
+        if time.monotonic() - asked > SLOTS_TTL_S:
+            try:
+                workers = self._client.scheduler_info()["workers"].values()
+                total = sum(int(w.get("resources", {}).get(RESOURCE, 0)) for w in workers)
+            except Exception:  # noqa: BLE001 - the connection is going: the waiting threads will say so
+                pass
+            self._slots = (time.monotonic(), total)
+        return total
+
+    # -- judging ------------------------------------------------------------------------------------
+    def judge(self, job: JudgeJob, toolchain: str) -> SubmissionResult:
+        problem = self._problems[job.problem]
+        try:
+            archive = self._archive(problem)
+        except (OSError, PackageChanged) as exc:
+            return judge_error(problem, job, f"judge error (not the contestant's fault): {exc}")
+        expected = Expected(self.judge_version, toolchain)
+        while True:
+            future = self._client.submit(
+                judge_task,
+                job,
+                archive,
+                expected,
+                resources={RESOURCE: 1},
+                pure=False,
+                key=f"judge-{job.problem}-{uuid.uuid4().hex}",
+            )
+            try:
+                outcome: Outcome = self._wait(future)
+            except KilledWorker as exc:
+                raise NotJudged(
+                    f"every worker that took it died ({exc}); see the workers' logs (judged again next time)"
+                ) from None
+            except (ClusterError, NotJudged):
+                raise
+            except Exception as exc:  # noqa: BLE001 - the task failed on the worker: the judge's failure
+                outcome = Failed(f"judge error on the cluster (not the contestant's fault): {_innermost(exc)}", "")
+            if isinstance(outcome, Judged):
+                return outcome.result
+            if isinstance(outcome, Skipped):
+                raise SkipLanguage(outcome.reason)
+            if isinstance(outcome, Failed):
+                return judge_error(problem, job, outcome.message)
+            self._refused_by(outcome)  # and send it again: the worker took itself out of the pool
+
+    def _refused_by(self, refused: Refused) -> None:
+        with self._lock:
+            first = refused.worker not in self._refused
+            self._refused.add(refused.worker)
+        if first:
+            self._note(f"worker {refused.worker} left the cluster: {refused.reason}; its jobs go to other workers")
+
+    def _archive(self, problem: Problem) -> Future:
+        """The task that holds ``problem``'s package archive (made once per grading)."""
+        with self._lock:
+            if problem.id not in self._archives:
+                archive = pack(problem)
+                if verdict_hash(problem.path) != problem.content_hash:
+                    raise PackageChanged(f"package {problem.id} changed on disk while grading; grade again")
+                self._archives[problem.id] = self._client.submit(
+                    package_task, archive, key=f"judge-package-{archive.name}", pure=False
+                )
+            return self._archives[problem.id]
+
+    def _wait(self, future: Future) -> Any:
+        """The task's result; raises ClusterError when the scheduler is lost or grading stops."""
+        started = time.monotonic()
+        noted = False
+        try:
+            while True:
+                if self._stopped.is_set():
+                    raise ClusterError("grading stopped")
+                try:
+                    return future.result(timeout=POLL_S)
+                except TimeoutError:
+                    if not noted and time.monotonic() - started > WAITING_NOTE_S and self._connected_slots() == 0:
+                        noted = True
+                        self._note(
+                            f"no judge worker is connected to {self._where}: waiting for one "
+                            "(start it with `judge worker ADDRESS`)"
+                        )
+                except CancelledError:
+                    raise ClusterError(
+                        f"lost the connection to the Dask scheduler at {self._where}; the results stored so far "
+                        "are kept, grade again to judge the rest"
+                    ) from None
+        finally:
+            future.release()
+
+    def close(self) -> None:
+        self._stopped.set()
+        with self._lock:
+            archives, self._archives = list(self._archives.values()), {}
+        for future in archives:
+            future.release()
+
+
+class PackageChanged(Exception):
+    """The package on disk is no longer the one loaded at the start."""
