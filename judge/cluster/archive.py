@@ -82,13 +82,19 @@ def _module_file(module: ExternalModule) -> PurePosixPath | None:
     return PurePosixPath(*parts[:-1], module.path.name)
 
 
+def cached(cache: Path, problem: str, content_hash: str) -> Path | None:
+    """The package folder of that version of ``problem`` if it was unpacked into ``cache`` before."""
+    folder = cache / f"{problem}-{content_hash}"
+    return folder / problem if (folder / COMPLETE).is_file() else None
+
+
 def unpack(archive: PackageArchive, cache: Path) -> Path:
     """The package folder of ``archive`` in ``cache`` (``cache/<id>-<hash>/<id>``), unpacked on first use;
     several processes may share ``cache``. Raises ArchiveError."""
+    found = cached(cache, archive.problem, archive.content_hash)
+    if found is not None:
+        return found
     folder = cache / archive.name
-    package = folder / archive.problem
-    if (folder / COMPLETE).is_file():
-        return package
     if hashlib.sha256(archive.data).hexdigest() != archive.digest:
         raise ArchiveError(f"package {archive.problem}: the archive is damaged (its SHA-256 differs)")
     cache.mkdir(parents=True, exist_ok=True)
@@ -108,14 +114,14 @@ def unpack(archive: PackageArchive, cache: Path) -> Path:
                 raise
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    return package
+    return folder / archive.problem
 
 
-def load_unpacked(archive: PackageArchive, cache: Path) -> Problem:
-    """The problem of ``archive``, unpacked in ``cache``. Its content hash is the one the coordinator keyed
-    the archive with (the copy here holds the project's modules inside the package, so a hash worked out
-    here would differ). Raises ArchiveError, problem.PackageError."""
-    problem = load_problem(unpack(archive, cache))
-    if problem.id != archive.problem:
-        raise ArchiveError(f"the archive of package {archive.problem} holds package {problem.id}")
-    return replace(problem, content_hash=archive.content_hash)
+def load_unpacked(folder: Path, problem_id: str, content_hash: str) -> Problem:
+    """The problem unpacked in ``folder``. Its content hash is the one the coordinator keyed the archive with
+    (the copy here holds the project's modules inside the package, so a hash worked out here would differ).
+    Raises ArchiveError, problem.PackageError."""
+    problem = load_problem(folder)
+    if problem.id != problem_id:
+        raise ArchiveError(f"the archive of package {problem_id} holds package {problem.id}")
+    return replace(problem, content_hash=content_hash)

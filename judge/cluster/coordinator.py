@@ -21,6 +21,7 @@ import threading
 import time
 import traceback
 import uuid
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import CancelledError
 from contextlib import contextmanager
@@ -37,12 +38,14 @@ from judge.cluster import ClusterError
 from judge.cluster.archive import pack
 from judge.cluster.service import (
     RESOURCE,
+    RETIRED_TOPIC,
     Expected,
     Failed,
     Identity,
     Judged,
     JudgePlugin,
     Outcome,
+    PackageRef,
     Refused,
     Skipped,
     WorkerConfig,
@@ -106,13 +109,16 @@ def tls_security(ca_file: str | None, cert: str | None, key: str | None, *, role
 
 
 @contextmanager
-def open_cluster(spec: ClusterSpec, worker: WorkerConfig, security: Security | None = None) -> Iterator[Client]:
-    """A client of the scheduler of ``spec`` (a LocalCluster of judge workers, started here and stopped on
-    exit, for ``local:N``). Raises ClusterError."""
+def open_cluster(
+    spec: ClusterSpec, worker: WorkerConfig | None = None, security: Security | None = None
+) -> Iterator[Client]:
+    """A client of the scheduler of ``spec`` (for ``local:N``, a LocalCluster of judge workers made with
+    ``worker``, started here and stopped on exit). Raises ClusterError."""
     cluster: LocalCluster | None = None
     client: Client | None = None
     try:
         if spec.local_workers:
+            assert worker is not None, "a local cluster needs its workers' configuration"
             cluster = start_local(spec.local_workers, worker)
             address = cluster.scheduler_address
         else:
@@ -186,6 +192,7 @@ class ClusterJudges:
         self._archives: dict[str, Future] = {}
         self._refused: set[str] = set()
         self._slots = (0.0, 0)
+        client.subscribe_topic(RETIRED_TOPIC, self._on_retired)
         identity = self._identity(languages)
         self.judge_version = identity.judge_version
         self.warnings = identity.warnings
@@ -193,15 +200,45 @@ class ClusterJudges:
 
     # -- what results are keyed with --------------------------------------------------------------
     def _identity(self, languages: tuple[str, ...]) -> Identity:
-        future = self._client.submit(identity_task, languages, resources={RESOURCE: 1}, pure=False)
-        try:
-            outcome = self._wait(future)
-        except (ClusterError, NotJudged):
-            raise
-        except Exception as exc:  # noqa: BLE001 - a worker that cannot answer: the cluster is unusable
-            raise ClusterError(f"a judge worker could not say what it judges with: {_innermost(exc)}") from None
-        assert isinstance(outcome, Identity)
-        return outcome
+        """The identity most judge workers share (each connected one is asked; when none is connected yet,
+        the first to join). A worker whose sandbox is broken refuses and retires; one that differs from the
+        chosen identity retires when it gets its first job (service.py)."""
+        while True:
+            workers = sorted(self._judge_workers()) or [None]
+            futures = [
+                self._client.submit(
+                    identity_task,
+                    languages,
+                    resources={RESOURCE: 1},
+                    workers=None if w is None else [w],
+                    allow_other_workers=True,  # if that worker dies meanwhile
+                    pure=False,
+                    key=f"judge-identity-{uuid.uuid4().hex}",
+                )
+                for w in workers
+            ]
+            identities: list[Identity] = []
+            for future in futures:
+                try:
+                    outcome = self._wait(future)
+                except ClusterError:
+                    raise
+                except Exception as exc:  # noqa: BLE001 - a worker that cannot answer: the cluster is unusable
+                    raise ClusterError(f"a judge worker could not say what it judges with: {_innermost(exc)}") from None
+                if isinstance(outcome, Refused):
+                    self._refused_by(outcome)
+                elif isinstance(outcome, Identity):
+                    identities.append(outcome)
+            if identities:
+                votes = Counter((i.judge_version, tuple(sorted(i.fingerprints.items()))) for i in identities)
+                best = max(votes.values())
+                return next(
+                    i for i in identities if votes[(i.judge_version, tuple(sorted(i.fingerprints.items())))] == best
+                )
+
+    def _judge_workers(self) -> list[str]:
+        workers = self._client.scheduler_info()["workers"]
+        return [addr for addr, w in workers.items() if w.get("resources", {}).get(RESOURCE, 0) > 0]
 
     def fingerprint(self, language: str) -> str:
         if language not in self._fingerprints:
@@ -227,7 +264,7 @@ class ClusterJudges:
     def judge(self, job: JudgeJob, toolchain: str) -> SubmissionResult:
         problem = self._problems[job.problem]
         try:
-            archive = self._archive(problem)
+            package = self._package(problem)
         except (OSError, PackageChanged) as exc:
             return judge_error(problem, job, f"judge error (not the contestant's fault): {exc}")
         expected = Expected(self.judge_version, toolchain)
@@ -235,7 +272,7 @@ class ClusterJudges:
             future = self._client.submit(
                 judge_task,
                 job,
-                archive,
+                package,
                 expected,
                 resources={RESOURCE: 1},
                 pure=False,
@@ -266,17 +303,24 @@ class ClusterJudges:
         if first:
             self._note(f"worker {refused.worker} left the cluster: {refused.reason}; its jobs go to other workers")
 
-    def _archive(self, problem: Problem) -> Future:
-        """The task that holds ``problem``'s package archive (made once per grading)."""
+    def _on_retired(self, event: tuple[float, dict[str, str]]) -> None:
+        """A worker's retirement (a Dask event), which may come before or instead of its Refused answer."""
+        _, message = event
+        self._refused_by(Refused(str(message.get("reason", "")), str(message.get("worker", "?"))))
+
+    def _package(self, problem: Problem) -> PackageRef:
+        """The package's archive as a task of the cluster (made once per grading; kept while grading, so
+        that the scheduler makes it again if the worker holding it dies)."""
         with self._lock:
             if problem.id not in self._archives:
                 archive = pack(problem)
                 if verdict_hash(problem.path) != problem.content_hash:
                     raise PackageChanged(f"package {problem.id} changed on disk while grading; grade again")
-                self._archives[problem.id] = self._client.submit(
-                    package_task, archive, key=f"judge-package-{archive.name}", pure=False
-                )
-            return self._archives[problem.id]
+                name = f"judge-package-{archive.name}"
+                future = self._client.submit(package_task, archive, key=name, pure=False)
+                self._client.publish_dataset(future, name=name, override=True)
+                self._archives[problem.id] = future
+            return PackageRef(problem.id, problem.content_hash, str(self._archives[problem.id].key))
 
     def _wait(self, future: Future) -> Any:
         """The task's result; raises ClusterError when the scheduler is lost or grading stops."""
@@ -305,9 +349,17 @@ class ClusterJudges:
 
     def close(self) -> None:
         self._stopped.set()
+        try:
+            self._client.unsubscribe_topic(RETIRED_TOPIC)
+        except Exception:  # noqa: BLE001 - the client is closed already
+            pass
         with self._lock:
             archives, self._archives = list(self._archives.values()), {}
         for future in archives:
+            try:
+                self._client.unpublish_dataset(str(future.key))
+            except Exception:  # noqa: BLE001 - the scheduler is gone (and the dataset with it)
+                pass
             future.release()
 
 

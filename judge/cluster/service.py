@@ -28,13 +28,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from distributed import Worker, WorkerPlugin, get_worker
+from distributed import Future, Worker, WorkerPlugin, get_client, get_worker, rejoin, secede
 from distributed.core import Status
 from distributed.security import Security
 from distributed.utils import sync
 
 from judge.build import SkipLanguage
-from judge.cluster.archive import ArchiveError, PackageArchive, load_unpacked
+from judge.cluster.archive import ArchiveError, PackageArchive, cached, load_unpacked, unpack
 from judge.fingerprint import Fingerprints
 from judge.identity import judge_version, toolchain_hash
 from judge.jobs import JudgeJob, judge_job
@@ -49,6 +49,9 @@ from judge.verdict import Verdict
 
 PLUGIN = "judge"  # the plugin's name on the worker
 RESOURCE = "judge"  # the resource judge workers declare (one unit per slot) and judge jobs ask for
+RETIRED_TOPIC = "judge-retired"  # the Dask event a retiring worker logs: {"worker": address, "reason": why}
+FETCH_TIMEOUT_S = 600.0  # fetching a package archive from the cluster
+LEAVE_WAIT_S = 120.0  # a retiring worker waits this long at most for its running tasks to return
 logger = logging.getLogger("distributed.judge")  # in Dask's log stream, with its format
 
 JudgeFn = Callable[[JudgeJob, Packages, Environment], SubmissionResult]
@@ -74,6 +77,15 @@ class Identity:
     judge_version: str
     warnings: tuple[str, ...]
     fingerprints: Mapping[str, str] = field(default_factory=dict)  # language id -> fingerprint
+
+
+@dataclass(frozen=True)
+class PackageRef:
+    """A package version as a job names it, and the dataset its archive is published under (coordinator.py)."""
+
+    problem: str
+    content_hash: str
+    key: str
 
 
 @dataclass(frozen=True)
@@ -147,6 +159,7 @@ class JudgeService:
         self._lock = threading.Lock()
         self._check_lock = threading.Lock()
         self._packages: dict[tuple[str, str], Packages] = {}
+        self._fetching: dict[tuple[str, str], threading.Lock] = {}
         self.retired: str | None = None
 
     @classmethod
@@ -163,32 +176,54 @@ class JudgeService:
         info = self.env.runner.info
         return f"{self.judge_version}, sandbox {info.backend} ({info.mode}), packages in {self.config.package_cache}"
 
-    def identity(self, address: str, languages: tuple[str, ...]) -> Identity:
+    def identity(self, worker: Worker, languages: tuple[str, ...]) -> Identity | Refused:
+        """What this worker keys results with; Refused when its sandbox broke (the toolchains' versions are
+        what they print in the sandbox)."""
+        if self.retired is not None:
+            return Refused(self.retired, worker.address)
         fingerprints = {lang: self._fingerprints.of(lang) for lang in languages}
-        return Identity(address, self.judge_version, tuple(self.env.runner.info.warnings), fingerprints)
+        broken = self.check_sandbox()
+        if broken is not None:
+            return self.retire(worker, f"the sandbox broke: {broken}")
+        return Identity(worker.address, self.judge_version, tuple(self.env.runner.info.warnings), fingerprints)
 
-    def packages(self, archive: PackageArchive) -> Packages:
-        """The package of ``archive`` (unpacked into the cache on first use), its validator built once."""
-        key = (archive.problem, archive.content_hash)
+    def packages(self, ref: PackageRef) -> Packages:
+        """The package of ``ref``, its validator built once: from the cache on disk, else fetched from the
+        cluster (one fetch per worker process and package) and unpacked into it."""
+        key = (ref.problem, ref.content_hash)
         with self._lock:
             found = self._packages.get(key)
+            lock = self._fetching.setdefault(key, threading.Lock())
         if found is not None:
             return found
-        problem = load_unpacked(archive, self.config.package_cache)
-        with self._lock:
-            return self._packages.setdefault(key, Packages({problem.id: problem}, self.env))
+        with lock:
+            with self._lock:
+                found = self._packages.get(key)
+            if found is not None:
+                return found
+            folder = cached(self.config.package_cache, ref.problem, ref.content_hash)
+            if folder is None:
+                folder = unpack(_fetch(ref), self.config.package_cache)
+            problem = load_unpacked(folder, ref.problem, ref.content_hash)
+            packages = Packages({problem.id: problem}, self.env)
+            with self._lock:
+                self._packages[key] = packages
+            return packages
 
-    def judge(self, worker: Worker, job: JudgeJob, archive: PackageArchive, expected: Expected) -> Outcome:
+    def judge(self, worker: Worker, job: JudgeJob, package: PackageRef, expected: Expected) -> Outcome:
         address = worker.address
         if self.retired is not None:
             return Refused(self.retired, address)
         try:
-            packages = self.packages(archive)
+            packages = self.packages(package)
             problem = packages.problem(job.problem)
             mine = toolchain_hash(job.language, problem, self.env.languages, self._fingerprints.of)
         except (ArchiveError, PackageError, OSError) as exc:
             return Failed(f"judge error on worker {address} (not the contestant's fault): {exc}", address)
         if self.judge_version != expected.judge_version or mine != expected.toolchain:
+            broken = self.check_sandbox()  # a toolchain's version is what it prints in the sandbox
+            if broken is not None:
+                return self.retire(worker, f"the sandbox broke: {broken}")
             what = "judge" if self.judge_version != expected.judge_version else f"toolchain for {job.language}"
             return self.retire(
                 worker,
@@ -219,6 +254,7 @@ class JudgeService:
                 self.retired = reason
         if first:
             logger.error("judge worker %s retires: %s", worker.address, reason)
+            worker.log_event(RETIRED_TOPIC, {"worker": worker.address, "reason": reason})  # for coordinators
             sync(worker.loop, worker.set_resources, **{RESOURCE: 0})
             worker.loop.add_callback(_leave, worker, reason)
         return Refused(self.retired or reason, worker.address)
@@ -232,13 +268,20 @@ class JudgeService:
 
 
 async def _leave(worker: Worker, reason: str) -> None:
+    """Once the tasks running here have returned (each answers Refused, or a result judged before the
+    sandbox broke), retire through the scheduler, which moves their outcomes to other workers first; then
+    close (with the Nanny, if any)."""
+    deadline = time.monotonic() + LEAVE_WAIT_S
+    while worker.state.executing_count and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
     try:
         await worker.scheduler.retire_workers(
             workers=[worker.address], close_workers=True, remove=True, stimulus_id=f"judge-retire-{time.time()}"
         )
     except Exception:  # noqa: BLE001 - the scheduler is gone: close all the same
         logger.warning("retiring through the scheduler failed; closing", exc_info=True)
-    if worker.status not in (Status.closing, Status.closed, Status.closing_gracefully, Status.failed):
+    await asyncio.sleep(1.0)  # the scheduler closes a retired worker itself
+    if worker.status in (Status.running, Status.paused):  # not retired (no other worker to take its data)
         await worker.close(reason=f"judge: {reason}", nanny=True)
 
 
@@ -250,25 +293,42 @@ def _service() -> tuple[Worker, JudgeService]:
     return worker, plugin.service
 
 
-def judge_task(job: JudgeJob, archive: PackageArchive, expected: Expected) -> Outcome:
+def judge_task(job: JudgeJob, package: PackageRef, expected: Expected) -> Outcome:
     """The task the coordinator submits for each job."""
     worker, service = _service()
     try:
-        return service.judge(worker, job, archive, expected)
+        return service.judge(worker, job, package, expected)
     except Exception as exc:  # noqa: BLE001 - the judge's own bug: a JE, never a task error
         detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
         return Failed(f"judge error on worker {worker.address} (not the contestant's fault): {detail}", worker.address)
 
 
-def identity_task(languages: tuple[str, ...]) -> Identity:
+def identity_task(languages: tuple[str, ...]) -> Identity | Refused:
     """The identity of the worker that runs it, with the fingerprints of ``languages``."""
     worker, service = _service()
-    return service.identity(worker.address, languages)
+    return service.identity(worker, languages)
 
 
 def package_task(archive: PackageArchive) -> PackageArchive:
     """A package archive as a task of its own, so that the scheduler can make it again on another worker
     if the one holding it dies (scattered data could not be)."""
+    return archive
+
+
+def _fetch(ref: PackageRef) -> PackageArchive:
+    """The archive of ``ref`` from the cluster, where the coordinator published it as a dataset. Judge
+    tasks do not depend on it (the scheduler would then send every job to the worker that holds it): a
+    worker fetches it once, when its cache lacks it. The waiting task secedes from the worker's thread
+    pool, so that the archive's task can run meanwhile (e.g. again, after the worker holding it died)."""
+    client = get_client()
+    secede()
+    try:
+        future = client.get_dataset(ref.key, default=None)
+        archive = future.result(timeout=FETCH_TIMEOUT_S) if isinstance(future, Future) else None
+    finally:
+        rejoin()
+    if not isinstance(archive, PackageArchive):
+        raise ArchiveError(f"package {ref.problem}: the cluster holds no archive named {ref.key}")
     return archive
 
 

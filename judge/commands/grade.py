@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
 from collections.abc import Mapping
 from contextlib import ExitStack
 from datetime import UTC, datetime
@@ -12,7 +13,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from judge.commands.common import EXIT_JE, EXIT_OK, UsageError, make_environment, runner_config
-from judge.commands.worker import default_package_cache
 from judge.fuzz import FuzzStatus
 from judge.fuzz.engine import short_time_slices
 from judge.grade.discovery import Contest, discover, load_problems
@@ -83,7 +83,10 @@ def cluster_judges(
         security = tls_security(args.tls_ca_file, args.tls_cert, args.tls_key, role="client")
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    config = WorkerConfig(runner_config(args), default_package_cache(os.environ))
+    config = None
+    if spec.local_workers:  # the local workers' packages are unpacked for this grading only
+        cache = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="judge-packages-")))
+        config = WorkerConfig(runner_config(args), cache)
     client = stack.enter_context(open_cluster(spec, config, security))
     languages = sorted(
         {lang for e in contest.entries for lang in toolchain_languages(e.language, problems[e.problem], env.languages)}
