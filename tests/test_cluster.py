@@ -25,6 +25,7 @@ from typing import Any
 
 import pytest
 from distributed import Client, LocalCluster
+from distributed.security import Security
 
 from judge.cli import main
 from judge.cluster import ClusterError
@@ -426,3 +427,75 @@ def test_a_scheduler_lost_mid_grade_keeps_whole_results_only(
     assert summary.reused == len(before) and summary.judged == len(verdicts) - len(before)
     assert {c: run.result.verdict.value for (c, _), run in summary.runs.items()} == verdicts
     assert stored_runs(db) == {key: (1, len(run.result.tests)) for key, run in summary.runs.items()}
+
+
+# -- TLS --------------------------------------------------------------------------------------------------
+
+
+def make_certificates(folder: Path) -> None:
+    """A CA, certificates it signs for the scheduler, the worker and the coordinator, and one it does not."""
+    folder.mkdir()
+
+    def openssl(*argv: str) -> None:
+        subprocess.run(["openssl", *argv], cwd=folder, check=True, capture_output=True)
+
+    ec = ("-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes")
+    openssl("req", "-x509", *ec, "-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=judge test CA")
+    openssl("req", "-x509", *ec, "-keyout", "stranger.key", "-out", "stranger.pem", "-days", "2", "-subj", "/CN=x")
+    for name in ("scheduler", "worker", "coordinator"):
+        openssl("req", *ec, "-keyout", f"{name}.key", "-out", f"{name}.csr", "-subj", f"/CN={name}")
+        sign = ("-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-days", "2")
+        openssl("x509", "-req", "-in", f"{name}.csr", *sign, "-out", f"{name}.pem")
+
+
+def tls_options(certs: Path, name: str) -> list[str]:
+    ca, cert, key = str(certs / "ca.pem"), str(certs / f"{name}.pem"), str(certs / f"{name}.key")
+    return ["--tls-ca-file", ca, "--tls-cert", cert, "--tls-key", key]
+
+
+@pytest.mark.slow
+def test_tls_with_certificates_of_one_ca(
+    tmp_path: Path, problems: Path, bwrap_runner: Runner, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Scheduler, worker and coordinator each with a certificate of the organizer's CA: grading works; a
+    coordinator with a certificate of another CA, or none, is turned away."""
+    if shutil.which("openssl") is None:
+        pytest.skip("needs the openssl command")
+    certs = tmp_path / "certs"
+    make_certificates(certs)
+    security = Security(
+        tls_ca_file=str(certs / "ca.pem"),
+        tls_scheduler_cert=str(certs / "scheduler.pem"),
+        tls_scheduler_key=str(certs / "scheduler.key"),
+        tls_client_cert=str(certs / "coordinator.pem"),
+        tls_client_key=str(certs / "coordinator.key"),
+        require_encryption=True,
+    )
+    root, out = tmp_path / "contest", tmp_path / "board"
+    verdicts = burn_contest(root)
+    with LocalCluster(
+        n_workers=0,
+        host="127.0.0.1",
+        protocol="tls://",
+        security=security,
+        scheduler_port=0,
+        dashboard_address=None,
+        silence_logs=logging.CRITICAL,
+    ) as cluster:
+        address = cluster.scheduler_address
+        assert address.startswith("tls://127.0.0.1:")
+        worker = start_worker(address, tmp_path / "cache", None, *tls_options(certs, "worker"))
+        try:
+            with Client(address, security=security, timeout=30) as client:
+                wait_for_workers(client, 1, [worker])
+            assert grade_cli(root, problems, out, "--cluster", address, *tls_options(certs, "coordinator")) == 0
+            doc = json.loads((out / "results.json").read_text())
+            assert {c: r["sum"]["verdict"] for c, r in doc["results"].items()} == verdicts
+            capsys.readouterr()
+            for options in (tls_options(certs, "stranger"), []):
+                extra = ["--cluster", address, "--cluster-timeout", "2", *options]
+                assert grade_cli(root, problems, tmp_path / "other", *extra) in (2, 3)
+                (line,) = capsys.readouterr().err.strip().splitlines()
+                assert line.startswith("judge: error:") and address in line
+        finally:
+            stop([worker])

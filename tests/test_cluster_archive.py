@@ -116,6 +116,7 @@ def test_a_damaged_archive_is_refused(tmp_path: Path) -> None:
         (["--cluster", "local:2", "--fuzz", "5"], "--fuzz runs on this machine only"),
         (["--cluster", "tcp://127.0.0.1:1", "--tls-cert", "x.pem"], "TLS needs --tls-ca-file"),
         (["--cluster", "local:1", "--cluster-timeout", "0"], "--cluster-timeout must be positive"),
+        (["--cluster", "tls://127.0.0.1:1"], "a tls:// scheduler needs --tls-ca-file"),
     ],
 )
 def test_bad_cluster_options_are_one_line_errors(

@@ -72,6 +72,7 @@ class ClusterSpec:
     address: str | None = None
     local_workers: int = 0
     timeout_s: float = 10.0  # connecting to the scheduler
+    security: Security | None = None  # TLS (tls_security); None: Dask's configuration
 
     def describe(self) -> str:
         return f"a local cluster of {self.local_workers} workers" if self.local_workers else f"{self.address}"
@@ -94,10 +95,19 @@ def parse_cluster(text: str, timeout_s: float) -> ClusterSpec:
     return ClusterSpec(address=text, timeout_s=timeout_s)
 
 
-def tls_security(ca_file: str | None, cert: str | None, key: str | None, *, role: str) -> Security | None:
+def tls_security(
+    address: str | None, ca_file: str | None, cert: str | None, key: str | None, *, role: str
+) -> Security | None:
     """Dask's TLS settings from the command line (``role``: "client" or "worker"), or None: Dask's own
-    configuration (``distributed.comm.tls.*``, which may require TLS too)."""
+    configuration (``distributed.comm.tls.*``, which may require TLS too). Raises ValueError when TLS is
+    half-configured, or a tls:// address has no certificate anywhere."""
     if not (ca_file or cert or key):
+        if address is not None and address.startswith("tls://"):
+            if Security().get_connection_args(role).get("ssl_context") is None:
+                raise ValueError(
+                    f"{address}: a tls:// scheduler needs --tls-ca-file, --tls-cert and --tls-key (or Dask's "
+                    "distributed.comm.tls configuration; see docs/cluster.md)"
+                )
         return None
     if not (ca_file and cert):
         raise ValueError("TLS needs --tls-ca-file and --tls-cert (and --tls-key unless the key is in the cert file)")
@@ -109,9 +119,7 @@ def tls_security(ca_file: str | None, cert: str | None, key: str | None, *, role
 
 
 @contextmanager
-def open_cluster(
-    spec: ClusterSpec, worker: WorkerConfig | None = None, security: Security | None = None
-) -> Iterator[Client]:
+def open_cluster(spec: ClusterSpec, worker: WorkerConfig | None = None) -> Iterator[Client]:
     """A client of the scheduler of ``spec`` (for ``local:N``, a LocalCluster of judge workers made with
     ``worker``, started here and stopped on exit). Raises ClusterError."""
     cluster: LocalCluster | None = None
@@ -124,7 +132,7 @@ def open_cluster(
         else:
             assert spec.address is not None
             address = spec.address
-        client = connect(address, spec.timeout_s, security)
+        client = connect(address, spec.timeout_s, spec.security)
         yield client
     finally:
         if client is not None:

@@ -8,6 +8,7 @@ import sys
 import tempfile
 from collections.abc import Mapping
 from contextlib import ExitStack
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -56,14 +57,16 @@ def open_store(db_path: Path) -> Store:
 
 
 def cluster_spec(args: argparse.Namespace) -> ClusterSpec:
-    from judge.cluster.coordinator import parse_cluster  # distributed: imported by the cluster commands only
+    from judge.cluster.coordinator import parse_cluster, tls_security  # distributed: the cluster commands only
 
     if args.cluster_timeout <= 0:
         raise UsageError("--cluster-timeout must be positive")
     try:
-        return parse_cluster(args.cluster, args.cluster_timeout)
+        spec = parse_cluster(args.cluster, args.cluster_timeout)
+        security = tls_security(spec.address, args.tls_ca_file, args.tls_cert, args.tls_key, role="client")
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    return replace(spec, security=security)
 
 
 def cluster_judges(
@@ -76,18 +79,14 @@ def cluster_judges(
 ) -> Judges:
     """The cluster of ``spec`` (connected, or started here for local:N) as grade's judges; closed with
     ``stack``. Raises ClusterError."""
-    from judge.cluster.coordinator import ClusterJudges, open_cluster, tls_security
+    from judge.cluster.coordinator import ClusterJudges, open_cluster
     from judge.cluster.service import WorkerConfig
 
-    try:
-        security = tls_security(args.tls_ca_file, args.tls_cert, args.tls_key, role="client")
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
     config = None
     if spec.local_workers:  # the local workers' packages are unpacked for this grading only
         cache = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="judge-packages-")))
         config = WorkerConfig(runner_config(args), cache)
-    client = stack.enter_context(open_cluster(spec, config, security))
+    client = stack.enter_context(open_cluster(spec, config))
     languages = sorted(
         {lang for e in contest.entries for lang in toolchain_languages(e.language, problems[e.problem], env.languages)}
     )

@@ -36,7 +36,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
         raise UsageError("--timeout must be positive")
     try:
         spec = parse_cluster(args.scheduler, args.timeout)
-        security = tls_security(args.tls_ca_file, args.tls_cert, args.tls_key, role="worker")
+        security = tls_security(spec.address, args.tls_ca_file, args.tls_cert, args.tls_key, role="worker")
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     if spec.address is None:
