@@ -176,6 +176,14 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="HOST",
         help="listen on this address (default: every interface, advertising the one that reaches the scheduler)",
     )
+    p.add_argument("--port", type=int, default=0, help="listen on this port (default: any free one)")
+    p.add_argument(
+        "--contact-address",
+        default=None,
+        metavar="ADDRESS",
+        help="the address the scheduler and the others reach this worker at, when it differs from where it "
+        "listens (a container, NAT): e.g. tcp://judge-3.example.org:9000",
+    )
     p.add_argument(
         "--cache",
         default=None,

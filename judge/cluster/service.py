@@ -54,8 +54,6 @@ FETCH_TIMEOUT_S = 600.0  # fetching a package archive from the cluster
 LEAVE_WAIT_S = 120.0  # a retiring worker waits this long at most for its running tasks to return
 logger = logging.getLogger("distributed.judge")  # in Dask's log stream, with its format
 
-JudgeFn = Callable[[JudgeJob, Packages, Environment], SubmissionResult]
-
 
 class SandboxBroken(Exception):
     """The self-test failed on this worker: it does not join."""
@@ -127,16 +125,15 @@ class JudgePlugin(WorkerPlugin):
 
     name = PLUGIN
 
-    def __init__(self, config: WorkerConfig, judge_fn: JudgeFn | None = None) -> None:
+    def __init__(self, config: WorkerConfig) -> None:
         self.config = config
-        self.judge_fn = judge_fn
         self.service: JudgeService | None = None
 
     def __getstate__(self) -> dict[str, object]:  # travels to a Nanny's worker process before set-up
-        return {"config": self.config, "judge_fn": self.judge_fn, "service": None}
+        return {"config": self.config, "service": None}
 
     async def setup(self, worker: Worker) -> None:
-        self.service = await asyncio.to_thread(JudgeService.start, self.config, self.judge_fn)
+        self.service = await asyncio.to_thread(JudgeService.start, self.config)
         logger.info("judge ready: %s", self.service.describe())
 
     def teardown(self, worker: Worker) -> None:
@@ -150,11 +147,10 @@ class JudgePlugin(WorkerPlugin):
 
 
 class JudgeService:
-    def __init__(self, config: WorkerConfig, env: Environment, judge_fn: JudgeFn | None) -> None:
+    def __init__(self, config: WorkerConfig, env: Environment) -> None:
         self.config = config
         self.env = env
         self.judge_version = judge_version(env)
-        self._judge_fn = judge_fn or judge_job
         self._fingerprints = Fingerprints(env.languages, env.tools, env.runner)
         self._lock = threading.Lock()
         self._check_lock = threading.Lock()
@@ -163,14 +159,14 @@ class JudgeService:
         self.retired: str | None = None
 
     @classmethod
-    def start(cls, config: WorkerConfig, judge_fn: JudgeFn | None = None) -> JudgeService:
+    def start(cls, config: WorkerConfig) -> JudgeService:
         """The environment of ``config``; raises SandboxBroken when the self-test fails."""
         env = Environment(runner=make_runner(config.runner), languages=load_languages(), tools=toolchain())
         result = self_test(env.runner, env.tools)
         if not result.ok:
             env.runner.close()
             raise SandboxBroken(result.failure())
-        return cls(config, env, judge_fn)
+        return cls(config, env)
 
     def describe(self) -> str:
         info = self.env.runner.info
@@ -231,7 +227,7 @@ class JudgeService:
                 f"({self.judge_version} {mine} here, {expected.judge_version} {expected.toolchain} there)",
             )
         try:
-            result = self._judge_fn(job, packages, self.env)
+            result = judge_job(job, packages, self.env)
         except SkipLanguage as exc:
             return Skipped(str(exc))
         if result.verdict is Verdict.JE:
@@ -339,6 +335,8 @@ async def serve(
     slots: int,
     name: str | None = None,
     host: str | None = None,
+    port: int = 0,
+    contact_address: str | None = None,
     security: Security | None = None,
     timeout_s: float = 60.0,
     started: Callable[[Worker, JudgeService], None] | None = None,
@@ -354,6 +352,8 @@ async def serve(
         plugins=(plugin,),
         name=name,
         host=host,
+        port=port,
+        contact_address=contact_address,
         security=security,
         death_timeout=timeout_s,
         memory_limit=0,  # the judged programs run in the sandbox, with their own limits

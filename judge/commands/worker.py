@@ -32,6 +32,8 @@ def cmd_worker(args: argparse.Namespace) -> int:
 
     if args.slots < 1:
         raise UsageError("--slots must be at least 1")
+    if not 0 <= args.port < 65536:
+        raise UsageError("--port must be a port number (0: any free port)")
     if args.timeout <= 0:
         raise UsageError("--timeout must be positive")
     try:
@@ -58,6 +60,8 @@ def cmd_worker(args: argparse.Namespace) -> int:
                 slots=args.slots,
                 name=args.name,
                 host=args.host,
+                port=args.port,
+                contact_address=args.contact_address,
                 security=security,
                 timeout_s=args.timeout,
                 started=started,
