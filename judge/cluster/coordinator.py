@@ -28,6 +28,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+import dask
 from distributed import Client, Future, LocalCluster
 from distributed.comm.addressing import get_address_host_port, parse_address
 from distributed.scheduler import KilledWorker
@@ -39,6 +40,7 @@ from judge.cluster.archive import pack
 from judge.cluster.service import (
     RESOURCE,
     RETIRED_TOPIC,
+    WORKER_CONFIG,
     Expected,
     Failed,
     Identity,
@@ -145,19 +147,20 @@ def start_local(workers: int, config: WorkerConfig, *, slots: int = 1) -> LocalC
     """A scheduler and ``workers`` judge worker processes (``slots`` jobs each) on this machine, listening
     on 127.0.0.1 only. Raises ClusterError."""
     try:
-        return LocalCluster(
-            n_workers=workers,
-            threads_per_worker=slots,
-            processes=True,
-            resources={RESOURCE: slots},
-            plugins=(JudgePlugin(config),),
-            host="127.0.0.1",
-            protocol="tcp://",
-            scheduler_port=0,
-            dashboard_address=None,
-            silence_logs=logging.CRITICAL,
-            memory_limit=0,
-        )
+        with dask.config.set(WORKER_CONFIG):  # the Nanny hands its configuration to the worker process
+            return LocalCluster(
+                n_workers=workers,
+                threads_per_worker=slots,
+                processes=True,
+                resources={RESOURCE: slots},
+                plugins=(JudgePlugin(config),),
+                host="127.0.0.1",
+                protocol="tcp://",
+                scheduler_port=0,
+                dashboard_address=None,
+                silence_logs=logging.CRITICAL,
+                memory_limit=0,
+            )
     except Exception as exc:  # noqa: BLE001 - Dask wraps the worker's own error: say the innermost
         raise ClusterError(f"the local cluster's judge workers did not start: {_innermost(exc)}") from None
 

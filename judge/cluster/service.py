@@ -28,6 +28,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import dask
 from distributed import Future, Worker, WorkerPlugin, get_client, get_worker, rejoin, secede
 from distributed.core import Status
 from distributed.security import Security
@@ -51,6 +52,9 @@ PLUGIN = "judge"  # the plugin's name on the worker
 RESOURCE = "judge"  # the resource judge workers declare (one unit per slot) and judge jobs ask for
 RETIRED_TOPIC = "judge-retired"  # the Dask event a retiring worker logs: {"worker": address, "reason": why}
 FETCH_TIMEOUT_S = 600.0  # fetching a package archive from the cluster
+# Dask settings of judge workers: no statistical profiler (it samples the worker's threads every 10 ms,
+# which costs CPU and says nothing here: judge tasks wait on sandboxed processes)
+WORKER_CONFIG = {"distributed.worker.profile.enabled": False}
 LEAVE_WAIT_S = 120.0  # a retiring worker waits this long at most for its running tasks to return
 logger = logging.getLogger("distributed.judge")  # in Dask's log stream, with its format
 
@@ -345,20 +349,21 @@ async def serve(
     retired (None: it was closed, e.g. the scheduler went away). Raises SandboxBroken (it never joined),
     TimeoutError (the scheduler was not reached within ``timeout_s``)."""
     plugin = JudgePlugin(config)
-    worker = Worker(
-        address,
-        nthreads=slots,
-        resources={RESOURCE: slots},
-        plugins=(plugin,),
-        name=name,
-        host=host,
-        port=port,
-        contact_address=contact_address,
-        security=security,
-        death_timeout=timeout_s,
-        memory_limit=0,  # the judged programs run in the sandbox, with their own limits
-        dashboard=False,
-    )
+    with dask.config.set(WORKER_CONFIG):
+        worker = Worker(
+            address,
+            nthreads=slots,
+            resources={RESOURCE: slots},
+            plugins=(plugin,),
+            name=name,
+            host=host,
+            port=port,
+            contact_address=contact_address,
+            security=security,
+            death_timeout=timeout_s,
+            memory_limit=0,  # the judged programs run in the sandbox, with their own limits
+            dashboard=False,
+        )
     try:
         await worker
     except Exception as exc:
