@@ -16,6 +16,7 @@ import traceback
 from collections.abc import Sequence
 
 from judge import __version__
+from judge.cluster import ClusterError
 from judge.commands.common import EXIT_JE, EXIT_OK, EXIT_USAGE, SandboxBroken, UsageError
 from judge.commands.doctor import cmd_doctor
 from judge.commands.export import cmd_export
@@ -24,6 +25,7 @@ from judge.commands.grade import DB_NAME, cmd_grade, default_jobs
 from judge.commands.run import cmd_run
 from judge.commands.serve import cmd_contest_init, cmd_serve
 from judge.commands.verify import cmd_verify
+from judge.commands.worker import cmd_worker
 from judge.fuzz.engine import SHRINK_TIME_S
 from judge.grade.fuzzing import DEFAULT_SEED
 from judge.languages import LanguageError
@@ -111,6 +113,22 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="S",
         help=f"the fuzzer's seed (default {DEFAULT_SEED}: the same contest gives the same board)",
     )
+    p.add_argument(
+        "--cluster",
+        default=None,
+        metavar="ADDRESS",
+        help="judge on a Dask cluster: a scheduler's address (tcp://HOST:8786, tls://...) whose workers run "
+        "`judge worker`, or local:N for N worker processes on this machine (--jobs is then ignored; see "
+        "docs/cluster.md)",
+    )
+    p.add_argument(
+        "--cluster-timeout",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="how long to try reaching the scheduler (default 10)",
+    )
+    _tls_options(p)
     p.set_defaults(func=cmd_grade)
 
     p = sub.add_parser(
@@ -191,7 +209,60 @@ def build_parser() -> argparse.ArgumentParser:
         "--start", default=None, metavar="TIME", help="start time, e.g. 2026-11-22T10:00:00+01 (default: now)"
     )
     p.set_defaults(func=cmd_contest_init)
+
+    p = sub.add_parser(
+        "worker",
+        help="serve a Dask scheduler as a judge worker (docs/cluster.md)",
+        description="Run the sandbox self-test, then join the Dask scheduler at SCHEDULER_ADDRESS (started with "
+        "`dask scheduler`) as a worker that judges up to N submissions at once for `judge grade --cluster`. "
+        "It refuses to join when the self-test fails, and retires when its sandbox breaks.",
+    )
+    p.add_argument("scheduler", metavar="SCHEDULER_ADDRESS", help="e.g. tcp://judge-host:8786")
+    p.add_argument(
+        "--slots",
+        type=int,
+        default=default_jobs(),
+        metavar="N",
+        help="submissions judged at once (default: the usable cores)",
+    )
+    p.add_argument("--name", default=None, help="the worker's name in the scheduler (default: its address)")
+    p.add_argument(
+        "--host",
+        default=None,
+        metavar="HOST",
+        help="listen on this address (default: every interface, advertising the one that reaches the scheduler)",
+    )
+    p.add_argument("--port", type=int, default=0, help="listen on this port (default: any free one)")
+    p.add_argument(
+        "--contact-address",
+        default=None,
+        metavar="ADDRESS",
+        help="the address the scheduler and the others reach this worker at, when it differs from where it "
+        "listens (a container, NAT): e.g. tcp://judge-3.example.org:9000",
+    )
+    p.add_argument(
+        "--cache",
+        default=None,
+        metavar="DIR",
+        help="where packages are unpacked, by content hash (default: $JUDGE_CACHE_DIR/packages, else "
+        "~/.cache/judge/packages)",
+    )
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="how long to try reaching the scheduler (default 60)",
+    )
+    _tls_options(p)
+    p.set_defaults(func=cmd_worker)
     return parser
+
+
+def _tls_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--tls-ca-file", default=None, metavar="FILE", help="CA certificate(s) for TLS (tls:// addresses)")
+    p.add_argument("--tls-cert", default=None, metavar="FILE", help="this end's TLS certificate")
+    p.add_argument("--tls-key", default=None, metavar="FILE", help="this end's TLS private key")
 
 
 class Terminated(BaseException):
@@ -221,6 +292,9 @@ def _run(args: argparse.Namespace) -> int:
     except (PackageError, LanguageError, UsageError) as exc:
         print(f"judge: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except ClusterError as exc:
+        print(f"judge: error: {exc}", file=sys.stderr)
+        return EXIT_JE
     except SandboxBroken as exc:
         print(
             f"judge: error: the sandbox cannot run programs and validators here, so nothing was judged: {exc}"

@@ -5,19 +5,31 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
+from collections.abc import Mapping
+from contextlib import ExitStack
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from judge.commands.common import EXIT_JE, EXIT_OK, UsageError, make_environment
+from judge.commands.common import EXIT_JE, EXIT_OK, UsageError, make_environment, runner_config
 from judge.fuzz import FuzzStatus
 from judge.fuzz.engine import short_time_slices
-from judge.grade.discovery import discover, load_problems
+from judge.grade.discovery import Contest, discover, load_problems
 from judge.grade.fuzzing import FuzzSummary, fuzz_contest
+from judge.grade.judges import Judges
 from judge.grade.progress import Progress, printable
 from judge.grade.report import build_board, fuzz_text, issues_text, standings_table, write_results_json
 from judge.grade.schedule import grade
 from judge.grade.storage import OldSchema, Store, StoreError
+from judge.identity import toolchain_languages
+from judge.judging import Environment
+from judge.problem import Problem
 from judge.scoreboard.render import write_board
+
+if TYPE_CHECKING:
+    from judge.cluster.coordinator import ClusterSpec
 
 DB_NAME = "grade.sqlite"
 
@@ -44,6 +56,49 @@ def open_store(db_path: Path) -> Store:
         return Store(db_path)
 
 
+def cluster_spec(args: argparse.Namespace) -> ClusterSpec:
+    from judge.cluster.coordinator import parse_cluster, tls_security  # distributed: the cluster commands only
+
+    if args.cluster_timeout <= 0:
+        raise UsageError("--cluster-timeout must be positive")
+    try:
+        spec = parse_cluster(args.cluster, args.cluster_timeout)
+        security = tls_security(spec.address, args.tls_ca_file, args.tls_cert, args.tls_key, role="client")
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    return replace(spec, security=security)
+
+
+def cluster_judges(
+    args: argparse.Namespace,
+    spec: ClusterSpec,
+    problems: Mapping[str, Problem],
+    contest: Contest,
+    env: Environment,
+    stack: ExitStack,
+) -> Judges:
+    """The cluster of ``spec`` (connected, or started here for local:N) as grade's judges; closed with
+    ``stack``. Raises ClusterError."""
+    from judge.cluster.coordinator import ClusterJudges, open_cluster
+    from judge.cluster.service import WorkerConfig
+
+    config = None
+    if spec.local_workers:  # the local workers' packages are unpacked for this grading only
+        cache = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="judge-packages-")))
+        config = WorkerConfig(runner_config(args), cache)
+    client = stack.enter_context(open_cluster(spec, config))
+    languages = sorted(
+        {lang for e in contest.entries for lang in toolchain_languages(e.language, problems[e.problem], env.languages)}
+    )
+
+    def note(text: str) -> None:
+        print(f"judge: {printable(text)}", file=sys.stderr, flush=True)
+
+    judges = ClusterJudges(client, problems, tuple(languages), where=spec.describe(), note=note)
+    stack.callback(judges.close)
+    return judges
+
+
 def cmd_grade(args: argparse.Namespace) -> int:
     root = Path(args.submissions)
     problems_dir = Path(args.problems)
@@ -58,21 +113,32 @@ def cmd_grade(args: argparse.Namespace) -> int:
         raise UsageError("--fuzz must be at least 1 (examples per submission)")
     if not 0 <= args.fuzz_seed < 2**63:
         raise UsageError("--fuzz-seed must be a non-negative 64-bit number")
+    cluster: ClusterSpec | None = None
+    if args.cluster is not None:
+        if args.fuzz is not None:
+            raise UsageError(
+                "--fuzz runs on this machine only: grade with --cluster first, then `judge grade --fuzz N` "
+                "without --cluster (it reuses the cluster's results)"
+            )
+        cluster = cluster_spec(args)
     problems, package_issues = load_problems(problems_dir)
     if not problems:
         detail = f" ({package_issues[0].reason})" if package_issues else ""
         raise UsageError(f"{problems_dir}: no usable problem package{detail}")
-    env = make_environment(args)
-    contest = discover(root, problems, env.languages)
     db_path = Path(args.db) if args.db else out / DB_NAME
-    try:
-        store = open_store(db_path)
-    except StoreError as exc:
-        raise UsageError(str(exc)) from None
     progress = Progress(sys.stderr, tty=sys.stderr.isatty())
-    with store:
+    with ExitStack() as stack:
+        # On a cluster the workers judge, each after its own self-test; a local cluster's workers share
+        # this machine, so its self-test comes first (one clear message rather than N workers failing).
+        env = make_environment(args, check=cluster is None or cluster.local_workers > 0)
+        contest = discover(root, problems, env.languages)
+        judges = None if cluster is None else cluster_judges(args, cluster, problems, contest, env, stack)
+        try:
+            store = stack.enter_context(open_store(db_path))
+        except StoreError as exc:
+            raise UsageError(str(exc)) from None
         summary = grade(
-            contest, problems, env, store, jobs=args.jobs, rejudge=args.rejudge, listener=progress
+            contest, problems, env, store, jobs=args.jobs, rejudge=args.rejudge, listener=progress, judges=judges
         )
         fuzz: FuzzSummary | None = None
         if args.fuzz is not None:
@@ -90,7 +156,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
                 listener=progress,
             )
     issues = [*package_issues, *contest.issues, *summary.issues]
-    warnings = tuple(env.runner.info.warnings)
+    warnings = summary.warnings
     board = build_board(args.title, contest, problems, summary, issues, warnings, fuzz, problems_dir)
     write_board(board, out)
     for w in warnings:

@@ -1,66 +1,33 @@
 """Judging a contest: reuse what is stored, judge the rest in parallel, store each result as it comes.
 
-Submissions are judged in worker threads (the runner does the process work, so threads are enough); the
-tests of one submission run in order, those of different submissions at the same time. Only the main
-thread touches the database. Verdicts come from CPU time, so they do not depend on ``jobs``.
+Submissions are judged in worker threads (the runner does the process work, so threads are enough), or
+handed by those threads to the workers of a Dask cluster (judges.py, judge/cluster/); the tests of one
+submission run in order, those of different submissions at the same time. Only the main thread touches
+the database. Verdicts come from CPU time, so they do not depend on ``jobs`` or on where they ran.
 """
 
 from __future__ import annotations
 
 import hashlib
-import platform
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
+from contextlib import closing
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any
 
-import judge
 from judge.build import SkipLanguage
-from judge.fingerprint import Fingerprints
 from judge.grade.discovery import Contest, Entry, Issue
+from judge.grade.judges import JudgeFn, Judges, LocalJudges, NotJudged
 from judge.grade.storage import RunKey, Store, StoredRun
 from judge.grade.workloop import LongestFirst, run_all, split_reused
-from judge.jobs import JudgeJob, Unreadable, judge_job, make_job
+from judge.identity import toolchain_hash
+from judge.jobs import JudgeJob, Unreadable, make_job
 from judge.judging import Environment
-from judge.languages import language_for
-from judge.packages import Packages
 from judge.problem import Problem
 from judge.results import SubmissionResult
 from judge.verdict import Verdict
 
-# Parts of the judge whose code cannot change a verdict: editing them does not force a re-judge.
-_PRESENTATION = ("grade", "scoreboard", "templates", "fuzz")
 _HEAD_CHARS = 100
-
-
-def judge_version(env: Environment) -> str:
-    """``<version>+<hash of the judging code and its interpreter>/<sandbox backend>``: a stored result is
-    reused only under the same judging code, the same Python (validators run on it) and the same kind of
-    sandbox."""
-    root = Path(judge.__file__).parent
-    h = hashlib.sha256()
-    for p in sorted(root.rglob("*")):
-        rel = p.relative_to(root)
-        if not p.is_file() or rel.parts[0] in _PRESENTATION or "__pycache__" in rel.parts:
-            continue
-        if p.suffix not in (".py", ".toml", ".c", ".h"):
-            continue
-        h.update(rel.as_posix().encode() + b"\0" + hashlib.sha256(p.read_bytes()).digest())
-    h.update(f"{env.tools.python}\0{platform.python_version()}\0{platform.python_build()}".encode())
-    return f"{judge.__version__}+{h.hexdigest()[:12]}/{env.runner.info.backend}"
-
-
-def toolchain_hash(entry: Entry, problem: Problem, env: Environment, fingerprints: Fingerprints) -> str:
-    """The fingerprints of the submission's language and, when the package's output validator is compiled,
-    of the validator's (a Python validator runs on the judge's interpreter: part of ``judge_version``)."""
-    parts = [fingerprints.of(entry.language)]
-    validator = problem.output_validator
-    if validator is not None and validator.suffix not in (".py", ".sh"):
-        lang = language_for(validator, env.languages)
-        if lang is not None:
-            parts.append(f"{lang.id}:{fingerprints.of(lang.id)}")
-    return "/".join(parts)
 
 
 def seeds_of(problem: Problem, env: Environment) -> dict[str, Any]:
@@ -88,6 +55,7 @@ def seeds_of(problem: Problem, env: Environment) -> dict[str, Any]:
 @dataclass
 class Summary:
     judge_version: str
+    warnings: tuple[str, ...] = ()  # the sandbox's, where the judging ran
     runs: dict[tuple[str, str], StoredRun] = field(default_factory=dict)  # the current result per entry
     issues: list[Issue] = field(default_factory=list)  # entries that could not be judged (skipped)
     judged: int = 0
@@ -118,9 +86,6 @@ class Done:
     source_hash: str  # of the bytes actually judged
 
 
-JudgeFn = Callable[[JudgeJob, Packages, Environment], SubmissionResult]
-
-
 def entry_job(entry: Entry, problem: Problem) -> JudgeJob:
     """The entry's job, with the submission's bytes as they are now: what is judged is exactly what is stored
     under its hash, even if the contestant's file changes meanwhile. Raises Unreadable."""
@@ -145,15 +110,34 @@ def grade(
     rejudge: bool = False,
     listener: Listener | None = None,
     judge_fn: JudgeFn | None = None,
+    judges: Judges | None = None,
 ) -> Summary:
     """Judge every entry of ``contest`` that has no stored result under the current hashes, store it.
 
     A stored JE is judged again (it is the judge's failure, maybe a passing one); ``rejudge`` judges all.
+    The jobs run in ``jobs`` threads here (with ``judge_fn``, default jobs.judge_job), or on ``judges``
+    (a cluster: judge/cluster/); only this thread writes ``store``.
     """
-    listen = listener or Listener()
-    run_judge: JudgeFn = judge_fn or judge_job
-    summary = Summary(judge_version(env))
-    fingerprints = Fingerprints(env.languages, env.tools, env.runner)
+    if judges is None:
+        with closing(LocalJudges(problems, env, jobs=jobs, judge_fn=judge_fn)) as local:
+            return _grade(contest, problems, env, store, local, rejudge, listener or Listener())
+    return _grade(contest, problems, env, store, judges, rejudge, listener or Listener())
+
+
+def _grade(
+    contest: Contest,
+    problems: Mapping[str, Problem],
+    env: Environment,
+    store: Store,
+    judges: Judges,
+    rejudge: bool,
+    listen: Listener,
+) -> Summary:
+    summary = Summary(judges.judge_version, judges.warnings)
+    toolchains = {
+        e.key: toolchain_hash(e.language, problems[e.problem], env.languages, judges.fingerprint)
+        for e in contest.entries
+    }
     keys = {
         e.key: RunKey(
             e.contestant,
@@ -161,7 +145,7 @@ def grade(
             e.source_hash,
             problems[e.problem].content_hash,
             summary.judge_version,
-            toolchain_hash(e, problems[e.problem], env, fingerprints),
+            toolchains[e.key],
         )
         for e in contest.entries
     }
@@ -182,7 +166,6 @@ def grade(
         return _guess(problems[e.problem], lang is not None and lang.compiled)
 
     seeds: dict[str, dict[str, Any]] = {}
-    packages = Packages(problems, env)
 
     def work(entry: Entry) -> Done:
         start = time.monotonic()
@@ -191,8 +174,8 @@ def grade(
         except (Unreadable, OSError) as exc:
             return Done(None, f"cannot read the submission any more: {exc}", 0.0, entry.source_hash)
         try:
-            result = run_judge(job, packages, env)
-        except SkipLanguage as exc:
+            result = judges.judge(job, toolchains[entry.key])
+        except (SkipLanguage, NotJudged) as exc:
             return Done(None, str(exc), time.monotonic() - start, job.source_hash())
         return Done(result, None, time.monotonic() - start, job.source_hash())
 
@@ -213,16 +196,13 @@ def grade(
         summary.judged += 1
         listen.done(entry, summary.runs[entry.key], "")
 
-    try:
-        run_all(
-            LongestFirst(todo, guess, store.last_durations()),
-            work,
-            store_result,
-            jobs=jobs,
-            duration_s=lambda d: d.duration_s,
-            order=lambda e: e.key,
-            name="grade",
-        )
-    finally:
-        packages.close()
+    run_all(
+        LongestFirst(todo, guess, store.last_durations()),
+        work,
+        store_result,
+        jobs=judges.slots,
+        duration_s=lambda d: d.duration_s,
+        order=lambda e: e.key,
+        name="grade",
+    )
     return summary

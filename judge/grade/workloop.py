@@ -15,6 +15,9 @@ T = TypeVar("T")
 R = TypeVar("R")
 S = TypeVar("S")
 
+MAX_THREADS = 1024  # items in flight at most, whatever ``jobs`` says
+RECHECK_S = 1.0  # how often a ``jobs`` function is asked while nothing finishes
+
 
 class Queue(Protocol[T]):
     """What to run next."""
@@ -92,23 +95,28 @@ def run_all(
     work: Callable[[T], R],
     done: Callable[[T, R], None],
     *,
-    jobs: int,
+    jobs: int | Callable[[], int],
     duration_s: Callable[[R], float],
     order: Callable[[T], Any],
     name: str,
 ) -> None:
     """Run ``work`` on every queued item, ``jobs`` at a time, taking the next item only when a worker is
     free (so the queue can still reorder); ``done`` is called in this thread, in ``order`` among items
-    that finish together."""
-    workers = max(1, jobs)
-    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix=name)
+    that finish together. ``jobs`` may be a function (a cluster whose workers come and go): it is asked
+    again whenever an item finishes, and at least every ``RECHECK_S`` seconds."""
+    dynamic = callable(jobs)
+
+    def workers() -> int:
+        return max(1, jobs() if callable(jobs) else jobs)
+
+    pool = ThreadPoolExecutor(max_workers=MAX_THREADS if dynamic else workers(), thread_name_prefix=name)
     try:
         pending: dict[Future[R], T] = {}
         while queue or pending:
-            while queue and len(pending) < workers:
+            while queue and len(pending) < min(workers(), MAX_THREADS):
                 item = queue.pop()
                 pending[pool.submit(work, item)] = item
-            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            finished, _ = wait(pending, timeout=RECHECK_S if dynamic else None, return_when=FIRST_COMPLETED)
             for fut in sorted(finished, key=lambda f: order(pending[f])):
                 item = pending.pop(fut)
                 result = fut.result()
