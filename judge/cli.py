@@ -39,8 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--sandbox",
         choices=("auto", "bwrap", "rlimits"),
         default=None,
-        help="sandbox backend (default: $JUDGE_SANDBOX, else auto = bwrap when it works, else rlimits with a "
-        "warning)",
+        help="sandbox backend (default: $JUDGE_SANDBOX, else auto = bwrap when it works, else rlimits with a warning)",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
@@ -67,7 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="write a self-contained Kattis package (the reference modules its programs import copied in)",
         description="Copy PROBLEM_DIR to OUT as a package that needs nothing outside it: every module of the "
         "project's `reference` package that its validators, stubs or generators import is copied in beside "
-        "them; our extensions stay in judge.yaml. See docs/package-format.md, \"Exporting a package\".",
+        'them; our extensions stay in judge.yaml. See docs/package-format.md, "Exporting a package".',
     )
     p.add_argument("problem", metavar="PROBLEM_DIR")
     p.add_argument("out", metavar="OUT", help="a new folder (named like the problem id, for Kattis tools)")
@@ -87,12 +86,8 @@ def build_parser() -> argparse.ArgumentParser:
         "judge changes.",
     )
     p.add_argument("submissions", metavar="SUBMISSIONS_DIR")
-    p.add_argument(
-        "--problems", default="problems", metavar="DIR", help="problem packages (default: problems/)"
-    )
-    p.add_argument(
-        "--out", default="scoreboard", metavar="DIR", help="scoreboard folder (default: scoreboard/)"
-    )
+    p.add_argument("--problems", default="problems", metavar="DIR", help="problem packages (default: problems/)")
+    p.add_argument("--out", default="scoreboard", metavar="DIR", help="scoreboard folder (default: scoreboard/)")
     p.add_argument("--db", default=None, metavar="FILE", help=f"SQLite database (default: OUT/{DB_NAME})")
     p.add_argument("--jobs", type=int, default=default_jobs(), metavar="N", help="submissions judged at once")
     p.add_argument("--json", action="store_true", help="also write OUT/results.json")
@@ -149,9 +144,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="submission runs at once, each with its own Hypothesis search plus one spare that draws while "
         "they run (the result depends on --seed and --jobs, not on timing; default 1)",
     )
-    p.add_argument(
-        "--save", action="store_true", help="add the shrunk input to the package as a regression test"
-    )
+    p.add_argument("--save", action="store_true", help="add the shrunk input to the package as a regression test")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument(
         "--no-accepts",
@@ -163,9 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="run the package's input validators on every example (default: on the counterexample only)",
     )
-    p.add_argument(
-        "--no-db", action="store_true", help="neither replay nor record failures (example database)"
-    )
+    p.add_argument("--no-db", action="store_true", help="neither replay nor record failures (example database)")
     p.add_argument(
         "--shrink-time",
         type=float,
@@ -184,13 +175,30 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("contest_dir", metavar="CONTEST_DIR")
     p.add_argument(
-        "--problems", default=None, metavar="DIR",
+        "--problems",
+        default=None,
+        metavar="DIR",
         help="where to look for problem packages not in CONTEST_DIR/problems/",
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     p.add_argument("--jobs", type=int, default=default_jobs(), metavar="N", help="submissions judged at once")
-    p.add_argument("--cluster", default=None, metavar="ADDR", help="judge on a Dask cluster (not yet)")
+    p.add_argument(
+        "--cluster",
+        default=None,
+        metavar="ADDRESS",
+        help="judge on a Dask cluster: a scheduler's address (tcp://HOST:8786, tls://...) whose workers run "
+        "`judge worker`, or local:N for N worker processes on this machine (--jobs is then ignored; see "
+        "docs/cluster.md)",
+    )
+    p.add_argument(
+        "--cluster-timeout",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="how long to try reaching the scheduler (default 10)",
+    )
+    _tls_options(p)
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("contest", help="contest packages for `judge serve`")

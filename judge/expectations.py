@@ -447,9 +447,7 @@ def _rule_failures(rule: CaseRule, r: SubmissionResult, test_names: Sequence[str
 # ----------------------------------------------------------------------------- building one
 
 
-def expectation_for(
-    folder: str, source: Path, rel: str, submissions_yaml: SubmissionsYaml
-) -> Expectation:
+def expectation_for(folder: str, source: Path, rel: str, submissions_yaml: SubmissionsYaml) -> Expectation:
     """The expectation for ``submissions/<rel>`` (``rel`` = ``<folder>/<name>``)."""
     notes: list[str] = []
     conflict: str | None = None

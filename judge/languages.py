@@ -121,9 +121,27 @@ class Toolchain:
 
 
 _FIELDS = {
-    "name", "extensions", "run", "compile", "env", "packages", "install_hint", "check", "processes", "open_files",
-    "mounts", "address_space_limit", "priority", "detect_extensions", "detect_regex", "main_regex", "file_name_regex",
-    "class_regex", "package_regex", "safe_file_name", "default_install",
+    "name",
+    "extensions",
+    "run",
+    "compile",
+    "env",
+    "packages",
+    "install_hint",
+    "check",
+    "processes",
+    "open_files",
+    "mounts",
+    "address_space_limit",
+    "priority",
+    "detect_extensions",
+    "detect_regex",
+    "main_regex",
+    "file_name_regex",
+    "class_regex",
+    "package_regex",
+    "safe_file_name",
+    "default_install",
 }
 
 
@@ -246,6 +264,8 @@ def reference_root(package: str = "reference") -> str:
     if spec is None or not spec.submodule_search_locations:
         return ""
     return str(Path(next(iter(spec.submodule_search_locations))).resolve().parent)
+
+
 def language_mounts(lang: Language, tools: Toolchain) -> tuple[Mount, ...]:
     """What a language's compile and run steps see besides the sandbox's system directories."""
     own = tuple(Mount(Path(m)) for m in lang.mounts if Path(m).exists())

@@ -285,9 +285,7 @@ def load_group(
         raise PackageError(f"data/{name}: test groups (folders with test_group.yaml) and other tests side by side")
     tests.sort(key=lambda t: t.name)
 
-    child_inherit: dict[str, Any] = {
-        k: v for k, v in settings.items() if k not in _NOT_INHERITED
-    }
+    child_inherit: dict[str, Any] = {k: v for k, v in settings.items() if k not in _NOT_INHERITED}
     child_inherit["output_validator_args"] = list(validator_args)
     child_inherit["input_validator_args"] = dict(input_by_name) if input_by_name else list(input_args)
     child_inherit["args"] = list(program_args)
@@ -314,8 +312,10 @@ def load_group(
         for sub, m in zip(subdirs, sub_maxes, strict=True)
     )
     # how subgroups combine: legacy grader_flags (sum, avg, min, max); 2025-09: the group's own aggregation
-    combine = _combine_word(own, f"data/{name}") if rules.inherit else (
-        "min" if own.get("score_aggregation") == "min" else "sum"
+    combine = (
+        _combine_word(own, f"data/{name}")
+        if rules.inherit
+        else ("min" if own.get("score_aggregation") == "min" else "sum")
     )
     n = len(tests)
     if aggregation is ScoreAggregation.SUM and rules.score_files_absolute and n and not subgroups:

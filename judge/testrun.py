@@ -277,9 +277,7 @@ def judge_test(ctx: Context, test: TestCase) -> CaseResult:
             elif verdict is Verdict.AC:
                 if n >= max_passes:
                     verdict = Verdict.JE
-                    messages.append(
-                        f"the validator asked for pass {n + 1}, but validation_passes is {max_passes}"
-                    )
+                    messages.append(f"the validator asked for pass {n + 1}, but validation_passes is {max_passes}")
                 else:
                     stdin = ctx.workdir / f"pass{n + 1}.in"
                     shutil.move(fb.nextpass, stdin)

@@ -24,4 +24,3 @@ class Verdict(StrEnum):
     def charged(self) -> bool:
         """Whether this verdict counts against the contestant."""
         return self is not Verdict.JE
-

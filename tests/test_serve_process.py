@@ -17,7 +17,7 @@ from typing import Any
 
 import httpx
 import pytest
-from serve_fixtures import FIXTURES, PASSWORDS, SUM_AC, write_contest
+from serve_fixtures import FIXTURES, PASSWORDS, SUM_AC, SUM_WA, write_contest
 
 from judge.cli import main
 from judge.runner import Runner
@@ -48,7 +48,7 @@ def wait_for(what: str, check: Callable[[], Any]) -> Any:
 class Serve:
     """One `judge serve` process."""
 
-    def __init__(self, contest: Path, log: Path) -> None:
+    def __init__(self, contest: Path, log: Path, *extra: str) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}/api"
         env = dict(os.environ, PYTHONPATH=str(ROOT))
@@ -65,6 +65,7 @@ class Serve:
             str(self.port),
             "--jobs",
             "1",
+            *extra,
         ]
         self.proc = subprocess.Popen(
             cmd, env=env, stdin=subprocess.DEVNULL, stdout=log.open("ab"), stderr=subprocess.STDOUT
@@ -175,3 +176,16 @@ def test_sigkill_while_judging_then_restart(contest: Path, tmp_path: Path, serve
     assert j_queued["judgement_type_id"] == "AC"
     assert len(again.get("submissions")) == 2
     assert again.kill(signal.SIGTERM) == 143
+
+
+@pytest.mark.slow
+def test_judging_on_a_local_dask_cluster(contest: Path, tmp_path: Path, servers: list[Serve]) -> None:
+    """--cluster local:1: the submissions are judged by a judge worker process, stored once each."""
+    server = Serve(contest, tmp_path / "serve.log", "--cluster", "local:1")
+    servers.append(server)
+    right, wrong = server.submit("team1", SUM_AC), server.submit("team2", SUM_WA)
+    verdicts = {sid: wait_for(f"submission {sid}", lambda sid=sid: final(server, sid)) for sid in (right, wrong)}
+    assert [j["judgement_type_id"] for j in verdicts[right]] == ["AC"]
+    assert [j["judgement_type_id"] for j in verdicts[wrong]] == ["WA"]
+    assert "judging on the Dask cluster" in server.log.read_text()
+    assert server.kill(signal.SIGTERM) == 143

@@ -5,27 +5,22 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import tempfile
-from collections.abc import Mapping
 from contextlib import ExitStack
-from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from judge.commands.common import EXIT_JE, EXIT_OK, UsageError, make_environment, runner_config
+from judge.commands.cluster import cluster_judges, cluster_spec
+from judge.commands.common import EXIT_JE, EXIT_OK, UsageError, make_environment
 from judge.fuzz import FuzzStatus
 from judge.fuzz.engine import short_time_slices
-from judge.grade.discovery import Contest, discover, load_problems
+from judge.grade.discovery import discover, load_problems
 from judge.grade.fuzzing import FuzzSummary, fuzz_contest
-from judge.grade.judges import Judges
 from judge.grade.progress import Progress, printable
 from judge.grade.report import build_board, fuzz_text, issues_text, standings_table, write_results_json
 from judge.grade.schedule import grade
 from judge.grade.storage import OldSchema, Store, StoreError
 from judge.identity import toolchain_languages
-from judge.judging import Environment
-from judge.problem import Problem
 from judge.scoreboard.render import write_board
 
 if TYPE_CHECKING:
@@ -54,49 +49,6 @@ def open_store(db_path: Path) -> Store:
                 old.rename(Path(f"{kept}{suffix}"))
         print(f"note: {exc}; kept as {kept}, starting a new database", file=sys.stderr)
         return Store(db_path)
-
-
-def cluster_spec(args: argparse.Namespace) -> ClusterSpec:
-    from judge.cluster.coordinator import parse_cluster, tls_security  # distributed: the cluster commands only
-
-    if args.cluster_timeout <= 0:
-        raise UsageError("--cluster-timeout must be positive")
-    try:
-        spec = parse_cluster(args.cluster, args.cluster_timeout)
-        security = tls_security(spec.address, args.tls_ca_file, args.tls_cert, args.tls_key, role="client")
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    return replace(spec, security=security)
-
-
-def cluster_judges(
-    args: argparse.Namespace,
-    spec: ClusterSpec,
-    problems: Mapping[str, Problem],
-    contest: Contest,
-    env: Environment,
-    stack: ExitStack,
-) -> Judges:
-    """The cluster of ``spec`` (connected, or started here for local:N) as grade's judges; closed with
-    ``stack``. Raises ClusterError."""
-    from judge.cluster.coordinator import ClusterJudges, open_cluster
-    from judge.cluster.service import WorkerConfig
-
-    config = None
-    if spec.local_workers:  # the local workers' packages are unpacked for this grading only
-        cache = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="judge-packages-")))
-        config = WorkerConfig(runner_config(args), cache)
-    client = stack.enter_context(open_cluster(spec, config))
-    languages = sorted(
-        {lang for e in contest.entries for lang in toolchain_languages(e.language, problems[e.problem], env.languages)}
-    )
-
-    def note(text: str) -> None:
-        print(f"judge: {printable(text)}", file=sys.stderr, flush=True)
-
-    judges = ClusterJudges(client, problems, tuple(languages), where=spec.describe(), note=note)
-    stack.callback(judges.close)
-    return judges
 
 
 def cmd_grade(args: argparse.Namespace) -> int:
@@ -132,7 +84,14 @@ def cmd_grade(args: argparse.Namespace) -> int:
         # this machine, so its self-test comes first (one clear message rather than N workers failing).
         env = make_environment(args, check=cluster is None or cluster.local_workers > 0)
         contest = discover(root, problems, env.languages)
-        judges = None if cluster is None else cluster_judges(args, cluster, problems, contest, env, stack)
+        judges = None
+        if cluster is not None:
+            languages = {
+                lang
+                for e in contest.entries
+                for lang in toolchain_languages(e.language, problems[e.problem], env.languages)
+            }
+            judges = cluster_judges(args, cluster, problems, languages, stack)
         try:
             store = stack.enter_context(open_store(db_path))
         except StoreError as exc:

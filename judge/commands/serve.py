@@ -8,13 +8,16 @@ import fcntl
 import socket
 import sys
 import time
+from contextlib import ExitStack
 from pathlib import Path
 from typing import IO
 
 from argon2 import PasswordHasher
 
+from judge.commands.cluster import cluster_judges, cluster_spec
 from judge.commands.common import EXIT_OK, UsageError, make_environment
 from judge.grade.discovery import load_problems
+from judge.identity import toolchain_languages
 from judge.languages import missing_tool
 from judge.packages import Packages
 from judge.serve.contest import ContestError, load_contest
@@ -23,10 +26,7 @@ from judge.serve.demo import write_demo
 from judge.serve.times import TimeError, format_time, parse_time
 
 LOCK_NAME = "contest.sqlite.lock"
-CLUSTER_NOT_YET = (
-    "--cluster: not yet: `judge serve` judges on this machine for now (--jobs N workers); the cluster "
-    "executor plugs into judge/serve/queue.py's JudgeFn seam (see docs/serve.md)"
-)
+CLUSTER_THREADS = 256  # at most this many jobs wait on the cluster at once
 
 
 def _log(line: str) -> None:
@@ -64,11 +64,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from judge.serve.app import create_app
-    from judge.serve.queue import local_judge
+    from judge.serve.queue import judges_fn, local_judge
     from judge.serve.server import open_server
 
-    if args.cluster:
-        raise UsageError(CLUSTER_NOT_YET)
+    spec = cluster_spec(args) if args.cluster else None
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
     try:
@@ -77,12 +76,25 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     lock = _lock(contest.root)
     sock = _listen(args.host, args.port)
-    env = make_environment(args)
+    # On a cluster the workers judge, each after its own self-test; a local cluster's workers share this
+    # machine, so its self-test comes first.
+    env = make_environment(args, check=spec is None or spec.local_workers > 0)
     languages = {lid: lang for lid, lang in env.languages.items() if missing_tool(lang, env.tools) is None}
     problems = {p.id: p.problem for p in contest.problems}
-    with Packages(problems, env) as packages:
+    with ExitStack() as stack:
+        if spec is None:
+            packages = stack.enter_context(Packages(problems, env))
+            judge_fn, workers, capacity = local_judge(packages, env), args.jobs, None
+            judging = f"{args.jobs} judging worker(s)"
+        else:
+            wanted = {
+                lang for lid in languages for p in problems.values() for lang in toolchain_languages(lid, p, languages)
+            }
+            judges = cluster_judges(args, spec, problems, wanted, stack)
+            judge_fn, workers, capacity = judges_fn(judges, problems, languages), CLUSTER_THREADS, judges.slots
+            judging = f"judging on the Dask cluster {spec.describe()} ({judges.slots()} judge slot(s) now)"
         try:
-            server = open_server(contest, languages, local_judge(packages, env), workers=args.jobs, log=_log)
+            server = open_server(contest, languages, judge_fn, workers=workers, capacity=capacity, log=_log)
         except (ContestError, DatabaseError) as exc:
             raise UsageError(str(exc)) from None
         app = create_app(server, background=True)
@@ -94,7 +106,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             _log("WARNING: accounts.yaml lists no accounts: nobody can log in or submit")
         _log(
             f"contest {contest.info.id!r}: {len(contest.problems)} problems, {len(contest.teams)} teams, "
-            f"languages {', '.join(sorted(languages))}; {args.jobs} judging worker(s); database "
+            f"languages {', '.join(sorted(languages))}; {judging}; database "
             f"{contest.root / DB_NAME}; {server.judging.pending()} submission(s) waiting to be judged"
         )
         for changed in server.changed_packages():

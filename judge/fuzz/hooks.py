@@ -77,9 +77,7 @@ def load_hooks(problem: Problem) -> FuzzHooks | None:
     except Exception as exc:  # noqa: BLE001
         raise PackageError(f"{path}: strategy() failed: {type(exc).__name__}: {exc}") from None
     if not isinstance(strategy, SearchStrategy):
-        raise PackageError(
-            f"{path}: strategy() must return a Hypothesis strategy, not {type(strategy).__name__}"
-        )
+        raise PackageError(f"{path}: strategy() must return a Hypothesis strategy, not {type(strategy).__name__}")
     if accepts_fn is not None and (problem.interactive or problem.multi_pass):
         accepts_fn = None  # only batch problems have a single output to check in-process
     return FuzzHooks(path, strategy, answer_fn, accepts_fn, digest)

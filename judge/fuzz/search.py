@@ -108,9 +108,7 @@ def search(
 
     def check(test_input: bytes) -> None:
         if not isinstance(test_input, bytes):
-            raise _Abort(
-                f"{hooks.path.name}: strategy() must generate bytes, not {type(test_input).__name__}"
-            )
+            raise _Abort(f"{hooks.path.name}: strategy() must generate bytes, not {type(test_input).__name__}")
         found = judged(test_input)
         if found is not None:  # one raise site: Hypothesis tells failures apart by where they were raised
             raise _Disagreement(test_input, *found)
@@ -137,9 +135,7 @@ def search(
     except _Disagreement as found:
         end = state.first_failure_at or time.monotonic()
         trial = found.trial
-        cex = Counterexample(
-            found.test_input, found.answer, trial.output, trial.verdict, trial.message, False
-        )
+        cex = Counterexample(found.test_input, found.answer, trial.output, trial.verdict, trial.message, False)
         return replace(
             outcome,
             status=FuzzStatus.COUNTEREXAMPLE,

@@ -98,9 +98,7 @@ def discover(root: Path, problems: Mapping[str, Problem], languages: Mapping[str
             continue
         if not top.is_dir() or top.is_symlink():
             if not top.name.lower().startswith("readme"):
-                issues.append(
-                    Issue("stray-file", top.name, "not a contestant folder (a contestant is a folder)")
-                )
+                issues.append(Issue("stray-file", top.name, "not a contestant folder (a contestant is a folder)"))
             continue
         name = top.name
         contestants.append(name)
@@ -111,9 +109,7 @@ def discover(root: Path, problems: Mapping[str, Problem], languages: Mapping[str
             pid = _problem_id(item)
             if pid not in problems:
                 known = ", ".join(sorted(problems)) or "none"
-                issues.append(
-                    Issue("unknown-problem", rel, f"no problem {pid!r} (known: {known})", name, pid)
-                )
+                issues.append(Issue("unknown-problem", rel, f"no problem {pid!r} (known: {known})", name, pid))
                 continue
             try:
                 digest = source_hash(item, top)

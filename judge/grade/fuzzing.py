@@ -131,9 +131,7 @@ class _Fuzzed:
     duration_s: float
 
 
-def _default_fuzz(
-    prepared: Prepared, source: Path, env: Environment, examples: int, seed: int
-) -> FuzzOutcome:
+def _default_fuzz(prepared: Prepared, source: Path, env: Environment, examples: int, seed: int) -> FuzzOutcome:
     return fuzz_submission(prepared, source, env, examples, seed, jobs=FUZZ_JOBS, use_database=False)
 
 

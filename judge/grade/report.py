@@ -138,20 +138,15 @@ def results_json(board: Board) -> dict[str, Any]:
                 "id": p.id,
                 "name": p.name,
                 "max_score": p.max_score,
-                "metric": None
-                if p.metric_name is None
-                else {"name": p.metric_name, "better": p.metric_better},
+                "metric": None if p.metric_name is None else {"name": p.metric_name, "better": p.metric_better},
                 "package_hash": p.package_hash,
             }
             for p in board.problems
         ],
-        "standings": [
-            {"rank": s.rank, "contestant": s.contestant, "total": s.total} for s in standings(board)
-        ],
+        "standings": [{"rank": s.rank, "contestant": s.contestant, "total": s.total} for s in standings(board)],
         "results": results,
         "not_judged": [
-            {"kind": n.kind, "path": n.path, "reason": n.reason, "contestant": n.contestant}
-            for n in board.notices
+            {"kind": n.kind, "path": n.path, "reason": n.reason, "contestant": n.contestant} for n in board.notices
         ],
         "sandbox_warnings": list(board.sandbox_warnings),
     }

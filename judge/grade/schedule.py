@@ -44,10 +44,7 @@ def seeds_of(problem: Problem, env: Environment) -> dict[str, Any]:
         head = first.decode("ascii", "replace") if first.isascii() and first.decode().isprintable() else ""
         tests[t.name] = {"input_sha256": hashlib.sha256(data).hexdigest()[:16], "head": head}
     env_seeds = {
-        f"{lang.id}.{k}": v
-        for lang in env.languages.values()
-        for k, v in lang.env.items()
-        if "SEED" in k.upper()
+        f"{lang.id}.{k}": v for lang in env.languages.values() for k, v in lang.env.items() if "SEED" in k.upper()
     }
     return {"tests": tests, "env": env_seeds}
 

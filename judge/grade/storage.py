@@ -67,8 +67,12 @@ TEST_COLUMNS = (
     ("passes", "INTEGER NOT NULL"),
     ("skipped", "INTEGER NOT NULL"),
 )
-FUZZ_KEY_COLUMNS = (*KEY_COLUMNS, ("fuzz_version", "TEXT NOT NULL"), ("examples", "INTEGER NOT NULL"),
-                    ("seed", "INTEGER NOT NULL"))
+FUZZ_KEY_COLUMNS = (
+    *KEY_COLUMNS,
+    ("fuzz_version", "TEXT NOT NULL"),
+    ("examples", "INTEGER NOT NULL"),
+    ("seed", "INTEGER NOT NULL"),
+)
 FUZZ_COLUMNS = (
     *FUZZ_KEY_COLUMNS,
     ("source", "TEXT NOT NULL"),

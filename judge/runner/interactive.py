@@ -45,6 +45,7 @@ class Starter(Protocol):
 
     def collect(self, launch: Launch, spec: RunSpec, io: Plumbing, stdout_bytes: int | None = None) -> RunResult: ...
 
+
 PIPE_BYTES = 1024 * 1024
 PEER_DRAIN_S = 2.0  # how long the peer may go on after the program failed
 TRANSCRIPT_CAP = 64 * 1024

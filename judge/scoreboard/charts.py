@@ -71,8 +71,7 @@ def score_bins(scores: Sequence[float], max_score: float, n: int = BINS) -> list
     for s in scores:
         counts[min(max(int(s / width + 1e-9), 0), n - 1)] += 1
     return [
-        Bin(f"{_fmt(i * width)}–{_fmt((i + 1) * width)}", c, i * width, (i + 1) * width)
-        for i, c in enumerate(counts)
+        Bin(f"{_fmt(i * width)}–{_fmt((i + 1) * width)}", c, i * width, (i + 1) * width) for i, c in enumerate(counts)
     ]
 
 
@@ -130,7 +129,6 @@ def bar_chart(bins: Sequence[Bin], *, title: str, x_caption: str, unit: str = "c
         )
     step = 1 if y_max <= 5 else y_max // 5
     ticks = tuple(
-        Tick(round(baseline - (baseline - top) * v / y_max, 2), str(v))
-        for v in range(0, y_max + 1, max(step, 1))
+        Tick(round(baseline - (baseline - top) * v / y_max, 2), str(v)) for v in range(0, y_max + 1, max(step, 1))
     )
     return Chart(title, x_caption, WIDTH, HEIGHT, baseline, left, right, top, tuple(bars), ticks, total)

@@ -42,15 +42,11 @@ def metric_key(problem: BoardProblem, run: BoardRun | None) -> float:
 
 
 def total_score(runs: Sequence[BoardRun | None]) -> float:
-    return round(
-        sum(r.result.score for r in runs if r is not None and r.result.verdict.charged), SCORE_DIGITS
-    )
+    return round(sum(r.result.score for r in runs if r is not None and r.result.verdict.charged), SCORE_DIGITS)
 
 
 def sort_key(problems: Sequence[BoardProblem], runs: Sequence[BoardRun | None]) -> tuple[float, ...]:
-    metrics = tuple(
-        metric_key(p, r) for p, r in zip(problems, runs, strict=True) if p.metric_name is not None
-    )
+    metrics = tuple(metric_key(p, r) for p, r in zip(problems, runs, strict=True) if p.metric_name is not None)
     return (-total_score(runs), *metrics)
 
 

@@ -54,9 +54,7 @@ def write_board(board: Board, out: Path) -> list[Path]:
     for problem in board.problems:
         page = out / problem_href(problem.id)
         html = Markup(render_statement(problem.statement))  # noqa: S704 - the package's own statement
-        written.append(
-            _write(page, env.get_template("problem.html").render(problem_context(board, problem, html)))
-        )
+        written.append(_write(page, env.get_template("problem.html").render(problem_context(board, problem, html))))
         for asset in statement_assets(problem.statement):
             shutil.copyfile(asset, page.parent / asset.name)
     for (_contestant, pid), run in sorted(board.runs.items()):
@@ -65,9 +63,7 @@ def write_board(board: Board, out: Path) -> list[Path]:
             continue
         ctx = submission_context(board, problem, run)
         written.append(
-            _write(
-                out / submission_href(run.contestant, pid), env.get_template("submission.html").render(ctx)
-            )
+            _write(out / submission_href(run.contestant, pid), env.get_template("submission.html").render(ctx))
         )
     _prune(out, written)
     return written

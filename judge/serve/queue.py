@@ -7,8 +7,11 @@ any moment therefore finds on restart every job either done (stored once) or not
 same pending judgement): every acknowledged submission is judged and stored exactly once.
 
 The judging itself is a seam, ``JudgeFn``: a function from a ``JudgeJob`` to a ``SubmissionResult``, run
-by a pool of worker threads. Here it is ``judge_job`` on this machine (``local_judge``); a cluster executor
-plugs in as another ``JudgeFn`` (it blocks on its remote future).
+by a pool of worker threads. It is ``judge_job`` on this machine (``local_judge``), or the judges of a Dask
+cluster (``judges_fn``: each thread blocks on its remote task, and as many jobs run at once as the
+cluster has judge slots). When the cluster cannot judge a job now (``NotJudged``: every worker that took
+it died; ``ClusterError``: the scheduler is gone), the job stays queued and is taken again; it never
+becomes a JE.
 """
 
 from __future__ import annotations
@@ -21,10 +24,14 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from judge.build import SkipLanguage
+from judge.cluster import ClusterError
+from judge.grade.judges import Judges, NotJudged
+from judge.identity import toolchain_hash
 from judge.jobs import JudgeJob, judge_job
 from judge.judging import Environment, unjudged
 from judge.languages import Language
 from judge.packages import Packages
+from judge.problem import Problem
 from judge.results import SubmissionResult
 from judge.serve.contest import Contest
 from judge.serve.db import Database
@@ -35,6 +42,7 @@ from judge.serve.upload import job_files, unpack
 from judge.verdict import Verdict
 
 JudgeFn = Callable[[JudgeJob], SubmissionResult]
+NOT_NOW = (NotJudged, ClusterError)  # the job could not be judged now: it stays queued
 UNPACK_LIMIT = 64 * 1024 * 1024  # stored zips were checked against the contest's limit when submitted
 
 
@@ -43,6 +51,16 @@ def local_judge(packages: Packages, env: Environment) -> JudgeFn:
 
     def run(job: JudgeJob) -> SubmissionResult:
         return judge_job(job, packages, env)
+
+    return run
+
+
+def judges_fn(judges: Judges, problems: Mapping[str, Problem], languages: Mapping[str, Language]) -> JudgeFn:
+    """Judge with ``judges`` (a cluster's: grade.judges.Judges), results keyed like `judge grade`'s."""
+
+    def run(job: JudgeJob) -> SubmissionResult:
+        fingerprint = toolchain_hash(job.language, problems[job.problem], languages, judges.fingerprint)
+        return judges.judge(job, fingerprint)
 
     return run
 
@@ -78,8 +96,11 @@ class Judging:
         judge_fn: JudgeFn,
         *,
         workers: int = 1,
+        capacity: Callable[[], int] | None = None,
         log: Callable[[str], None] = lambda line: None,
     ) -> None:
+        """``workers`` threads judge; ``capacity``, when given, says how many of them may judge now (a
+        cluster's judge slots, which come and go)."""
         self._db = db
         self._bus = bus
         self._contest = contest
@@ -87,6 +108,7 @@ class Judging:
         self._languages = languages
         self._judge_fn = judge_fn
         self.workers = max(1, workers)
+        self._capacity = capacity
         self._log = log
         self._lock = threading.Lock()
         self._in_flight: set[int] = set()
@@ -181,6 +203,8 @@ class Judging:
         cp = self._contest.problem(c.problem_id)
         try:
             return self._judge_fn(self.job(c))
+        except NOT_NOW:
+            raise
         except Exception as exc:  # noqa: BLE001 - SkipLanguage, an unreadable zip, an executor's failure
             detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
             label = f"submission {c.submission_id}"
@@ -301,7 +325,8 @@ class Judging:
             try:
                 with self._lock:
                     busy = set(self._in_flight)
-                free = self.workers - len(busy)
+                limit = self.workers if self._capacity is None else min(self.workers, max(1, self._capacity()))
+                free = limit - len(busy)
                 if free > 0:
                     for c in self.claim(free, busy):
                         with self._lock:
@@ -314,6 +339,9 @@ class Judging:
     def _work(self, c: Claimed) -> None:
         try:
             self.complete(c, self.judge(c))
+        except NOT_NOW as exc:
+            self._log(f"submission {c.submission_id}: not judged now, it stays queued: {exc}")
+            self._stopping.wait(1.0)
         except Exception as exc:  # noqa: BLE001 - the job stays queued and is taken again
             self._log(f"submission {c.submission_id}: storing the result failed: {type(exc).__name__}: {exc}")
             self._stopping.wait(1.0)  # not at once: whatever failed may need a moment

@@ -96,6 +96,7 @@ def open_server(
     judge_fn: JudgeFn,
     *,
     workers: int = 1,
+    capacity: Callable[[], int] | None = None,
     hasher: PasswordHasher | None = None,
     clock: Clock | None = None,
     log: Callable[[str], None] = lambda line: None,
@@ -146,7 +147,7 @@ def open_server(
             audience=lambda o: (OWNER, by_id[o["id"]].team_id) if by_id[o["id"]].team_id else (ADMIN, None),
         )
     auth = Authenticator(db.conn(), hasher, clock)
-    judging = Judging(db, bus, contest, timeline, languages, judge_fn, workers=workers, log=log)
+    judging = Judging(db, bus, contest, timeline, languages, judge_fn, workers=workers, capacity=capacity, log=log)
     holder["judging"] = judging
     server = Server(contest, db, auth, bus, timeline, judging, languages, clock, log)
     timeline.tick()
