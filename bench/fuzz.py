@@ -32,8 +32,8 @@ from judge.judging import Environment, prepare
 from judge.languages import load_languages, toolchain
 from judge.model import RunSpec
 from judge.problem import InputMode, Problem, load_problem
+from judge.problemtypes import program_limits
 from judge.runner import make_runner
-from judge.testrun import program_limits
 
 ROOT = Path(__file__).resolve().parent.parent
 RUMMY = ROOT / "problems" / "rummy"

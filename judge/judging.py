@@ -11,10 +11,10 @@ from pathlib import Path
 from judge.build import Build, Program, build, detect_language, trusted_program
 from judge.languages import Language, Toolchain
 from judge.problem import Problem, TestCase
+from judge.problemtypes import Context, judge_test
 from judge.results import CaseResult, SubmissionResult
 from judge.runner import Runner
 from judge.scoring import aggregate_metric, score_submission
-from judge.testrun import Context, judge_test
 from judge.verdict import Verdict
 
 

@@ -91,7 +91,8 @@ def test_no_code_names_a_language() -> None:
     that builds and detects submissions (package validators, which are not submissions, aside)."""
     ids = set(load_languages())
     root = Path(__file__).parent.parent / "judge"
-    for module in ("languages.py", "build.py", "doctor.py", "judging.py", "testrun.py"):
+    problemtypes = [f"problemtypes/{p.name}" for p in sorted((root / "problemtypes").glob("*.py"))]
+    for module in ("languages.py", "build.py", "doctor.py", "judging.py", *problemtypes):
         tree = ast.parse((root / module).read_text())
         for fn in ast.walk(tree):
             if isinstance(fn, ast.FunctionDef) and fn.name == "trusted_program":

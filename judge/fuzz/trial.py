@@ -2,10 +2,12 @@
 
 Two ways, same verdicts:
 
-- ``full``: the input becomes a one-test view of the package and goes through ``judge.testrun.judge_test``
-  (batch, interactive and multi-pass alike; the package's own output validator decides);
-- ``fast`` (batch problems whose ``fuzz.py`` defines ``accepts``): the program runs in a fresh box exactly
-  as for a batch test, and ``accepts(input, answer, output)`` stands in for the validator process.
+- ``full``: the input becomes a one-test view of the package and goes through
+  ``judge.problemtypes.judge_test`` (batch, interactive and multi-pass alike; the package's own output
+  validator decides);
+- ``fast`` (batch problems whose ``fuzz.py`` defines ``accepts``): the program runs in a fresh box through
+  ``judge.problemtypes.run_program``, exactly as for a batch test, and ``accepts(input, answer, output)``
+  stands in for the validator process.
 """
 
 from __future__ import annotations
@@ -20,10 +22,10 @@ from judge.build import Program, trusted_program
 from judge.fuzz.hooks import FuzzHooks
 from judge.inputcheck import InputValidator
 from judge.judging import Environment
-from judge.model import RunSpec, limit_verdict
-from judge.problem import AnswerMode, InputMode, Problem, TestCase, program_name
+from judge.problem import Problem, TestCase, program_name
+from judge.problemtypes import Context, judge_test, program_limits, run_program
+from judge.problemtypes.program import fresh_box, program_args
 from judge.runner import Runner
-from judge.testrun import Context, describe_failure, fresh_box, judge_test, program_limits
 from judge.verdict import Verdict
 
 SHOWN_BYTES = 4000  # of a program's output kept for the report
@@ -69,12 +71,13 @@ def single_test_view(problem: Problem, test_input: Path, answer: Path) -> tuple[
 class _Boxes:
     """Fresh boxes for the fast path, made and removed by a helper thread while the program runs.
 
-    A box is a copy of the program's files (as ``judge.testrun.fresh_box`` makes it); one is kept ready
+    A box is a copy of the program's files (``judge.problemtypes.program.fresh_box``); one is kept ready
     ahead, and used ones are removed behind: neither copy nor removal is on the examples' critical path.
     """
 
-    def __init__(self, ctx: Context) -> None:
-        self.ctx = ctx
+    def __init__(self, program: Program, folder: Path) -> None:
+        self.program = program
+        self.folder = folder
         self.count = 0
         self.tasks: queue.SimpleQueue[tuple[str, Path] | None] = queue.SimpleQueue()
         self.ready: queue.SimpleQueue[Path | OSError] = queue.SimpleQueue()
@@ -88,9 +91,9 @@ class _Boxes:
         if self.thread is None:
             self.thread = threading.Thread(target=self._work, name="judge-fuzz-boxes", daemon=True)
             self.thread.start()
-            self.tasks.put(("make", self.ctx.workdir / self._name()))
+            self.tasks.put(("make", self.folder / self._name()))
         box = self.ready.get()
-        self.tasks.put(("make", self.ctx.workdir / self._name()))  # the next one, while this one runs
+        self.tasks.put(("make", self.folder / self._name()))  # the next one, while this one runs
         if isinstance(box, OSError):
             raise box
         return box
@@ -103,7 +106,7 @@ class _Boxes:
             what, path = task
             if what == "make":
                 try:
-                    self.ready.put(fresh_box(self.ctx, path.name))
+                    self.ready.put(fresh_box(self.program, path))
                 except OSError as exc:  # disk full, say: raised in the caller's thread
                     self.ready.put(exc)
             else:
@@ -146,9 +149,11 @@ class Examiner:
         self.fast_path = use_accepts and hooks.accepts is not None
         self.workdir.mkdir(parents=True, exist_ok=True)
         self._limits = program_limits(problem, program)
-        self._boxes = _Boxes(Context(problem, program, validator, runner, workdir / "boxes"))
+        self._boxes = _Boxes(program, workdir / "boxes")
         (workdir / "boxes").mkdir(exist_ok=True)
-        self._view_cache: tuple[Problem, TestCase] | None = None
+        self._input = workdir / "fuzz.in"
+        self._answer = workdir / "fuzz.ans"
+        self._view = single_test_view(problem, self._input, self._answer)  # the example as a test
         self.input_validators = input_validators  # run on every example when given
         # Shared by the examiners of one fuzzing run: how many submission runs may be under way at once.
         self.run_slots = run_slots or threading.Semaphore(1)
@@ -184,11 +189,9 @@ class Examiner:
 
     def full(self, test_input: bytes, answer: bytes) -> Trial:
         case_dir = self.workdir / "case"
-        (self.workdir / "fuzz.in").write_bytes(test_input)
-        (self.workdir / "fuzz.ans").write_bytes(answer)
-        if self._view_cache is None:
-            self._view_cache = single_test_view(self.problem, self.workdir / "fuzz.in", self.workdir / "fuzz.ans")
-        view, test = self._view_cache
+        self._input.write_bytes(test_input)
+        self._answer.write_bytes(answer)
+        view, test = self._view
         shutil.rmtree(case_dir, ignore_errors=True)
         case_dir.mkdir()
         try:
@@ -205,54 +208,39 @@ class Examiner:
     # ------------------------------------------------------------------ in-process check
 
     def fast(self, test_input: bytes, answer: bytes) -> Trial:
+        """The program run as for the example's batch test (``run_program``), then ``accepts()``."""
         assert self.hooks.accepts is not None
-        work = self.workdir
-        stdin: Path | None = work / "fuzz.in"
-        argv = self.program.argv
-        if self.problem.input_mode is InputMode.ARGS:
-            argv = (*argv, *test_input.decode(errors="replace").split())
-            stdin = None
-        else:
-            assert stdin is not None
-            stdin.write_bytes(test_input)
-        out, err = work / "fast.out", work / "fast.err"
+        self._input.write_bytes(test_input)
         box = self._boxes.take()
         try:
-            spec = RunSpec(
-                argv=argv,
-                box=box,
-                limits=self._limits,
-                stdin=stdin,
-                stdout=out,
-                stderr=err,
-                env=dict(self.program.env),
-                mounts=self.program.mounts,
-                address_space_limit=self.program.address_space_limit,
-            )
             with self.run_slots:
-                result = self.runner.run(spec)
+                run = run_program(
+                    self.problem,
+                    self.program,
+                    self.runner,
+                    box,
+                    self._input,
+                    self.workdir / "fast.out",
+                    self.workdir / "fast.err",
+                    extra_args=program_args(*self._view),
+                    limits=self._limits,
+                )
         finally:
             self._boxes.throw(box)
-        verdict: Verdict | None
-        if self.problem.answer_mode is AnswerMode.EXIT_CODE and result.exited and result.exit_code is not None:
-            output = f"{result.exit_code}\n".encode()
-            verdict = None
-        else:
-            verdict = limit_verdict(result)
-            output = out.read_bytes() if verdict is None and out.exists() else b""
-        if verdict is not None:
-            return Trial(verdict, describe_failure(result, verdict, err), None, result.cpu_time_s)
+        if run.verdict is not None:
+            return Trial(run.verdict, run.message, None, run.result.cpu_time_s)
+        output = run.output.read_bytes()
         try:
             ok = bool(self.hooks.accepts(test_input, answer, output))
         except Exception as exc:  # noqa: BLE001 - the package's code
             raise HookError(f"{self.hooks.path.name}: accepts() failed: {type(exc).__name__}: {exc}") from exc
         verdict = Verdict.AC if ok else Verdict.WA
         message = "" if ok else f"rejected by {self.hooks.path.name} accepts()"
-        return Trial(verdict, message, output[:SHOWN_BYTES], result.cpu_time_s)
+        return Trial(verdict, message, output[:SHOWN_BYTES], run.result.cpu_time_s)
 
 
 def _last_output(case_dir: Path, passes: int) -> bytes | None:
-    """The team output of the last pass (judge.testrun keeps it as pass<n>.out until the case is removed)."""
+    """The team output of the last pass (judge.problemtypes keeps it as pass<n>.out until the case is removed)."""
     path = case_dir / f"pass{passes}.out"
     if not path.is_file():
         return None
