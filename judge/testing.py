@@ -18,7 +18,7 @@ Program runs (untrusted) take the next reply of ``programs``; validator runs (tr
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -140,9 +140,11 @@ class FakeRunner(Runner):
                 raise ScriptExhausted(f"no scripted reply left for a {what} run")
             return queue.pop(0)
 
-    def run(self, spec: RunSpec) -> RunResult:
+    def run(self, spec: RunSpec, *, on_start: Callable[[], object] | None = None) -> RunResult:
         with self._lock:
             self.calls.append(spec)
+        if on_start is not None:
+            on_start()
         if spec.limits == COMPILE_LIMITS:
             with self._lock:
                 reply = self._compiles.pop(0) if self._compiles else ran()

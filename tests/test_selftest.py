@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -22,10 +23,10 @@ class BrokenTrusted(Runner):
     def __init__(self, real: Runner) -> None:
         self.__dict__.update(real.__dict__)
 
-    def run(self, spec: RunSpec) -> RunResult:
+    def run(self, spec: RunSpec, *, on_start: Callable[[], object] | None = None) -> RunResult:
         if spec.trusted:
             return RunResult(None, None, 0.0, 0.0, 0, 0, 0, sandbox_error="the launcher ended (simulated)")
-        return super().run(spec)
+        return super().run(spec, on_start=on_start)
 
 
 @pytest.fixture

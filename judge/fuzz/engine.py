@@ -19,6 +19,7 @@ from pathlib import Path
 from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
 
 from judge.build import build, detect_language
+from judge.fuzz.handover import RunSlots
 from judge.fuzz.hooks import load_hooks
 from judge.fuzz.outcome import Counterexample, FuzzOutcome, FuzzStatus
 from judge.fuzz.search import search
@@ -133,7 +134,7 @@ def fuzz_submission(
             validators = input_validators(problem, env, work)
         except HookError as exc:
             return replace(base, status=FuzzStatus.ERROR, message=str(exc))
-        run_slots = threading.Semaphore(jobs)
+        run_slots = RunSlots(jobs)
         examiners = [
             Examiner(
                 problem,

@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from judge.build import Program, trusted_program
+from judge.fuzz.handover import RunSlots
 from judge.fuzz.hooks import FuzzHooks
 from judge.inputcheck import InputValidator
 from judge.judging import Environment
@@ -72,7 +73,9 @@ class _Boxes:
     """Fresh boxes for the fast path, made and removed by a helper thread while the program runs.
 
     A box is a copy of the program's files (``judge.problemtypes.program.fresh_box``); one is kept ready
-    ahead, and used ones are removed behind: neither copy nor removal is on the examples' critical path.
+    ahead, and used ones are removed behind. Both are asked for once a run has started (``refill``), so
+    that the copying and removing overlap that run, not the start of the next one (nor another search's).
+    Called from one thread (the examiner's).
     """
 
     def __init__(self, program: Program, folder: Path) -> None:
@@ -82,24 +85,37 @@ class _Boxes:
         self.tasks: queue.SimpleQueue[tuple[str, Path] | None] = queue.SimpleQueue()
         self.ready: queue.SimpleQueue[Path | OSError] = queue.SimpleQueue()
         self.thread: threading.Thread | None = None
+        self.asked = False  # a box has been asked for that take() has not had yet
+        self.used: list[Path] = []  # to remove at the next refill
 
-    def _name(self) -> str:
+    def _ask(self) -> None:
         self.count += 1
-        return f"box{self.count}"
+        self.tasks.put(("make", self.folder / f"box{self.count}"))
+        self.asked = True
 
     def take(self) -> Path:
         if self.thread is None:
             self.thread = threading.Thread(target=self._work, name="judge-fuzz-boxes", daemon=True)
             self.thread.start()
-            self.tasks.put(("make", self.folder / self._name()))
+        if not self.asked:  # the first box, or the last run did not start
+            self._ask()
         box = self.ready.get()
-        self.tasks.put(("make", self.folder / self._name()))  # the next one, while this one runs
+        self.asked = False
         if isinstance(box, OSError):
             raise box
         return box
 
+    def refill(self) -> None:
+        """A run has started: make the next box, remove the used ones."""
+        if self.thread is None:
+            return
+        if not self.asked:
+            self._ask()
+        while self.used:
+            self.tasks.put(("remove", self.used.pop()))
+
     def throw(self, box: Path) -> None:
-        self.tasks.put(("remove", box))
+        self.used.append(box)
 
     def _work(self) -> None:
         while (task := self.tasks.get()) is not None:
@@ -115,6 +131,8 @@ class _Boxes:
     def close(self) -> None:
         """Stop the helper; remove every box it made."""
         if self.thread is not None:
+            while self.used:
+                self.tasks.put(("remove", self.used.pop()))
             self.tasks.put(None)
             self.thread.join()
             self.thread = None
@@ -138,7 +156,7 @@ class Examiner:
         *,
         use_accepts: bool = True,
         input_validators: tuple[InputValidator, ...] = (),
-        run_slots: threading.Semaphore | None = None,
+        run_slots: RunSlots | None = None,
     ) -> None:
         self.problem = problem
         self.program = program
@@ -154,9 +172,10 @@ class Examiner:
         self._input = workdir / "fuzz.in"
         self._answer = workdir / "fuzz.ans"
         self._view = single_test_view(problem, self._input, self._answer)  # the example as a test
+        self._extra_args = program_args(*self._view)
         self.input_validators = input_validators  # run on every example when given
         # Shared by the examiners of one fuzzing run: how many submission runs may be under way at once.
-        self.run_slots = run_slots or threading.Semaphore(1)
+        self.run_slots = run_slots or RunSlots(1)
 
     def close(self) -> None:
         self._boxes.close()
@@ -196,7 +215,8 @@ class Examiner:
         case_dir.mkdir()
         try:
             ctx = Context(view, self.program, self.validator, self.runner, case_dir)
-            with self.run_slots:
+            with self.run_slots.run() as started:
+                started()  # several processes, no single start to wait for: hand over at once
                 result = judge_test(ctx, test)
             output = _last_output(case_dir, result.passes) if result.verdict not in RUN_FAILURES else None
             if self.problem.interactive and result.transcript:
@@ -213,7 +233,12 @@ class Examiner:
         self._input.write_bytes(test_input)
         box = self._boxes.take()
         try:
-            with self.run_slots:
+            with self.run_slots.run() as handed_over:
+
+                def started() -> None:  # the program is running: hand the run slot over, refill boxes
+                    handed_over()
+                    self._boxes.refill()
+
                 run = run_program(
                     self.problem,
                     self.program,
@@ -222,8 +247,9 @@ class Examiner:
                     self._input,
                     self.workdir / "fast.out",
                     self.workdir / "fast.err",
-                    extra_args=program_args(*self._view),
+                    extra_args=self._extra_args,
                     limits=self._limits,
+                    on_start=started,
                 )
         finally:
             self._boxes.throw(box)

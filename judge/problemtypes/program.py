@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import shutil
 import signal
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -119,14 +120,16 @@ def run_program(
     *,
     extra_args: tuple[str, ...] = (),
     limits: Limits | None = None,
+    on_start: Callable[[], object] | None = None,
 ) -> ProgramRun:
     """Run the program in ``box`` on ``test_input`` (stdin, or arguments under ``input: args``).
 
     The team output is ``output`` (it exists afterwards when the run answered), and under ``answer:
-    exit_code`` an exit status is the answer. The box is left as the run left it.
+    exit_code`` an exit status is the answer. The box is left as the run left it. ``on_start``: see
+    ``Runner.run``.
     """
     spec = program_spec(problem, program, box, extra_args, test_input, test_input, output, stderr, limits)
-    result = runner.run(spec)
+    result = runner.run(spec, on_start=on_start)
     verdict: Verdict | None
     if problem.answer_mode is AnswerMode.EXIT_CODE and result.exited and result.exit_code is not None:
         output.write_text(f"{result.exit_code}\n")

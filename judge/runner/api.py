@@ -7,6 +7,7 @@ import subprocess
 import sys
 import tempfile
 import weakref
+from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -96,7 +97,9 @@ class Runner:
         return self.info.warnings
 
     # -- batch ----------------------------------------------------------------------
-    def run(self, spec: RunSpec) -> RunResult:
+    def run(self, spec: RunSpec, *, on_start: Callable[[], object] | None = None) -> RunResult:
+        """Run ``spec`` to its end. ``on_start`` is called once the program has been started (not when
+        it could not be)."""
         with ExitStack() as stack:
             try:
                 io = open_io(spec, stack)
@@ -106,6 +109,8 @@ class Runner:
                 return error_result("; ".join(self.info.warnings) or "no way to run programs here")
             launch = self.prepare(spec, io, stack)
             launch.start()
+            if on_start is not None:
+                on_start()
             monitor([launch])
             return self.collect(launch, spec, io)
 
