@@ -230,7 +230,6 @@ class Examiner:
     def fast(self, test_input: bytes, answer: bytes) -> Trial:
         """The program run as for the example's batch test (``run_program``), then ``accepts()``."""
         assert self.hooks.accepts is not None
-        self._input.write_bytes(test_input)
         box = self._boxes.take()
         try:
             with self.run_slots.run() as handed_over:
@@ -250,12 +249,13 @@ class Examiner:
                     extra_args=self._extra_args,
                     limits=self._limits,
                     on_start=started,
+                    input_data=test_input,
                 )
         finally:
             self._boxes.throw(box)
         if run.verdict is not None:
             return Trial(run.verdict, run.message, None, run.result.cpu_time_s)
-        output = run.output.read_bytes()
+        output = run.output_bytes()
         try:
             ok = bool(self.hooks.accepts(test_input, answer, output))
         except Exception as exc:  # noqa: BLE001 - the package's code

@@ -56,5 +56,5 @@ def batch_pass(ctx: Context, test: TestCase, args: tuple[str, ...], stdin: Path,
         shutil.rmtree(box, ignore_errors=True)
     if run.verdict is not None:
         return Pass(run.result, None, run.verdict, run.message)
-    judgement = validate(ctx, test, stdin, args, out, feedback_dir, n)
+    judgement = validate(ctx, test, stdin, args, run.output_file(), feedback_dir, n)
     return Pass(run.result, judgement, judgement.verdict, judgement.message)

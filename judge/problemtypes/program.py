@@ -80,11 +80,14 @@ def program_spec(
     stdout: Path | None,
     stderr: Path | None,
     limits: Limits | None = None,
+    input_data: bytes | None = None,
 ) -> RunSpec:
-    """How to start the program in ``box`` on ``test_input`` (``input: args`` applied here)."""
+    """How to start the program in ``box`` on ``test_input`` (``input: args`` applied here; the
+    input's tokens are read from ``input_data`` when given, else from the file)."""
     argv = (*program.argv, *extra_args)
     if problem.input_mode is InputMode.ARGS:
-        argv = (*argv, *test_input.read_text(errors="replace").split())
+        text = input_data.decode(errors="replace") if input_data is not None else test_input.read_text(errors="replace")
+        argv = (*argv, *text.split())
         stdin = None
     return RunSpec(
         argv=argv,
@@ -104,9 +107,24 @@ class ProgramRun:
     """One run of the program on one input, before anyone looked at its output."""
 
     result: RunResult
-    verdict: Verdict | None  # what the run earned by itself (None: it answered; see ``output``)
+    verdict: Verdict | None  # what the run earned by itself (None: it answered)
     message: str  # why it failed ("" when it answered)
-    output: Path  # the team output (under ``answer: exit_code``, the exit status written there)
+    output: Path  # where the program's stdout went
+    exit_answer: bytes | None = None  # under ``answer: exit_code``: the answer, ``<status>\n``
+
+    def output_file(self) -> Path:
+        """The team output as a file (under ``answer: exit_code``, the exit status written there)."""
+        if self.exit_answer is not None:
+            self.output.write_bytes(self.exit_answer)
+        elif not self.output.exists():
+            self.output.touch()
+        return self.output
+
+    def output_bytes(self) -> bytes:
+        """The team output."""
+        if self.exit_answer is not None:
+            return self.exit_answer
+        return self.output.read_bytes() if self.output.exists() else b""
 
 
 def run_program(
@@ -121,25 +139,24 @@ def run_program(
     extra_args: tuple[str, ...] = (),
     limits: Limits | None = None,
     on_start: Callable[[], object] | None = None,
+    input_data: bytes | None = None,
 ) -> ProgramRun:
     """Run the program in ``box`` on ``test_input`` (stdin, or arguments under ``input: args``).
 
-    The team output is ``output`` (it exists afterwards when the run answered), and under ``answer:
-    exit_code`` an exit status is the answer. The box is left as the run left it. ``on_start``: see
-    ``Runner.run``.
+    The program's stdout goes to ``output``; under ``answer: exit_code`` an exit status is the answer
+    (see ``ProgramRun.output_file`` / ``output_bytes``). The box is left as the run left it.
+    ``on_start``: see ``Runner.run``. ``input_data``: the input, when the caller has it in memory: then
+    ``test_input`` is written here, and only when the program reads it (not under ``input: args``).
     """
-    spec = program_spec(problem, program, box, extra_args, test_input, test_input, output, stderr, limits)
+    if input_data is not None and problem.input_mode is not InputMode.ARGS:
+        test_input.write_bytes(input_data)
+    spec = program_spec(problem, program, box, extra_args, test_input, test_input, output, stderr, limits, input_data)
     result = runner.run(spec, on_start=on_start)
-    verdict: Verdict | None
     if problem.answer_mode is AnswerMode.EXIT_CODE and result.exited and result.exit_code is not None:
-        output.write_text(f"{result.exit_code}\n")
-        verdict = None
-    else:
-        verdict = limit_verdict(result)
+        return ProgramRun(result, None, "", output, f"{result.exit_code}\n".encode())
+    verdict = limit_verdict(result)
     if verdict is not None:
         return ProgramRun(result, verdict, describe_failure(result, verdict, stderr), output)
-    if not output.exists():
-        output.touch()
     return ProgramRun(result, None, "", output)
 
 
