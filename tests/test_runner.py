@@ -189,6 +189,31 @@ def test_box_is_the_writable_working_directory(runner, box, tmp_path):
     assert int(uid) != 0  # never root
 
 
+def test_runs_work_whatever_fd_numbers_the_judge_uses(runner, tmp_path):
+    """A server holds hundreds of sockets, so the fds handed to a run can have any number: the fork
+    servers' fd shuffle (copies above 200, then dup2 onto the targets) must not land on a copy it still
+    needs. Runs with the judge's next free fd at each number around 200."""
+    held: list[int] = []
+    try:
+        for next_free in range(194, 214, 2):
+            while True:
+                fd = os.open(os.devnull, os.O_RDONLY)
+                if fd >= next_free:
+                    os.close(fd)
+                    break
+                held.append(fd)
+            box = tmp_path / f"box{next_free}"
+            box.mkdir()
+            (box / "given.txt").write_text(f"{next_free}\n")
+            out = tmp_path / f"out{next_free}"
+            res = run(runner, box, sh("cat given.txt; echo ok"), stdout=out)
+            assert res.ok and res.sandbox_error is None, (next_free, res)
+            assert out.read_text() == f"{next_free}\nok\n"
+    finally:
+        for fd in held:
+            os.close(fd)
+
+
 def test_tmp_is_writable(runner, box):
     res = run(runner, box, sh('echo x > "$TMPDIR/x" && cat "$TMPDIR/x"'))
     assert res.ok, res
