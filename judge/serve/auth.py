@@ -161,6 +161,11 @@ class Authenticator:
         self._verified: dict[str, bytes] = {}
         self._lock = threading.Lock()
 
+    def viewer_of(self, username: str) -> Viewer | None:
+        """The viewer of an account (a page session names it); None if it is gone."""
+        stored = self._accounts.get(username)
+        return None if stored is None else stored.viewer
+
     def authenticate(self, header: str | None, address: str) -> Viewer:
         """The viewer for an Authorization header (None: public). Raises AuthError (401, or 429)."""
         if header is None:
