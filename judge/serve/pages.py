@@ -131,9 +131,7 @@ def login(page: Page) -> Response:
             page.headers["Retry-After"] = str(max(1, int(exc.retry_after_s + 0.999)))
         return page.render("serve/login.html", status=exc.status, message=exc.message, username=username)
     page.set_session = page.sessions.new(viewer.username, page.now)  # a new session id: no fixation
-    raise_to = "/admin" if viewer.staff else "/submissions" if viewer.role is Role.TEAM else "/scoreboard"
-    page.viewer = viewer
-    raise Redirect(raise_to)
+    raise Redirect("/admin" if viewer.staff else "/submissions" if viewer.role is Role.TEAM else "/scoreboard")
 
 
 def logout(page: Page) -> Response:
