@@ -54,9 +54,11 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def programs() -> list[tuple[str, str, bytes, str]]:
+def programs(skip: set[str]) -> list[tuple[str, str, bytes, str]]:
     out = []
     for problem, rel, verdict, weight in PROGRAMS:
+        if verdict in skip:
+            continue
         path = PROBLEMS / problem / "submissions" / rel
         if path.is_dir() or not path.is_file() or weight == 0:
             continue
@@ -221,6 +223,7 @@ def main() -> int:
     ap.add_argument("--max-s", type=float, default=600.0, help="give up after this long (what is left is reported)")
     ap.add_argument("--jobs", type=int, default=None, help="judge serve --jobs (default: its own)")
     ap.add_argument("--no-kill", action="store_true", help="do not SIGKILL the server mid-run")
+    ap.add_argument("--no-tle", action="store_true", help="only the accepted and wrong-answer programs")
     ap.add_argument("--keep", type=Path, default=None, help="write the contest here (default: a temporary folder)")
     args = ap.parse_args()
 
@@ -235,7 +238,7 @@ def main() -> int:
     passwords = dict(re.findall(r"^\s+(\S+)\s+(\S+)\s+\((?:team|judge|admin)\)$", out.stdout, re.M))
     cid = re.search(r"^id:\s*(\S+)", (contest / "contest.yaml").read_text(), re.M)
     contest_id = cid.group(1).strip("'\"") if cid else "demo"
-    progs = programs()
+    progs = programs({"TLE"} if args.no_tle else set())
     print(f"contest {contest} ({contest_id}): {args.teams} teams x {args.per_team} submissions; "
           f"programs: {', '.join(sorted({f'{p}/{n} ({v})' for p, n, _, v in progs}))}")  # fmt: skip
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}")
@@ -303,6 +306,9 @@ def main() -> int:
         for s in wrong:
             got[f"{stats.acked[s]} -> {finished[s]}"] += 1
         print("  unexpected verdicts (expected -> got):", dict(got))
+    je = sum(1 for s in stats.acked if finished.get(s) == "JE")
+    if je:
+        print(f"WARNING: {je} judge errors (JE: never charged; rejudge them)")
     print(f"load average after: {os.getloadavg()[0]:.2f}; work folder {work}")
     ok = not lost and not unjudged and not twice and not dup_runs and not jobs_twice
     print("OK: nothing lost, each judged exactly once" if ok else "FAILED")
