@@ -322,3 +322,35 @@ def test_organizers_rejudge_thaw_and_download(server: Server, clock: FakeClock) 
     r = admin.post("/admin/thaw", data={"csrf": csrf_of(admin.get("/admin").text)})
     assert r.status_code == 303 and "thawed" in r.headers["location"]
     assert server.timeline.thawed_at is not None
+
+
+def test_an_admin_freezes_the_board_early_and_thaws_it(server: Server, clock: FakeClock) -> None:
+    """The freeze button: from now on the public and other teams see no new results (the API too), the
+    contest's scoreboard_freeze_duration says so; judges may not press it; the thaw reveals them."""
+    one, two = login(server, "team1"), login(server, "team2")
+    submit(one, SUM_AC)
+    server.judging.run_pending()
+    clock.advance(1 * HOUR)  # 2 h into the contest, 3 h before the end; contest.yaml freezes the last hour
+    judge = login(server, "judge")
+    assert judge.post("/admin/freeze", data={"csrf": csrf_of(judge.get("/admin").text)}).status_code == 403
+    admin = login(server, "admin")
+    assert 'id="freeze"' in admin.get("/admin").text
+    r = admin.post("/admin/freeze", data={"csrf": csrf_of(admin.get("/admin").text)})
+    assert r.status_code == 303 and "frozen" in r.headers["location"]
+    assert 'id="freeze"' not in admin.get("/admin").text
+    contest = client(server).get("/api/contests/test").json()
+    assert contest["scoreboard_freeze_duration"] == "3:00:00.000"
+    assert client(server).get("/api/contests/test/state").json()["frozen"] is not None
+    submit(two, SUM_AC)  # after the freeze: its result is hidden from the public and team1
+    server.judging.run_pending()
+    public = client(server).get("/api/contests/test/scoreboard").json()
+    assert [(r["team_id"], r["score"]["score"]) for r in public["rows"][:2]] == [("team1", 100.0), ("team2", 0.0)]
+    assert 'id="frozen"' in client(server).get("/scoreboard").text
+    assert len(two.get("/api/contests/test/judgements").json()) == 1  # its own result, seen
+    assert len(one.get("/api/contests/test/judgements").json()) == 1  # only its own: team2's is hidden
+    again = admin.post("/admin/freeze", data={"csrf": csrf_of(admin.get("/admin").text)})
+    assert "already" in again.headers["location"] or "frozen+since" in again.headers["location"]
+    clock.advance(5 * HOUR)
+    admin.post("/admin/thaw", data={"csrf": csrf_of(admin.get("/admin").text)})
+    live = client(server).get("/api/contests/test/scoreboard").json()
+    assert {r["team_id"]: r["score"]["score"] for r in live["rows"]}["team2"] == 100.0

@@ -70,7 +70,8 @@ def all_submissions(page: Page) -> Response:
         query=query,
         limit=LIST_LIMIT,
         message=page.query.get("message"),
-        freeze_at=None if info.freeze_s is None else format_time(info.freeze_s),
+        freeze_at=None if timeline.freeze_s is None else format_time(timeline.freeze_s),
+        can_freeze=timeline.running(page.now) and not timeline.board_frozen(page.now) and timeline.thawed_at is None,
         end_at=None if info.end_s is None else format_time(info.end_s),
         thawed_at=None if timeline.thawed_at is None else format_time(timeline.thawed_at),
         thaw_at=None if timeline.thaw_s is None else format_time(timeline.thaw_s),
@@ -160,6 +161,18 @@ def thaw(page: Page) -> Response:
     raise Redirect("/admin?" + urlencode({"message": message}))
 
 
+def freeze(page: Page) -> Response:
+    """Freeze the scoreboard now (admins), e.g. when the contest.yaml has no freeze or a later one."""
+    page.need_staff()
+    try:
+        actions.freeze_now(page.api())
+    except Refused as exc:
+        if exc.status != 409:  # not an admin: the API's answer
+            raise
+        raise Redirect("/admin?" + urlencode({"message": f"not frozen: {exc.message}"})) from None
+    raise Redirect("/admin?" + urlencode({"message": "the scoreboard is frozen"}))
+
+
 def download_results(page: Page) -> Response:
     page.need_staff()
     doc = results_document(page.api())
@@ -185,6 +198,7 @@ ADMIN_PAGES: tuple[PageSpec, ...] = (
     PageSpec("POST", "/admin/submissions/{id}/rejudge", rejudge_submission),
     PageSpec("POST", "/admin/problems/{id}/rejudge", rejudge_problem),
     PageSpec("POST", "/admin/thaw", thaw),
+    PageSpec("POST", "/admin/freeze", freeze),
     PageSpec("GET", "/admin/results.json", download_results),
     PageSpec("GET", "/admin/contest-package.zip", download_package),
 )

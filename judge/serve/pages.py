@@ -54,10 +54,12 @@ def submission_rows(page: Page, where: str = "1", args: tuple[Any, ...] = (), li
     info = server.contest.info
     conn = server.db.conn()
     subs = select_submissions(conn, submissions_visible(viewer, info), where, args)
-    frozen = server.timeline.board_frozen(page.now)
+    frozen_from = server.timeline.frozen_from(page.now)
     judged = {
         r["submission_id"]: r
-        for r in select_judgements(conn, judgements_visible(viewer, info, frozen), f"{where} AND j.current = 1", args)
+        for r in select_judgements(
+            conn, judgements_visible(viewer, info, frozen_from), f"{where} AND j.current = 1", args
+        )
     }
     rows = []
     for s in reversed(subs[-limit:] if limit else subs):
@@ -83,7 +85,7 @@ def submission_rows(page: Page, where: str = "1", args: tuple[Any, ...] = (), li
                 "css": verdict_class(verdict),
                 "score": None if jobj is None else jobj.get("score"),
                 "max_score": None if cp is None else cp.problem.secret.max_score,
-                "hidden": j is None and frozen and not viewer.staff,
+                "hidden": j is None and frozen_from is not None and not viewer.staff,
             }
         )
     return rows
@@ -288,9 +290,11 @@ def feedback(page: Page) -> Response:
     row = rows[0]
     server, info = page.server, page.server.contest.info
     conn = server.db.conn()
-    frozen = server.timeline.board_frozen(page.now)
     judgement = select_judgements(
-        conn, judgements_visible(page.viewer, info, frozen), "s.id = ? AND j.current = 1", (sid,)
+        conn,
+        judgements_visible(page.viewer, info, server.timeline.frozen_from(page.now)),
+        "s.id = ? AND j.current = 1",
+        (sid,),
     )
     runs, compile_message = [], None
     if judgement and judgement[0]["end_s"] is not None:
