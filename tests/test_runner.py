@@ -189,6 +189,40 @@ def test_box_is_the_writable_working_directory(runner, box, tmp_path):
     assert int(uid) != 0  # never root
 
 
+def test_a_read_only_box_can_be_read_and_run_but_not_written(runner, box, tmp_path):
+    """box_writable=False (the package format's allow_file_writing: false): the program reads and runs
+    what is in its box, cannot create, change or delete a file there, and has a writable HOME and TMPDIR."""
+    (box / "given.txt").write_text("input file\n")
+    (box / "sub").mkdir()
+    (box / "sub" / "run.sh").write_text("echo ran\n")
+    (box / "sub" / "run.sh").chmod(0o700)
+    (box / "private.txt").write_text("judge's file\n")
+    (box / "private.txt").chmod(0o600)
+    out = tmp_path / "out"
+    script = (
+        "cat given.txt private.txt; sub/run.sh; "
+        "(echo x > made.txt) 2>/dev/null || echo no-create; "
+        "(echo x >> given.txt) 2>/dev/null || echo no-change; "
+        "rm -f given.txt 2>/dev/null || echo no-delete; "
+        'echo h > "$HOME/h" && echo t > "$TMPDIR/t" && echo scratch'
+    )
+    res = run(runner, box, sh(script), stdout=out, box_writable=False)
+    assert res.ok, res
+    assert out.read_text().splitlines() == [
+        "input file",
+        "judge's file",
+        "ran",
+        "no-create",
+        "no-change",
+        "no-delete",
+        "scratch",
+    ]
+    assert not (box / "made.txt").exists() and (box / "given.txt").read_text() == "input file\n"
+    # and the same box is writable again for a run that may write
+    res = run(runner, box, sh("echo made > made.txt"), box_writable=True)
+    assert res.ok and (box / "made.txt").read_text() == "made\n"
+
+
 def test_tmp_is_writable(runner, box):
     res = run(runner, box, sh('echo x > "$TMPDIR/x" && cat "$TMPDIR/x"'))
     assert res.ok, res
