@@ -73,6 +73,7 @@ def _program_spec(
         env=dict(ctx.program.env),
         mounts=ctx.program.mounts,
         address_space_limit=ctx.program.address_space_limit,
+        box_writable=ctx.problem.allow_file_writing,
     )
 
 

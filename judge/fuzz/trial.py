@@ -228,6 +228,7 @@ class Examiner:
                 env=dict(self.program.env),
                 mounts=self.program.mounts,
                 address_space_limit=self.program.address_space_limit,
+                box_writable=self.problem.allow_file_writing,
             )
             with self.run_slots:
                 result = self.runner.run(spec)
