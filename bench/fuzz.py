@@ -71,6 +71,7 @@ class RawRunner:
             stdout=self.work / "raw.out",
             env=dict(self.program.env),
             mounts=self.program.mounts,
+            box_writable=self.problem.allow_file_writing,  # as the fuzzer's runs
         )
         self.env.runner.run(spec)
         return time.perf_counter() - start

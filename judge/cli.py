@@ -108,22 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="S",
         help=f"the fuzzer's seed (default {DEFAULT_SEED}: the same contest gives the same board)",
     )
-    p.add_argument(
-        "--cluster",
-        default=None,
-        metavar="ADDRESS",
-        help="judge on a Dask cluster: a scheduler's address (tcp://HOST:8786, tls://...) whose workers run "
-        "`judge worker`, or local:N for N worker processes on this machine (--jobs is then ignored; see "
-        "docs/cluster.md)",
-    )
-    p.add_argument(
-        "--cluster-timeout",
-        type=float,
-        default=10.0,
-        metavar="SECONDS",
-        help="how long to try reaching the scheduler (default 10)",
-    )
-    _tls_options(p)
+    _cluster_options(p)
     p.set_defaults(func=cmd_grade)
 
     p = sub.add_parser(
@@ -183,22 +168,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     p.add_argument("--jobs", type=int, default=default_jobs(), metavar="N", help="submissions judged at once")
-    p.add_argument(
-        "--cluster",
-        default=None,
-        metavar="ADDRESS",
-        help="judge on a Dask cluster: a scheduler's address (tcp://HOST:8786, tls://...) whose workers run "
-        "`judge worker`, or local:N for N worker processes on this machine (--jobs is then ignored; see "
-        "docs/cluster.md)",
-    )
-    p.add_argument(
-        "--cluster-timeout",
-        type=float,
-        default=10.0,
-        metavar="SECONDS",
-        help="how long to try reaching the scheduler (default 10)",
-    )
-    _tls_options(p)
+    _cluster_options(p)
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("contest", help="contest packages for `judge serve`")
@@ -265,6 +235,26 @@ def build_parser() -> argparse.ArgumentParser:
     _tls_options(p)
     p.set_defaults(func=cmd_worker)
     return parser
+
+
+def _cluster_options(p: argparse.ArgumentParser) -> None:
+    """`grade` and `serve`: judge on a Dask cluster (judge/commands/cluster.py)."""
+    p.add_argument(
+        "--cluster",
+        default=None,
+        metavar="ADDRESS",
+        help="judge on a Dask cluster: a scheduler's address (tcp://HOST:8786, tls://...) whose workers run "
+        "`judge worker`, or local:N for N worker processes on this machine (--jobs is then ignored; see "
+        "docs/cluster.md)",
+    )
+    p.add_argument(
+        "--cluster-timeout",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="how long to try reaching the scheduler (default 10)",
+    )
+    _tls_options(p)
 
 
 def _tls_options(p: argparse.ArgumentParser) -> None:

@@ -75,6 +75,9 @@ class RunSpec:
     # False for runtimes that reserve far more address space than they use (the JVM):
     # then memory is limited by the cgroup / measured RSS only.
     address_space_limit: bool = True
+    # False: the program may read its working directory but not create, change or delete files there
+    # (the package format's ``allow_file_writing: false``); HOME and TMPDIR stay writable (/tmp).
+    box_writable: bool = True
 
 
 @dataclass(frozen=True)

@@ -54,7 +54,10 @@ class ProblemLimits:
 
     @property
     def wall_time_s(self) -> float:
-        return 2 * self.time_s + 1
+        """1.5 x the time limit + 2 s: a program that computes always meets its CPU limit first (the CPU
+        kill comes at most 2 s after it, runner/limits.py), one that sleeps or blocks for twice the time
+        limit is a TLE from 4 s limits on (DOMjudge's expectation)."""
+        return 1.5 * self.time_s + 2
 
 
 @dataclass(frozen=True)
@@ -79,6 +82,9 @@ class Problem:
     content_hash: str = ""
     format_version: FormatVersion = FormatVersion.LEGACY
     extensions: Extensions = field(default_factory=Extensions)
+    # problem.yaml ``allow_file_writing`` (2025-09; read for every version): may submissions create,
+    # change or delete files in their working directory? DOMjudge's rule and the format's default: no.
+    allow_file_writing: bool = False
 
     def groups(self) -> tuple[TestGroup, ...]:
         top = ((self.sample,) if self.sample else ()) + (self.secret,)
@@ -277,6 +283,9 @@ def load_problem(path: Path) -> Problem:
     if (interactive or multi_pass) and output_validator is None:
         raise PackageError(f"{path}: interactive and multi-pass problems need an output validator")
     ext = load_extensions(root, config)
+    allow_file_writing = config.get("allow_file_writing", False)
+    if not isinstance(allow_file_writing, bool):
+        raise PackageError(f"{path}: allow_file_writing must be true or false, not {allow_file_writing!r}")
     statement = None
     for folder in version.statement_folders:
         for cand in ("problem.en.md", "problem.md", "problem.en.tex", "problem.tex"):
@@ -306,6 +315,7 @@ def load_problem(path: Path) -> Problem:
         content_hash=package_hash(root),
         format_version=version,
         extensions=ext,
+        allow_file_writing=allow_file_writing,
     )
 
 

@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 from conftest import fake_environment
 
+from judge.build import COMPILE_LIMITS
 from judge.judging import judge_submission, prepare
 from judge.model import LimitHit
-from judge.problem import load_problem
+from judge.problem import PackageError, load_problem
 from judge.results import SubmissionResult
 from judge.scoreboard.model import BoardRun
 from judge.scoreboard.ranking import total_score
@@ -167,3 +168,26 @@ def test_the_metric_is_aggregated_over_the_tests(tmp_path: Path) -> None:
     validators = [accept(score=40, metric=m) for m in (1, 3)] + [accept(score=60, metric=m) for m in (5, 7)]
     result = judge(tmp_path, package, FakeRunner([ran(b"x\n")] * 4, validators))
     assert result.metric_name == "moves" and result.metric == pytest.approx(4.0)
+
+
+# -- the working directory ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("config, writable", [({}, False), ({"allow_file_writing": True}, True)])
+def test_submissions_write_files_only_where_the_package_allows_it(
+    tmp_path: Path, config: dict[str, bool], writable: bool
+) -> None:
+    """allow_file_writing (2025-09, default false): the submission's runs get a read-only box unless the
+    package allows writing; compiling and the validators keep writable ones."""
+    package = make_package(tmp_path / "pkg", {"name": "w", **config}, ONE_TEST, validator=False)
+    runner = FakeRunner(programs=[ran(stdout=b"1\n")])
+    assert judge(tmp_path, package, runner).verdict is Verdict.AC
+    programs = [s for s in runner.calls if not s.trusted and s.limits != COMPILE_LIMITS]
+    assert [s.box_writable for s in programs] == [writable]
+    assert all(s.box_writable for s in runner.calls if s not in programs)
+
+
+def test_allow_file_writing_must_be_a_boolean(tmp_path: Path) -> None:
+    package = make_package(tmp_path / "pkg", {"name": "w", "allow_file_writing": "yes"}, ONE_TEST)
+    with pytest.raises(PackageError, match="allow_file_writing must be true or false"):
+        load_problem(package)

@@ -189,6 +189,65 @@ def test_box_is_the_writable_working_directory(runner, box, tmp_path):
     assert int(uid) != 0  # never root
 
 
+def test_runs_work_whatever_fd_numbers_the_judge_uses(runner, tmp_path):
+    """A server holds hundreds of sockets, so the fds handed to a run can have any number: the fork
+    servers' fd shuffle (copies above 200, then dup2 onto the targets) must not land on a copy it still
+    needs. Runs with the judge's next free fd at each number around 200."""
+    held: list[int] = []
+    try:
+        for next_free in range(194, 214, 2):
+            while True:
+                fd = os.open(os.devnull, os.O_RDONLY)
+                if fd >= next_free:
+                    os.close(fd)
+                    break
+                held.append(fd)
+            box = tmp_path / f"box{next_free}"
+            box.mkdir()
+            (box / "given.txt").write_text(f"{next_free}\n")
+            out = tmp_path / f"out{next_free}"
+            res = run(runner, box, sh("cat given.txt; echo ok"), stdout=out)
+            assert res.ok and res.sandbox_error is None, (next_free, res)
+            assert out.read_text() == f"{next_free}\nok\n"
+    finally:
+        for fd in held:
+            os.close(fd)
+
+
+def test_a_read_only_box_can_be_read_and_run_but_not_written(runner, box, tmp_path):
+    """box_writable=False (the package format's allow_file_writing: false): the program reads and runs
+    what is in its box, cannot create, change or delete a file there, and has a writable HOME and TMPDIR."""
+    (box / "given.txt").write_text("input file\n")
+    (box / "sub").mkdir()
+    (box / "sub" / "run.sh").write_text("echo ran\n")
+    (box / "sub" / "run.sh").chmod(0o700)
+    (box / "private.txt").write_text("judge's file\n")
+    (box / "private.txt").chmod(0o600)
+    out = tmp_path / "out"
+    script = (
+        "cat given.txt private.txt; sub/run.sh; "
+        "(echo x > made.txt) 2>/dev/null || echo no-create; "
+        "(echo x >> given.txt) 2>/dev/null || echo no-change; "
+        "rm -f given.txt 2>/dev/null || echo no-delete; "
+        'echo h > "$HOME/h" && echo t > "$TMPDIR/t" && echo scratch'
+    )
+    res = run(runner, box, sh(script), stdout=out, box_writable=False)
+    assert res.ok, res
+    assert out.read_text().splitlines() == [
+        "input file",
+        "judge's file",
+        "ran",
+        "no-create",
+        "no-change",
+        "no-delete",
+        "scratch",
+    ]
+    assert not (box / "made.txt").exists() and (box / "given.txt").read_text() == "input file\n"
+    # and the same box is writable again for a run that may write
+    res = run(runner, box, sh("echo made > made.txt"), box_writable=True)
+    assert res.ok and (box / "made.txt").read_text() == "made\n"
+
+
 def test_tmp_is_writable(runner, box):
     res = run(runner, box, sh('echo x > "$TMPDIR/x" && cat "$TMPDIR/x"'))
     assert res.ok, res
@@ -269,9 +328,18 @@ def test_a_memory_hog_past_its_time_limit_is_mle_not_tle(runner, box, tmp_path):
 
 def test_memory_wins_over_time_when_both_were_hit():
     base = Observed(
-        exit_code=None, signal=signal.SIGKILL, cpu_time_s=1.2, memory_kib=64 * 1024, stdout_bytes=0,
-        stderr_bytes=0, killed_for=LimitHit.CPU_TIME, oom_kills=1, fork_failures=0, stderr_tail=b"",
-        address_space_limited=False, box=None,
+        exit_code=None,
+        signal=signal.SIGKILL,
+        cpu_time_s=1.2,
+        memory_kib=64 * 1024,
+        stdout_bytes=0,
+        stderr_bytes=0,
+        killed_for=LimitHit.CPU_TIME,
+        oom_kills=1,
+        fork_failures=0,
+        stderr_tail=b"",
+        address_space_limited=False,
+        box=None,
     )
     limits = Limits(time_s=1, wall_time_s=3, memory_kib=64 * 1024)
     assert classify(base, limits) is LimitHit.MEMORY

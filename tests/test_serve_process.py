@@ -26,7 +26,7 @@ from judge.serve.upload import pack
 
 ROOT = Path(__file__).parent.parent
 DEADLINE_S = 120.0  # a safety net for a hung server, not a measurement
-SLEEP = "import time\ntime.sleep(60)\n"  # TLE by the wall-clock limit (3 s), without burning CPU
+SLEEP = "import time\ntime.sleep(60)\n"  # TLE by the wall-clock limit (3.5 s), without burning CPU
 
 
 def free_port() -> int:

@@ -22,14 +22,20 @@ if TYPE_CHECKING:
     from judge.cluster.coordinator import ClusterSpec
 
 
-def cluster_spec(args: argparse.Namespace) -> ClusterSpec:
+def cluster_spec(
+    args: argparse.Namespace, *, address: str | None = None, timeout_s: float | None = None, role: str = "client"
+) -> ClusterSpec:
+    """The scheduler (or local cluster) the command's options name: ``--cluster`` and
+    ``--cluster-timeout`` unless ``address`` and ``timeout_s`` are given; the TLS options for ``role``."""
     from judge.cluster.coordinator import parse_cluster, tls_security  # distributed: the cluster commands only
 
-    if args.cluster_timeout <= 0:
-        raise UsageError("--cluster-timeout must be positive")
+    address = args.cluster if address is None else address
+    timeout_s = args.cluster_timeout if timeout_s is None else timeout_s
+    if timeout_s <= 0:
+        raise UsageError(f"{'--cluster-timeout' if role == 'client' else '--timeout'} must be positive")
     try:
-        spec = parse_cluster(args.cluster, args.cluster_timeout)
-        security = tls_security(spec.address, args.tls_ca_file, args.tls_cert, args.tls_key, role="client")
+        spec = parse_cluster(address, timeout_s)
+        security = tls_security(spec.address, args.tls_ca_file, args.tls_cert, args.tls_key, role=role)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     return replace(spec, security=security)

@@ -111,7 +111,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         )
         for changed in server.changed_packages():
             _log(f"note: package {changed}: rejudge with POST /api/contests/{contest.info.id}/problems/<id>/rejudge")
-        _log(f"API at http://{url_host}:{port}/api (plain HTTP: put a TLS proxy in front on a network)")
+        base = f"http://{url_host}:{port}"
+        _log(f"pages at {base}/ , API at {base}/api (plain HTTP: put a TLS proxy in front on a network)")
         config = uvicorn.Config(app, log_level="info", timeout_graceful_shutdown=3, lifespan="on")
         try:
             uvicorn.Server(config).run(sockets=[sock])

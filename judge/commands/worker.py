@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from judge.cluster import ClusterError
+from judge.commands.cluster import cluster_spec
 from judge.commands.common import EXIT_JE, EXIT_OK, UsageError, runner_config
 from judge.runner.config import default_cache_dir
 
@@ -27,20 +28,14 @@ def default_package_cache(environ: Mapping[str, str]) -> Path:
 
 def cmd_worker(args: argparse.Namespace) -> int:
     # distributed takes most of a second to import: only the cluster commands import it
-    from judge.cluster.coordinator import parse_cluster, tls_security
     from judge.cluster.service import SandboxBroken, WorkerConfig, serve
 
     if args.slots < 1:
         raise UsageError("--slots must be at least 1")
     if not 0 <= args.port < 65536:
         raise UsageError("--port must be a port number (0: any free port)")
-    if args.timeout <= 0:
-        raise UsageError("--timeout must be positive")
-    try:
-        spec = parse_cluster(args.scheduler, args.timeout)
-        security = tls_security(spec.address, args.tls_ca_file, args.tls_cert, args.tls_key, role="worker")
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
+    spec = cluster_spec(args, address=args.scheduler, timeout_s=args.timeout, role="worker")
+    security = spec.security
     if spec.address is None:
         raise UsageError("judge worker: expected the scheduler's address (tcp://HOST:PORT), not local:N")
     config = WorkerConfig(runner_config(args), Path(args.cache) if args.cache else default_package_cache(os.environ))

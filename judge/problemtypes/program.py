@@ -99,6 +99,7 @@ def program_spec(
         env=dict(program.env),
         mounts=program.mounts,
         address_space_limit=program.address_space_limit,
+        box_writable=problem.allow_file_writing,
     )
 
 

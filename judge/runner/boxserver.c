@@ -180,8 +180,12 @@ static void box_child(int *fds, int *targets, int nfds, char **av, char **ev) {
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
-    int tmp[B_MAX_FDS];
-    for (int f = 0; f < nfds; f++) tmp[f] = fcntl(fds[f], F_DUPFD_CLOEXEC, 200);
+    /* Copies above every target first, so that no dup2 below lands on a copy still to be used
+       (the judge's fd numbers can be high: a server with many sockets). */
+    int tmp[B_MAX_FDS], base = 200;
+    for (int f = 0; f < nfds; f++)
+        if (targets[f] >= base) base = targets[f] + 1;
+    for (int f = 0; f < nfds; f++) tmp[f] = fcntl(fds[f], F_DUPFD_CLOEXEC, base);
     for (int f = 0; f < nfds; f++) {
         if (tmp[f] < 0 || dup2(tmp[f], targets[f]) < 0) _exit(125);
     }

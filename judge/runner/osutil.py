@@ -23,6 +23,28 @@ def chown_tree(root: Path, uid: int, gid: int) -> None:
                 pass
 
 
+def seal_tree(root: Path) -> None:
+    """Make ``root`` read-only for the sandbox uid: owned by the judge, readable by others (and
+    executable where its owner could execute it), writable by nobody else."""
+    uid, gid = os.geteuid(), os.getegid()
+    for dirpath, dirnames, filenames in os.walk(root):
+        for name in [None, *dirnames, *filenames]:
+            path = dirpath if name is None else os.path.join(dirpath, name)
+            try:
+                st = os.lstat(path)
+                if stat.S_ISLNK(st.st_mode):
+                    continue
+                os.chown(path, uid, gid, follow_symlinks=False)
+                mode = stat.S_IMODE(st.st_mode) & ~(stat.S_IWGRP | stat.S_IWOTH)
+                if stat.S_ISDIR(st.st_mode) or mode & stat.S_IXUSR:
+                    mode |= stat.S_IRUSR | stat.S_IXUSR | stat.S_IROTH | stat.S_IXOTH | stat.S_IRGRP | stat.S_IXGRP
+                else:
+                    mode |= stat.S_IRUSR | stat.S_IROTH | stat.S_IRGRP
+                os.chmod(path, mode)
+            except OSError:
+                pass
+
+
 def wait_process(proc: subprocess.Popen[bytes], timeout: float) -> int:
     """Wait for a process without Popen.wait's sleep-polling (a pidfd wakes us at once)."""
     if proc.returncode is None:

@@ -29,7 +29,7 @@ from judge.runner.cgroup import SlotGroup
 from judge.runner.limits import rlimit_args, rlimits
 from judge.runner.mountfd import detached_mount
 from judge.runner.netns import make_netns
-from judge.runner.osutil import anonymous_file, chown_tree, let_others_traverse, not_world_accessible
+from judge.runner.osutil import anonymous_file, chown_tree, let_others_traverse, not_world_accessible, seal_tree
 from judge.runner.slots import Slot
 from judge.runner.zygote import BoxServer, Zygote, ZygoteError, fits
 
@@ -62,6 +62,8 @@ class Backend:
 
 
 def clean_env(spec: RunSpec, home: str, tmpdir: str) -> dict[str, str]:
+    """The program's environment: HOME is its box, or its private /tmp when the box is read-only."""
+    home = home if spec.box_writable else tmpdir
     env = {"PATH": BASE_PATH, "HOME": home, "LANG": "C.UTF-8", "TMPDIR": tmpdir}
     env.update(spec.env)
     return env
@@ -152,6 +154,14 @@ class Starts:
         z, b = self.slot.zygote, self.slot.boxer
         return int(zygote or (z is not None and z.alive())) + int(box or (b is not None and b.alive()))
 
+    def _own_box(self) -> None:
+        """The box to the slot's uid (a writable working directory), or sealed (read-only for it)."""
+        assert self.slot is not None
+        if self.spec.box_writable:
+            chown_tree(self.spec.box, self.slot.uid, self.slot.gid)
+        else:
+            seal_tree(self.spec.box)
+
     def _start_rlimits(self, status_w: int) -> None:
         assert self.slot is not None
         nproc, address_space, _ = self._untrusted_limits()
@@ -163,7 +173,7 @@ class Starts:
                     f"rlimits backend (no namespaces): {m.source} is not reachable for the sandbox uid because "
                     f"{blocked} is not world-accessible (chmod o+x it, or use the bwrap backend)"
                 )
-        chown_tree(self.spec.box, self.slot.uid, self.slot.gid)
+        self._own_box()
         let_others_traverse(self.spec.box)
         tmp = self.backend.tmp_root / f"judge-tmp-{self.slot.index}-{os.getpid()}"
         tmp.mkdir(mode=0o700, exist_ok=True)
@@ -199,7 +209,7 @@ class Starts:
         if layout is None:
             return False
         nproc, address_space, _ = self._untrusted_limits()
-        chown_tree(self.spec.box, self.slot.uid, self.slot.gid)
+        self._own_box()
         procs: list[Path] = []
         if self.group is not None:  # in the group besides the program: the slot's servers and pid 1
             extra = self._residents(box=True) + 1
@@ -256,7 +266,7 @@ class Starts:
             if self._start_box(status_w):
                 return
         nproc, address_space, _ = self._untrusted_limits()
-        chown_tree(self.spec.box, self.slot.uid, self.slot.gid)
+        self._own_box()
         # in the group besides the program: the fork server, bwrap, and pid 1 (the helper)
         zygote, procs = self._fork_server(extra_pids=3)
         fds = [status_w]

@@ -130,12 +130,14 @@ def get_api(ctx: Ctx) -> Any:
 
 
 def get_contests(ctx: Ctx) -> Any:
-    return [contest_json(ctx.server.contest.info, ctx.server.timeline.thaw_s)]
+    timeline = ctx.server.timeline
+    return [contest_json(ctx.server.contest.info, timeline.thaw_s, timeline.freeze_duration_s())]
 
 
 def get_contest(ctx: Ctx) -> Any:
     ctx.contest()
-    return contest_json(ctx.server.contest.info, ctx.server.timeline.thaw_s)
+    timeline = ctx.server.timeline
+    return contest_json(ctx.server.contest.info, timeline.thaw_s, timeline.freeze_duration_s())
 
 
 def access_json(viewer: Viewer) -> dict[str, Any]:
@@ -256,7 +258,7 @@ def submissions(ctx: Ctx) -> list[dict[str, Any]]:
 def judgements(ctx: Ctx) -> list[dict[str, Any]]:
     ctx.contest()
     info = ctx.server.contest.info
-    cond = judgements_visible(ctx.viewer, info, ctx.server.timeline.board_frozen(ctx.now))
+    cond = judgements_visible(ctx.viewer, info, ctx.server.timeline.frozen_from(ctx.now))
     extra, args = _by_id(ctx)
     rows = select_judgements(ctx.server.db.conn(), cond, extra.format("j"), args)
     return [judgement_json(r, info) for r in rows]
@@ -295,10 +297,9 @@ def submission_files(ctx: Ctx) -> Response:
 def get_scoreboard(ctx: Ctx) -> Any:
     ctx.contest()
     server = ctx.server
-    info = server.contest.info
     live = ctx.viewer.staff or not server.timeline.board_frozen(ctx.now)
     with server.db.read() as conn:
-        tries = attempts(conn, server.contest, frozen_from=None if live else info.freeze_s, all_times=False)
+        tries = attempts(conn, server.contest, frozen_from=None if live else server.timeline.freeze_s, all_times=False)
     show = ctx.viewer.staff or server.timeline.started(ctx.now)
     contest = server.contest
     group = ctx.query.get("group_id")

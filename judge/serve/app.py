@@ -1,4 +1,5 @@
-"""The ASGI app (Starlette): the route table of api.py, each handler wrapped to authenticate, read a
+"""The ASGI app (Starlette): the route table of api.py and of the HTML pages (pages.py, admin_pages.py,
+each wrapped by web.py), each handler wrapped to authenticate, read a
 bounded body, run in a worker thread (SQLite and argon2 block) and answer JSON. Every error is the
 spec's ``{"code", "message"}`` object with its status: 404 for unknown paths and ids, 405 for a wrong
 method, 4xx for a bad request, and a bare 500 (no traceback) for the judge's own bug.
@@ -18,11 +19,15 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from judge.serve.admin_pages import ADMIN_PAGES
 from judge.serve.api import ROUTES, RouteSpec
 from judge.serve.auth import REALM, AuthError
 from judge.serve.context import Ctx
+from judge.serve.pages import PAGES
 from judge.serve.server import Server
 from judge.serve.upload import Refused
+from judge.serve.web import environment, page_endpoint
+from judge.serve.web_auth import Sessions, session_key
 
 SMALL_BODY = 64 * 1024
 
@@ -123,7 +128,11 @@ def create_app(server: Server, *, background: bool = False) -> Starlette:
             if background:
                 await run_in_threadpool(server.stop)
 
-    routes = [Route(spec.path, _endpoint(server, spec), methods=[spec.method]) for spec in ROUTES]
+    env, sessions = environment(), Sessions(session_key(server.db))
+    routes = [Route(spec.path, _endpoint(server, spec), methods=[spec.method]) for spec in ROUTES] + [
+        Route(spec.path, page_endpoint(server, env, sessions, spec), methods=[spec.method])
+        for spec in (*PAGES, *ADMIN_PAGES)
+    ]
     app = Starlette(
         routes=routes,
         exception_handlers={HTTPException: _http_error, Exception: _internal_error},

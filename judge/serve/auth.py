@@ -26,6 +26,7 @@ from judge.serve.contest import AccountSpec, ContestError
 from judge.serve.times import Clock
 
 REALM = 'Basic realm="judge", charset="UTF-8"'
+ARGON2_AT_ONCE = 2
 
 
 class Role(StrEnum):
@@ -160,6 +161,14 @@ class Authenticator:
         self._dummy = hasher.hash("not a password")  # unknown users cost the same time as known ones
         self._verified: dict[str, bytes] = {}
         self._lock = threading.Lock()
+        # argon2 is slow and takes 64 MiB on purpose: a login storm at the start of a contest (every team at
+        # once) must not take the cores and memory the judging needs, so at most this many verify at a time
+        self._argon2 = threading.BoundedSemaphore(ARGON2_AT_ONCE)
+
+    def viewer_of(self, username: str) -> Viewer | None:
+        """The viewer of an account (a page session names it); None if it is gone."""
+        stored = self._accounts.get(username)
+        return None if stored is None else stored.viewer
 
     def authenticate(self, header: str | None, address: str) -> Viewer:
         """The viewer for an Authorization header (None: public). Raises AuthError (401, or 429)."""
@@ -185,7 +194,8 @@ class Authenticator:
             known = self._verified.get(username)
         if stored is not None and known is not None and hmac.compare_digest(known, fingerprint):
             return stored.viewer
-        ok = _verifies(self._hasher, stored.digest if stored else self._dummy, password) and stored is not None
+        with self._argon2:
+            ok = _verifies(self._hasher, stored.digest if stored else self._dummy, password) and stored is not None
         if not ok:
             self._per_user.failed(user_key)
             self._per_address.failed(address_key)

@@ -55,7 +55,7 @@ def api_json() -> dict[str, Any]:
     return {"version": "draft", "version_url": SPEC_URL, "provider": {"name": "judge", "version": __version__}}
 
 
-def contest_json(info: ContestInfo, thaw_s: float | None) -> dict[str, Any]:
+def contest_json(info: ContestInfo, thaw_s: float | None, freeze_duration_s: float) -> dict[str, Any]:
     return compact(
         {
             "id": info.id,
@@ -63,7 +63,7 @@ def contest_json(info: ContestInfo, thaw_s: float | None) -> dict[str, Any]:
             "formal_name": info.formal_name,
             "start_time": None if info.start_s is None else format_time(info.start_s),
             "duration": format_reltime(info.duration_s),
-            "scoreboard_freeze_duration": format_reltime(info.freeze_duration_s),
+            "scoreboard_freeze_duration": format_reltime(freeze_duration_s),
             "scoreboard_thaw_time": None if thaw_s is None else format_time(thaw_s),
             "scoreboard_type": "score",
         }
@@ -196,13 +196,13 @@ def submissions_visible(viewer: Viewer, info: ContestInfo) -> tuple[str, tuple[A
     return "(s.time_s >= ? AND s.time_s < ?)", (info.start_s, info.end_s)
 
 
-def judgements_visible(viewer: Viewer, info: ContestInfo, board_frozen: bool) -> tuple[str, tuple[Any, ...]]:
-    """On ``s``: as submissions, and during the freeze the results of submissions made in it only to their
-    own team."""
+def judgements_visible(viewer: Viewer, info: ContestInfo, frozen_from: float | None) -> tuple[str, tuple[Any, ...]]:
+    """On ``s``: as submissions, and while the board is frozen (``frozen_from``: the freeze time; None:
+    not frozen now) the results of submissions made since only to their own team."""
     cond, params = submissions_visible(viewer, info)
-    if viewer.staff or not board_frozen or info.freeze_s is None:
+    if viewer.staff or frozen_from is None:
         return cond, params
-    return f"{cond} AND (s.time_s < ? OR s.team_id = ?)", (*params, info.freeze_s, viewer.team_id)
+    return f"{cond} AND (s.time_s < ? OR s.team_id = ?)", (*params, frozen_from, viewer.team_id)
 
 
 def runs_visible(viewer: Viewer, info: ContestInfo) -> tuple[str, tuple[Any, ...]]:

@@ -4,7 +4,8 @@
 object changes (the contest starts, the board freezes, the contest ends, the board thaws) it publishes
 the new state, and lets the server publish what the change reveals (problems at the start; the frozen
 judgements at the thaw). The thaw is recorded in the database (``thawed_at``), so the REST views and the
-event feed agree on it.
+event feed agree on it. The freeze comes from contest.yaml, unless an admin froze the board earlier
+(``freeze_now``, recorded as ``freeze_time``): ``freeze_s`` is the one in force.
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ class Timeline:
         self._lock = threading.Lock()
         thaw = db.get_meta("thaw_time")
         thawed = db.get_meta("thawed_at")
+        frozen = db.get_meta("freeze_time")
+        self._freeze_s = float(frozen) if frozen is not None else info.freeze_s
         self._thaw_s = float(thaw) if thaw is not None else info.thaw_s
         self._thawed_at = float(thawed) if thawed is not None else None
         self._last = ""
@@ -49,6 +52,18 @@ class Timeline:
     def thawed_at(self) -> float | None:
         return self._thawed_at
 
+    @property
+    def freeze_s(self) -> float | None:
+        """When the board freezes (or froze); None: never."""
+        return self._freeze_s
+
+    def freeze_duration_s(self) -> float:
+        """The contest's scoreboard_freeze_duration, as it is now (after an early freeze: longer)."""
+        end = self.info.end_s
+        if self._freeze_s is None or end is None:
+            return self.info.freeze_duration_s
+        return end - self._freeze_s
+
     def started(self, now: float) -> bool:
         return self.info.start_s is not None and now >= self.info.start_s
 
@@ -58,17 +73,21 @@ class Timeline:
 
     def board_frozen(self, now: float) -> bool:
         """Whether public and teams see the frozen board now."""
-        freeze = self.info.freeze_s
+        freeze = self._freeze_s
         return freeze is not None and now >= freeze and self._thawed_at is None
+
+    def frozen_from(self, now: float) -> float | None:
+        """The freeze time while public and teams see the frozen board; None when they see it live."""
+        return self._freeze_s if self.board_frozen(now) else None
 
     def hidden_by_freeze(self, submission_time_s: float, now: float) -> bool:
         """A submission whose result public and other teams do not see yet."""
-        freeze = self.info.freeze_s
+        freeze = self._freeze_s
         return freeze is not None and submission_time_s >= freeze and self.board_frozen(now)
 
     def state_json(self, now: float) -> dict[str, Any]:
         info = self.info
-        freeze, end = info.freeze_s, info.end_s
+        freeze, end = self._freeze_s, info.end_s
 
         def at(t: float | None) -> str | None:
             return format_time(t) if t is not None and now >= t else None
@@ -85,11 +104,11 @@ class Timeline:
 
     def _thaw_due(self, now: float) -> bool:
         return (
-            self.info.freeze_s is not None
+            self._freeze_s is not None
             and self._thawed_at is None
             and self._thaw_s is not None
             and now >= self._thaw_s
-            and now >= self.info.freeze_s
+            and now >= self._freeze_s
         )
 
     def tick(self) -> None:
@@ -115,6 +134,24 @@ class Timeline:
                     raise
             self._last = dump(self.state_json(now)) + "False"
         self._bus.notify()
+
+    def freeze_now(self) -> float:
+        """Freeze the board now (an admin's button), if the contest is running and the board not frozen
+        or thawed yet. Returns the freeze time; raises ValueError (one line) when it cannot be frozen."""
+        with self._lock:
+            now = self._clock.now()
+            if not self.running(now):
+                raise ValueError("the contest is not running: there is nothing to freeze")
+            if self._thawed_at is not None:
+                raise ValueError(f"the scoreboard was thawed at {format_time(self._thawed_at)}")
+            if self._freeze_s is not None and now >= self._freeze_s:
+                raise ValueError(f"the scoreboard is frozen since {format_time(self._freeze_s)}")
+            with self._db.write() as conn:
+                set_meta(conn, "freeze_time", repr(now))
+            self._freeze_s = now
+            self._last = ""
+        self.tick()
+        return now
 
     def set_thaw(self, thaw_s: float) -> None:
         """Schedule the thaw (an admin's PATCH); ``tick`` carries it out when the time comes."""
