@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -35,3 +36,13 @@ def sandbox_runner() -> Iterator[Runner]:
 def fake_environment(runner: FakeRunner) -> Environment:
     """An environment whose runner is scripted (judge/testing.py): no processes, no root."""
     return Environment(runner, load_languages(), toolchain())
+
+
+def put(root: Path, contestant: str, name: str, source: Path | str) -> None:
+    """A contest's submission ``root/contestant/name``: a copy of ``source`` (a file) or that text."""
+    dst = root / contestant / name
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(source, Path):
+        shutil.copy(source, dst)
+    else:
+        dst.write_text(source)

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import put
 from distributed import Client, LocalCluster
 from distributed.security import Security
 
@@ -68,15 +69,6 @@ def bwrap_runner(sandbox_runner: Runner) -> Runner:
     if sandbox_runner.info.backend != "bwrap":
         pytest.skip("needs the bubblewrap sandbox")
     return sandbox_runner
-
-
-def put(root: Path, contestant: str, name: str, source: Path | str) -> None:
-    dst = root / contestant / name
-    dst.parent.mkdir(parents=True, exist_ok=True)
-    if isinstance(source, Path):
-        shutil.copy(source, dst)
-    else:
-        dst.write_text(source)
 
 
 def sub(problem: str, folder: str, name: str) -> Path:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import put
 
 from judge.cli import main
 from judge.grade.discovery import discover, load_problems, source_hash
@@ -45,15 +46,6 @@ def problems(tmp_path: Path) -> Path:
     for p in PROBLEMS:
         shutil.copytree(FIXTURES / p, out / p, ignore=shutil.ignore_patterns("submissions"))
     return out
-
-
-def put(root: Path, contestant: str, name: str, source: Path | str) -> None:
-    dst = root / contestant / name
-    dst.parent.mkdir(parents=True, exist_ok=True)
-    if isinstance(source, Path):
-        shutil.copy(source, dst)
-    else:
-        dst.write_text(source)
 
 
 def fixture_sub(problem: str, folder: str, name: str) -> Path:
@@ -204,9 +196,7 @@ def test_killed_grade_resumes_without_loss_or_duplicates(tmp_path: Path, problem
     proc = _start(root, problems, out, jobs=1)
     assert proc.wait(timeout=300) == 0
     con = sqlite3.connect(db)
-    version = results(out)[
-        "judge_version"
-    ]  # (runs of another judge version, if its code was edited meanwhile)
+    version = results(out)["judge_version"]  # (runs of another judge version, if its code was edited meanwhile)
     keys = con.execute("SELECT contestant, problem FROM runs WHERE judge_version = ?", (version,)).fetchall()
     assert sorted(keys) == sorted({(f"c{i}", "sum") for i in range(total)})  # each result exactly once
     resumed = outcome(results(out))
@@ -225,9 +215,7 @@ def test_killed_grade_resumes_without_loss_or_duplicates(tmp_path: Path, problem
     assert sorted(v[0] for v in resumed.values()) == ["AC"] * 4 + ["WA"] * 2
 
 
-def test_a_source_edited_before_it_is_judged_is_stored_under_what_was_judged(
-    tmp_path: Path, problems: Path
-) -> None:
+def test_a_source_edited_before_it_is_judged_is_stored_under_what_was_judged(tmp_path: Path, problems: Path) -> None:
     root = tmp_path / "contest"
     put(root, "ann", "sum.py", "print(1)\n")
     env = Environment(make_runner("auto"), load_languages(), toolchain())
@@ -244,8 +232,6 @@ def test_a_source_edited_before_it_is_judged_is_stored_under_what_was_judged(
         first = grade_contest(contest, loaded, env, store, judge_fn=fake_judge)
         put(tmp_path, "copy", "sum.py", "print(5)\n")
         assert seen == [b"print(5)\n"]
-        assert first.runs[("ann", "sum")].key.source_hash == source_hash(
-            tmp_path / "copy" / "sum.py", tmp_path
-        )
+        assert first.runs[("ann", "sum")].key.source_hash == source_hash(tmp_path / "copy" / "sum.py", tmp_path)
         again = grade_contest(discover(root, loaded, env.languages), loaded, env, store, judge_fn=fake_judge)
         assert again.judged == 0 and again.reused == 1 and len(seen) == 1

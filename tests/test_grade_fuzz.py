@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import put
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from markupsafe import escape
@@ -45,11 +46,6 @@ def add_package(problems: Path, name: str = "add", fuzz_py: str | None = None) -
     return dst
 
 
-def put(root: Path, contestant: str, name: str, source: Path) -> None:
-    (root / contestant).mkdir(parents=True, exist_ok=True)
-    shutil.copy(source, root / contestant / name)
-
-
 def grade(root: Path, problems: Path, out: Path, *extra: str) -> int:
     argv = ["grade", str(root), "--problems", str(problems), "--out", str(out), "--json", "--jobs", "2"]
     return main([*argv, *extra])
@@ -57,9 +53,7 @@ def grade(root: Path, problems: Path, out: Path, *extra: str) -> int:
 
 def fuzz_rows(out: Path) -> list[tuple[Any, ...]]:
     with sqlite3.connect(out / "grade.sqlite") as db:
-        return db.execute(
-            "SELECT id, contestant, problem, examples, seed, status FROM fuzz ORDER BY id"
-        ).fetchall()
+        return db.execute("SELECT id, contestant, problem, examples, seed, status FROM fuzz ORDER BY id").fetchall()
 
 
 def cell(index_html: str, contestant: str) -> str:
@@ -119,9 +113,7 @@ def test_grade_fuzz_shows_counterexamples_stores_and_reuses_them(
 
     # Without --fuzz again: the board is exactly the one before any fuzzing.
     assert grade(root, problems, out) == 0
-    assert (out / "index.html").read_text() == plain_index and (
-        out / "results.json"
-    ).read_text() == plain_json
+    assert (out / "index.html").read_text() == plain_index and (out / "results.json").read_text() == plain_json
 
     # Another seed is another fuzzing (stored beside the first).
     assert grade(root, problems, out, "--fuzz", EXAMPLES, "--fuzz-seed", "7") == 0
@@ -199,9 +191,7 @@ def test_each_outcome_is_stored_as_it_comes_and_a_killed_fuzzing_resumes(tmp_pat
     with Store(tmp_path / "db.sqlite") as store:
         summary = grade_contest(contest, loaded, env, store, judge_fn=_ac("add"))
         with pytest.raises(KeyboardInterrupt):
-            fuzz_contest(
-                contest, loaded, env, store, summary, examples=9, listener=listener, fuzz_fn=interrupted
-            )
+            fuzz_contest(contest, loaded, env, store, summary, examples=9, listener=listener, fuzz_fn=interrupted)
         assert store.fuzz_count() == 1
         resumed = fuzz_contest(contest, loaded, env, store, summary, examples=9, fuzz_fn=_passed)
         assert (resumed.fuzzed, resumed.reused, store.fuzz_count()) == (2, 1, 3)
@@ -245,14 +235,10 @@ def test_stored_outcomes_read_back_exactly(
 def test_counterexample_text_is_escaped_on_the_board(tmp_path: Path) -> None:
     hostile = b"<script>alert(1)</script>\n"
     cex = Counterexample(hostile, b"<i>2</i>\n", hostile, Verdict.WA, "got <script>", True)
-    outcome = FuzzOutcome(
-        "add", "x/add.py", "python3", FuzzStatus.COUNTEREXAMPLE, 1, "c", 2, counterexample=cex
-    )
+    outcome = FuzzOutcome("add", "x/add.py", "python3", FuzzStatus.COUNTEREXAMPLE, 1, "c", 2, counterexample=cex)
     result = SubmissionResult("add", "x/add.py", "python3", Verdict.AC, 100.0, 100.0, 0.01, 1000)
     run = BoardRun("x", "add", "x/add.py", result, fuzz=BoardFuzz(outcome, 5, reproduce="judge fuzz <a>"))
-    board = Board(
-        "t", (BoardProblem("add", "Add", 100.0),), ("x",), {("x", "add"): run}, fuzz=FuzzSettings(5, 1)
-    )
+    board = Board("t", (BoardProblem("add", "Add", 100.0),), ("x",), {("x", "add"): run}, fuzz=FuzzSettings(5, 1))
     write_board(board, tmp_path)
     page = (tmp_path / "submissions" / "x" / "add.html").read_text()
     assert "<script>" not in page and "<i>" not in page and "<a>" not in page
