@@ -109,16 +109,14 @@ def open_server(
     info = contest.info
     now = clock.now()
     holder: dict[str, Judging] = {}
-    timelines: list[Timeline] = []  # the one made below (on_change is called only after)
 
-    def on_change(conn: sqlite3.Connection, at: float, thawed: bool) -> None:
+    def on_change(conn: sqlite3.Connection, at: float, thawed_from: float | None) -> None:
         _publish_problems(conn, contest, info.start_s is not None and at >= info.start_s, at)
-        freeze_s = timelines[0].freeze_s
-        if thawed and freeze_s is not None:
+        if thawed_from is not None:
             rows = conn.execute(
                 "SELECT j.id FROM judgements j JOIN submissions s ON s.id = j.submission_id WHERE s.time_s >= ? "
                 "ORDER BY j.id",
-                (freeze_s,),
+                (thawed_from,),
             ).fetchall()
             for r in rows:
                 holder["judging"].publish_judgement(conn, r["id"], at)
@@ -133,7 +131,6 @@ def open_server(
         set_meta(conn, "contest_id", info.id)
         sync_accounts(conn, contest.accounts, hasher)
     timeline = Timeline(info, db, clock, bus, on_change)
-    timelines.append(timeline)
     with db.write() as conn:
         publish_if_changed(
             conn, "contest", None, contest_json(info, timeline.thaw_s, timeline.freeze_duration_s()), now=now

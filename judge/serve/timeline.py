@@ -20,8 +20,9 @@ from judge.serve.db import Database, set_meta
 from judge.serve.events import EventBus, dump, publish_if_changed
 from judge.serve.times import Clock, format_time
 
-# (conn, now, thawed_now): publish what a phase change reveals, inside the transaction.
-OnChange = Callable[[sqlite3.Connection, float, bool], None]
+# (conn, now, thawed_from): publish what a phase change reveals, inside the transaction; ``thawed_from`` is
+# the freeze time when the board thawed just now (the results of submissions since then are revealed).
+OnChange = Callable[[sqlite3.Connection, float, float | None], None]
 
 
 class Timeline:
@@ -127,7 +128,7 @@ class Timeline:
                     self._thawed_at = thawed_at
                 try:
                     publish_if_changed(conn, "state", None, self.state_json(now), now=now)
-                    self._on_change(conn, now, thaw_due)
+                    self._on_change(conn, now, self._freeze_s if thaw_due else None)
                 except BaseException:
                     if thaw_due:
                         self._thawed_at = None
