@@ -23,7 +23,7 @@ from judge.commands.export import cmd_export
 from judge.commands.fuzz import cmd_fuzz
 from judge.commands.grade import DB_NAME, cmd_grade, default_jobs
 from judge.commands.run import cmd_run
-from judge.commands.serve import cmd_contest_init, cmd_serve
+from judge.commands.serve import SERVE_NICENESS, cmd_contest_init, cmd_serve
 from judge.commands.verify import cmd_verify
 from judge.commands.worker import cmd_worker
 from judge.fuzz.engine import SHRINK_TIME_S
@@ -168,6 +168,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     p.add_argument("--jobs", type=int, default=default_jobs(), metavar="N", help="submissions judged at once")
+    p.add_argument(
+        "--judge-nice",
+        type=int,
+        default=SERVE_NICENESS,
+        metavar="N",
+        help=f"the nice value (0..19) of the programs, compilers and validators the server runs (default "
+        f"{SERVE_NICENESS}: judging yields the CPU to the pages and the API; verdicts count CPU time only)",
+    )
     _cluster_options(p)
     p.set_defaults(func=cmd_serve)
 

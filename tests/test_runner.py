@@ -565,3 +565,27 @@ def test_memory_peak_is_measured_on_an_oom_kill(tmp_path):
     usage = group.usage()
     assert (usage.oom_kills, usage.memory_peak_kib) == (1, 50 << 10)
     assert peak_file.read_text() == "0"  # reset for the next run
+
+
+def test_runs_get_the_configured_nice_value_and_the_judge_keeps_its_own(kind, runner, box):
+    """RunnerConfig.niceness (`judge serve` uses 10): every run, program or trusted validator, starts with
+    that nice value; the default leaves runs at the judge's own priority."""
+    nice = "awk '{print $19}' /proc/self/stat"
+    own = os.getpriority(os.PRIO_PROCESS, 0)
+    res = run(runner, box, sh(f"{nice} > default.txt"))
+    assert res.ok, res
+    assert (box / "default.txt").read_text().strip() == str(own)
+    niced = make_runner(replace(KINDS[kind], niceness=7))
+    try:
+        for trusted in (False, True):
+            res = run(niced, box, sh(f"{nice} > niced.txt"), trusted=trusted)
+            assert res.ok, res
+            assert (box / "niced.txt").read_text().strip() == "7", trusted
+    finally:
+        niced.close()
+    assert os.getpriority(os.PRIO_PROCESS, 0) == own
+
+
+def test_a_nice_value_out_of_range_is_refused():
+    with pytest.raises(ValueError, match="0..19"):
+        RunnerConfig(niceness=20)

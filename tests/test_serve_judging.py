@@ -32,7 +32,7 @@ from judge.scoreboard.model import Board
 from judge.scoreboard.ranking import standings
 from judge.serve.contest import load_contest
 from judge.serve.queue import local_judge
-from judge.serve.scoreboard import attempts, build_board
+from judge.serve.scoreboard import attempts, build_board, scoreboard_rows
 from judge.serve.server import Server
 
 C = "/api/contests/test"
@@ -131,6 +131,27 @@ def test_pending_submissions_on_the_board(api: Api, server: Server) -> None:
     (j,) = api.get(f"{C}/judgements").json()
     assert "judgement_type_id" not in j and "end_time" not in j and j["current"] is True
     assert cell(api.get(f"{C}/scoreboard").json(), "team3", "sum")["num_pending"] == 1
+
+
+def test_the_board_is_ranked_once_per_change(api: Api, server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    ranked: list[int] = []
+
+    def counting(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        ranked.append(1)
+        return scoreboard_rows(*args, **kwargs)
+
+    monkeypatch.setattr("judge.serve.api.scoreboard_rows", counting)
+    first = api.get(f"{C}/scoreboard").json()
+    again = [api.get(f"{C}/scoreboard").json() for _ in range(3)]
+    assert len(ranked) == 1 and all(b["rows"] == first["rows"] for b in again)
+    api.submit("team3")  # a change: ranked again, and the board shows it
+    assert cell(api.get(f"{C}/scoreboard").json(), "team3", "sum")["num_pending"] == 1
+    assert len(ranked) == 2
+    server.judging.run_pending()
+    assert row(api.get(f"{C}/scoreboard").json(), "team3")["score"]["score"] == 100.0
+    assert len(ranked) == 3
+    staff = api.request("GET", f"{C}/scoreboard", "admin").json()  # the same board for staff before the freeze
+    assert staff["rows"] == api.get(f"{C}/scoreboard").json()["rows"] and len(ranked) == 3
 
 
 def test_a_judge_error_is_never_charged_and_a_rejudge_replaces_it(root: Path, clock: FakeClock) -> None:

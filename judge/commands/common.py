@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from dataclasses import replace
 
 from judge.judging import Environment
 from judge.languages import load_languages, toolchain
@@ -21,17 +22,18 @@ class SandboxBroken(Exception):
     """The sandbox self-test failed: judging here would only produce JE (exit 3)."""
 
 
-def runner_config(args: argparse.Namespace) -> RunnerConfig:
+def runner_config(args: argparse.Namespace, *, niceness: int = 0) -> RunnerConfig:
     """The runner's settings: the command line, then the JUDGE_* environment (see README)."""
     try:
-        return RunnerConfig.from_environ(os.environ, sandbox=args.sandbox)
+        return replace(RunnerConfig.from_environ(os.environ, sandbox=args.sandbox), niceness=niceness)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
 
 
-def make_environment(args: argparse.Namespace, *, check: bool = True) -> Environment:
-    """The runner, languages and toolchain; with ``check``, the sandbox self-test must pass first."""
-    config = runner_config(args)
+def make_environment(args: argparse.Namespace, *, check: bool = True, niceness: int = 0) -> Environment:
+    """The runner, languages and toolchain; with ``check``, the sandbox self-test must pass first.
+    ``niceness``: the nice value of every run (RunnerConfig.niceness)."""
+    config = runner_config(args, niceness=niceness)
     tools = toolchain(inherited_pythonpath=dict(config.trusted_env).get("PYTHONPATH", ""))
     env = Environment(runner=make_runner(config), languages=load_languages(), tools=tools)
     if check:

@@ -27,6 +27,7 @@ from judge.serve.times import TimeError, format_time, parse_time
 
 LOCK_NAME = "contest.sqlite.lock"
 CLUSTER_THREADS = 256  # at most this many jobs wait on the cluster at once
+SERVE_NICENESS = 10  # the runs' nice value: judging yields the CPU to the web server (docs/serve.md)
 
 
 def _log(line: str) -> None:
@@ -78,7 +79,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     sock = _listen(args.host, args.port)
     # On a cluster the workers judge, each after its own self-test; a local cluster's workers share this
     # machine, so its self-test comes first.
-    env = make_environment(args, check=spec is None or spec.local_workers > 0)
+    env = make_environment(args, check=spec is None or spec.local_workers > 0, niceness=args.judge_nice)
     languages = {lid: lang for lid, lang in env.languages.items() if missing_tool(lang, env.tools) is None}
     problems = {p.id: p.problem for p in contest.problems}
     with ExitStack() as stack:

@@ -207,7 +207,9 @@ def make_runner(config: RunnerConfig | str = "auto") -> Runner:
     if tree is None:
         warnings.append("no writable cgroup: memory is limited by RLIMIT_AS (MLE detection is heuristic)")
     uid_range = f"{config.uid_base}..{config.uid_base + config.max_slots - 1}"
-    rlimits = Backend("rlimits", helper, fork_server=config.fork_server, trusted_env=config.trusted_env)
+    rlimits = Backend(
+        "rlimits", helper, fork_server=config.fork_server, trusted_env=config.trusted_env, niceness=config.niceness
+    )
 
     bwrap = find_bwrap(config.bwrap)
     if config.sandbox in ("auto", "bwrap"):

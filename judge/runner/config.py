@@ -42,10 +42,15 @@ class RunnerConfig:
     cache_dir: Path = field(default_factory=lambda: default_cache_dir({}))  # the launcher, /dev for boxes
     # the environment of trusted runs (the package's validators): the judge's own, as it started
     trusted_env: tuple[tuple[str, str], ...] = ()
+    # the nice value of every run (programs, compilers, validators): 0..19. `judge serve` runs them at 10
+    # so that judging yields the CPU to the web server (verdicts count CPU time, never time spent waiting)
+    niceness: int = 0
 
     def __post_init__(self) -> None:
         if self.sandbox not in SANDBOXES:
             raise ValueError(f"unknown sandbox backend {self.sandbox!r} ({', '.join(SANDBOXES)})")
+        if not 0 <= self.niceness <= 19:
+            raise ValueError(f"the runs' nice value must be 0..19, not {self.niceness}")
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str], *, sandbox: str | None = None) -> RunnerConfig:

@@ -33,6 +33,7 @@
  *   -c  write the child's pid to this cgroup.procs file before it drops privileges.
  *   -A  read the program's argv (NUL-separated) from this fd instead of after "--".
  *   -r  setrlimit in the child (resource numbers as in <sys/resource.h>; -1 = infinity).
+ *   -y  the nice value of the child (raised only: the judge's own work keeps its priority).
  *
  * SIGTERM to this helper: kill the program and everything it started, report, exit.
  */
@@ -301,7 +302,7 @@ static int make_netns(void) {
 
 int launcher_main(int argc, char **argv) {
     int init_mode = 0, uid_sweep = 0, pg_kill = 0, netns_fd = -1, stderr_fd = -1, exec_mode = 0, zsock = -1;
-    int args_fd = -1;
+    int args_fd = -1, niceness = 0;
     long uid = -1, gid = -1, parent = -1;
     int nrl = 0, ncg = 0;
     int rl_res[MAX_RLIMITS];
@@ -327,6 +328,7 @@ int launcher_main(int argc, char **argv) {
         else if (i + 1 < argc && strcmp(a, "-n") == 0) netns_fd = atoi(argv[++i]);
         else if (i + 1 < argc && strcmp(a, "-e") == 0) stderr_fd = atoi(argv[++i]);
         else if (i + 1 < argc && strcmp(a, "-A") == 0) args_fd = atoi(argv[++i]);
+        else if (i + 1 < argc && strcmp(a, "-y") == 0) niceness = atoi(argv[++i]);
         else if (i + 1 < argc && strcmp(a, "-c") == 0 && ncg < MAX_CGROUPS) cgroups[ncg++] = argv[++i];
         else if (i + 1 < argc && strcmp(a, "-r") == 0 && nrl < MAX_RLIMITS) {
             long long r, s, h;
@@ -485,6 +487,7 @@ int launcher_main(int argc, char **argv) {
             if (fd < 0 || write(fd, pidbuf, plen) != plen) fail(cgroups[c]);
             close(fd);
         }
+        if (niceness > 0 && setpriority(PRIO_PROCESS, 0, niceness) < 0) fail("setpriority");
         for (int r = 0; r < nrl; r++) {
             struct rlimit rl = {rl_soft[r], rl_hard[r]};
             if (setrlimit(rl_res[r], &rl) < 0) fail("setrlimit");

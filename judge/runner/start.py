@@ -59,6 +59,7 @@ class Backend:
     # bwrap backend: the per-slot box server (boxserver.c) instead of bwrap per run (make_runner decides)
     box_server: bool = False
     trusted_env: tuple[tuple[str, str], ...] = ()  # the environment of trusted runs (validators)
+    niceness: int = 0  # every run's nice value (RunnerConfig.niceness)
 
 
 def clean_env(spec: RunSpec, home: str, tmpdir: str) -> dict[str, str]:
@@ -91,7 +92,8 @@ class Starts:
 
     def _helper_common(self, status_w: int, *, nproc: int | None, address_space: bool) -> list[str]:
         items = rlimits(self.spec.limits, trusted=self.spec.trusted, address_space=address_space, nproc=nproc)
-        return ["-s", str(status_w), "-e", str(self.io.stderr), *rlimit_args(items)]
+        nice = ["-y", str(self.backend.niceness)] if self.backend.niceness else []
+        return ["-s", str(status_w), "-e", str(self.io.stderr), *nice, *rlimit_args(items)]
 
     def _untrusted_limits(self) -> tuple[int | None, bool, int]:
         """(RLIMIT_NPROC, use RLIMIT_AS, pids.max) for an untrusted run."""

@@ -15,7 +15,7 @@ from typing import Any
 
 from starlette.responses import Response
 
-from judge.serve import actions, feed
+from judge.serve import actions, events, feed
 from judge.serve.auth import Role, Viewer
 from judge.serve.context import Ctx, number_id
 from judge.serve.records import (
@@ -37,7 +37,7 @@ from judge.serve.records import (
     submissions_visible,
     team_json,
 )
-from judge.serve.scoreboard import attempts, scoreboard_json
+from judge.serve.scoreboard import attempts, scoreboard_json, scoreboard_rows
 from judge.serve.upload import Refused
 
 # The endpoints (types as `access` names them) and the properties we serve, and who sees them.
@@ -298,8 +298,7 @@ def get_scoreboard(ctx: Ctx) -> Any:
     ctx.contest()
     server = ctx.server
     live = ctx.viewer.staff or not server.timeline.board_frozen(ctx.now)
-    with server.db.read() as conn:
-        tries = attempts(conn, server.contest, frozen_from=None if live else server.timeline.freeze_s, all_times=False)
+    frozen_from = None if live else server.timeline.freeze_s
     show = ctx.viewer.staff or server.timeline.started(ctx.now)
     contest = server.contest
     group = ctx.query.get("group_id")
@@ -307,7 +306,16 @@ def get_scoreboard(ctx: Ctx) -> Any:
         if all(g["id"] != group for g in contest.groups):
             raise Refused(400, f"no group {group!r}")
         contest = replace(contest, teams=tuple(t for t in contest.teams if group in t.group_ids))
-    return scoreboard_json(contest, tries, server.timeline.state_json(ctx.now), ctx.now, show_problems=show)
+    with server.db.read() as conn:
+        info = contest.info
+        key = (events.latest(conn), frozen_from, info.start_s, info.end_s, group, show)
+        rows = server.boards.rows(
+            key,
+            lambda: scoreboard_rows(
+                contest, attempts(conn, contest, frozen_from=frozen_from, all_times=False), show_problems=show
+            ),
+        )
+    return scoreboard_json(contest, rows, server.timeline.state_json(ctx.now), ctx.now)
 
 
 # --------------------------------------------------------------------------------------------- the table

@@ -14,7 +14,9 @@ count as pending and their results are ignored. Staff always see the live board.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -99,13 +101,12 @@ def build_board(contest: Contest, tries: Sequence[Attempt]) -> tuple[Board, dict
     return board, {cell: a for cell, (_, a, _) in best.items()}
 
 
-def scoreboard_json(
-    contest: Contest, tries: Sequence[Attempt], state: dict[str, Any], now: float, *, show_problems: bool
-) -> dict[str, Any]:
+def scoreboard_rows(contest: Contest, tries: Sequence[Attempt], *, show_problems: bool) -> list[dict[str, Any]]:
+    """The scoreboard's ranked rows (the part that depends on the judgements, not on the time of asking)."""
     info = contest.info
     board, counting = build_board(contest, tries)
     names = {t.id: t.name for t in contest.teams}
-    start = info.start_s if info.start_s is not None else now
+    start = info.start_s if info.start_s is not None else 0.0  # no start: no attempts, no times
     by_cell: dict[tuple[str, str], list[Attempt]] = {}
     for a in tries:
         by_cell.setdefault((a.team_id, a.problem_id), []).append(a)
@@ -142,9 +143,41 @@ def scoreboard_json(
             row["problems"] = problems
         rows.append(row)
     rows.sort(key=lambda r: (r["rank"], names.get(r["team_id"], "").casefold(), r["team_id"]))
+    return rows
+
+
+def scoreboard_json(
+    contest: Contest, rows: Sequence[dict[str, Any]], state: dict[str, Any], now: float
+) -> dict[str, Any]:
+    start = contest.info.start_s if contest.info.start_s is not None else now
     return {
         "time": format_time(now),
         "contest_time": format_reltime(now - start),
         "state": state,
-        "rows": rows,
+        "rows": list(rows),
     }
+
+
+class BoardCache:
+    """The last boards computed, keyed on all they depend on (the caller's key: the newest event, since
+    every change to a submission or judgement publishes one in the same transaction; the freeze in force;
+    the contest's times; the group; whether problems are shown). Under load every poll of the board asks
+    for the same one: it is ranked once per change, not once per request. Thread-safe. The rows given out
+    are shared: read them, do not change them."""
+
+    def __init__(self, size: int = 8) -> None:
+        self._size = size
+        self._lock = threading.Lock()
+        self._rows: OrderedDict[Hashable, list[dict[str, Any]]] = OrderedDict()
+
+    def rows(self, key: Hashable, compute: Callable[[], list[dict[str, Any]]]) -> list[dict[str, Any]]:
+        with self._lock:
+            if key in self._rows:
+                self._rows.move_to_end(key)
+                return self._rows[key]
+        rows = compute()  # outside the lock: two threads may compute the same board once each, never wrong
+        with self._lock:
+            self._rows[key] = rows
+            while len(self._rows) > self._size:
+                self._rows.popitem(last=False)
+        return rows

@@ -26,6 +26,7 @@ from judge.serve.records import (
     problem_json,
     team_json,
 )
+from judge.serve.scoreboard import BoardCache
 from judge.serve.timeline import Timeline
 from judge.serve.times import Clock, SystemClock
 
@@ -42,6 +43,7 @@ class Server:
     clock: Clock
     log: Callable[[str], None]
     stopping: threading.Event = field(default_factory=threading.Event)
+    boards: BoardCache = field(default_factory=BoardCache)
     _ticker: threading.Thread | None = None
 
     def start(self) -> None:

@@ -48,6 +48,7 @@ def environment() -> Environment:
     return Environment(
         loader=FileSystemLoader(TEMPLATES),
         autoescape=True,
+        auto_reload=False,  # templates are part of the judge: no stat() of each one on every page
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
