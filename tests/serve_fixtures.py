@@ -97,7 +97,19 @@ def fake_result(job: JudgeJob, problem: Problem) -> SubmissionResult:
     text = b"".join(f.data for f in job.files)
     ok = b"a + b" in text
     verdict = Verdict.AC if ok else Verdict.WA
-    tests = tuple(CaseResult(t.name, t.group, verdict, 1.0 if ok else 0.0, 0.01, 0.02, 1000) for t in problem.tests())
+    tests = tuple(
+        CaseResult(
+            t.name,
+            t.group,
+            verdict,
+            1.0 if ok else 0.0,
+            0.01,
+            0.02,
+            1000,
+            transcript=f"> question about {t.name}\n< <b>answer</b>\n",  # as an interactive problem's
+        )
+        for t in problem.tests()
+    )
     secret = [t for t in tests if t.group.startswith("secret")]
     each = problem.secret.max_score / len(secret)
     scores = tuple((each if ok and t.group.startswith("secret") else 0.0) for t in tests)

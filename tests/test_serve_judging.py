@@ -371,3 +371,33 @@ def test_a_problem_removed_before_judging_is_a_judge_error(root: Path, clock: Fa
     assert j["judgement_type_id"] == "JE"
     assert [p["problem_id"] for p in row(api.get(f"{C}/scoreboard").json(), "team1")["problems"]] == ["sum"]
     second.close()
+
+
+def test_a_database_of_the_previous_schema_is_brought_up_to_date_and_one_of_another_refused(tmp_path: Path) -> None:
+    import sqlite3
+
+    from judge.serve.db import SCHEMA_VERSION, Database, DatabaseError
+
+    old = tmp_path / "old.sqlite"
+    conn = sqlite3.connect(old)
+    conn.executescript(
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+        "INSERT INTO meta VALUES ('schema', '1');"
+        "CREATE TABLE runs (id INTEGER PRIMARY KEY AUTOINCREMENT, judgement_id INTEGER NOT NULL, "
+        "ordinal INTEGER NOT NULL, name TEXT NOT NULL, verdict TEXT NOT NULL, judgement_type TEXT NOT NULL, "
+        "time_s REAL NOT NULL, run_time REAL NOT NULL, wall_time_s REAL NOT NULL, memory_kib INTEGER NOT NULL, "
+        "score REAL NOT NULL, message TEXT NOT NULL, UNIQUE (judgement_id, ordinal));"
+        "INSERT INTO runs VALUES (1, 1, 1, 'sample/1', 'AC', 'AC', 0, 0.1, 0.2, 100, 1, 'kept');"
+    )
+    conn.close()
+    db = Database(old)
+    assert db.get_meta("schema") == SCHEMA_VERSION
+    assert tuple(db.conn().execute("SELECT message, transcript FROM runs").fetchone()) == ("kept", "")
+    db.close()
+    assert Database(old).get_meta("schema") == SCHEMA_VERSION  # and opening it again changes nothing
+    conn = sqlite3.connect(old)
+    conn.execute("UPDATE meta SET value = '99' WHERE key = 'schema'")
+    conn.commit()
+    conn.close()
+    with pytest.raises(DatabaseError, match="another version"):
+        Database(old)

@@ -222,9 +222,13 @@ def test_feedback_samples_in_full_secret_tests_verdict_only(server: Server) -> N
     assert "sample/00" in html  # the sample test by name
     assert "secret/01" not in html  # secret tests: no names
     assert "secret</span>" in html and "print(1)" in html  # verdict rows, and the team's own source
+    # an interactive problem's transcript: the sample's, escaped; never a secret test's
+    assert "&gt; question about sample/00" in html and "&lt;b&gt;answer&lt;/b&gt;" in html
+    assert "question about secret" not in html and "<b>answer</b>" not in html
     admin = login(server, "admin")
     detail = admin.get("/admin/submissions/1").text
     assert "secret/01" in detail and "sample/00" in detail  # staff see everything
+    assert "&gt; question about secret/01" in detail and "<b>answer</b>" not in detail
 
 
 def test_problem_pages_statement_and_sample_downloads(server: Server) -> None:

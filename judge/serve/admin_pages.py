@@ -99,6 +99,7 @@ def submission_detail(page: Page) -> Response:
                 "memory_kib": r["memory_kib"],
                 "score": r["score"],
                 "message": r["message"],
+                "transcript": r["transcript"],
             }
             for r in conn.execute("SELECT * FROM runs WHERE judgement_id = ? ORDER BY ordinal", (j["id"],))
         ]

@@ -16,7 +16,11 @@ from contextlib import contextmanager
 from pathlib import Path
 
 DB_NAME = "contest.sqlite"
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
+# what brings an older database up to date (version -> statements, in order): nothing stored is lost
+MIGRATIONS = {
+    "1": ("ALTER TABLE runs ADD COLUMN transcript TEXT NOT NULL DEFAULT ''",),  # interactive traffic
+}
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -71,6 +75,7 @@ CREATE TABLE IF NOT EXISTS runs (
     memory_kib INTEGER NOT NULL,
     score REAL NOT NULL,
     message TEXT NOT NULL,
+    transcript TEXT NOT NULL DEFAULT '',
     UNIQUE (judgement_id, ordinal)
 );
 CREATE TABLE IF NOT EXISTS jobs (
@@ -116,6 +121,10 @@ class Database:
                 row = w.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
                 if row is None:
                     w.execute("INSERT INTO meta (key, value) VALUES ('schema', ?)", (SCHEMA_VERSION,))
+                elif row[0] in MIGRATIONS:
+                    for statement in MIGRATIONS[row[0]]:
+                        w.execute(statement)
+                    w.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (SCHEMA_VERSION,))
                 elif row[0] != SCHEMA_VERSION:
                     raise DatabaseError(f"{path}: written by another version of judge serve (schema {row[0]})")
         except sqlite3.DatabaseError as exc:

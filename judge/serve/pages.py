@@ -311,6 +311,7 @@ def feedback(page: Page) -> Response:
                     "time": r["run_time"],
                     "memory_kib": r["memory_kib"] if sample else None,
                     "message": r["message"] if sample else None,
+                    "transcript": r["transcript"] if sample else None,
                 }
             )
     files = conn.execute("SELECT files FROM submissions WHERE id = ?", (sid,)).fetchone()["files"]

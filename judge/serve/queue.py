@@ -259,7 +259,7 @@ class Judging:
             for i, (t, score) in enumerate(tests):
                 cur = conn.execute(
                     "INSERT INTO runs (judgement_id, ordinal, name, verdict, judgement_type, time_s, run_time, "
-                    "wall_time_s, memory_kib, score, message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "wall_time_s, memory_kib, score, message, transcript) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         c.judgement_id,
                         ordinals.get(t.name, i + 1),
@@ -272,6 +272,7 @@ class Judging:
                         t.memory_kib,
                         score,
                         t.message,
+                        t.transcript,
                     ),
                 )
                 run = conn.execute("SELECT * FROM runs WHERE id = ?", (cur.lastrowid,)).fetchone()

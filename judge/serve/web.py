@@ -180,6 +180,11 @@ def error_page(page: Page, status: int, message: str) -> HTMLResponse:
 def page_endpoint(server: Server, env: Environment, sessions: Sessions, spec: PageSpec) -> Any:
     limit = _form_limit(server, spec.form_limit)
 
+    def ticked(page: Page) -> Response:
+        """The page, after the contest clock's tick (one trip to a worker thread)."""
+        server.timeline.tick()
+        return spec.handler(page)
+
     async def endpoint(request: Request) -> Response:
         now = server.clock.now()
         session = sessions.decode(request.cookies.get(COOKIE), now)
@@ -205,12 +210,11 @@ def page_endpoint(server: Server, env: Environment, sessions: Sessions, spec: Pa
             set_session=session if fresh else None,
         )
         try:
-            await run_in_threadpool(server.timeline.tick)
             if spec.method == "POST":
                 page.form, page.files = await _read_form(request, limit)
                 if fresh or not sessions.csrf_ok(session, page.form.get("csrf")):
                     raise Refused(403, "this form has expired or did not come from this site: reload the page")
-            response = await run_in_threadpool(spec.handler, page)
+            response = await run_in_threadpool(ticked, page)
         except Redirect as r:
             response = RedirectResponse(r.url, status_code=303)
         except Refused as exc:
