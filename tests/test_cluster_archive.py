@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import importlib.util
 import io
 import os
 import shutil
@@ -88,6 +89,16 @@ def test_the_archive_holds_what_judging_reads_and_the_modules_the_validator_impo
             env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
         )
         assert run.returncode == status, run.stderr
+    # its modules come byte-compiled, and Python takes the compiled form (the header names the source's
+    # mtime and size): not compiled again on every test under PYTHONDONTWRITEBYTECODE; test data is not code
+    helper = folder / "output_validators" / "check" / "judgetest_helper.py"
+    compiled = Path(importlib.util.cache_from_source(str(helper)))
+    header = compiled.read_bytes()[:16]
+    assert header[:4] == importlib.util.MAGIC_NUMBER and int.from_bytes(header[4:8], "little") == 0
+    stat = helper.stat()
+    assert int.from_bytes(header[8:12], "little") == int(stat.st_mtime)
+    assert int.from_bytes(header[12:16], "little") == stat.st_size
+    assert not list((folder / "data").rglob("__pycache__"))
 
 
 def test_the_demo_packages_carry_their_reference_modules() -> None:

@@ -12,10 +12,12 @@ package portable, too). Third-party libraries (numpy, ...) are not shipped: the 
 
 from __future__ import annotations
 
+import compileall
 import gzip
 import hashlib
 import io
 import os
+import re
 import shutil
 import tarfile
 import tempfile
@@ -82,6 +84,15 @@ def _module_file(module: ExternalModule) -> PurePosixPath | None:
     return PurePosixPath(*parts[:-1], module.path.name)
 
 
+def precompile(folder: Path) -> None:
+    """Byte-compile the package's Python modules once, as they are unpacked: its Python programs run with
+    PYTHONDONTWRITEBYTECODE (languages.toml), so a module they import (a validator's ``reference``) would
+    otherwise be compiled again on every test. A module that does not compile is left to fail where it is
+    run, as it would without this."""
+    data = re.compile(re.escape(str(folder / "data")) + r"[/\\]")  # test data is not code
+    compileall.compile_dir(str(folder), quiet=2, rx=data, workers=1)
+
+
 def cached(cache: Path, problem: str, content_hash: str) -> Path | None:
     """The package folder of that version of ``problem`` if it was unpacked into ``cache`` before."""
     folder = cache / f"{problem}-{content_hash}"
@@ -105,6 +116,7 @@ def unpack(archive: PackageArchive, cache: Path) -> Path:
                 tar.extractall(tmp / archive.problem, filter="data")
         except (OSError, EOFError, tarfile.TarError) as exc:
             raise ArchiveError(f"package {archive.problem}: the archive does not unpack: {exc}") from None
+        precompile(tmp / archive.problem)
         tmp.chmod(0o755)
         (tmp / COMPLETE).write_text(archive.digest + "\n")
         try:
