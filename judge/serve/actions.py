@@ -12,7 +12,7 @@ from judge.serve.auth import Role
 from judge.serve.context import Ctx, number_id
 from judge.serve.events import ADMIN, PUBLIC, publish, publish_if_changed
 from judge.serve.queue import enqueue
-from judge.serve.records import contest_json, submission_json
+from judge.serve.records import submission_json
 from judge.serve.times import TimeError, format_time, parse_time
 from judge.serve.upload import Refused, check_upload, parse_upload
 
@@ -112,10 +112,7 @@ def patch_contest(ctx: Ctx) -> Response:
         raise Refused(403, f"the thaw time must not be before the contest ends ({format_time(info.end_s)})")
     past = thaw <= ctx.now
     server.timeline.set_thaw(ctx.now if past else thaw)
-    obj = contest_json(info, server.timeline.thaw_s, server.timeline.freeze_duration_s())
-    with server.db.write() as conn:
-        publish_if_changed(conn, "contest", None, obj, now=ctx.now)
-    server.bus.notify()
+    obj = _publish_contest(ctx)
     return JSONResponse(obj) if past else Response(status_code=204)
 
 
@@ -129,7 +126,13 @@ def freeze_now(ctx: Ctx) -> dict[str, Any]:
         server.timeline.freeze_now()
     except ValueError as exc:
         raise Refused(409, str(exc)) from None
-    obj = contest_json(server.contest.info, server.timeline.thaw_s, server.timeline.freeze_duration_s())
+    return _publish_contest(ctx)
+
+
+def _publish_contest(ctx: Ctx) -> dict[str, Any]:
+    """Publish the contest object after a change to its freeze or thaw; return it."""
+    server = ctx.server
+    obj = server.timeline.contest_json()
     with server.db.write() as conn:
         publish_if_changed(conn, "contest", None, obj, now=ctx.now)
     server.bus.notify()

@@ -21,7 +21,6 @@ from judge.serve.context import Ctx, number_id
 from judge.serve.records import (
     account_json,
     api_json,
-    contest_json,
     judgement_json,
     judgement_types_json,
     judgements_visible,
@@ -130,14 +129,12 @@ def get_api(ctx: Ctx) -> Any:
 
 
 def get_contests(ctx: Ctx) -> Any:
-    timeline = ctx.server.timeline
-    return [contest_json(ctx.server.contest.info, timeline.thaw_s, timeline.freeze_duration_s())]
+    return [ctx.server.timeline.contest_json()]
 
 
 def get_contest(ctx: Ctx) -> Any:
     ctx.contest()
-    timeline = ctx.server.timeline
-    return contest_json(ctx.server.contest.info, timeline.thaw_s, timeline.freeze_duration_s())
+    return ctx.server.timeline.contest_json()
 
 
 def access_json(viewer: Viewer) -> dict[str, Any]:
@@ -297,8 +294,7 @@ def submission_files(ctx: Ctx) -> Response:
 def get_scoreboard(ctx: Ctx) -> Any:
     ctx.contest()
     server = ctx.server
-    live = ctx.viewer.staff or not server.timeline.board_frozen(ctx.now)
-    frozen_from = None if live else server.timeline.freeze_s
+    frozen_from = None if ctx.viewer.staff else server.timeline.frozen_from(ctx.now)
     show = ctx.viewer.staff or server.timeline.started(ctx.now)
     contest = server.contest
     group = ctx.query.get("group_id")

@@ -20,7 +20,6 @@ from judge.serve.events import ADMIN, OWNER, PUBLIC, EventBus, publish_if_change
 from judge.serve.queue import JudgeFn, Judging
 from judge.serve.records import (
     account_json,
-    contest_json,
     judgement_types_json,
     language_json,
     problem_json,
@@ -134,9 +133,7 @@ def open_server(
         sync_accounts(conn, contest.accounts, hasher)
     timeline = Timeline(info, db, clock, bus, on_change)
     with db.write() as conn:
-        publish_if_changed(
-            conn, "contest", None, contest_json(info, timeline.thaw_s, timeline.freeze_duration_s()), now=now
-        )
+        publish_if_changed(conn, "contest", None, timeline.contest_json(), now=now)
         sync_collection(conn, "judgement-types", judgement_types_json(), now=now)
         sync_collection(conn, "languages", [language_json(lang) for lang in languages.values()], now=now)
         sync_collection(conn, "groups", [dict(g) for g in contest.groups], now=now)

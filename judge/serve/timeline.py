@@ -18,6 +18,7 @@ from typing import Any
 from judge.serve.contest import ContestInfo
 from judge.serve.db import Database, set_meta
 from judge.serve.events import EventBus, dump, publish_if_changed
+from judge.serve.records import contest_json
 from judge.serve.times import Clock, format_time
 
 # (conn, now, thawed_from): publish what a phase change reveals, inside the transaction; ``thawed_from`` is
@@ -64,6 +65,10 @@ class Timeline:
         if self._freeze_s is None or end is None:
             return self.info.freeze_duration_s
         return end - self._freeze_s
+
+    def contest_json(self) -> dict[str, Any]:
+        """The Contest API's contest object as it is now (the thaw and the freeze in force)."""
+        return contest_json(self.info, self._thaw_s, self.freeze_duration_s())
 
     def started(self, now: float) -> bool:
         return self.info.start_s is not None and now >= self.info.start_s
