@@ -71,7 +71,7 @@ def all_submissions(page: Page) -> Response:
         limit=LIST_LIMIT,
         message=page.query.get("message"),
         freeze_at=None if timeline.freeze_s is None else format_time(timeline.freeze_s),
-        can_freeze=timeline.running(page.now) and not timeline.board_frozen(page.now) and timeline.thawed_at is None,
+        can_freeze=timeline.freeze_refusal(page.now) is None,
         end_at=None if info.end_s is None else format_time(info.end_s),
         thawed_at=None if timeline.thawed_at is None else format_time(timeline.thawed_at),
         thaw_at=None if timeline.thaw_s is None else format_time(timeline.thaw_s),

@@ -141,17 +141,25 @@ class Timeline:
             self._last = dump(self.state_json(now)) + "False"
         self._bus.notify()
 
+    def freeze_refusal(self, now: float) -> str | None:
+        """Why the board cannot be frozen now (one line), or None: the contest is running and the board
+        is neither frozen nor thawed yet."""
+        if not self.running(now):
+            return "the contest is not running: there is nothing to freeze"
+        if self._thawed_at is not None:
+            return f"the scoreboard was thawed at {format_time(self._thawed_at)}"
+        if self._freeze_s is not None and now >= self._freeze_s:
+            return f"the scoreboard is frozen since {format_time(self._freeze_s)}"
+        return None
+
     def freeze_now(self) -> float:
-        """Freeze the board now (an admin's button), if the contest is running and the board not frozen
-        or thawed yet. Returns the freeze time; raises ValueError (one line) when it cannot be frozen."""
+        """Freeze the board now (an admin's button). Returns the freeze time; raises ValueError (one
+        line, ``freeze_refusal``) when it cannot be frozen."""
         with self._lock:
             now = self._clock.now()
-            if not self.running(now):
-                raise ValueError("the contest is not running: there is nothing to freeze")
-            if self._thawed_at is not None:
-                raise ValueError(f"the scoreboard was thawed at {format_time(self._thawed_at)}")
-            if self._freeze_s is not None and now >= self._freeze_s:
-                raise ValueError(f"the scoreboard is frozen since {format_time(self._freeze_s)}")
+            refusal = self.freeze_refusal(now)
+            if refusal is not None:
+                raise ValueError(refusal)
             with self._db.write() as conn:
                 set_meta(conn, "freeze_time", repr(now))
             self._freeze_s = now
