@@ -140,7 +140,13 @@ class FakeRunner(Runner):
                 raise ScriptExhausted(f"no scripted reply left for a {what} run")
             return queue.pop(0)
 
-    def run(self, spec: RunSpec, *, on_start: Callable[[], object] | None = None) -> RunResult:
+    def run(
+        self,
+        spec: RunSpec,
+        *,
+        on_start: Callable[[], object] | None = None,
+        on_end: Callable[[], object] | None = None,
+    ) -> RunResult:
         with self._lock:
             self.calls.append(spec)
         if on_start is not None:
@@ -157,6 +163,8 @@ class FakeRunner(Runner):
                 self.stdins.append(spec.stdin.read_bytes() if spec.stdin is not None else b"")
         if spec.stdout is not None and reply.stdout is not None:
             spec.stdout.write_bytes(reply.stdout)
+        if on_end is not None:
+            on_end()
         return reply.result
 
     def run_interactive(self, program: RunSpec, peer: RunSpec, transcript: Path | None = None) -> InteractiveResult:

@@ -46,6 +46,29 @@ def test_a_slot_is_handed_over_to_a_waiting_search() -> None:
     assert events == ["giver ends its run", "taker started", "giver goes on"]
 
 
+def test_a_slot_is_given_back_when_the_program_ends_before_the_run_is_over() -> None:
+    events: list[str] = []
+    slots = RunSlots(1)
+
+    def taker() -> None:
+        with slots.run() as turn:
+            events.append("taker started")
+            turn()
+
+    with slots.run() as turn:
+        turn()
+        thread = threading.Thread(target=taker)
+        thread.start()
+        _until(lambda: slots.waiting == 1)
+        events.append("giver's program ends")
+        turn.ended()
+        events.append("giver collects its result")
+        turn.ended()  # once only: the slot is not given back twice
+    thread.join()
+    assert events == ["giver's program ends", "taker started", "giver collects its result"]
+    assert slots.free == 1
+
+
 def test_a_run_that_never_starts_hands_over_when_it_ends() -> None:
     slots = RunSlots(1)
     events: list[str] = []

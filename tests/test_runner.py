@@ -130,6 +130,25 @@ def test_long_command_lines(runner, box, tmp_path):
     assert (tmp_path / "out").read_text().split() == ["30000", "0", "29999"]
 
 
+def test_run_tells_when_the_program_started_and_ended_before_it_returns(runner, box, tmp_path):
+    """``on_end`` comes after the program has ended (its output is all there) and before the result is
+    collected; a killed program ends too. The fuzzer hands its run slot over at ``on_end``."""
+    events: list[str] = []
+    out = tmp_path / "out"
+
+    def ended() -> None:
+        events.append(f"end: {out.read_text().strip()}")
+
+    spec = RunSpec(argv=sh("echo done"), box=box, limits=QUICK, stdout=out)
+    res = runner.run(spec, on_start=lambda: events.append("start"), on_end=ended)
+    events.append("returned")
+    assert res.ok and events == ["start", "end: done", "returned"]
+    events.clear()
+    hog = RunSpec(argv=sh("while :; do :; done"), box=box, limits=Limits(time_s=0.2, wall_time_s=5))
+    res = runner.run(hog, on_start=lambda: events.append("start"), on_end=lambda: events.append("end"))
+    assert res.limit_hit is LimitHit.CPU_TIME and events == ["start", "end"]
+
+
 def test_command_not_found_is_the_programs_problem(runner, box):
     res = run(runner, box, ["./no-such-program"])
     assert res.sandbox_error is None and res.exit_code == 127

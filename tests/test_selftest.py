@@ -23,10 +23,16 @@ class BrokenTrusted(Runner):
     def __init__(self, real: Runner) -> None:
         self.__dict__.update(real.__dict__)
 
-    def run(self, spec: RunSpec, *, on_start: Callable[[], object] | None = None) -> RunResult:
+    def run(
+        self,
+        spec: RunSpec,
+        *,
+        on_start: Callable[[], object] | None = None,
+        on_end: Callable[[], object] | None = None,
+    ) -> RunResult:
         if spec.trusted:
             return RunResult(None, None, 0.0, 0.0, 0, 0, 0, sandbox_error="the launcher ended (simulated)")
-        return super().run(spec, on_start=on_start)
+        return super().run(spec, on_start=on_start, on_end=on_end)
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from judge.build import SkipLanguage
 from judge.commands.common import EXIT_FAILED, EXIT_JE, EXIT_OK, UsageError, make_environment
-from judge.fuzz.engine import default_cache_dir, fuzz_submission, short_time_slices
+from judge.fuzz.engine import default_cache_dir, fuzz_submission, tune_for_fuzzing
 from judge.fuzz.outcome import FuzzOutcome, FuzzStatus, show_bytes
 from judge.fuzz.save import save_counterexample
 from judge.fuzz.trial import Trial
@@ -35,7 +35,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     if not (problem.path / "fuzz.py").is_file():
         raise PackageError(f"{args.problem}: no fuzz.py (see docs/fuzzing.md)")
     env = make_environment(args)
-    short_time_slices()
+    tune_for_fuzzing()
     configured = os.environ.get("JUDGE_CACHE")
     database_dir = default_cache_dir(problem.path, Path(configured) if configured else None) / "hypothesis"
     progress = sys.stderr.isatty() and not args.json

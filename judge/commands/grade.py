@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from judge.commands.cluster import cluster_judges, cluster_spec
 from judge.commands.common import EXIT_JE, EXIT_OK, UsageError, make_environment
 from judge.fuzz import FuzzStatus
-from judge.fuzz.engine import short_time_slices
+from judge.fuzz.engine import tune_for_fuzzing
 from judge.grade.discovery import discover, load_problems
 from judge.grade.fuzzing import FuzzSummary, fuzz_contest
 from judge.grade.progress import Progress, printable
@@ -101,7 +101,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
         )
         fuzz: FuzzSummary | None = None
         if args.fuzz is not None:
-            short_time_slices()
+            tune_for_fuzzing()
             fuzz = fuzz_contest(
                 contest,
                 problems,

@@ -5,6 +5,7 @@ package's own checks. The example database lives under the project's cache folde
 
 from __future__ import annotations
 
+import gc
 import random
 import shutil
 import sys
@@ -47,10 +48,20 @@ def database_key(problem_id: str, source: Path) -> bytes:
     return b"judge-fuzz\0" + problem_id.encode() + b"\0" + str(source.resolve()).encode()
 
 
-def short_time_slices() -> None:
-    """For the fuzzing commands, once, at start: a search's thread woken when its program ends must not
-    wait out another's time slice (the interpreter's switch interval, 5 ms by default)."""
+def tune_for_fuzzing() -> None:
+    """For the fuzzing commands, once, when everything they need is loaded (process-wide settings, so
+    the command layer calls it):
+
+    - a search's thread woken when its program ends must not wait out another's time slice (the
+      interpreter's switch interval, 5 ms by default);
+    - what is loaded by now (modules, the packages, Hypothesis' tables) stays for good: ``gc.freeze``
+      takes it out of the collector's sight, so the full collections that fuzzing's allocations set off
+      (and the one Hypothesis makes when a new thread first runs a test) take milliseconds, not tens of
+      them. They hold the interpreter lock, so another search could not start its program meanwhile.
+    """
     sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL_S))
+    gc.collect()  # what is garbage now is not frozen
+    gc.freeze()
 
 
 def worker_seed(seed: int, worker: int) -> int:

@@ -232,10 +232,10 @@ class Examiner:
         assert self.hooks.accepts is not None
         box = self._boxes.take()
         try:
-            with self.run_slots.run() as handed_over:
+            with self.run_slots.run() as turn:
 
                 def started() -> None:  # the program is running: hand the run slot over, refill boxes
-                    handed_over()
+                    turn()
                     self._boxes.refill()
 
                 run = run_program(
@@ -249,6 +249,7 @@ class Examiner:
                     extra_args=self._extra_args,
                     limits=self._limits,
                     on_start=started,
+                    on_end=turn.ended,  # the next search's run may start while this one's result is collected
                     input_data=test_input,
                 )
         finally:

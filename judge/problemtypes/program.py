@@ -140,19 +140,20 @@ def run_program(
     extra_args: tuple[str, ...] = (),
     limits: Limits | None = None,
     on_start: Callable[[], object] | None = None,
+    on_end: Callable[[], object] | None = None,
     input_data: bytes | None = None,
 ) -> ProgramRun:
     """Run the program in ``box`` on ``test_input`` (stdin, or arguments under ``input: args``).
 
     The program's stdout goes to ``output``; under ``answer: exit_code`` an exit status is the answer
     (see ``ProgramRun.output_file`` / ``output_bytes``). The box is left as the run left it.
-    ``on_start``: see ``Runner.run``. ``input_data``: the input, when the caller has it in memory: then
+    ``on_start``, ``on_end``: see ``Runner.run``. ``input_data``: the input, when the caller has it in memory: then
     ``test_input`` is written here, and only when the program reads it (not under ``input: args``).
     """
     if input_data is not None and problem.input_mode is not InputMode.ARGS:
         test_input.write_bytes(input_data)
     spec = program_spec(problem, program, box, extra_args, test_input, test_input, output, stderr, limits, input_data)
-    result = runner.run(spec, on_start=on_start)
+    result = runner.run(spec, on_start=on_start, on_end=on_end)
     if problem.answer_mode is AnswerMode.EXIT_CODE and result.exited and result.exit_code is not None:
         return ProgramRun(result, None, "", output, f"{result.exit_code}\n".encode())
     verdict = limit_verdict(result)

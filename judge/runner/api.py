@@ -97,9 +97,15 @@ class Runner:
         return self.info.warnings
 
     # -- batch ----------------------------------------------------------------------
-    def run(self, spec: RunSpec, *, on_start: Callable[[], object] | None = None) -> RunResult:
+    def run(
+        self,
+        spec: RunSpec,
+        *,
+        on_start: Callable[[], object] | None = None,
+        on_end: Callable[[], object] | None = None,
+    ) -> RunResult:
         """Run ``spec`` to its end. ``on_start`` is called once the program has been started (not when
-        it could not be)."""
+        it could not be); ``on_end`` once it has ended (or was killed), before its result is collected."""
         with ExitStack() as stack:
             try:
                 io = open_io(spec, stack)
@@ -111,7 +117,7 @@ class Runner:
             launch.start()
             if on_start is not None:
                 on_start()
-            monitor([launch])
+            monitor([launch], on_exit=None if on_end is None else lambda _launch: on_end())
             return self.collect(launch, spec, io)
 
     # -- building blocks (also used by run_interactive) -------------------------------
