@@ -36,9 +36,7 @@ def add(env: Environment, tmp_path_factory: pytest.TempPathFactory) -> Prepared:
     return prepare(load_problem(ADD), env, tmp_path_factory.mktemp("add"))
 
 
-def fuzz(
-    prepared: Prepared, source: Path, env: Environment, examples: int = 100, **kw: object
-) -> FuzzOutcome:
+def fuzz(prepared: Prepared, source: Path, env: Environment, examples: int = 100, **kw: object) -> FuzzOutcome:
     kw.setdefault("use_database", False)
     kw.setdefault("seed", 1)
     return fuzz_submission(prepared, source, env, examples, **kw)  # type: ignore[arg-type]
@@ -87,6 +85,37 @@ def test_the_validator_path_gives_the_same_result(add: Prepared, env: Environmen
     assert (fast.examples, fast.counterexample.input) == (slow.examples, slow.counterexample.input)
 
 
+LEAVES_A_MARK = """\
+import os
+a, b = map(int, input().split())
+try:
+    with open("mark", "x") as f:  # a file in the box, left for the next run to find
+        f.write("seen")
+except FileExistsError:
+    print(-1)  # a run found what an earlier one left: wrong
+    raise SystemExit
+except OSError:
+    pass  # the box is read-only for the program: nothing to leave
+print(a + b)
+"""
+
+
+@pytest.mark.parametrize("writable", [False, True])
+def test_the_fast_path_runs_share_nothing(env: Environment, tmp_path: Path, writable: bool) -> None:
+    """Where the package lets submissions write files, each run gets a fresh box; where it does not,
+    the box is read-only for every run (and one box serves them all): either way no run sees another's."""
+    package = tmp_path / "add"
+    shutil.copytree(ADD, package)
+    if writable:
+        with (package / "problem.yaml").open("a") as f:
+            f.write("allow_file_writing: true\n")
+    source = tmp_path / "mark.py"
+    source.write_text(LEAVES_A_MARK)
+    prepared = prepare(load_problem(package), env, tmp_path / "prep")
+    out = fuzz(prepared, source, env, examples=12, jobs=2, shrink_time_s=0)
+    assert out.status is FuzzStatus.PASSED and out.runs >= 6, out.to_json()
+
+
 def test_a_seed_makes_the_run_reproducible(add: Prepared, env: Environment) -> None:
     runs = [fuzz(add, BUGS / "rte_big_sum.py", env, seed=s, shrink_time_s=0) for s in (7, 7, 8)]
     first = [(r.examples, r.counterexample and r.counterexample.input) for r in runs]
@@ -104,9 +133,7 @@ def test_parallel_workers_are_deterministic(add: Prepared, env: Environment) -> 
     assert ok.status is FuzzStatus.PASSED and ok.examples == 31  # the examples are split, not repeated
 
 
-def test_failures_are_replayed_first_from_the_database(
-    add: Prepared, env: Environment, tmp_path: Path
-) -> None:
+def test_failures_are_replayed_first_from_the_database(add: Prepared, env: Environment, tmp_path: Path) -> None:
     db = tmp_path / "db"
     found = fuzz(add, BUGS / "rte_big_sum.py", env, use_database=True, database_dir=db, seed=3)
     assert found.counterexample is not None and not found.replayed and any(db.rglob("*"))
@@ -156,9 +183,7 @@ def test_cli_save_adds_a_regression_test(env: Environment, tmp_path: Path) -> No
 
 def test_save_into_a_package_with_groups_keeps_the_points(env: Environment, tmp_path: Path) -> None:
     package = _copy(ADD, tmp_path)
-    (package / "problem.yaml").write_text(
-        "name: Add\ntype: scoring\nlimits: {time_limit: 0.2, memory: 256}\n"
-    )
+    (package / "problem.yaml").write_text("name: Add\ntype: scoring\nlimits: {time_limit: 0.2, memory: 256}\n")
     secret = package / "data" / "secret"
     (secret / "small").mkdir()
     for f in list(secret.iterdir()):

@@ -7,7 +7,8 @@ Two ways, same verdicts:
   validator decides);
 - ``fast`` (batch problems whose ``fuzz.py`` defines ``accepts``): the program runs in a fresh box through
   ``judge.problemtypes.run_program``, exactly as for a batch test, and ``accepts(input, answer, output)``
-  stands in for the validator process.
+  stands in for the validator process. (When the package does not allow file writing, the box is sealed
+  read-only for every run, so one box serves them all.)
 """
 
 from __future__ import annotations
@@ -76,11 +77,17 @@ class _Boxes:
     ahead, and used ones are removed behind. Both are asked for once a run has started (``refill``), so
     that the copying and removing overlap that run, not the start of the next one (nor another search's).
     Called from one thread (the examiner's).
+
+    ``sealed``: the package does not allow file writing, so every run gets its box sealed read-only for
+    the program (judge.runner): no run can change it, and the one box is used for every run (no copying,
+    no removing, no helper thread).
     """
 
-    def __init__(self, program: Program, folder: Path) -> None:
+    def __init__(self, program: Program, folder: Path, *, sealed: bool = False) -> None:
         self.program = program
         self.folder = folder
+        self.sealed: Path | None = None  # the one box, once made (``sealed`` only)
+        self.reuse = sealed
         self.count = 0
         self.tasks: queue.SimpleQueue[tuple[str, Path] | None] = queue.SimpleQueue()
         self.ready: queue.SimpleQueue[Path | OSError] = queue.SimpleQueue()
@@ -94,6 +101,10 @@ class _Boxes:
         self.asked = True
 
     def take(self) -> Path:
+        if self.reuse:
+            if self.sealed is None:
+                self.sealed = fresh_box(self.program, self.folder / "sealed")
+            return self.sealed
         if self.thread is None:
             self.thread = threading.Thread(target=self._work, name="judge-fuzz-boxes", daemon=True)
             self.thread.start()
@@ -115,7 +126,8 @@ class _Boxes:
             self.tasks.put(("remove", self.used.pop()))
 
     def throw(self, box: Path) -> None:
-        self.used.append(box)
+        if box != self.sealed:
+            self.used.append(box)
 
     def _work(self) -> None:
         while (task := self.tasks.get()) is not None:
@@ -130,6 +142,9 @@ class _Boxes:
 
     def close(self) -> None:
         """Stop the helper; remove every box it made."""
+        if self.sealed is not None:
+            shutil.rmtree(self.sealed, ignore_errors=True)
+            self.sealed = None
         if self.thread is not None:
             while self.used:
                 self.tasks.put(("remove", self.used.pop()))
@@ -167,7 +182,7 @@ class Examiner:
         self.fast_path = use_accepts and hooks.accepts is not None
         self.workdir.mkdir(parents=True, exist_ok=True)
         self._limits = program_limits(problem, program)
-        self._boxes = _Boxes(program, workdir / "boxes")
+        self._boxes = _Boxes(program, workdir / "boxes", sealed=not problem.allow_file_writing)
         (workdir / "boxes").mkdir(exist_ok=True)
         self._input = workdir / "fuzz.in"
         self._answer = workdir / "fuzz.ans"
