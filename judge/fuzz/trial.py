@@ -86,8 +86,8 @@ class _Boxes:
     def __init__(self, program: Program, folder: Path, *, sealed: bool = False) -> None:
         self.program = program
         self.folder = folder
-        self.sealed: Path | None = None  # the one box, once made (``sealed`` only)
         self.reuse = sealed
+        self.shared: Path | None = None  # the one box, once made (``sealed`` only)
         self.count = 0
         self.tasks: queue.SimpleQueue[tuple[str, Path] | None] = queue.SimpleQueue()
         self.ready: queue.SimpleQueue[Path | OSError] = queue.SimpleQueue()
@@ -102,9 +102,9 @@ class _Boxes:
 
     def take(self) -> Path:
         if self.reuse:
-            if self.sealed is None:
-                self.sealed = fresh_box(self.program, self.folder / "sealed")
-            return self.sealed
+            if self.shared is None:
+                self.shared = fresh_box(self.program, self.folder / "shared")
+            return self.shared
         if self.thread is None:
             self.thread = threading.Thread(target=self._work, name="judge-fuzz-boxes", daemon=True)
             self.thread.start()
@@ -126,7 +126,7 @@ class _Boxes:
             self.tasks.put(("remove", self.used.pop()))
 
     def throw(self, box: Path) -> None:
-        if box != self.sealed:
+        if box != self.shared:
             self.used.append(box)
 
     def _work(self) -> None:
@@ -142,9 +142,9 @@ class _Boxes:
 
     def close(self) -> None:
         """Stop the helper; remove every box it made."""
-        if self.sealed is not None:
-            shutil.rmtree(self.sealed, ignore_errors=True)
-            self.sealed = None
+        if self.shared is not None:
+            shutil.rmtree(self.shared, ignore_errors=True)
+            self.shared = None
         if self.thread is not None:
             while self.used:
                 self.tasks.put(("remove", self.used.pop()))
