@@ -37,7 +37,7 @@ class Limits:
     output_bytes: int = 64 * 1024 * 1024  # stdout, and the size of any file it writes
     stderr_bytes: int = 1024 * 1024  # stderr is truncated here (not a verdict)
     open_files: int = 64
-    stack_kib: int | None = None  # None = same as memory_kib
+    stack_kib: int | None = None  # None: unlimited where the cgroup or RLIMIT_AS bounds memory, else memory_kib
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from judge.model import LimitHit, Limits, Mount, RunSpec
 from judge.runner import RunnerConfig, SandboxInfo, make_runner
-from judge.runner.limits import Observed, classify, cpu_kill_s
+from judge.runner.limits import Observed, classify, cpu_kill_s, rlimits
 
 HERE = Path(__file__).parent
 PY = "/usr/bin/python3"  # world-readable, so it runs on both backends
@@ -299,6 +299,32 @@ def test_runs_share_nothing(runner, kind, tmp_path):
 
 
 # -- limits ---------------------------------------------------------------------------------
+
+
+def test_the_stack_is_bounded_by_the_memory_limit_only_where_nothing_else_bounds_memory():
+    limits = Limits(memory_kib=1024)
+
+    def stack(limits: Limits = limits, **where: bool) -> tuple[int, int]:
+        items = {r: (soft, hard) for r, soft, hard in rlimits(limits, trusted=False, nproc=None, **where)}
+        return items[resource.RLIMIT_STACK]
+
+    assert stack(address_space=False, cgroup=True) == stack(address_space=True, cgroup=False) == (-1, -1)
+    assert stack(address_space=False, cgroup=False) == (1024 * 1024, 1024 * 1024)
+    assert stack(replace(limits, stack_kib=64), address_space=False, cgroup=True) == (65536, 65536)
+
+
+def test_threads_get_a_normal_stack(runner, box, tmp_path):
+    """As under problemtools and DOMjudge: no stack rlimit where the cgroup or RLIMIT_AS bounds memory
+    anyway, so glibc gives a thread its 2 MiB default, not a stack the size of the memory limit (which
+    RLIMIT_AS would charge to every thread)."""
+    limits = replace(QUICK, memory_kib=256 * 1024)
+    out = tmp_path / "out"
+    res = run(runner, box, sh("ulimit -s"), limits=limits, stdout=out)
+    assert res.ok and out.read_text().strip() == "unlimited"
+    threads = "import threading\nts = [threading.Thread(target=sum, args=([1],)) for _ in range(16)]\n"
+    threads += "[t.start() for t in ts]\n[t.join() for t in ts]\nprint(len(ts))\n"
+    res = run(runner, box, [PY, "-c", threads], limits=limits, stdout=out)
+    assert res.ok and out.read_text().strip() == "16", res
 
 
 def test_cpu_limit(runner, box):

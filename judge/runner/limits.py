@@ -44,8 +44,17 @@ def cpu_rlimit(limits: Limits) -> tuple[int, int]:
     return soft, soft + 1
 
 
-def rlimits(limits: Limits, *, trusted: bool, address_space: bool, nproc: int | None) -> list[tuple[int, int, int]]:
-    """(resource, soft, hard) for the launcher; -1 = unlimited."""
+def rlimits(
+    limits: Limits, *, trusted: bool, address_space: bool, nproc: int | None, cgroup: bool = False
+) -> list[tuple[int, int, int]]:
+    """(resource, soft, hard) for the launcher; -1 = unlimited.
+
+    The stack is unlimited (unless ``stack_kib`` says otherwise) wherever memory is bounded anyway, by the
+    run's cgroup or by ``RLIMIT_AS``: as under problemtools and DOMjudge, the main thread's stack may grow
+    to the memory limit, and a thread gets glibc's default stack (2 MiB) rather than one the size of the
+    memory limit (which ``RLIMIT_AS`` would charge in full to every thread). Where nothing else bounds
+    memory, the stack is bounded by the memory limit.
+    """
     soft, hard = cpu_rlimit(limits)
     out = [
         (resource.RLIMIT_CPU, soft, hard),
@@ -54,7 +63,10 @@ def rlimits(limits: Limits, *, trusted: bool, address_space: bool, nproc: int | 
     ]
     if trusted:
         return out
-    stack = (limits.stack_kib if limits.stack_kib is not None else limits.memory_kib) * 1024
+    if limits.stack_kib is not None:
+        stack = limits.stack_kib * 1024
+    else:
+        stack = -1 if cgroup or address_space else limits.memory_kib * 1024
     out.append((resource.RLIMIT_STACK, stack, stack))
     out.append((resource.RLIMIT_NOFILE, limits.open_files, limits.open_files))
     if address_space:

@@ -91,7 +91,13 @@ class Starts:
     _private_tmp: Path | None
 
     def _helper_common(self, status_w: int, *, nproc: int | None, address_space: bool) -> list[str]:
-        items = rlimits(self.spec.limits, trusted=self.spec.trusted, address_space=address_space, nproc=nproc)
+        items = rlimits(
+            self.spec.limits,
+            trusted=self.spec.trusted,
+            address_space=address_space,
+            nproc=nproc,
+            cgroup=self.group is not None,
+        )
         nice = ["-y", str(self.backend.niceness)] if self.backend.niceness else []
         return ["-s", str(status_w), "-e", str(self.io.stderr), *nice, *rlimit_args(items)]
 
