@@ -23,16 +23,10 @@ class BrokenTrusted(Runner):
     def __init__(self, real: Runner) -> None:
         self.__dict__.update(real.__dict__)
 
-    def run(
-        self,
-        spec: RunSpec,
-        *,
-        on_start: Callable[[], object] | None = None,
-        on_end: Callable[[], object] | None = None,
-    ) -> RunResult:
+    def run(self, spec: RunSpec, **hooks: Callable[[], object] | None) -> RunResult:
         if spec.trusted:
             return RunResult(None, None, 0.0, 0.0, 0, 0, 0, sandbox_error="the launcher ended (simulated)")
-        return super().run(spec, on_start=on_start, on_end=on_end)
+        return super().run(spec, **hooks)
 
 
 @pytest.fixture
@@ -58,11 +52,19 @@ def test_a_validator_that_cannot_run_fails_the_self_test(runner: Runner) -> None
     assert all(c.ok for c in result.checks if c.name.startswith("program"))
 
 
-@pytest.mark.parametrize("command", [["verify", str(FIXTURES / "divisor")], ["run", str(FIXTURES / "divisor"),
-                         str(FIXTURES / "divisor/submissions/accepted/trial.py")],
-                         ["grade", str(FIXTURES), "--problems", str(FIXTURES)]])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["verify", str(FIXTURES / "divisor")],
+        ["run", str(FIXTURES / "divisor"), str(FIXTURES / "divisor/submissions/accepted/trial.py")],
+        ["grade", str(FIXTURES), "--problems", str(FIXTURES)],
+    ],
+)
 def test_commands_stop_with_exit_3_when_validators_cannot_run(
-    command: list[str], runner: Runner, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    command: list[str],
+    runner: Runner,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
     tmp_path: Path,
 ) -> None:
     monkeypatch.setattr(judge.commands.common, "make_runner", lambda backend: BrokenTrusted(runner))

@@ -43,7 +43,7 @@ class Turn:
         slots, self._slots = self._slots, None
         if slots is not None:
             self()
-            slots.give_back()
+            slots._give_back()
 
 
 class RunSlots:
@@ -84,8 +84,8 @@ class RunSlots:
         finally:
             turn.ended()
 
-    def give_back(self) -> None:
-        """A slot is free again (``Turn.ended`` calls it); blocks while handing it over, see the module."""
+    def _give_back(self) -> None:
+        """A slot is free again (only ``Turn.ended`` calls it); blocks while handing it over, see the module."""
         with self._cond:
             self._free += 1
             handed = threading.Event() if self._waiting > len(self._handovers) else None
