@@ -258,6 +258,7 @@ def _secret_paths() -> list[str]:
         "/work",
         "/root/.bash_history",
         "/etc/shadow",
+        "/etc/root-permission-test.txt",  # .ci/setup makes it, root-only (as DOMjudge does)
     ]
     paths += [str(p) for p in sorted(REPO.glob("problems/*/data/secret"))[:3]]
     paths += [str(p) for p in sorted(REPO.glob("problems/*/data/secret/*.ans"))[:3]]
