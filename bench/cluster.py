@@ -11,6 +11,10 @@ used (all its processes: the judge, Dask's, the sandboxed programs), which other
 compared; each round's own ratios are printed too (the machine's speed drifts on a shared host: a round's
 three gradings are minutes apart, rounds are further apart).
 
+Each grading's idle slot time is printed as well: slots x wall time - the jobs' durations summed (as the
+database stores them), i.e. starting and stopping, and the end, when fewer jobs are left than slots. It
+splits what Dask costs into slots left idle and jobs that took longer.
+
 The times include what each way of grading costs to start: the LocalCluster's scheduler and worker
 processes, and each worker's sandbox self-test. Like bench/grade.py, it runs only with bubblewrap (the demo
 contest has hostile programs).
@@ -24,11 +28,13 @@ import argparse
 import os
 import resource
 import shutil
+import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +60,12 @@ def run(code: Path, contest: Path, problems: Path, out: Path, *how: str) -> tupl
     return elapsed, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
+def busy_s(out: Path) -> float:
+    """The seconds the grading's jobs took, summed (each from its hand-over to its result, as stored)."""
+    with closing(sqlite3.connect(out / "grade.sqlite")) as db:
+        return float(db.execute("SELECT COALESCE(SUM(duration_s), 0) FROM runs").fetchone()[0])
+
+
 def load() -> str:
     one, five, fifteen = os.getloadavg()
     return f"{one:.2f} {five:.2f} {fifteen:.2f}"
@@ -77,7 +89,9 @@ def main() -> int:
         "--cluster local:2": ("--cluster", "local:2"),
         "--jobs 2": ("--jobs", "2"),
     }
+    slots = {"--cluster local:1": 1, "--cluster local:2": 2, "--jobs 2": 2}
     times: dict[str, list[float]] = {name: [] for name in ways}
+    idles: dict[str, list[float]] = {name: [] for name in ways}
     cpus: dict[str, list[float]] = {name: [] for name in ways}
     outcomes: dict[str, dict[str, Any]] = {}
     try:
@@ -88,7 +102,12 @@ def main() -> int:
             times[name].append(elapsed)
             cpus[name].append(cpu)
             outcomes[name] = outcome(out)
-            print(f"full grading, {name:18}: {elapsed:8.2f} s wall, {cpu:7.2f} s CPU (load after: {load()})")
+            idle = slots[name] * elapsed - busy_s(out)
+            idles[name].append(idle)
+            print(
+                f"full grading, {name:18}: {elapsed:8.2f} s wall, {cpu:7.2f} s CPU, slots idle {idle:5.1f} s "
+                f"(load after: {load()})"
+            )
         t = {name: statistics.median(ts) for name, ts in times.items()}
         rounds = f" (medians of {args.rounds})" if args.rounds > 1 else ""
         speedup = t["--cluster local:1"] / t["--cluster local:2"]
@@ -100,6 +119,13 @@ def main() -> int:
             print("  each round: speed-up " + ", ".join(f"{a / b:.2f}x" for a, b in zip(one, two, strict=True)))
             costs = ", ".join(f"{100 * (b / j - 1):+.1f} %" for b, j in zip(two, jobs, strict=True))
             print(f"  each round: Dask's cost {costs}")
+        i = {name: statistics.median(ts) for name, ts in idles.items()}
+        extra = t["--cluster local:2"] - t["--jobs 2"]
+        idle = (i["--cluster local:2"] - i["--jobs 2"]) / 2
+        print(
+            f"of the {extra:+.1f} s: {idle:+.1f} s with slots idle (starting and stopping the cluster, the last "
+            f"jobs), {extra - idle:+.1f} s with the jobs themselves taking longer"
+        )
         c = {name: statistics.median(ts) for name, ts in cpus.items()}
         cpu_cost = 100 * (c["--cluster local:2"] / c["--jobs 2"] - 1)
         print(f"CPU time, --cluster local:2 against --jobs 2: {cpu_cost:+.1f} %")

@@ -8,28 +8,32 @@ Exit codes: 0 judged (whatever the verdict), 1 a check failed (verify, fuzz, doc
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import signal
 import sys
 import threading
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from judge import __version__
 from judge.cluster import ClusterError
 from judge.commands.common import EXIT_JE, EXIT_OK, EXIT_USAGE, SandboxBroken, UsageError
-from judge.commands.doctor import cmd_doctor
-from judge.commands.export import cmd_export
-from judge.commands.fuzz import cmd_fuzz
-from judge.commands.grade import DB_NAME, cmd_grade, default_jobs
-from judge.commands.run import cmd_run
-from judge.commands.serve import SERVE_NICENESS, cmd_contest_init, cmd_serve
-from judge.commands.verify import cmd_verify
-from judge.commands.worker import cmd_worker
-from judge.fuzz.engine import SHRINK_TIME_S
-from judge.grade.fuzzing import DEFAULT_SEED
+from judge.defaults import FUZZ_SEED, FUZZ_SHRINK_TIME_S, GRADE_DB_NAME, SERVE_NICENESS, default_jobs
 from judge.languages import LanguageError
 from judge.problem import PackageError
+
+Command = Callable[[argparse.Namespace], int]
+
+
+def command(module: str, name: str) -> Command:
+    """``judge.commands.<module>.<name>``, imported when the command runs (judge/defaults.py says why)."""
+
+    def run(args: argparse.Namespace) -> int:
+        return int(getattr(importlib.import_module(f"judge.commands.{module}"), name)(args))
+
+    run.__qualname__ = run.__name__ = name
+    return run
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -48,7 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("problem", metavar="PROBLEM_DIR")
     p.add_argument("source", metavar="SOURCE")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.set_defaults(func=cmd_run)
+    p.set_defaults(func=command("run", "cmd_run"))
 
     p = sub.add_parser("verify", help="check every submission in PROBLEM_DIR/submissions gets what is expected of it")
     p.add_argument("problem", metavar="PROBLEM_DIR")
@@ -59,7 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="judge every test, also those after a rejection (checks submissions.yaml rules exactly)",
     )
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="submissions judged at once")
-    p.set_defaults(func=cmd_verify)
+    p.set_defaults(func=command("verify", "cmd_verify"))
 
     p = sub.add_parser(
         "export",
@@ -73,10 +77,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--zip", action="store_true", help="write OUT as a zip archive instead (problem.yaml at its root)")
     p.add_argument("--force", action="store_true", help="replace OUT if it exists")
     p.add_argument("--json", action="store_true", help="print what was done as one JSON object")
-    p.set_defaults(func=cmd_export)
+    p.set_defaults(func=command("export", "cmd_export"))
 
     p = sub.add_parser("doctor", help="toolchains, sandbox backend, enforced limits")
-    p.set_defaults(func=cmd_doctor)
+    p.set_defaults(func=command("doctor", "cmd_doctor"))
 
     p = sub.add_parser(
         "grade",
@@ -88,7 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("submissions", metavar="SUBMISSIONS_DIR")
     p.add_argument("--problems", default="problems", metavar="DIR", help="problem packages (default: problems/)")
     p.add_argument("--out", default="scoreboard", metavar="DIR", help="scoreboard folder (default: scoreboard/)")
-    p.add_argument("--db", default=None, metavar="FILE", help=f"SQLite database (default: OUT/{DB_NAME})")
+    p.add_argument("--db", default=None, metavar="FILE", help=f"SQLite database (default: OUT/{GRADE_DB_NAME})")
     p.add_argument("--jobs", type=int, default=default_jobs(), metavar="N", help="submissions judged at once")
     p.add_argument("--json", action="store_true", help="also write OUT/results.json")
     p.add_argument("--rejudge", action="store_true", help="judge everything again, ignoring stored results")
@@ -104,12 +108,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--fuzz-seed",
         type=int,
-        default=DEFAULT_SEED,
+        default=FUZZ_SEED,
         metavar="S",
-        help=f"the fuzzer's seed (default {DEFAULT_SEED}: the same contest gives the same board)",
+        help=f"the fuzzer's seed (default {FUZZ_SEED}: the same contest gives the same board)",
     )
     _cluster_options(p)
-    p.set_defaults(func=cmd_grade)
+    p.set_defaults(func=command("grade", "cmd_grade"))
 
     p = sub.add_parser(
         "fuzz",
@@ -145,11 +149,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--shrink-time",
         type=float,
-        default=SHRINK_TIME_S,
+        default=FUZZ_SHRINK_TIME_S,
         metavar="SECONDS",
-        help=f"time spent shrinking a counterexample (default {SHRINK_TIME_S:g})",
+        help=f"time spent shrinking a counterexample (default {FUZZ_SHRINK_TIME_S:g})",
     )
-    p.set_defaults(func=cmd_fuzz)
+    p.set_defaults(func=command("fuzz", "cmd_fuzz"))
 
     p = sub.add_parser(
         "serve",
@@ -177,7 +181,7 @@ def build_parser() -> argparse.ArgumentParser:
         f"{SERVE_NICENESS}: judging yields the CPU to the pages and the API; verdicts count CPU time only)",
     )
     _cluster_options(p)
-    p.set_defaults(func=cmd_serve)
+    p.set_defaults(func=command("serve", "cmd_serve"))
 
     p = sub.add_parser("contest", help="contest packages for `judge serve`")
     contest_sub = p.add_subparsers(dest="contest_command", metavar="SUBCOMMAND")
@@ -194,7 +198,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--start", default=None, metavar="TIME", help="start time, e.g. 2026-11-22T10:00:00+01 (default: now)"
     )
-    p.set_defaults(func=cmd_contest_init)
+    p.set_defaults(func=command("serve", "cmd_contest_init"))
 
     p = sub.add_parser(
         "worker",
@@ -241,7 +245,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="how long to try reaching the scheduler (default 60)",
     )
     _tls_options(p)
-    p.set_defaults(func=cmd_worker)
+    p.set_defaults(func=command("worker", "cmd_worker"))
     return parser
 
 

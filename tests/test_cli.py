@@ -95,3 +95,19 @@ def test_verify_reports_an_input_the_validator_rejects(tmp_path: Path) -> None:
     assert proc.returncode == 1 and not report["ok"]
     failed = report["input_validation"]["failed"]
     assert [f["test"] for f in failed] == ["secret/01"] and "bad input" in failed[0]["message"]
+
+
+def test_the_argument_tree_loads_no_command() -> None:
+    """`judge --help`, and a Dask worker process (which imports the `judge` command's module again), load
+    the commands' modules only when one runs: not Hypothesis, Dask, the web server or the board."""
+    code = (
+        "import sys; import judge.cli as c; c.build_parser().parse_args(['grade', 'x']); "
+        "print(' '.join(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('hypothesis', 'distributed', 'starlette', 'jinja2') or (m.startswith('judge.commands.') "
+        "and m != 'judge.commands.common'))))"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == []
+    help_text = judge("grade", "--help").stdout
+    assert "OUT/grade.sqlite" in help_text and "default 1" in help_text

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from contextlib import ExitStack
 from datetime import UTC, datetime
@@ -12,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from judge.commands.cluster import cluster_judges, cluster_spec
 from judge.commands.common import EXIT_JE, EXIT_OK, UsageError, make_environment
+from judge.defaults import GRADE_DB_NAME
 from judge.fuzz import FuzzStatus
 from judge.fuzz.engine import tune_for_fuzzing
 from judge.grade.discovery import discover, load_problems
@@ -25,15 +25,6 @@ from judge.scoreboard.render import write_board
 
 if TYPE_CHECKING:
     from judge.cluster.coordinator import ClusterSpec
-
-DB_NAME = "grade.sqlite"
-
-
-def default_jobs() -> int:
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not Linux
-        return os.cpu_count() or 1
 
 
 def open_store(db_path: Path) -> Store:
@@ -77,7 +68,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
     if not problems:
         detail = f" ({package_issues[0].reason})" if package_issues else ""
         raise UsageError(f"{problems_dir}: no usable problem package{detail}")
-    db_path = Path(args.db) if args.db else out / DB_NAME
+    db_path = Path(args.db) if args.db else out / GRADE_DB_NAME
     progress = Progress(sys.stderr, tty=sys.stderr.isatty())
     with ExitStack() as stack:
         # On a cluster the workers judge, each after its own self-test; a local cluster's workers share

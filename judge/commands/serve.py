@@ -27,7 +27,6 @@ from judge.serve.times import TimeError, format_time, parse_time
 
 LOCK_NAME = "contest.sqlite.lock"
 CLUSTER_THREADS = 256  # at most this many jobs wait on the cluster at once
-SERVE_NICENESS = 10  # the runs' nice value: judging yields the CPU to the web server (docs/serve.md)
 
 
 def _log(line: str) -> None:

@@ -20,6 +20,7 @@ from pathlib import Path
 from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
 
 from judge.build import build, detect_language
+from judge.defaults import FUZZ_SHRINK_TIME_S
 from judge.fuzz.handover import RunSlots
 from judge.fuzz.hooks import load_hooks
 from judge.fuzz.outcome import Counterexample, FuzzOutcome, FuzzStatus
@@ -30,7 +31,6 @@ from judge.inputcheck import InputValidator
 from judge.judging import Environment, Prepared
 
 SWITCH_INTERVAL_S = 0.0002  # the interpreter's switch interval the fuzzing commands set (see below)
-SHRINK_TIME_S = 120.0  # after this, inputs not judged yet count as passing: shrinking ends quickly
 
 
 def default_cache_dir(problem_path: Path, configured: Path | None = None) -> Path:
@@ -101,7 +101,7 @@ def fuzz_submission(
     use_database: bool = True,
     use_accepts: bool = True,
     check_inputs: bool = False,
-    shrink_time_s: float = SHRINK_TIME_S,
+    shrink_time_s: float = FUZZ_SHRINK_TIME_S,
     workdir: Path | None = None,
     on_example: Callable[[int, bytes, Trial], None] | None = None,
     pool: Executor | None = None,

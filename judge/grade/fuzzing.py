@@ -23,6 +23,7 @@ import hypothesis
 
 import judge.fuzz
 from judge.build import SkipLanguage
+from judge.defaults import FUZZ_SEED
 from judge.fuzz import Counterexample, FuzzOutcome, FuzzStatus, fuzz_submission
 from judge.fuzz.hooks import hooks_path
 from judge.grade.discovery import Contest, Entry
@@ -36,7 +37,6 @@ from judge.packages import Packages
 from judge.problem import Problem
 from judge.verdict import Verdict
 
-DEFAULT_SEED = 1  # `--fuzz-seed`: fixed, so that the same contest gives the same board
 FUZZ_JOBS = 1  # submission runs at once per fuzzed submission (the grading's --jobs run side by side)
 
 FuzzFn = Callable[[Prepared, Path, Environment, int, int], FuzzOutcome]
@@ -147,7 +147,7 @@ def fuzz_contest(
     summary: Summary,
     *,
     examples: int,
-    seed: int = DEFAULT_SEED,
+    seed: int = FUZZ_SEED,
     jobs: int = 1,
     refuzz: bool = False,
     listener: FuzzListener | None = None,
