@@ -28,18 +28,18 @@ import argparse
 import os
 import resource
 import shutil
-import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from contextlib import closing
 from pathlib import Path
 from typing import Any
 
 from grade import ROOT, outcome, snapshot  # bench/grade.py
 
+from judge.defaults import GRADE_DB_NAME
+from judge.grade.storage import Store
 from judge.runner import make_runner
 
 
@@ -62,8 +62,8 @@ def run(code: Path, contest: Path, problems: Path, out: Path, *how: str) -> tupl
 
 def busy_s(out: Path) -> float:
     """The seconds the grading's jobs took, summed (each from its hand-over to its result, as stored)."""
-    with closing(sqlite3.connect(out / "grade.sqlite")) as db:
-        return float(db.execute("SELECT COALESCE(SUM(duration_s), 0) FROM runs").fetchone()[0])
+    with Store(out / GRADE_DB_NAME) as store:
+        return sum(store.last_durations().values())
 
 
 def load() -> str:

@@ -32,7 +32,6 @@ def command(module: str, name: str) -> Command:
     def run(args: argparse.Namespace) -> int:
         return int(getattr(importlib.import_module(f"judge.commands.{module}"), name)(args))
 
-    run.__qualname__ = run.__name__ = name
     return run
 
 
