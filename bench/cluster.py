@@ -38,7 +38,7 @@ from typing import Any
 
 from grade import ROOT, outcome, snapshot  # bench/grade.py
 
-from judge.defaults import GRADE_DB_NAME
+from judge.commands.defaults import GRADE_DB_NAME
 from judge.grade.storage import Store
 from judge.runner import make_runner
 
@@ -47,7 +47,7 @@ def run(code: Path, contest: Path, problems: Path, out: Path, *how: str) -> tupl
     """One full grading with a fresh database: its wall time, and the CPU time (user + system) of all the
     processes it started that ended with it (a measure the other users of a shared machine disturb less)."""
     shutil.rmtree(out, ignore_errors=True)
-    argv = [sys.executable, "-m", "judge.cli", "--sandbox", "bwrap", "grade", str(contest)]
+    argv = [sys.executable, "-m", "judge.commands.cli", "--sandbox", "bwrap", "grade", str(contest)]
     argv += ["--problems", str(problems), "--out", str(out), "--json", *how]
     env = {**os.environ, "PYTHONPATH": str(code)}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -27,15 +27,15 @@ import tempfile
 import time
 from pathlib import Path
 
-from judge.build import Program, build, detect_language
 from judge.fuzz import fuzz_submission
 from judge.fuzz.engine import tune_for_fuzzing
-from judge.judging import Environment, prepare
-from judge.languages import load_languages, toolchain
-from judge.model import RunSpec
-from judge.problem import InputMode, Problem, load_problem
-from judge.problemtypes import program_limits
+from judge.judging.build import Program, build, detect_language
+from judge.judging.problemtypes import program_limits
+from judge.judging.submission import Environment, prepare
+from judge.languages.table import load_languages, toolchain
+from judge.package.problem import InputMode, Problem, load_problem
 from judge.runner import make_runner
+from judge.runner.spec import RunSpec
 
 ROOT = Path(__file__).resolve().parent.parent
 RUMMY = ROOT / "problems" / "rummy"

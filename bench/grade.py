@@ -43,7 +43,7 @@ def snapshot(contest: Path, problems: Path, dest: Path) -> tuple[Path, Path, Pat
 
 
 def grade(code: Path, contest: Path, problems: Path, out: Path, jobs: int) -> float:
-    argv = [sys.executable, "-m", "judge.cli", "--sandbox", "bwrap", "grade", str(contest)]
+    argv = [sys.executable, "-m", "judge.commands.cli", "--sandbox", "bwrap", "grade", str(contest)]
     argv += ["--problems", str(problems), "--out", str(out), "--jobs", str(jobs), "--json"]
     env = {**os.environ, "PYTHONPATH": str(code)}
     start = time.perf_counter()

@@ -25,8 +25,8 @@ from pathlib import Path
 
 import psutil
 
-from judge.model import Limits, Mount, RunSpec
 from judge.runner import RunnerConfig, make_runner
+from judge.runner.spec import Limits, Mount, RunSpec
 
 TRIVIAL_C = "int main(void) { return 0; }\n"
 

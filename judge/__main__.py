@@ -2,6 +2,6 @@
 
 import sys
 
-from judge.cli import main
+from judge.commands.cli import main
 
 sys.exit(main())

@@ -7,11 +7,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from fakes import FakeRunner
 
-from judge.judging import Environment
-from judge.languages import load_languages, toolchain
+from judge.judging.submission import Environment
+from judge.languages.table import load_languages, toolchain
 from judge.runner import Runner, make_runner
-from judge.testing import FakeRunner
 
 FIXTURES = Path(__file__).parent / "fixtures"
 ROOT = Path(__file__).parent.parent
@@ -34,7 +34,7 @@ def sandbox_runner() -> Iterator[Runner]:
 
 
 def fake_environment(runner: FakeRunner) -> Environment:
-    """An environment whose runner is scripted (judge/testing.py): no processes, no root."""
+    """An environment whose runner is scripted (tests/fakes.py): no processes, no root."""
     return Environment(runner, load_languages(), toolchain())
 
 

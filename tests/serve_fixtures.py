@@ -16,17 +16,17 @@ import httpx
 from argon2 import PasswordHasher
 from starlette.applications import Starlette
 
-from judge.jobs import JudgeJob
-from judge.languages import load_languages
-from judge.problem import Problem
-from judge.results import CaseResult, SubmissionResult
+from judge.judging.jobs import JudgeJob
+from judge.judging.results import CaseResult, SubmissionResult
+from judge.judging.verdict import Verdict
+from judge.languages.table import load_languages
+from judge.package.problem import Problem
 from judge.serve.app import create_app
 from judge.serve.contest import load_contest
 from judge.serve.queue import JudgeFn
 from judge.serve.server import Server, open_server
 from judge.serve.times import parse_time
 from judge.serve.upload import pack
-from judge.verdict import Verdict
 
 FIXTURES = Path(__file__).parent / "fixtures"
 T0 = parse_time("2030-01-01T10:00:00Z", "T0")  # the fixture contest's start

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from judge.checker import CheckerFlags, FlagError, check, parse_flags
+from judge.judging.checker import CheckerFlags, FlagError, check, parse_flags
 
 
 def test_whitespace_is_only_a_separator() -> None:

@@ -27,18 +27,18 @@ import pytest
 from conftest import put
 from distributed import Client, LocalCluster
 from distributed.security import Security
+from fakes import FakeRunner
 
-from judge.cli import main
 from judge.cluster import ClusterError
 from judge.cluster.coordinator import ClusterJudges, ClusterSpec, open_cluster, start_local
 from judge.cluster.service import RESOURCE, WorkerConfig
+from judge.commands.cli import main
 from judge.grade.discovery import Entry, discover, load_problems
 from judge.grade.schedule import Listener, grade
 from judge.grade.storage import Store, StoredRun
-from judge.judging import Environment
-from judge.languages import load_languages, toolchain
+from judge.judging.submission import Environment
+from judge.languages.table import load_languages, toolchain
 from judge.runner import Runner, RunnerConfig
-from judge.testing import FakeRunner
 
 FIXTURES = Path(__file__).parent / "fixtures"
 ROOT = Path(__file__).parent.parent

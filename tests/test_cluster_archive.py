@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from judge.cli import main
 from judge.cluster.archive import ArchiveError, cached, load_unpacked, pack, unpack
-from judge.problem import load_problem
+from judge.commands.cli import main
+from judge.package.problem import load_problem
 
 FIXTURES = Path(__file__).parent / "fixtures"
 ROOT = Path(__file__).parent.parent

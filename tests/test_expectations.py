@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.expectations import (
+from judge.authoring.expectations import (
     CaseRule,
     Expectation,
     SubmissionsYaml,
@@ -24,9 +24,9 @@ from judge.expectations import (
     load_submissions_yaml,
     read_annotation,
 )
-from judge.results import CaseResult, SubmissionResult
-from judge.testgroups import PackageError
-from judge.verdict import Verdict
+from judge.judging.results import CaseResult, SubmissionResult
+from judge.judging.verdict import Verdict
+from judge.package.testgroups import PackageError
 
 FIXTURES = Path(__file__).parent / "fixtures"
 ROOT = Path(__file__).parent.parent

@@ -12,14 +12,14 @@ from pathlib import Path
 import pytest
 import yaml
 
-from judge.cli import main
-from judge.export import ExportError, export_package
-from judge.judging import Environment, judge_submission, prepare
-from judge.languages import load_languages, toolchain
-from judge.problem import load_problem
+from judge.authoring.verify import check_inputs
+from judge.commands.cli import main
+from judge.judging.submission import Environment, judge_submission, prepare
+from judge.judging.verdict import Verdict
+from judge.languages.table import load_languages, toolchain
+from judge.package.export import ExportError, export_package
+from judge.package.problem import load_problem
 from judge.runner import Runner
-from judge.verdict import Verdict
-from judge.verify import check_inputs
 
 ROOT = Path(__file__).resolve().parent.parent
 PROBLEMS = ROOT / "problems"
@@ -157,7 +157,7 @@ def test_a_missing_reference_module_is_a_je_with_the_reason(tmp_path: Path, sand
 def test_the_judge_puts_reference_on_the_programs_path() -> None:
     tools = toolchain()
     assert Path(tools.reference_root, "reference", "__init__.py").is_file()
-    from judge.build import trusted_program
+    from judge.judging.build import trusted_program
 
     built = trusted_program(PROBLEMS / "coins/output_validator/coins/validate.py", {}, tools, None, Path("."))  # type: ignore[arg-type]
     assert built.program is not None and built.program.env["PYTHONPATH"] == tools.reference_root
@@ -168,7 +168,7 @@ def test_the_judge_puts_reference_on_the_programs_path() -> None:
 
 @pytest.mark.slow
 def test_verify_gives_the_same_verdicts_on_the_export(tmp_path: Path, sandbox_runner: Runner) -> None:
-    from judge.verify import verify
+    from judge.authoring.verify import verify
 
     env = Environment(sandbox_runner, load_languages(), toolchain())
     export_package(PROBLEMS / "klondike", tmp_path / "klondike")

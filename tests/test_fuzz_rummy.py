@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 
 from judge.fuzz import FuzzStatus, fuzz_submission, save_counterexample
-from judge.judging import Environment, judge_submission, prepare
-from judge.languages import load_languages, toolchain
-from judge.problem import load_problem
+from judge.judging.submission import Environment, judge_submission, prepare
+from judge.judging.verdict import Verdict
+from judge.languages.table import load_languages, toolchain
+from judge.package.problem import load_problem
 from judge.runner import make_runner
-from judge.verdict import Verdict
 
 ROOT = Path(__file__).resolve().parent.parent
 RUMMY = ROOT / "problems" / "rummy"

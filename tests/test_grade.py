@@ -16,15 +16,15 @@ from typing import Any
 import pytest
 from conftest import put
 
-from judge.cli import main
+from judge.commands.cli import main
 from judge.grade.discovery import discover, load_problems, source_hash
 from judge.grade.schedule import grade as grade_contest
 from judge.grade.storage import Store
-from judge.judging import Environment
-from judge.languages import load_languages, toolchain
-from judge.results import SubmissionResult
+from judge.judging.results import SubmissionResult
+from judge.judging.submission import Environment
+from judge.judging.verdict import Verdict
+from judge.languages.table import load_languages, toolchain
 from judge.runner import make_runner
-from judge.verdict import Verdict
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PROBLEMS = ("sum", "primes", "guess")
@@ -172,7 +172,7 @@ def _runs(db: Path) -> int:
 
 
 def _start(root: Path, problems: Path, out: Path, jobs: int) -> subprocess.Popen[bytes]:
-    argv = [sys.executable, "-m", "judge.cli", "grade", str(root), "--problems", str(problems)]
+    argv = [sys.executable, "-m", "judge.commands.cli", "grade", str(root), "--problems", str(problems)]
     argv += ["--out", str(out), "--jobs", str(jobs), "--json"]
     return subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 

@@ -14,17 +14,17 @@ from pathlib import Path
 
 import pytest
 
-from judge.cli import main
+from judge.commands.cli import main
 from judge.grade.discovery import discover, load_problems
 from judge.grade.schedule import Summary
 from judge.grade.schedule import grade as grade_contest
 from judge.grade.storage import Store
-from judge.judging import Environment
-from judge.languages import Language, load_languages, toolchain
-from judge.packagedeps import external_modules, program_sources, verdict_hash
-from judge.results import SubmissionResult
+from judge.judging.results import SubmissionResult
+from judge.judging.submission import Environment
+from judge.judging.verdict import Verdict
+from judge.languages.table import Language, load_languages, toolchain
+from judge.package.deps import external_modules, program_sources, verdict_hash
 from judge.runner import make_runner
-from judge.verdict import Verdict
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

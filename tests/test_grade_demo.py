@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from judge.cli import main
+from judge.commands.cli import main
 from judge.grade.discovery import discover, load_problems
-from judge.languages import load_languages
+from judge.languages.table import load_languages
 from judge.runner import make_runner
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -17,19 +17,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markupsafe import escape
 
-from judge.cli import main
+from judge.commands.cli import main
 from judge.fuzz import Counterexample, FuzzOutcome, FuzzStatus
 from judge.grade.discovery import discover, load_problems
 from judge.grade.fuzzing import FuzzListener, fuzz_contest, outcome_from_json
 from judge.grade.schedule import grade as grade_contest
 from judge.grade.storage import Store
-from judge.judging import Environment
-from judge.languages import load_languages, toolchain
-from judge.results import SubmissionResult
+from judge.judging.results import SubmissionResult
+from judge.judging.submission import Environment
+from judge.judging.verdict import Verdict
+from judge.languages.table import load_languages, toolchain
 from judge.runner import make_runner
 from judge.scoreboard.model import Board, BoardFuzz, BoardProblem, BoardRun, FuzzSettings
 from judge.scoreboard.render import write_board
-from judge.verdict import Verdict
 
 ADD = Path(__file__).parent / "fixtures_fuzz" / "add"
 EXAMPLES = "30"

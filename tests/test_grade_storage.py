@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 from judge.grade.discovery import Issue, discover, load_problems, source_hash
 from judge.grade.report import issues_text, standings_table
 from judge.grade.storage import RunKey, Store, StoreError
-from judge.languages import load_languages
-from judge.results import CaseResult, GroupScore, SubmissionResult
+from judge.judging.results import CaseResult, GroupScore, SubmissionResult
+from judge.judging.verdict import Verdict
+from judge.languages.table import load_languages
 from judge.scoreboard.model import Board, BoardProblem
-from judge.verdict import Verdict
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

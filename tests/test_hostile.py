@@ -21,8 +21,8 @@ from pathlib import Path
 import psutil
 import pytest
 
-from judge.model import LimitHit, Limits, Mount, RunResult, RunSpec
 from judge.runner import RunnerConfig, make_runner
+from judge.runner.spec import LimitHit, Limits, Mount, RunResult, RunSpec
 
 pytestmark = pytest.mark.hostile
 

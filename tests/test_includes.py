@@ -12,7 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from judge.includes import add_includes, include_files, is_main_name
+from judge.package.includes import add_includes, include_files, is_main_name
 
 FIXTURE = Path(__file__).parent / "fixtures" / "addfunc"
 ROOT = Path(__file__).parent.parent

@@ -9,16 +9,16 @@ from pathlib import Path
 
 import pytest
 from conftest import fake_environment
+from fakes import FakeRunner, Reply, ScriptExhausted, accept, crash, make_package, ran, reject, unrunnable
 
-from judge.build import COMPILE_LIMITS
-from judge.judging import judge_submission, prepare
-from judge.model import LimitHit
-from judge.problem import PackageError, load_problem
-from judge.results import SubmissionResult
+from judge.judging.build import COMPILE_LIMITS
+from judge.judging.results import SubmissionResult
+from judge.judging.submission import judge_submission, prepare
+from judge.judging.verdict import Verdict
+from judge.package.problem import PackageError, load_problem
+from judge.runner.spec import LimitHit
 from judge.scoreboard.model import BoardRun
 from judge.scoreboard.ranking import total_score
-from judge.testing import FakeRunner, Reply, ScriptExhausted, accept, crash, make_package, ran, reject, unrunnable
-from judge.verdict import Verdict
 
 ONE_TEST = {"secret/01": (b"1\n", b"1\n")}
 

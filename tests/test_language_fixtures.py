@@ -1,4 +1,4 @@
-"""Every language of judge/languages.toml compiles, runs and times out in the sandbox.
+"""Every language of judge/languages/languages.toml compiles, runs and times out in the sandbox.
 
 tests/fixtures/hello has, per language, `submissions/accepted/hello*.<ext>` (reads a name, greets it),
 `compile_error/ce*.<ext>` and `time_limit_exceeded/tle*.<ext>`; each file's language is detected as the
@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from judge.build import detect_language
-from judge.judging import Environment, Prepared, judge_submission, prepare
-from judge.languages import load_languages, missing_tool, toolchain
-from judge.problem import load_problem
+from judge.judging.build import detect_language
+from judge.judging.submission import Environment, Prepared, judge_submission, prepare
+from judge.judging.verdict import Verdict
+from judge.languages.table import load_languages, missing_tool, toolchain
+from judge.package.problem import load_problem
 from judge.runner import make_runner
-from judge.verdict import Verdict
 
 HELLO = Path(__file__).parent / "fixtures" / "hello"
 LANGUAGES = load_languages()

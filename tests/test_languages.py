@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from judge.build import SkipLanguage, build, detect_language
-from judge.languages import (
+from judge.judging.build import SkipLanguage, build, detect_language
+from judge.languages.table import (
     LanguageError,
     entry_class,
     expand,
@@ -91,8 +91,8 @@ def test_no_code_names_a_language() -> None:
     that builds and detects submissions (package validators, which are not submissions, aside)."""
     ids = set(load_languages())
     root = Path(__file__).parent.parent / "judge"
-    problemtypes = [f"problemtypes/{p.name}" for p in sorted((root / "problemtypes").glob("*.py"))]
-    for module in ("languages.py", "build.py", "doctor.py", "judging.py", *problemtypes):
+    problemtypes = [f"judging/problemtypes/{p.name}" for p in sorted((root / "judging/problemtypes").glob("*.py"))]
+    for module in ("languages/table.py", "judging/build.py", "languages/status.py", "judging/submission.py", *problemtypes):
         tree = ast.parse((root / module).read_text())
         for fn in ast.walk(tree):
             if isinstance(fn, ast.FunctionDef) and fn.name == "trusted_program":

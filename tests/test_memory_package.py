@@ -13,7 +13,7 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 
-from judge.problem import load_problem
+from judge.package.problem import load_problem
 from reference.memory import SEED_WORST, parse_spec
 
 PACKAGE = Path(__file__).resolve().parent.parent / "problems" / "memory"

@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from judge.judging import Environment, judge_submission, prepare
-from judge.languages import load_languages, toolchain
-from judge.problem import load_problem
-from judge.results import SubmissionResult
+from judge.judging.results import SubmissionResult
+from judge.judging.submission import Environment, judge_submission, prepare
+from judge.judging.verdict import Verdict
+from judge.languages.table import load_languages, toolchain
+from judge.package.problem import load_problem
 from judge.runner import Runner
-from judge.verdict import Verdict
 
 FIXTURE = Path(__file__).parent / "fixtures" / "countdown"
 ACCEPTED = FIXTURE / "submissions" / "accepted" / "countdown.py"

@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from judge.extensions import AnswerMode, InputMode
-from judge.packageformat import FormatVersion
-from judge.problem import PackageError, ScoreAggregation, load_problem
-from judge.results import CaseResult
+from judge.judging.results import CaseResult
+from judge.judging.scoring import score_submission
+from judge.judging.verdict import Verdict
+from judge.package.extensions import AnswerMode, InputMode
+from judge.package.formats import FormatVersion
+from judge.package.problem import PackageError, ScoreAggregation, load_problem
 from judge.runner import Runner
-from judge.scoring import score_submission
-from judge.verdict import Verdict
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -137,9 +137,9 @@ def test_legacy_names_still_load_in_a_newer_package(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("fixture", ["digits2023", "digits2025"])
 def test_verify_passes_on_the_new_fixtures(fixture: str, sandbox_runner: Runner) -> None:
-    from judge.judging import Environment, prepare
-    from judge.languages import load_languages, toolchain
-    from judge.verify import verify
+    from judge.authoring.verify import verify
+    from judge.judging.submission import Environment, prepare
+    from judge.languages.table import load_languages, toolchain
 
     env = Environment(sandbox_runner, load_languages(), toolchain())
     problem = load_problem(FIXTURES / fixture)

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from judge.problem import AnswerMode, PackageError, ScoreAggregation, load_problem
-from judge.results import CaseResult
-from judge.scoring import score_submission
-from judge.verdict import Verdict
+from judge.judging.results import CaseResult
+from judge.judging.scoring import score_submission
+from judge.judging.verdict import Verdict
+from judge.package.problem import AnswerMode, PackageError, ScoreAggregation, load_problem
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -2,7 +2,7 @@
 
 problemtools comes from PyPI (the pinned version below) into a venv made once per test run. coins, go and
 klondike must verify with 0 errors; memory and rummy must load, and every submission of theirs that needs
-none of our extensions (judge.export.needs_extension) must get its folder's verdict under problemtools too.
+none of our extensions (judge.package.export.needs_extension) must get its folder's verdict under problemtools too.
 The statement part is not checked: problemtools compiles it to PDF with LaTeX, which CI does not install.
 problemtools runs Python with pypy3 (Debian's: Python 3.9), which .ci/setup installs.
 """
@@ -21,8 +21,8 @@ from typing import NamedTuple
 
 import pytest
 
-from judge.export import export_package
-from judge.languages import load_languages
+from judge.languages.table import load_languages
+from judge.package.export import export_package
 
 pytestmark = pytest.mark.slow
 
@@ -72,8 +72,8 @@ def run_verifyproblem(tool: Path, package: Path, parts: list[str], submissions: 
 
 def kattis_submissions(package: Path) -> tuple[list[str], dict[str, str]]:
     """The export's submissions that need none of our extensions, and the others with the reason."""
-    from judge.export import needs_extension
-    from judge.problem import load_problem
+    from judge.package.export import needs_extension
+    from judge.package.problem import load_problem
 
     problem = load_problem(package)
     languages = load_languages()
@@ -129,7 +129,7 @@ def test_problemtools_verifies_the_export(problem_id: str, verified: dict[str, V
 
 def allowed_errors(package: Path) -> list[str]:
     """The errors problemtools reports for what only our judge reads (docs/package-format.md)."""
-    from judge.problem import AnswerMode, load_problem
+    from judge.package.problem import AnswerMode, load_problem
 
     allowed = ["does not match any known submissions directory"]  # our folders (protocol_violation/)
     if load_problem(package).answer_mode is AnswerMode.EXIT_CODE:

@@ -1,16 +1,17 @@
-"""judge.problemtypes.run_program: our two extensions applied in one place (input: args, answer:
+"""judge.judging.problemtypes.run_program: our two extensions applied in one place (input: args, answer:
 exit_code), with a scripted FakeRunner: no root, no processes."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from judge.build import Program
-from judge.model import LimitHit
-from judge.problem import Problem, load_problem
-from judge.problemtypes import run_program
-from judge.testing import FakeRunner, make_package, ran
-from judge.verdict import Verdict
+from fakes import FakeRunner, make_package, ran
+
+from judge.judging.build import Program
+from judge.judging.problemtypes import run_program
+from judge.judging.verdict import Verdict
+from judge.package.problem import Problem, load_problem
+from judge.runner.spec import LimitHit
 
 ONE_TEST = {"secret/01": (b"3 4\n", b"7\n")}
 

@@ -12,7 +12,7 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 
-from judge.problem import load_problem
+from judge.package.problem import load_problem
 from reference import rummy
 
 PACKAGE = Path(__file__).resolve().parent.parent / "problems" / "rummy"

@@ -20,9 +20,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from judge.model import LimitHit, Limits, Mount, RunSpec
 from judge.runner import RunnerConfig, SandboxInfo, make_runner
 from judge.runner.limits import Observed, classify, cpu_kill_s, rlimits
+from judge.runner.spec import LimitHit, Limits, Mount, RunSpec
 
 HERE = Path(__file__).parent
 PY = "/usr/bin/python3"  # world-readable, so it runs on both backends
@@ -546,7 +546,7 @@ JUDGE_DIES = """
 import os
 import sys
 from pathlib import Path
-from judge.model import Limits, RunSpec
+from judge.runner.spec import Limits, RunSpec
 from judge.runner import RunnerConfig, make_runner
 
 box = Path(sys.argv[2])

@@ -8,13 +8,13 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from judge.results import CaseResult, SubmissionResult
+from judge.judging.results import CaseResult, SubmissionResult
+from judge.judging.verdict import Verdict
 from judge.scoreboard.charts import bar_chart, score_bins, value_bins
 from judge.scoreboard.model import Board, BoardProblem, BoardRun, Notice, slug
 from judge.scoreboard.ranking import standings
 from judge.scoreboard.render import write_board
 from judge.scoreboard.statements import markdown_to_html
-from judge.verdict import Verdict
 
 HOSTILE = "<script>alert('x')</script>"
 

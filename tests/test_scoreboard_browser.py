@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from judge.results import CaseResult, SubmissionResult
+from judge.judging.results import CaseResult, SubmissionResult
+from judge.judging.verdict import Verdict
 from judge.scoreboard.model import Board, BoardProblem, BoardRun
 from judge.scoreboard.render import write_board
-from judge.verdict import Verdict
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = pytest.mark.skipif(

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 import judge.commands.common
-from judge.cli import main
-from judge.languages import toolchain
-from judge.model import RunResult, RunSpec
+from judge.commands.cli import main
+from judge.judging.selftest import self_test
+from judge.languages.table import toolchain
 from judge.runner import Runner
-from judge.selftest import self_test
+from judge.runner.spec import RunResult, RunSpec
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from serve_fixtures import FIXTURES, HOUR, SUM_AC, T0, Api, FakeClock, feed, make_server, write_contest
 
-from judge.languages import load_languages
+from judge.languages.table import load_languages
 from judge.serve.server import Server
 from judge.serve.upload import pack
 

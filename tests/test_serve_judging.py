@@ -23,10 +23,10 @@ from serve_fixtures import (
     write_contest,
 )
 
-from judge.jobs import SourceFile
-from judge.judging import Environment
-from judge.languages import load_languages, toolchain
-from judge.packages import Packages
+from judge.judging.jobs import SourceFile
+from judge.judging.prepared import Packages
+from judge.judging.submission import Environment
+from judge.languages.table import load_languages, toolchain
 from judge.runner import Runner
 from judge.scoreboard.model import Board
 from judge.scoreboard.ranking import standings

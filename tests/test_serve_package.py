@@ -11,7 +11,7 @@ import pytest
 import yaml
 from serve_fixtures import FIXTURES, T0, write_contest
 
-from judge.cli import main
+from judge.commands.cli import main
 from judge.serve.auth import is_hash
 from judge.serve.contest import ContestError, load_contest
 from judge.serve.times import TimeError, format_reltime, format_time, parse_reltime, parse_time

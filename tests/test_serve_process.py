@@ -19,7 +19,7 @@ import httpx
 import pytest
 from serve_fixtures import FIXTURES, PASSWORDS, SUM_AC, SUM_WA, write_contest
 
-from judge.cli import main
+from judge.commands.cli import main
 from judge.runner import Runner
 from judge.serve.times import format_time
 from judge.serve.upload import pack

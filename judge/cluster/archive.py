@@ -24,8 +24,8 @@ import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
-from judge.packagedeps import ExternalModule, external_modules, is_verdict_file, program_sources, verdict_files
-from judge.problem import Problem, load_problem
+from judge.package.deps import ExternalModule, external_modules, is_verdict_file, program_sources, verdict_files
+from judge.package.problem import Problem, load_problem
 
 COMPLETE = ".complete"  # written last into an unpacked package: the folder is whole
 

@@ -34,7 +34,6 @@ from distributed.comm.addressing import get_address_host_port, parse_address
 from distributed.scheduler import KilledWorker
 from distributed.security import Security
 
-from judge.build import SkipLanguage
 from judge.cluster import ClusterError
 from judge.cluster.archive import pack
 from judge.cluster.service import (
@@ -55,11 +54,12 @@ from judge.cluster.service import (
     judge_task,
     package_task,
 )
-from judge.grade.judges import NotJudged
-from judge.jobs import JudgeJob, judge_error
-from judge.packagedeps import verdict_hash
-from judge.problem import Problem
-from judge.results import SubmissionResult
+from judge.judging.build import SkipLanguage
+from judge.judging.jobs import JudgeJob, judge_error
+from judge.judging.judges import NotJudged
+from judge.judging.results import SubmissionResult
+from judge.package.deps import verdict_hash
+from judge.package.problem import Problem
 
 LOCAL = "local:"
 POLL_S = 1.0  # how often a waiting thread looks whether grading was stopped

@@ -34,19 +34,19 @@ from distributed.core import Status
 from distributed.security import Security
 from distributed.utils import sync
 
-from judge.build import SkipLanguage
 from judge.cluster.archive import ArchiveError, PackageArchive, cached, load_unpacked, unpack
-from judge.fingerprint import Fingerprints
-from judge.identity import judge_version, toolchain_hash
-from judge.jobs import JudgeJob, judge_job
-from judge.judging import Environment
-from judge.languages import load_languages, toolchain
-from judge.packages import Packages
-from judge.problem import PackageError
-from judge.results import SubmissionResult
+from judge.judging.build import SkipLanguage
+from judge.judging.identity import judge_version, toolchain_hash
+from judge.judging.jobs import JudgeJob, judge_job
+from judge.judging.prepared import Packages
+from judge.judging.results import SubmissionResult
+from judge.judging.selftest import self_test
+from judge.judging.submission import Environment
+from judge.judging.verdict import Verdict
+from judge.languages.fingerprint import Fingerprints
+from judge.languages.table import load_languages, toolchain
+from judge.package.problem import PackageError
 from judge.runner import RunnerConfig, make_runner
-from judge.selftest import self_test
-from judge.verdict import Verdict
 
 PLUGIN = "judge"  # the plugin's name on the worker
 RESOURCE = "judge"  # the resource judge workers declare (one unit per slot) and judge jobs ask for

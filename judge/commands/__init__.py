@@ -1,1 +1,1 @@
-"""The `judge` subcommands, one module each; `judge/cli.py` holds the argument tree and dispatches."""
+"""The `judge` subcommands, one module each; `judge/commands/cli.py` holds the argument tree and dispatches."""

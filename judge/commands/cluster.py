@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from judge.commands.common import UsageError, runner_config
-from judge.grade.judges import Judges
 from judge.grade.progress import printable
-from judge.problem import Problem
+from judge.judging.judges import Judges
+from judge.package.problem import Problem
 
 if TYPE_CHECKING:
     from judge.cluster.coordinator import ClusterSpec

@@ -6,10 +6,10 @@ import argparse
 import os
 from dataclasses import replace
 
-from judge.judging import Environment
-from judge.languages import load_languages, toolchain
+from judge.judging.selftest import self_test
+from judge.judging.submission import Environment
+from judge.languages.table import load_languages, toolchain
 from judge.runner import RunnerConfig, make_runner
-from judge.selftest import self_test
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_JE = 0, 1, 2, 3
 

@@ -7,9 +7,9 @@ import sys
 
 from judge import __version__
 from judge.commands.common import EXIT_FAILED, EXIT_OK, make_environment
-from judge.doctor import language_status
-from judge.selftest import self_test
-from judge.textreport import table, warnings_banner
+from judge.judging.selftest import self_test
+from judge.languages.status import language_status
+from judge.scoreboard.text import table, warnings_banner
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:

@@ -1,4 +1,4 @@
-"""`judge export PROBLEM_DIR OUT [--zip]`: a self-contained Kattis package (the work is in judge/export.py)."""
+"""`judge export PROBLEM_DIR OUT [--zip]`: a self-contained Kattis package (the work is in judge/package/export.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from judge.commands.common import EXIT_OK, UsageError
-from judge.export import ExportError, export_package
+from judge.package.export import ExportError, export_package
 
 
 def cmd_export(args: argparse.Namespace) -> int:

@@ -14,15 +14,15 @@ import tempfile
 from dataclasses import replace
 from pathlib import Path
 
-from judge.build import SkipLanguage
 from judge.commands.common import EXIT_FAILED, EXIT_JE, EXIT_OK, UsageError, make_environment
 from judge.fuzz.engine import default_cache_dir, fuzz_submission, tune_for_fuzzing
 from judge.fuzz.outcome import FuzzOutcome, FuzzStatus, show_bytes
 from judge.fuzz.save import save_counterexample
 from judge.fuzz.trial import Trial
-from judge.judging import prepare
-from judge.problem import PackageError, load_problem
-from judge.textreport import warnings_banner
+from judge.judging.build import SkipLanguage
+from judge.judging.submission import prepare
+from judge.package.problem import PackageError, load_problem
+from judge.scoreboard.text import warnings_banner
 
 
 def cmd_fuzz(args: argparse.Namespace) -> int:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from judge.commands.cluster import cluster_judges, cluster_spec
 from judge.commands.common import EXIT_JE, EXIT_OK, UsageError, make_environment
-from judge.defaults import GRADE_DB_NAME
+from judge.commands.defaults import GRADE_DB_NAME
 from judge.fuzz import FuzzStatus
 from judge.fuzz.engine import tune_for_fuzzing
 from judge.grade.discovery import discover, load_problems
@@ -20,7 +20,7 @@ from judge.grade.progress import Progress, printable
 from judge.grade.report import build_board, fuzz_text, issues_text, standings_table, write_results_json
 from judge.grade.schedule import grade
 from judge.grade.storage import OldSchema, Store, StoreError
-from judge.identity import toolchain_languages
+from judge.judging.identity import toolchain_languages
 from judge.scoreboard.render import write_board
 
 if TYPE_CHECKING:

@@ -7,13 +7,13 @@ import json
 import sys
 from pathlib import Path
 
-from judge.build import SkipLanguage, detect_language
 from judge.commands.common import EXIT_JE, EXIT_OK, UsageError, make_environment
-from judge.jobs import Unreadable, judge_job, make_job
-from judge.packages import Packages
-from judge.problem import load_problem
-from judge.textreport import submission_report
-from judge.verdict import Verdict
+from judge.judging.build import SkipLanguage, detect_language
+from judge.judging.jobs import Unreadable, judge_job, make_job
+from judge.judging.prepared import Packages
+from judge.judging.verdict import Verdict
+from judge.package.problem import load_problem
+from judge.scoreboard.text import submission_report
 
 
 def cmd_run(args: argparse.Namespace) -> int:

@@ -17,9 +17,9 @@ from argon2 import PasswordHasher
 from judge.commands.cluster import cluster_judges, cluster_spec
 from judge.commands.common import EXIT_OK, UsageError, make_environment
 from judge.grade.discovery import load_problems
-from judge.identity import toolchain_languages
-from judge.languages import missing_tool
-from judge.packages import Packages
+from judge.judging.identity import toolchain_languages
+from judge.judging.prepared import Packages
+from judge.languages.table import missing_tool
 from judge.serve.contest import ContestError, load_contest
 from judge.serve.db import DB_NAME, DatabaseError
 from judge.serve.demo import write_demo

@@ -8,11 +8,11 @@ import sys
 import tempfile
 from pathlib import Path
 
+from judge.authoring.verify import verify
 from judge.commands.common import EXIT_FAILED, EXIT_OK, make_environment
-from judge.judging import prepare
-from judge.problem import load_problem
-from judge.textreport import table, warnings_banner
-from judge.verify import verify
+from judge.judging.submission import prepare
+from judge.package.problem import load_problem
+from judge.scoreboard.text import table, warnings_banner
 
 
 def cmd_verify(args: argparse.Namespace) -> int:

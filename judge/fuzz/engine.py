@@ -19,16 +19,16 @@ from pathlib import Path
 
 from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
 
-from judge.build import build, detect_language
-from judge.defaults import FUZZ_SHRINK_TIME_S
+from judge.commands.defaults import FUZZ_SHRINK_TIME_S
 from judge.fuzz.handover import RunSlots
 from judge.fuzz.hooks import load_hooks
 from judge.fuzz.outcome import Counterexample, FuzzOutcome, FuzzStatus
 from judge.fuzz.search import search
 from judge.fuzz.tokens import Found, shrink_tokens
 from judge.fuzz.trial import RUN_FAILURES, Examiner, HookError, Trial, input_validators
-from judge.inputcheck import InputValidator
-from judge.judging import Environment, Prepared
+from judge.judging.build import build, detect_language
+from judge.judging.inputcheck import InputValidator
+from judge.judging.submission import Environment, Prepared
 
 SWITCH_INTERVAL_S = 0.0002  # the interpreter's switch interval the fuzzing commands set (see below)
 

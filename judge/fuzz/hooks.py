@@ -26,7 +26,7 @@ from pathlib import Path
 
 from hypothesis.strategies import SearchStrategy
 
-from judge.problem import PackageError, Problem
+from judge.package.problem import PackageError, Problem
 
 HOOKS_FILE = "fuzz.py"
 

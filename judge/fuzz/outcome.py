@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from judge.verdict import Verdict
+from judge.judging.verdict import Verdict
 
 
 class FuzzStatus(StrEnum):

@@ -15,7 +15,7 @@ import hashlib
 from pathlib import Path
 
 from judge.fuzz.outcome import Counterexample
-from judge.problem import Problem
+from judge.package.problem import Problem
 
 FUZZ_GROUP = "fuzz"
 GROUP_NOTE = "# Regression tests from `judge fuzz --save`: verdicts, not points.\n"

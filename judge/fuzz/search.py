@@ -20,7 +20,7 @@ from hypothesis.errors import HypothesisException
 from judge.fuzz.hooks import FuzzHooks
 from judge.fuzz.outcome import Counterexample, FuzzOutcome, FuzzStatus
 from judge.fuzz.trial import Examiner, HookError, Trial
-from judge.verdict import Verdict
+from judge.judging.verdict import Verdict
 
 
 class _Disagreement(Exception):

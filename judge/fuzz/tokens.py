@@ -16,8 +16,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from judge.fuzz.trial import Examiner, HookError, Trial
-from judge.inputcheck import InputValidator
-from judge.verdict import Verdict
+from judge.judging.inputcheck import InputValidator
+from judge.judging.verdict import Verdict
 
 _TOKEN = re.compile(rb"(\s+)")
 _INTEGER = re.compile(rb"[+-]?[0-9]+")

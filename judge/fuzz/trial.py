@@ -3,10 +3,10 @@
 Two ways, same verdicts:
 
 - ``full``: the input becomes a one-test view of the package and goes through
-  ``judge.problemtypes.judge_test`` (batch, interactive and multi-pass alike; the package's own output
+  ``judge.judging.problemtypes.judge_test`` (batch, interactive and multi-pass alike; the package's own output
   validator decides);
 - ``fast`` (batch problems whose ``fuzz.py`` defines ``accepts``): the program runs in a fresh box through
-  ``judge.problemtypes.run_program``, exactly as for a batch test, and ``accepts(input, answer, output)``
+  ``judge.judging.problemtypes.run_program``, exactly as for a batch test, and ``accepts(input, answer, output)``
   stands in for the validator process. (When the package does not allow file writing, the box is sealed
   read-only for every run, so one box serves them all.)
 """
@@ -19,16 +19,16 @@ import threading
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from judge.build import Program, trusted_program
 from judge.fuzz.handover import RunSlots
 from judge.fuzz.hooks import FuzzHooks
-from judge.inputcheck import InputValidator
-from judge.judging import Environment
-from judge.problem import Problem, TestCase, program_name
-from judge.problemtypes import Context, judge_test, program_limits, run_program
-from judge.problemtypes.program import fresh_box, program_args
+from judge.judging.build import Program, trusted_program
+from judge.judging.inputcheck import InputValidator
+from judge.judging.problemtypes import Context, judge_test, program_limits, run_program
+from judge.judging.problemtypes.program import fresh_box, program_args
+from judge.judging.submission import Environment
+from judge.judging.verdict import Verdict
+from judge.package.problem import Problem, TestCase, program_name
 from judge.runner import Runner
-from judge.verdict import Verdict
 
 SHOWN_BYTES = 4000  # of a program's output kept for the report
 RUN_FAILURES = (Verdict.TLE, Verdict.MLE, Verdict.RTE, Verdict.OLE)  # no answer to show
@@ -73,7 +73,7 @@ def single_test_view(problem: Problem, test_input: Path, answer: Path) -> tuple[
 class _Boxes:
     """Fresh boxes for the fast path, made and removed by a helper thread while the program runs.
 
-    A box is a copy of the program's files (``judge.problemtypes.program.fresh_box``); one is kept ready
+    A box is a copy of the program's files (``judge.judging.problemtypes.program.fresh_box``); one is kept ready
     ahead, and used ones are removed behind. Both are asked for once a run has started (``refill``), so
     that the copying and removing overlap that run, not the start of the next one (nor another search's).
     Called from one thread (the examiner's).
@@ -282,7 +282,7 @@ class Examiner:
 
 
 def _last_output(case_dir: Path, passes: int) -> bytes | None:
-    """The team output of the last pass (judge.problemtypes keeps it as pass<n>.out until the case is removed)."""
+    """The team output of the last pass (the problem types keep it as pass<n>.out until the case is removed)."""
     path = case_dir / f"pass{passes}.out"
     if not path.is_file():
         return None

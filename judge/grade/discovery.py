@@ -11,10 +11,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge.jobs import Unreadable, is_hidden, read_submission
-from judge.jobs import source_hash as hash_files
-from judge.languages import Language, language_for
-from judge.problem import PackageError, Problem, load_problem
+from judge.judging.jobs import Unreadable, is_hidden, read_submission
+from judge.judging.jobs import source_hash as hash_files
+from judge.languages.table import Language, language_for
+from judge.package.problem import PackageError, Problem, load_problem
 
 
 @dataclass(frozen=True)

@@ -22,20 +22,20 @@ from typing import Any
 import hypothesis
 
 import judge.fuzz
-from judge.build import SkipLanguage
-from judge.defaults import FUZZ_SEED
+from judge.commands.defaults import FUZZ_SEED
 from judge.fuzz import Counterexample, FuzzOutcome, FuzzStatus, fuzz_submission
 from judge.fuzz.hooks import hooks_path
 from judge.grade.discovery import Contest, Entry
 from judge.grade.schedule import Summary, entry_job
 from judge.grade.storage import FuzzKey, Store, StoredFuzz, StoredRun
 from judge.grade.workloop import InOrder, run_all, split_reused
-from judge.jobs import Unreadable
-from judge.judging import Environment, Prepared
-from judge.packagedeps import fuzz_hash
-from judge.packages import Packages
-from judge.problem import Problem
-from judge.verdict import Verdict
+from judge.judging.build import SkipLanguage
+from judge.judging.jobs import Unreadable
+from judge.judging.prepared import Packages
+from judge.judging.submission import Environment, Prepared
+from judge.judging.verdict import Verdict
+from judge.package.deps import fuzz_hash
+from judge.package.problem import Problem
 
 FUZZ_JOBS = 1  # submission runs at once per fuzzed submission (the grading's --jobs run side by side)
 

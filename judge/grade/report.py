@@ -14,11 +14,11 @@ from judge.grade.fuzzing import FuzzSummary, outcome_from_json
 from judge.grade.progress import printable
 from judge.grade.schedule import Summary
 from judge.grade.storage import StoredFuzz
-from judge.problem import Problem
+from judge.package.problem import Problem
 from judge.scoreboard.model import Board, BoardFuzz, BoardProblem, BoardRun, FuzzSettings, Notice
 from judge.scoreboard.pages import fmt_metric, fmt_score
 from judge.scoreboard.ranking import counted_metric, standings
-from judge.textreport import table
+from judge.scoreboard.text import table
 
 
 def board_problem(p: Problem) -> BoardProblem:

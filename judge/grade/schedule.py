@@ -15,17 +15,17 @@ from contextlib import closing
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from judge.build import SkipLanguage
 from judge.grade.discovery import Contest, Entry, Issue
-from judge.grade.judges import JudgeFn, Judges, LocalJudges, NotJudged
 from judge.grade.storage import RunKey, Store, StoredRun
 from judge.grade.workloop import LongestFirst, run_all, split_reused
-from judge.identity import toolchain_hash
-from judge.jobs import JudgeJob, Unreadable, make_job
-from judge.judging import Environment
-from judge.problem import Problem
-from judge.results import SubmissionResult
-from judge.verdict import Verdict
+from judge.judging.build import SkipLanguage
+from judge.judging.identity import toolchain_hash
+from judge.judging.jobs import JudgeJob, Unreadable, make_job
+from judge.judging.judges import JudgeFn, Judges, LocalJudges, NotJudged
+from judge.judging.results import SubmissionResult
+from judge.judging.submission import Environment
+from judge.judging.verdict import Verdict
+from judge.package.problem import Problem
 
 _HEAD_CHARS = 100
 

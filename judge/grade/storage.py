@@ -18,8 +18,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from judge.results import CaseResult, GroupScore, SubmissionResult
-from judge.verdict import Verdict
+from judge.judging.results import CaseResult, GroupScore, SubmissionResult
+from judge.judging.verdict import Verdict
 
 SCHEMA_VERSION = 2  # 2: toolchain_hash in the key
 

@@ -12,7 +12,6 @@ from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from judge.model import InteractiveResult, Limits, RunResult, RunSpec
 from judge.runner.bwrap import find_bwrap, layout
 from judge.runner.cgroup import CgroupTree, cgroup_tree
 from judge.runner.config import RunnerConfig
@@ -24,6 +23,7 @@ from judge.runner.netns import make_netns
 from judge.runner.osutil import not_world_accessible
 from judge.runner.plumbing import error_result, file_size, open_io
 from judge.runner.slots import SlotPool
+from judge.runner.spec import InteractiveResult, Limits, RunResult, RunSpec
 
 NO_ISOLATION_WARNING = (
     "NO SANDBOX: bubblewrap namespaces are not available here; programs run with rlimits and a separate "

@@ -18,7 +18,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge.model import Mount
+from judge.runner.spec import Mount
 
 BOX = "/box"
 HELPER_INSIDE = "/.judge/helper"

@@ -26,10 +26,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
 
-from judge.model import InteractiveResult, LimitHit, RunResult, RunSpec
 from judge.runner.launch import Launch, Plumbing
 from judge.runner.monitor import monitor
 from judge.runner.plumbing import error_result, open_io
+from judge.runner.spec import InteractiveResult, LimitHit, RunResult, RunSpec
 
 
 class Starter(Protocol):

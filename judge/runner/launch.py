@@ -14,11 +14,11 @@ from pathlib import Path
 
 import psutil
 
-from judge.model import LimitHit, Limits, RunResult, RunSpec
 from judge.runner.cgroup import CgroupUsage, SlotGroup
 from judge.runner.limits import Observed, classify
 from judge.runner.osutil import rmtree, send_signal, sweep_uid, wait_process
 from judge.runner.slots import Slot
+from judge.runner.spec import LimitHit, Limits, RunResult, RunSpec
 from judge.runner.start import BASE_PATH, Backend, Plumbing, Starts, clean_env
 from judge.runner.zygote import Zygote
 

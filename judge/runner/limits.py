@@ -9,7 +9,7 @@ import signal
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge.model import LimitHit, Limits
+from judge.runner.spec import LimitHit, Limits
 
 # Messages runtimes print when an allocation failed under RLIMIT_AS or their own heap cap.
 MEMORY_ERROR_MARKERS = (

@@ -16,10 +16,10 @@ from collections.abc import Callable, Sequence
 
 import psutil
 
-from judge.model import LimitHit
 from judge.runner.launch import TERM_GRACE_S, Launch
 from judge.runner.limits import cpu_kill_s
 from judge.runner.osutil import run_queue_wait_s
+from judge.runner.spec import LimitHit
 
 CPU_POLL_S = 0.02
 WALL_STRETCH_MAX = 10.0

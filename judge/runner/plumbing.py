@@ -7,7 +7,7 @@ import stat
 import tempfile
 from contextlib import ExitStack
 
-from judge.model import RunResult, RunSpec
+from judge.runner.spec import RunResult, RunSpec
 from judge.runner.start import Plumbing
 
 

@@ -23,7 +23,6 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge.model import SANDBOX_PATH, RunSpec
 from judge.runner.bwrap import BOX, HELPER_INSIDE, TMP_MIN_BYTES, Layout, bwrap_argv
 from judge.runner.cgroup import SlotGroup
 from judge.runner.limits import rlimit_args, rlimits
@@ -31,6 +30,7 @@ from judge.runner.mountfd import detached_mount
 from judge.runner.netns import make_netns
 from judge.runner.osutil import anonymous_file, chown_tree, let_others_traverse, not_world_accessible, seal_tree
 from judge.runner.slots import Slot
+from judge.runner.spec import SANDBOX_PATH, RunSpec
 from judge.runner.zygote import BoxServer, Zygote, ZygoteError, fits
 
 BASE_PATH = SANDBOX_PATH

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from judge.fuzz.outcome import FuzzOutcome
-from judge.results import SubmissionResult
+from judge.judging.results import SubmissionResult
 
 
 @dataclass(frozen=True)

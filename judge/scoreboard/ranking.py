@@ -12,8 +12,8 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from judge.judging.verdict import Verdict
 from judge.scoreboard.model import Board, BoardProblem, BoardRun
-from judge.verdict import Verdict
 
 SCORE_DIGITS = 6
 

@@ -1,4 +1,4 @@
-"""Writing the static scoreboard: jinja2 templates (judge/templates/, autoescape on) filled with the
+"""Writing the static scoreboard: jinja2 templates (judge/scoreboard/templates/, autoescape on) filled with the
 contexts of ``pages``. Every contestant-controlled string (names, compiler messages, program output)
 reaches the HTML escaped; only the packages' own statements are inserted as HTML.
 """
@@ -21,7 +21,7 @@ from judge.scoreboard.pages import (
 )
 from judge.scoreboard.statements import render_statement, statement_assets
 
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 
 def environment() -> Environment:

@@ -12,6 +12,7 @@ from urllib.parse import urlencode
 
 from starlette.responses import Response
 
+from judge.judging.verdict import Verdict
 from judge.serve import actions
 from judge.serve.archive import contest_package, results_document
 from judge.serve.context import number_id
@@ -19,7 +20,6 @@ from judge.serve.pages import source_files, submission_rows, test_kind, verdict_
 from judge.serve.times import format_time
 from judge.serve.upload import Refused
 from judge.serve.web import Page, PageSpec, Redirect
-from judge.verdict import Verdict
 
 LIST_LIMIT = 500
 FILTERS = ("team_id", "problem_id", "language_id", "verdict")

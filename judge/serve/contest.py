@@ -17,7 +17,7 @@ from typing import Any
 
 import yaml
 
-from judge.problem import PackageError, Problem, load_problem
+from judge.package.problem import PackageError, Problem, load_problem
 from judge.serve.times import TimeError, parse_reltime, parse_time
 
 DEFAULT_CODE_LIMIT_KIB = 256

@@ -15,7 +15,7 @@ from pathlib import Path
 import yaml
 from argon2 import PasswordHasher
 
-from judge.problem import Problem
+from judge.package.problem import Problem
 from judge.serve.contest import LABELS
 from judge.serve.times import format_time
 

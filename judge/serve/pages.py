@@ -36,7 +36,7 @@ from judge.serve.upload import Refused, pack, unpack
 from judge.serve.web import Page, PageSpec, Redirect
 from judge.serve.web_auth import basic_header
 
-STATIC = Path(__file__).resolve().parent.parent / "templates" / "serve" / "static"
+STATIC = Path(__file__).resolve().parent / "static"
 STATIC_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8"}
 
 

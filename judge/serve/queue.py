@@ -23,23 +23,23 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-from judge.build import SkipLanguage
 from judge.cluster import ClusterError
-from judge.grade.judges import Judges, NotJudged
-from judge.identity import toolchain_hash
-from judge.jobs import JudgeJob, judge_job
-from judge.judging import Environment, unjudged
-from judge.languages import Language
-from judge.packages import Packages
-from judge.problem import Problem
-from judge.results import SubmissionResult
+from judge.judging.build import SkipLanguage
+from judge.judging.identity import toolchain_hash
+from judge.judging.jobs import JudgeJob, judge_job
+from judge.judging.judges import Judges, NotJudged
+from judge.judging.prepared import Packages
+from judge.judging.results import SubmissionResult
+from judge.judging.submission import Environment, unjudged
+from judge.judging.verdict import Verdict
+from judge.languages.table import Language
+from judge.package.problem import Problem
 from judge.serve.contest import Contest
 from judge.serve.db import Database
 from judge.serve.events import ADMIN, OWNER, PUBLIC, EventBus, publish
 from judge.serve.records import judgement_json, judgement_type, run_json
 from judge.serve.timeline import Timeline
 from judge.serve.upload import job_files, unpack
-from judge.verdict import Verdict
 
 JudgeFn = Callable[[JudgeJob], SubmissionResult]
 NOT_NOW = (NotJudged, ClusterError)  # the job could not be judged now: it stays queued

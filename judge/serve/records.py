@@ -14,11 +14,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from judge import __version__
-from judge.languages import Language
+from judge.judging.verdict import Verdict
+from judge.languages.table import Language
 from judge.serve.auth import Viewer
 from judge.serve.contest import AccountSpec, ContestInfo, ContestProblem, Team
 from judge.serve.times import format_reltime, format_time
-from judge.verdict import Verdict
 
 SPEC_URL = "https://ccs-specs.icpc.io/draft/contest_api"
 

@@ -21,12 +21,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from judge.grade.report import board_problem
-from judge.results import SubmissionResult
+from judge.judging.results import SubmissionResult
+from judge.judging.verdict import Verdict
 from judge.scoreboard.model import Board, BoardRun
 from judge.scoreboard.ranking import metric_key, standings
 from judge.serve.contest import Contest
 from judge.serve.times import format_reltime, format_time
-from judge.verdict import Verdict
 
 SCORE_DIGITS = 6
 

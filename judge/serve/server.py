@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from argon2 import PasswordHasher
 
-from judge.languages import Language
+from judge.languages.table import Language
 from judge.serve.auth import Authenticator, sync_accounts
 from judge.serve.contest import Contest, ContestError
 from judge.serve.db import DB_NAME, Database, set_meta

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
-from judge.jobs import MAX_FOLDER_FILES, SourceFile
-from judge.languages import Language
+from judge.judging.jobs import MAX_FOLDER_FILES, SourceFile
+from judge.languages.table import Language
 from judge.serve.contest import Contest
 
 # Properties a POST may carry; which of them a team may set is checked below.

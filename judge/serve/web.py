@@ -1,6 +1,6 @@
 """The HTML pages' plumbing: what a page handler gets (``Page``), the wrapper app.py puts around each
 (session cookie, bounded form, CSRF check on every POST, worker thread), and rendering with jinja2
-(judge/templates/serve/, autoescape on). Page handlers build their data with the API's own functions
+(judge/serve/templates/, autoescape on). Page handlers build their data with the API's own functions
 (``Page.api`` gives them the API's ``Ctx`` for the same viewer), so a page shows what the API would.
 
 Every page answer carries a Content-Security-Policy that allows scripts from this server only (no inline
@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from jinja2 import ChoiceLoader, Environment, FileSystemLoader, PrefixLoader, StrictUndefined
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 from starlette.formparsers import MultiPartException
@@ -23,6 +23,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from judge import __version__
+from judge.scoreboard.render import TEMPLATES as BOARD_TEMPLATES
 from judge.serve.auth import PUBLIC, Role, Viewer
 from judge.serve.context import Ctx
 from judge.serve.server import Server
@@ -30,7 +31,8 @@ from judge.serve.times import format_time
 from judge.serve.upload import Refused
 from judge.serve.web_auth import COOKIE, Session, Sessions, cookie_header
 
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+# the pages' own templates are "serve/<name>"; the static board's (its style sheet) are shared
+TEMPLATES = Path(__file__).resolve().parent / "templates"
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
         "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
@@ -46,7 +48,7 @@ FORM_SLACK = 64 * 1024
 
 def environment() -> Environment:
     return Environment(
-        loader=FileSystemLoader(TEMPLATES),
+        loader=ChoiceLoader([PrefixLoader({"serve": FileSystemLoader(TEMPLATES)}), FileSystemLoader(BOARD_TEMPLATES)]),
         autoescape=True,
         auto_reload=False,  # templates are part of the judge: no stat() of each one on every page
         undefined=StrictUndefined,

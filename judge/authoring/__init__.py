@@ -1,0 +1,2 @@
+"""For package authors: ``judge verify`` (every example submission gets what its author expects,
+``expectations``)."""

@@ -1,0 +1,246 @@
+"""Turning a submission (or a package's validator) into a runnable ``Program``.
+
+Compilation runs through the runner, in the sandbox, with its own limits.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from judge.judging.verdict import Verdict
+from judge.languages.table import (
+    Language,
+    Toolchain,
+    entry_class,
+    expand,
+    expand_env,
+    language_for,
+    language_mounts,
+    missing_tool,
+)
+from judge.package.includes import add_includes
+from judge.package.problem import INPUT_VALIDATOR_FOLDERS, Problem
+from judge.runner import Runner
+from judge.runner.spec import Limits, Mount, RunSpec
+
+COMPILE_LIMITS = Limits(
+    time_s=60.0,
+    wall_time_s=120.0,
+    memory_kib=2 * 1024 * 1024,
+    processes=256,
+    output_bytes=1024 * 1024 * 1024,  # a statically initialised 512 MiB array must compile (DOMjudge: 2.5 GB)
+    stderr_bytes=256 * 1024,
+    open_files=512,
+)
+MESSAGE_CHARS = 8000
+
+
+@dataclass(frozen=True)
+class Program:
+    """Something the judge can run: the files of its box and the command, relative to the box."""
+
+    language: str
+    files: Path  # a folder; its contents are copied into every run's fresh box (None for trusted in-place runs)
+    argv: tuple[str, ...]
+    env: Mapping[str, str] = field(default_factory=dict)
+    mounts: tuple[Mount, ...] = ()
+    processes: int = 1
+    open_files: int = 64
+    address_space_limit: bool = True
+    trusted: bool = False
+    stub: bool = False
+
+
+@dataclass(frozen=True)
+class Build:
+    program: Program | None
+    verdict: Verdict | None  # CE or JE when there is no program
+    message: str  # the compiler's output (CE), or why the judge failed (JE)
+    language: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.program is not None
+
+
+class SkipLanguage(Exception):
+    """The submission's language is unknown or its toolchain is missing (a reason, not a verdict)."""
+
+
+def _read_text(path: Path) -> str:
+    if path.is_dir():
+        return "\n".join(_read_text(p) for p in sorted(path.iterdir()) if p.is_file())
+    return path.read_bytes().decode("utf-8", "replace")
+
+
+def _saved_name(source: Path, text: str, lang: Language) -> str:
+    """The name a single source file gets in the box (see languages.toml: file_name_regex, safe_file_name)."""
+    name = source.name
+    if lang.file_name_regex:
+        m = re.search(lang.file_name_regex, text, re.MULTILINE)
+        if m:
+            name = m.group(1) + source.suffix
+    if lang.safe_file_name:
+        name = re.sub(r"[^A-Za-z0-9_.]", "_", name)
+    return name
+
+
+def _main_of(folder: Path, mains: list[str], lang: Language) -> str:
+    """The main file of a folder submission: main.* or <folder>.*, else the first matching main_regex."""
+    preferred = [m for m in mains if Path(m).stem.lower() in ("main", folder.name.lower())]
+    if not preferred and len(mains) > 1 and lang.main_regex:
+        preferred = [
+            m for m in mains if re.search(lang.main_regex, (folder / m).read_text(errors="replace"), re.MULTILINE)
+        ]
+    return (preferred or mains)[0]
+
+
+def _stage(source: Path, lang: Language, problem: Problem | None, box: Path) -> tuple[str, bool]:
+    """Copy the submission (and the stub, if it is function-style) into the build box. Returns (main, stub?)."""
+    box.mkdir(parents=True, exist_ok=True)
+    text = _read_text(source)
+    stub = problem.stubs.get(lang.id) if problem is not None else None
+    if stub is not None and source.is_file() and stub.matches(text):
+        for f in sorted(stub.files.iterdir()):
+            if f.is_file():
+                shutil.copy(f, box / f.name)
+        shutil.copy(source, box / stub.submission_name)
+        return stub.main, True
+    if source.is_dir():
+        files = sorted(p for p in source.iterdir() if p.is_file())
+        for f in files:
+            shutil.copy(f, box / f.name)
+        mains = [f.name for f in files if lang.is_source(f)]
+        if not mains:
+            raise SkipLanguage(f"{source}: no {lang.name} source file")
+        return _main_of(source, mains, lang), False
+    name = _saved_name(source, text, lang)
+    shutil.copy(source, box / name)
+    return name, False
+
+
+SAFE_FILE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9+_.-]*")  # DOMjudge's rule (the Kattis format's is stricter)
+
+
+def _bad_file_name(source: Path) -> str | None:
+    """A submitted file whose name a judge refuses (spaces, quotes, backslashes...), or None."""
+    names = [source.name] if source.is_file() else [p.name for p in source.iterdir() if p.is_file()]
+    return next((n for n in sorted(names) if not SAFE_FILE_NAME.fullmatch(n)), None)
+
+
+def build(
+    source: Path,
+    lang: Language,
+    *,
+    problem: Problem | None,
+    tools: Toolchain,
+    runner: Runner,
+    workdir: Path,
+    trusted: bool = False,
+) -> Build:
+    """Compile ``source`` (a file or a folder) in ``workdir``. Never raises for a bad submission."""
+    missing = missing_tool(lang, tools)
+    if missing is not None:
+        raise SkipLanguage(missing)
+    box = workdir / "build"
+    if box.exists():
+        shutil.rmtree(box)
+    bad = _bad_file_name(source)
+    if bad is not None:
+        return Build(None, Verdict.CE, f"file name not allowed: {bad!r} (letters, digits and + _ . - only)", lang.id)
+    main, is_stub = _stage(source, lang, problem, box)
+    if problem is not None and not is_stub and lang.id not in problem.stubs:
+        main, _ = add_includes(problem.path, lang.id, lang.extensions, box, main)
+    sources = tuple(sorted(p.name for p in box.iterdir() if lang.is_source(p)))
+    mounts = language_mounts(lang, tools)
+    memory_mib = (problem.limits.memory_kib // 1024) if problem is not None else 2048
+    entry = entry_class(lang, main, (box / main).read_text(errors="replace") if (box / main).is_file() else "")
+    if entry is None:
+        return Build(None, Verdict.CE, f"{main}: found no class to run (one with a main method)", lang.id)
+    if lang.compiled:
+        argv = expand(lang.compile, main=main, files=sources, tools=tools, memory_mib=memory_mib, entry=entry)
+        log = workdir / "compile.log"  # stderr
+        out = workdir / "compile.out"  # stdout (a file of its own: two opens of one file would overwrite)
+        result = runner.run(
+            RunSpec(
+                argv=argv,
+                box=box,
+                limits=COMPILE_LIMITS,
+                stdout=out,
+                stderr=log,
+                env=expand_env(lang.env, tools),
+                mounts=mounts,
+                trusted=trusted,
+                address_space_limit=lang.address_space_limit,
+            )
+        )
+        message = "".join(f.read_text(errors="replace") for f in (log, out) if f.exists())[:MESSAGE_CHARS]
+        if result.sandbox_error is not None:
+            return Build(None, Verdict.JE, f"compiler could not be run: {result.sandbox_error}", lang.id)
+        if result.limit_hit is not None:
+            what = str(result.limit_hit).replace("_", " ")
+            return Build(None, Verdict.CE, f"compilation stopped: {what} limit\n{message}", lang.id)
+        if not result.ok:
+            return Build(None, Verdict.CE, message or f"compiler exited with status {result.exit_code}", lang.id)
+    else:
+        message = ""
+    run_argv = expand(lang.run, main=main, files=sources, tools=tools, memory_mib=memory_mib, entry=entry)
+    program = Program(
+        language=lang.id,
+        files=box,
+        argv=run_argv,
+        env=expand_env(lang.env, tools),
+        mounts=mounts,
+        processes=lang.processes,
+        open_files=lang.open_files,
+        address_space_limit=lang.address_space_limit,
+        trusted=trusted,
+        stub=is_stub,
+    )
+    return Build(program, None, message, lang.id)
+
+
+def detect_language(source: Path, languages: Mapping[str, Language]) -> Language:
+    lang = language_for(source, languages)
+    if lang is None:
+        what = "folder's files" if source.is_dir() else f"extension {source.suffix or '(none)'!r}"
+        raise SkipLanguage(f"{source.name}: unknown language ({what}); known: {', '.join(sorted(languages))}")
+    return lang
+
+
+def trusted_program(
+    path: Path, languages: Mapping[str, Language], tools: Toolchain, runner: Runner, workdir: Path
+) -> Build:
+    """A package's own program (validator): Python runs in place; C/C++ is compiled (trusted) once.
+
+    Python programs find the project's ``reference`` package on their PYTHONPATH (after their own folder, so a
+    ``reference/`` copied in beside them, as ``judge export`` does, wins); see docs/package-format.md.
+    """
+    if path.suffix == ".py":
+        env = {"PYTHONPATH": tools.package_pythonpath} if tools.package_pythonpath else {}
+        return Build(
+            Program("python3", path.parent, (tools.python, str(path)), env=env, trusted=True, processes=64),
+            None,
+            "",
+            "python3",
+        )
+    if path.suffix == ".sh":
+        return Build(Program("sh", path.parent, ("/bin/sh", str(path)), trusted=True, processes=64), None, "", "sh")
+    lang = language_for(path, languages)
+    if lang is None or not lang.native:
+        return Build(None, Verdict.JE, f"{path.name}: cannot run a validator written in this language", "")
+    folder = path.parent
+    is_folder_program = folder.name not in ("output_validators", *INPUT_VALIDATOR_FOLDERS)
+    source: Path = folder if is_folder_program else path
+    try:
+        built = build(source, lang, problem=None, tools=tools, runner=runner, workdir=workdir, trusted=True)
+    except SkipLanguage as exc:
+        return Build(None, Verdict.JE, str(exc), lang.id)
+    if built.program is None:
+        return Build(None, Verdict.JE, f"validator {path.name} does not compile:\n{built.message}", lang.id)
+    exe = built.program.files / built.program.argv[0].removeprefix("./")
+    return Build(Program(lang.id, built.program.files, (str(exe),), trusted=True, processes=64), None, "", lang.id)

@@ -1,0 +1,198 @@
+"""Running the contestant's program once: its box, limits and command line, and our two extensions.
+
+The one place where the batch-run rules live (docs/package-format.md, "Our extensions"):
+
+- ``input: args``: the input's whitespace-separated tokens become command-line arguments (no stdin);
+- ``answer: exit_code``: a program that exits (with any status) answers with its exit status, which
+  becomes the team output ``<status>\\n``; only a limit or a signal is a failure then.
+
+Used by every problem type (``judge.judging.problemtypes.batch``, ``.interactive``, ``.multipass``) and by the
+fuzzer's in-process fast path (``judge.fuzz.trial``). Processes are started by the runner only.
+"""
+
+from __future__ import annotations
+
+import shutil
+import signal
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from judge.judging.build import Program
+from judge.judging.feedback import Judgement
+from judge.judging.verdict import Verdict, limit_verdict
+from judge.package.problem import AnswerMode, InputMode, Problem, TestCase
+from judge.runner import Runner
+from judge.runner.spec import LimitHit, Limits, RunResult, RunSpec
+
+STDERR_CHARS = 600
+
+
+@dataclass(frozen=True)
+class Context:
+    problem: Problem
+    program: Program
+    validator: Program | None  # None = the default token comparison
+    runner: Runner
+    workdir: Path  # scratch space of this test; removed by the caller
+
+
+@dataclass
+class Pass:
+    """What one pass of a test gave (one run of the program, and the validator's judgement)."""
+
+    result: RunResult
+    judgement: Judgement | None  # None when the run itself failed
+    verdict: Verdict
+    message: str
+    transcript: str = ""
+
+
+def program_limits(problem: Problem, program: Program) -> Limits:
+    return Limits(
+        time_s=problem.limits.time_s,
+        wall_time_s=problem.limits.wall_time_s,
+        memory_kib=problem.limits.memory_kib,
+        processes=program.processes,
+        output_bytes=problem.limits.output_bytes,
+        open_files=program.open_files,
+    )
+
+
+def fresh_box(program: Program, box: Path) -> Path:
+    """A new box at ``box``: a copy of the program's files (its compile log left out)."""
+    shutil.copytree(program.files, box, ignore=shutil.ignore_patterns("compile.log"))
+    return box
+
+
+def program_args(problem: Problem, test: TestCase) -> tuple[str, ...]:
+    """The test's extra command-line arguments (2025-09 ``args``: the test's, else its group's)."""
+    return test.args if test.args is not None else problem.group(test.group).args
+
+
+def program_spec(
+    problem: Problem,
+    program: Program,
+    box: Path,
+    extra_args: tuple[str, ...],
+    test_input: Path,
+    stdin: Path | None,
+    stdout: Path | None,
+    stderr: Path | None,
+    limits: Limits | None = None,
+    input_data: bytes | None = None,
+) -> RunSpec:
+    """How to start the program in ``box`` on ``test_input`` (``input: args`` applied here; the
+    input's tokens are read from ``input_data`` when given, else from the file)."""
+    argv = (*program.argv, *extra_args)
+    if problem.input_mode is InputMode.ARGS:
+        text = input_data.decode(errors="replace") if input_data is not None else test_input.read_text(errors="replace")
+        argv = (*argv, *text.split())
+        stdin = None
+    return RunSpec(
+        argv=argv,
+        box=box,
+        limits=limits if limits is not None else program_limits(problem, program),
+        stdin=stdin,
+        stdout=stdout,
+        stderr=stderr,
+        env=dict(program.env),
+        mounts=program.mounts,
+        address_space_limit=program.address_space_limit,
+        box_writable=problem.allow_file_writing,
+    )
+
+
+@dataclass(frozen=True)
+class ProgramRun:
+    """One run of the program on one input, before anyone looked at its output."""
+
+    result: RunResult
+    verdict: Verdict | None  # what the run earned by itself (None: it answered)
+    message: str  # why it failed ("" when it answered)
+    output: Path  # where the program's stdout went
+    exit_answer: bytes | None = None  # under ``answer: exit_code``: the answer, ``<status>\n``
+
+    def output_file(self) -> Path:
+        """The team output as a file (under ``answer: exit_code``, the exit status written there)."""
+        if self.exit_answer is not None:
+            self.output.write_bytes(self.exit_answer)
+        elif not self.output.exists():
+            self.output.touch()
+        return self.output
+
+    def output_bytes(self) -> bytes:
+        """The team output."""
+        if self.exit_answer is not None:
+            return self.exit_answer
+        return self.output.read_bytes() if self.output.exists() else b""
+
+
+def run_program(
+    problem: Problem,
+    program: Program,
+    runner: Runner,
+    box: Path,
+    test_input: Path,
+    output: Path,
+    stderr: Path,
+    *,
+    extra_args: tuple[str, ...] = (),
+    limits: Limits | None = None,
+    on_start: Callable[[], object] | None = None,
+    on_end: Callable[[], object] | None = None,
+    input_data: bytes | None = None,
+) -> ProgramRun:
+    """Run the program in ``box`` on ``test_input`` (stdin, or arguments under ``input: args``).
+
+    The program's stdout goes to ``output``; under ``answer: exit_code`` an exit status is the answer
+    (see ``ProgramRun.output_file`` / ``output_bytes``). The box is left as the run left it.
+    ``on_start``, ``on_end``: see ``Runner.run``. ``input_data``: the input, when the caller has it in memory: then
+    ``test_input`` is written here, and only when the program reads it (not under ``input: args``).
+    """
+    if input_data is not None and problem.input_mode is not InputMode.ARGS:
+        test_input.write_bytes(input_data)
+    spec = program_spec(problem, program, box, extra_args, test_input, test_input, output, stderr, limits, input_data)
+    result = runner.run(spec, on_start=on_start, on_end=on_end)
+    if problem.answer_mode is AnswerMode.EXIT_CODE and result.exited and result.exit_code is not None:
+        return ProgramRun(result, None, "", output, f"{result.exit_code}\n".encode())
+    verdict = limit_verdict(result)
+    if verdict is not None:
+        return ProgramRun(result, verdict, describe_failure(result, verdict, stderr), output)
+    return ProgramRun(result, None, "", output)
+
+
+def describe_failure(result: RunResult, verdict: Verdict, stderr: Path | None) -> str:
+    if verdict is Verdict.TLE:
+        what = "wall-clock" if result.limit_hit is LimitHit.WALL_TIME else "CPU"
+        text = f"{what} time limit exceeded ({result.cpu_time_s:.2f} s CPU, {result.wall_time_s:.2f} s wall)"
+    elif verdict is Verdict.MLE:
+        text = f"memory limit exceeded ({result.memory_kib} KiB)"
+    elif verdict is Verdict.OLE:
+        text = "output limit exceeded"
+    elif verdict is Verdict.JE:
+        text = f"judge error: {result.sandbox_error}"
+    elif result.limit_hit is LimitHit.PROCESSES:
+        text = "too many processes or threads"
+    elif result.signal is not None:
+        try:
+            name = signal.Signals(result.signal).name
+        except ValueError:
+            name = str(result.signal)
+        text = f"killed by signal {name}"
+    else:
+        text = f"exit status {result.exit_code}"
+    if stderr is not None and stderr.is_file() and verdict is Verdict.RTE:
+        tail = stderr.read_text(errors="replace")[-STDERR_CHARS:].strip()
+        if tail:
+            text += "\n" + tail
+    return text
+
+
+def answer_path(ctx: Context, test: TestCase) -> Path:
+    """The test's answer file (an empty one in the test's workdir when it has none)."""
+    if test.answer_path is not None:
+        return test.answer_path
+    empty = ctx.workdir / "empty.ans"
+    empty.touch()
+    return empty

@@ -1,0 +1,153 @@
+"""Judging a submission against a problem: build, run the tests in order, score."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from judge.judging.build import Build, Program, build, detect_language, trusted_program
+from judge.judging.problemtypes import Context, judge_test
+from judge.judging.results import CaseResult, SubmissionResult
+from judge.judging.scoring import aggregate_metric, score_submission
+from judge.judging.verdict import Verdict
+from judge.languages.table import Language, Toolchain
+from judge.package.problem import Problem, TestCase
+from judge.runner import Runner
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A problem with its validator built, ready to judge many submissions."""
+
+    problem: Problem
+    validator: Program | None
+    error: str | None  # the package's validator cannot be built: every submission gets JE
+
+
+@dataclass(frozen=True)
+class Environment:
+    runner: Runner
+    languages: Mapping[str, Language]
+    tools: Toolchain
+
+
+def prepare(problem: Problem, env: Environment, workdir: Path) -> Prepared:
+    if problem.output_validator is None:
+        return Prepared(problem, None, None)
+    built = trusted_program(problem.output_validator, env.languages, env.tools, env.runner, workdir / "validator")
+    if built.program is None:
+        return Prepared(problem, None, f"output validator: {built.message}")
+    return Prepared(problem, built.program, None)
+
+
+def unjudged(
+    problem: Problem, source: str, language: str, verdict: Verdict, message: str, warnings: tuple[str, ...] = ()
+) -> SubmissionResult:
+    """A result without a run: a compile error, or the judge's (or the package's) failure."""
+    return SubmissionResult(
+        problem=problem.id,
+        source=source,
+        language=language,
+        verdict=verdict,
+        score=0.0,
+        max_score=problem.secret.max_score,
+        time_s=0.0,
+        memory_kib=0,
+        compile_message=message,
+        metric_name=problem.metric.name if problem.metric else None,
+        sandbox_warnings=warnings,
+    )
+
+
+def _failed_build(problem: Problem, source: Path, built: Build, warnings: tuple[str, ...]) -> SubmissionResult:
+    assert built.verdict is not None
+    return unjudged(problem, str(source), built.language, built.verdict, built.message, warnings)
+
+
+def _tests_to_run(problem: Problem) -> list[TestCase]:
+    return list(problem.tests())
+
+
+def judge_submission(
+    prepared: Prepared,
+    source: Path,
+    env: Environment,
+    *,
+    on_test: Callable[[CaseResult], None] | None = None,
+    workdir: Path | None = None,
+    language: Language | None = None,
+    all_tests: bool = False,
+) -> SubmissionResult:
+    """Judge one submission (in ``language``, else the one its extension names). Raises build.SkipLanguage
+    for an unknown language or a missing toolchain. Callers: jobs.judge_job (and tests).
+
+    ``all_tests``: also judge the tests that the contest would not (after a rejection in a group with
+    ``on_reject: break``); they are marked ``skipped`` and count for nothing (`judge verify --all-tests`).
+    """
+    problem = prepared.problem
+    lang = language or detect_language(source, env.languages)
+    warnings = tuple(env.runner.info.warnings)
+    if problem.multi_pass and not env.runner.info.isolated:
+        warnings += (
+            "multi-pass without a namespace sandbox: passes share /tmp and the file system, "
+            "so a program can carry data from one pass to the next",
+        )
+    own_tmp = workdir is None
+    work = Path(tempfile.mkdtemp(prefix="judge-")) if workdir is None else workdir
+    work.chmod(0o711)  # the boxes inside belong to the sandbox's unprivileged uid
+    try:
+        if prepared.error is not None:
+            je = Build(None, Verdict.JE, prepared.error, lang.id)
+            return _failed_build(problem, source, je, warnings)
+        built = build(source, lang, problem=problem, tools=env.tools, runner=env.runner, workdir=work)
+        if built.program is None:
+            return _failed_build(problem, source, built, warnings)
+        results: dict[str, CaseResult] = {}
+        stopped_groups: set[str] = set()
+        stop_all = False
+        for i, test in enumerate(_tests_to_run(problem)):
+            beyond = stop_all or any(test.group == g or test.group.startswith(g + "/") for g in stopped_groups)
+            if beyond and not all_tests:
+                continue
+            test_dir = work / f"t{i:04d}"
+            test_dir.mkdir()
+            ctx = Context(problem, built.program, prepared.validator, env.runner, test_dir)
+            result = judge_test(ctx, test)
+            shutil.rmtree(test_dir, ignore_errors=True)
+            if beyond:
+                result = replace(result, skipped=True)
+            results[test.name] = result
+            if on_test is not None:
+                on_test(result)
+            if beyond:
+                continue
+            if result.verdict is not Verdict.AC and problem.group(test.group).on_reject_break:
+                if not problem.scoring:
+                    stop_all = True
+                else:
+                    stopped_groups.add(test.group)
+        scored = score_submission(problem, results)
+        ordered = tuple(results[t.name] for t in problem.tests() if t.name in results)
+        return SubmissionResult(
+            problem=problem.id,
+            source=str(source),
+            language=lang.id,
+            verdict=scored.verdict,
+            score=scored.score,
+            max_score=scored.max_score,
+            time_s=max((r.time_s for r in ordered if not r.skipped), default=0.0),
+            memory_kib=max((r.memory_kib for r in ordered if not r.skipped), default=0),
+            compile_message=built.message,
+            tests=ordered,
+            test_scores=tuple(scored.test_scores.get(r.name, 0.0) for r in ordered),
+            groups=scored.groups,
+            metric=aggregate_metric(problem.metric, ordered),
+            metric_name=problem.metric.name if problem.metric else None,
+            sandbox_warnings=warnings,
+        )
+    finally:
+        if own_tmp:
+            shutil.rmtree(work, ignore_errors=True)
