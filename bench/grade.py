@@ -78,9 +78,7 @@ def main() -> int:
     shutil.rmtree(work / "src", ignore_errors=True)
     code, contest, problems = snapshot(args.contest, args.problems, work / "src")
     entries = sum(1 for c in args.contest.iterdir() if c.is_dir() for _ in c.iterdir())
-    print(
-        f"demo contest: {args.contest} ({entries} files), problems: {args.problems}, cores: {os.cpu_count()}"
-    )
+    print(f"demo contest: {args.contest} ({entries} files), problems: {args.problems}, cores: {os.cpu_count()}")
     try:
         times: dict[int, float] = {}
         outcomes: dict[int, dict[str, Any]] = {}
@@ -103,9 +101,7 @@ def main() -> int:
         last = jobs[-1]
         rerun = grade(code, contest, problems, work / f"jobs{last}", last)
         share = 100 * rerun / times[last]
-        print(
-            f"no-change re-run, --jobs {last}: {rerun:.2f} s wall = {share:.1f}% of a full run (target < 5%)"
-        )
+        print(f"no-change re-run, --jobs {last}: {rerun:.2f} s wall = {share:.1f}% of a full run (target < 5%)")
         if args.keep:
             print(f"boards kept in {work}")
     finally:

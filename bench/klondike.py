@@ -113,22 +113,32 @@ def main(argv: list[str] | None = None) -> None:
     shuffle = "seed's shuffle (non-uniform)" if args.seed_shuffle else "uniform (Fisher-Yates)"
     print(f"deals {n}, seed {args.seed}, {shuffle}, {args.workers} worker(s)")
     print(f"time {elapsed:.1f} s: {n / elapsed:.0f} deals/s (dealing included)")
-    print(f"optimal score: mean {s.mean:.5f} (se {s.mean_se:.5f}), std {s.std:.5f} (se {s.std_se:.5f}), "
-          f"4th central moment {s.fourth:.3f}")
-    print(f"no move at the start: {share:.5f} (exact {K.no_move_probability():.5f}, "
-          f"z = {(share - K.no_move_probability()) / share_se:+.2f})")
-    print(f"mean moves on the line found {sum(r[3] for r in rows) / n:.4f}, "
-          f"mean King decision points {sum(r[2] for r in rows) / n:.6f}")
-    print(f"King moves: made in {king_used} deals, needed for the optimum in {king_needed}, "
-          f"greedy (first King) worse in {greedy_worse}")
+    print(
+        f"optimal score: mean {s.mean:.5f} (se {s.mean_se:.5f}), std {s.std:.5f} (se {s.std_se:.5f}), "
+        f"4th central moment {s.fourth:.3f}"
+    )
+    print(
+        f"no move at the start: {share:.5f} (exact {K.no_move_probability():.5f}, "
+        f"z = {(share - K.no_move_probability()) / share_se:+.2f})"
+    )
+    print(
+        f"mean moves on the line found {sum(r[3] for r in rows) / n:.4f}, "
+        f"mean King decision points {sum(r[2] for r in rows) / n:.6f}"
+    )
+    print(
+        f"King moves: made in {king_used} deals, needed for the optimum in {king_needed}, "
+        f"greedy (first King) worse in {greedy_worse}"
+    )
     print(f"largest reference search: {biggest[1]} positions ({biggest[2]} decisions, score {biggest[0]})")
     print("histogram: " + " ".join(f"{k}:{hist[k]}" for k in sorted(hist)))
     if args.space_sample:
         t1 = time.perf_counter()
         big, mean_space, over = naive_space(args.space_sample, args.seed, 200_000)
-        print(f"seed's naive search (every move, with a table) on {args.space_sample} other deals: "
-              f"largest {big} positions, mean {mean_space:.1f}, over 200000: {over} "
-              f"({args.space_sample / (time.perf_counter() - t1):.0f} deals/s)")
+        print(
+            f"seed's naive search (every move, with a table) on {args.space_sample} other deals: "
+            f"largest {big} positions, mean {mean_space:.1f}, over 200000: {over} "
+            f"({args.space_sample / (time.perf_counter() - t1):.0f} deals/s)"
+        )
 
     if args.json:
         values = {

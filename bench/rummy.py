@@ -60,8 +60,10 @@ def timings() -> None:
         t_small = per_call(fn, small) * 1e6
         t_large = f"{per_call(fn, large) * 1e6:20.1f}" if big else f"{'(exponential)':>20}"
         print(f"{name:16} {t_small:20.1f} {t_large}")
-    print(f"layable fraction: counts<=3 {np.mean([rummy.layable(c) for c in small]):.2f}, "
-          f"counts<=100 {np.mean([rummy.layable(c) for c in large]):.2f}")
+    print(
+        f"layable fraction: counts<=3 {np.mean([rummy.layable(c) for c in small]):.2f}, "
+        f"counts<=100 {np.mean([rummy.layable(c) for c in large]):.2f}"
+    )
 
 
 def criteria(n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -93,8 +95,10 @@ def exhaustive(values: int) -> None:
         total += len(n)
         for row in range(0, len(n), max(1, len(n) // 7)):  # the numpy criterion is the reference's
             assert bool(reference[row]) == rummy.layable(n[row].tolist())
-    print(f"all {total:,} vectors with counts 0..{values - 1}: {layable:,} layable, "
-          f"seed formula disagrees on {disagree} ({time.perf_counter() - start:.1f} s)")
+    print(
+        f"all {total:,} vectors with counts 0..{values - 1}: {layable:,} layable, "
+        f"seed formula disagrees on {disagree} ({time.perf_counter() - start:.1f} s)"
+    )
 
 
 def main() -> None:

@@ -16,7 +16,11 @@ ROOT = Path(__file__).parent.parent
 def judge(*args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "judge", *args],
-        capture_output=True, text=True, timeout=timeout, cwd=ROOT, stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
     )
 
 
@@ -24,8 +28,11 @@ def judge(*args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
 def test_verify_fixture_packages(package: str) -> None:
     proc = judge("verify", str(FIXTURES / package), "--json")
     report = json.loads(proc.stdout)
-    wrong = [(s["submission"], s["expected"], s["result"] and s["result"]["verdict"])
-             for s in report["submissions"] if not s["ok"]]
+    wrong = [
+        (s["submission"], s["expected"], s["result"] and s["result"]["verdict"])
+        for s in report["submissions"]
+        if not s["ok"]
+    ]
     assert proc.returncode == 0, (wrong, proc.stderr[-2000:])
     assert report["ok"] and not wrong
     folders = {s["folder"] for s in report["submissions"] if s["skipped"] is None}
@@ -36,8 +43,18 @@ def test_run_json_has_the_stable_keys() -> None:
     proc = judge("run", str(FIXTURES / "sum"), str(FIXTURES / "sum/submissions/wrong_answer/minus.py"), "--json")
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
-    assert {"problem", "source", "language", "verdict", "score", "max_score", "time_s", "memory_kib",
-            "compile_message", "tests"} <= out.keys()
+    assert {
+        "problem",
+        "source",
+        "language",
+        "verdict",
+        "score",
+        "max_score",
+        "time_s",
+        "memory_kib",
+        "compile_message",
+        "tests",
+    } <= out.keys()
     assert out["verdict"] == "WA" and out["language"] == "python3" and out["score"] == 0
     assert set(out["tests"][0]) == {"name", "group", "verdict", "score", "time_s", "memory_kib", "message"}
     assert out["tests"][0]["name"] == "sample/00"

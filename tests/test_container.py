@@ -60,7 +60,12 @@ def judge(args: list[str], env: dict[str, str], where: str) -> subprocess.Comple
         cmd = ["unshare", "--pid", "--fork", "--mount-proc", "/bin/sh", "-c", '"$@"; exit $?', "sh", *cmd]
     full_env = {k: v for k, v in os.environ.items() if k not in ("JUDGE_NO_BOX_SERVER", "JUDGE_SANDBOX")}
     return subprocess.run(
-        cmd, capture_output=True, text=True, timeout=600, cwd=ROOT, env={**full_env, **env},
+        cmd,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=ROOT,
+        env={**full_env, **env},
         stdin=subprocess.DEVNULL,
     )
 
@@ -108,8 +113,21 @@ def grade_verdicts(packages: Path, env: dict[str, str], where: str, out: Path) -
         problems.mkdir(parents=True)
         for name in ("divisor", "guess"):
             shutil.copytree(packages / name, problems / name, ignore=shutil.ignore_patterns("submissions"))
-    proc = judge(["grade", str(packages / "contest"), "--problems", str(problems), "--out", str(out / "board"),
-                  "--json", "--jobs", "2"], env, where)
+    proc = judge(
+        [
+            "grade",
+            str(packages / "contest"),
+            "--problems",
+            str(problems),
+            "--out",
+            str(out / "board"),
+            "--json",
+            "--jobs",
+            "2",
+        ],
+        env,
+        where,
+    )
     assert proc.returncode in (0, 3), proc.stderr[-2000:]
     results = json.loads((out / "board" / "results.json").read_text())
     return {
@@ -120,9 +138,7 @@ def grade_verdicts(packages: Path, env: dict[str, str], where: str, out: Path) -
 
 
 @pytest.mark.parametrize("path", list(PATHS))
-def test_verify_and_grade_inside_a_pid_namespace_match_outside(
-    path: str, packages: Path, tmp_path: Path
-) -> None:
+def test_verify_and_grade_inside_a_pid_namespace_match_outside(path: str, packages: Path, tmp_path: Path) -> None:
     if path != "rlimits" and not make_runner("bwrap").info.isolated:
         pytest.skip("the bwrap sandbox does not work here")
     env = PATHS[path]

@@ -35,7 +35,11 @@ ROOT = Path(__file__).parent.parent
 def verify(package: Path, *extra: str) -> tuple[int, dict]:  # type: ignore[type-arg]
     proc = subprocess.run(
         [sys.executable, "-m", "judge", "verify", str(package), "--json", *extra],
-        capture_output=True, text=True, timeout=900, cwd=ROOT, stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
     )
     assert proc.returncode in (0, 1), proc.stderr[-2000:]
     return proc.returncode, json.loads(proc.stdout)
@@ -130,7 +134,11 @@ def test_malformed_submissions_yaml_is_one_line(tmp_path: Path) -> None:
     (package / "submissions" / "submissions.yaml").write_text("accepted:\n  permitted: [OK]\n")
     proc = subprocess.run(
         [sys.executable, "-m", "judge", "verify", str(package)],
-        capture_output=True, text=True, timeout=300, cwd=ROOT, stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
     )
     assert proc.returncode == 2 and "unknown verdict 'OK'" in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1

@@ -26,9 +26,7 @@ RUMMY = ROOT / "problems" / "rummy"
 NO_WRAP = Path("submissions") / "wrong_answer" / "no_wrap.c"
 SEED_FORMULA = RUMMY / "submissions" / "accepted" / "seed_formula.py"
 
-pytestmark = pytest.mark.skipif(
-    not (RUMMY / "fuzz.py").is_file(), reason="problems/rummy/fuzz.py not there yet"
-)
+pytestmark = pytest.mark.skipif(not (RUMMY / "fuzz.py").is_file(), reason="problems/rummy/fuzz.py not there yet")
 
 
 @pytest.fixture(scope="module")

@@ -156,8 +156,9 @@ def test_a_database_of_an_older_judge_is_kept_aside(project: Path, capsys: pytes
     out.mkdir()
     db = out / "grade.sqlite"
     con = sqlite3.connect(db)
-    con.executescript("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
-                      "INSERT INTO meta VALUES ('schema', '1');")
+    con.executescript(
+        "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);INSERT INTO meta VALUES ('schema', '1');"
+    )
     con.close()
     code = main(["grade", str(project / "contest"), "--problems", str(project / "problems"), "--out", str(out)])
     assert code == 0, capsys.readouterr().err

@@ -39,9 +39,7 @@ def test_history_first_then_what_this_grading_learned_then_the_guess() -> None:
 
 
 @settings(max_examples=50, deadline=None)
-@given(
-    st.lists(st.tuples(st.sampled_from("abcdef"), st.sampled_from(sorted(GUESS))), unique=True, max_size=12)
-)
+@given(st.lists(st.tuples(st.sampled_from("abcdef"), st.sampled_from(sorted(GUESS))), unique=True, max_size=12))
 def test_every_entry_is_handed_out_exactly_once(pairs: list[tuple[str, str]]) -> None:
     entries = [entry(c, p) for c, p in pairs]
     queue = LongestFirst(entries, lambda e: GUESS[e.problem], {})

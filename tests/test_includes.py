@@ -21,7 +21,11 @@ ROOT = Path(__file__).parent.parent
 def verify(package: Path) -> dict:  # type: ignore[type-arg]
     proc = subprocess.run(
         [sys.executable, "-m", "judge", "verify", str(package), "--json"],
-        capture_output=True, text=True, timeout=600, cwd=ROOT, stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
     )
     assert proc.returncode in (0, 1), proc.stderr[-2000:]
     return json.loads(proc.stdout)

@@ -53,8 +53,11 @@ def test_a_validator_that_rejected_first_beats_the_programs_failure(
 
 @pytest.mark.parametrize(
     "program, expected",
-    [(ran(limit=LimitHit.CPU_TIME), Verdict.TLE), (ran(exit_code=1), Verdict.RTE), (ran(limit=LimitHit.MEMORY),
-                                                                                     Verdict.MLE)],
+    [
+        (ran(limit=LimitHit.CPU_TIME), Verdict.TLE),
+        (ran(exit_code=1), Verdict.RTE),
+        (ran(limit=LimitHit.MEMORY), Verdict.MLE),
+    ],
 )
 def test_the_programs_failure_wins_when_it_ended_first(tmp_path: Path, program: Reply, expected: Verdict) -> None:
     result = judge(tmp_path, interactive(tmp_path), FakeRunner([program], [reject("no")]))

@@ -179,8 +179,9 @@ def test_stats_tolerance_rarely_rejects_a_right_program(n: int) -> None:
     values = np.array([int(k) for k in hist], dtype=float)
     probs = np.array(list(hist.values()), dtype=float)
     probs /= probs.sum()
-    ref = K.Summary(VALUES["n"], VALUES["mean"], VALUES["std"], VALUES["mean_se"], VALUES["std_se"],
-                    VALUES["fourth_central_moment"])
+    ref = K.Summary(
+        VALUES["n"], VALUES["mean"], VALUES["std"], VALUES["mean_se"], VALUES["std_se"], VALUES["fourth_central_moment"]
+    )
     mean_tol, std_tol = K.stats_tolerance(n, ref)
     rng = np.random.default_rng(n)
     trials = 2000

@@ -46,11 +46,30 @@ def _detect(tmp_path: Path, name: str, text: str) -> str | None:
 def test_detection_by_extension_content_and_priority(tmp_path: Path) -> None:
     # DOMjudge's and problemtools' extensions.
     for name, lang_id in [
-        ("a.cc", "cpp"), ("a.c++", "cpp"), ("a.R", "r"), ("a.f95", "fortran"), ("a.adb", "ada"), ("a.p", "pascal"),
-        ("a.plg", "prolog"), ("a.mjs", "javascript"), ("a.kt", "kotlin"), ("A.scala", "scala"), ("a.cs", "csharp"),
-        ("a.hs", "haskell"), ("a.lisp", "lisp"), ("a.ml", "ocaml"), ("a.go", "go"), ("a.rs", "rust"),
-        ("a.rb", "ruby"), ("a.php", "php"), ("a.lua", "lua"), ("a.bash", "bash"), ("a.sh", "sh"), ("a.awk", "awk"),
-        ("a.py2", "python2"), ("a.swift", "swift"),
+        ("a.cc", "cpp"),
+        ("a.c++", "cpp"),
+        ("a.R", "r"),
+        ("a.f95", "fortran"),
+        ("a.adb", "ada"),
+        ("a.p", "pascal"),
+        ("a.plg", "prolog"),
+        ("a.mjs", "javascript"),
+        ("a.kt", "kotlin"),
+        ("A.scala", "scala"),
+        ("a.cs", "csharp"),
+        ("a.hs", "haskell"),
+        ("a.lisp", "lisp"),
+        ("a.ml", "ocaml"),
+        ("a.go", "go"),
+        ("a.rs", "rust"),
+        ("a.rb", "ruby"),
+        ("a.php", "php"),
+        ("a.lua", "lua"),
+        ("a.bash", "bash"),
+        ("a.sh", "sh"),
+        ("a.awk", "awk"),
+        ("a.py2", "python2"),
+        ("a.swift", "swift"),
     ]:
         assert _detect(tmp_path, name, "x\n") == lang_id, name
     # .pl: Perl (DOMjudge) unless it has Prolog clauses (problemtools).
@@ -92,7 +111,13 @@ def test_no_code_names_a_language() -> None:
     ids = set(load_languages())
     root = Path(__file__).parent.parent / "judge"
     problemtypes = [f"judging/problemtypes/{p.name}" for p in sorted((root / "judging/problemtypes").glob("*.py"))]
-    for module in ("languages/table.py", "judging/build.py", "languages/status.py", "judging/submission.py", *problemtypes):
+    for module in (
+        "languages/table.py",
+        "judging/build.py",
+        "languages/status.py",
+        "judging/submission.py",
+        *problemtypes,
+    ):
         tree = ast.parse((root / module).read_text())
         for fn in ast.walk(tree):
             if isinstance(fn, ast.FunctionDef) and fn.name == "trusted_program":
@@ -161,7 +186,9 @@ def test_setup_installs_the_selected_languages_packages() -> None:
     assert len(select_languages("all", langs)) == len(langs) and select_languages("none", langs) == []
     with pytest.raises(LanguageError, match="unknown language.*cobra"):
         select_languages("rust,cobra", langs)
-    absent = {"x": dataclasses.replace(langs["rust"], compile=("no-such-rustc", "{main}"), packages=("rustc",)),
-              "y": dataclasses.replace(langs["swift"], compile=("no-such-swiftc",))}
+    absent = {
+        "x": dataclasses.replace(langs["rust"], compile=("no-such-rustc", "{main}"), packages=("rustc",)),
+        "y": dataclasses.replace(langs["swift"], compile=("no-such-swiftc",)),
+    }
     packages, notes = setup_plan("all", absent)
     assert packages == ["rustc"] and len(notes) == 1 and "not packaged" in notes[0]

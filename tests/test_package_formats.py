@@ -101,8 +101,12 @@ def test_judge_yaml_and_the_older_judge_key(tmp_path: Path) -> None:
     [
         (lambda p: (p / "judge.yaml").write_text("metrc: {name: x}\n"), "unknown key 'metrc'"),
         (lambda p: (p / "judge.yaml").write_text("answer: exitcode\n"), "exitcode"),
-        (lambda p: (p / "judge.yaml").write_text("stubs: {python3: {detect: x, submission_name: a.py, main: m.py, "
-                   "files: ../elsewhere}}\n"), "inside the package"),
+        (
+            lambda p: (p / "judge.yaml").write_text(
+                "stubs: {python3: {detect: x, submission_name: a.py, main: m.py, files: ../elsewhere}}\n"
+            ),
+            "inside the package",
+        ),
         (lambda p: (p / "judge.yaml").write_text("export: {leave_out: [a.py]}\n"), "leave_out"),
         (lambda p: (p / "problem.yaml").write_text("problem_format_version: 2024-01\n"), "problem_format_version"),
         (lambda p: (p / "data/secret/testdata.yaml").write_text("score_aggregation: median\n"), "median"),

@@ -25,13 +25,18 @@ def test_the_five_problems_ship() -> None:
 def test_verify_passes(problem: str) -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "judge", "verify", str(ROOT / "problems" / problem), "--json"],
-        capture_output=True, text=True, timeout=1200, cwd=ROOT, stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=1200,
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
     )
     assert proc.returncode in (0, 1), proc.stderr[-3000:]
     report = json.loads(proc.stdout)
     wrong = [
         (s["submission"], s["expected"], s["result"] and s["result"]["verdict"], s["result"] and s["result"]["score"])
-        for s in report["submissions"] if not s["ok"]
+        for s in report["submissions"]
+        if not s["ok"]
     ]
     skipped = [(s["submission"], s["skipped"]) for s in report["submissions"] if s["skipped"]]
     assert not wrong, wrong

@@ -97,8 +97,13 @@ def test_the_issue_s_required_tests_are_there() -> None:
     assert (0,) * 13 in everything and (100,) * 13 in everything
     assert any(sum(1 for c in counts if c) == 1 for counts in everything)  # a single non-zero count
     big = [c for c in everything if max(c) >= 60 and rummy.layable(c)]
-    assert any(not rummy.layable((*c[:i], c[i] + d, *c[i + 1 :])) for c in big for i in range(13) for d in (-1, 1)
-               if (*c[:i], c[i] + d, *c[i + 1 :]) in everything)  # a large input and a near miss of it
+    assert any(
+        not rummy.layable((*c[:i], c[i] + d, *c[i + 1 :]))
+        for c in big
+        for i in range(13)
+        for d in (-1, 1)
+        if (*c[:i], c[i] + d, *c[i + 1 :]) in everything
+    )  # a large input and a near miss of it
 
 
 @pytest.mark.parametrize("group", GROUPS, ids=lambda g: g.name)

@@ -199,9 +199,7 @@ def test_pages_of_removed_submissions_are_pruned(tmp_path: Path) -> None:
 
 
 def test_problem_page_has_charts_of_scores_and_metric(tmp_path: Path) -> None:
-    runs = {
-        (n, "go"): result("go", s, metric=m) for n, s, m in [("a", 100, 72), ("b", 93.75, 73), ("c", 0, None)]
-    }
+    runs = {(n, "go"): result("go", s, metric=m) for n, s, m in [("a", 100, 72), ("b", 93.75, 73), ("c", 0, None)]}
     write_board(board(runs, ("a", "b", "c")), tmp_path)
     page = (tmp_path / "problems/go/index.html").read_text()
     assert page.count("<svg") == 2

@@ -21,9 +21,7 @@ from judge.scoreboard.model import Board, BoardProblem, BoardRun
 from judge.scoreboard.render import write_board
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="chromium is not installed (apt-get install chromium)"
-)
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (apt-get install chromium)")
 
 CONTESTANTS = ("alder", "birch", "cedar", "elm", "fir", "hazel", "<script>alert(1)</script>", "Ünal & Co")
 PROBLEMS = (
@@ -43,9 +41,7 @@ def _board() -> Board:
                 continue  # some cells stay empty
             verdict = VERDICTS[(i + j) % len(VERDICTS)]
             score = 100.0 if verdict is Verdict.AC else 0.0
-            case = CaseResult(
-                "secret/01", "secret", verdict, score / 100, 0.01 * i, 0.02, 900, message="<b>x</b>"
-            )
+            case = CaseResult("secret/01", "secret", verdict, score / 100, 0.01 * i, 0.02, 900, message="<b>x</b>")
             runs[(name, p.id)] = BoardRun(
                 name,
                 p.id,
@@ -67,9 +63,7 @@ def _chromium(*args: str, profile: Path) -> subprocess.CompletedProcess[str]:
         "--disable-background-networking", "--disable-component-update", "--disable-sync",
         f"--user-data-dir={profile}", *args,
     ]  # fmt: skip
-    return subprocess.run(
-        argv, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL, check=False
-    )
+    return subprocess.run(argv, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL, check=False)
 
 
 class _Cells(HTMLParser):

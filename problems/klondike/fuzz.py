@@ -89,8 +89,9 @@ def _solve_input(ds: list[tuple[int, ...]]) -> bytes:
 
 def strategy() -> st.SearchStrategy[bytes]:
     solve = st.lists(deals(), min_size=1, max_size=6).map(_solve_input)
-    stats = st.builds(lambda n, seed: f"stats {n} {seed}\n".encode(), st.integers(1000, 1500),
-                      st.integers(0, 2**31 - 1))
+    stats = st.builds(
+        lambda n, seed: f"stats {n} {seed}\n".encode(), st.integers(1000, 1500), st.integers(0, 2**31 - 1)
+    )
     return st.one_of(solve, solve, solve, stats)
 
 

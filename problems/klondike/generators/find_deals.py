@@ -117,8 +117,11 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="small budgets (to try it out)")
     ap.add_argument("--out", type=Path, default=HERE / "special_deals.txt")
-    ap.add_argument("--large-targets", default="20000,100000,400000;50000,150000,300000",
-                    help="position counts to climb to; chains separated by ';'")
+    ap.add_argument(
+        "--large-targets",
+        default="20000,100000,400000;50000,150000,300000",
+        help="position counts to climb to; chains separated by ';'",
+    )
     args = ap.parse_args(argv)
     scale = 10 if args.quick else 1
     lines: list[str] = []
@@ -138,8 +141,9 @@ def main(argv: list[str] | None = None) -> None:
                 reached.add(band)
                 emit("climb", deal, f"score {int(value[0])}")
 
-        deal, value = climb(rng, each(lambda d: (K.optimal_score(d),)), 20000 // scale, 1,
-                            lambda v: v[0] >= 52, milestone)
+        deal, value = climb(
+            rng, each(lambda d: (K.optimal_score(d),)), 20000 // scale, 1, lambda v: v[0] >= 52, milestone
+        )
         emit("complete" if value[0] == 52 else "climb", deal, f"score {int(value[0])}")
 
     # King moves needed: stop at several gap targets
@@ -152,12 +156,17 @@ def main(argv: list[str] | None = None) -> None:
     # the choice of King matters
     for seed in range(8):
         rng = random.Random(3000 + seed)
-        deal, value = climb(rng, each(choice_value), 30000 // scale, 1,
-                            lambda v, s=seed: v[0] >= 1 and v[1] >= 1 + s % 3)
+        deal, value = climb(
+            rng, each(choice_value), 30000 // scale, 1, lambda v, s=seed: v[0] >= 1 and v[1] >= 1 + s % 3
+        )
         if value[0] >= 1:
             best = K.search(deal)
-            emit("choice", deal, f"score {best.score}, greedy first {K.greedy_score(deal)}, greedy last "
-                 f"{greedy_last_score(deal)}, {best.positions} positions, {best.decisions} decisions")
+            emit(
+                "choice",
+                deal,
+                f"score {best.score}, greedy first {K.greedy_score(deal)}, greedy last "
+                f"{greedy_last_score(deal)}, {best.positions} positions, {best.decisions} decisions",
+            )
 
     # large search spaces for the seed's method (score < 52 so that it cannot stop early): two chains,
     # each climbing on from its previous milestone
@@ -171,9 +180,7 @@ def main(argv: list[str] | None = None) -> None:
                 deal, value = climb(rng, counter, 3000, 4, lambda v, t=target: v[0] >= t, start=deal)
                 emit("large", deal, f"score {K.optimal_score(deal)}, {int(value[0])} positions")
 
-    args.out.write_text(
-        "# written by find_deals.py; kind, 52 cards, note. Read by gen.py.\n" + "\n".join(lines) + "\n"
-    )
+    args.out.write_text("# written by find_deals.py; kind, 52 cards, note. Read by gen.py.\n" + "\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":
