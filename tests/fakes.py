@@ -107,8 +107,8 @@ class ScriptExhausted(AssertionError):
     """The code under test made more runs than the script has replies for."""
 
 
-class FakeRunner(Runner):
-    """A ``Runner`` that runs nothing (see the module doc). Thread-safe."""
+class FakeRunner:
+    """A ``Runner`` (judge/runner/protocol.py) that runs nothing (see the module doc). Thread-safe."""
 
     def __init__(
         self, programs: Iterable[Reply] = (), validators: Iterable[Reply] = (), compiles: Iterable[Reply] = ()
@@ -125,8 +125,18 @@ class FakeRunner(Runner):
     def can_run(self) -> bool:
         return True
 
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        return self.info.warnings
+
     def close(self) -> None:
         pass
+
+    def __enter__(self) -> FakeRunner:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def held_uids(self) -> tuple[int, ...]:
         return ()
@@ -178,6 +188,9 @@ class FakeRunner(Runner):
         return InteractiveResult(prog.result, val.result, prog.peer_exited_first)
 
 
+_CHECKED: type[Runner] = FakeRunner  # mypy tests/fakes.py: FakeRunner satisfies the Runner protocol
+
+
 def _write_feedback(spec: RunSpec, reply: Reply) -> None:
     """The validator's argv ends ``input answer feedback_dir/ [args...]``: write its files there."""
     folder = next((Path(a) for a in spec.argv if a.endswith("/")), None)
@@ -212,9 +225,9 @@ def make_package(
         path.with_suffix(".in").write_bytes(given)
         path.with_suffix(".ans").write_bytes(answer)
     (root / "data" / "secret").mkdir(parents=True, exist_ok=True)
-    for folder, settings in (groups or {}).items():
-        (root / "data" / folder).mkdir(parents=True, exist_ok=True)
-        (root / "data" / folder / "testdata.yaml").write_text(yaml.safe_dump(dict(settings)))
+    for group, settings in (groups or {}).items():
+        (root / "data" / group).mkdir(parents=True, exist_ok=True)
+        (root / "data" / group / "testdata.yaml").write_text(yaml.safe_dump(dict(settings)))
     if validator:
         folder = root / "output_validators" / "check"
         folder.mkdir(parents=True, exist_ok=True)

@@ -12,12 +12,13 @@ from judge.commands.cli import main
 from judge.judging.selftest import self_test
 from judge.languages.table import toolchain
 from judge.runner import Runner
+from judge.runner.api import SandboxRunner
 from judge.runner.spec import RunResult, RunSpec
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
-class BrokenTrusted(Runner):
+class BrokenTrusted(SandboxRunner):
     """A real runner whose trusted runs (validators) fail as they did in a container's PID namespace."""
 
     def __init__(self, real: Runner) -> None:

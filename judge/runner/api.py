@@ -1,4 +1,4 @@
-"""The runner's public API: ``make_runner``, ``Runner``, ``SandboxInfo`` (see ``__init__``)."""
+"""The sandboxed runner: ``SandboxRunner`` (a ``Runner``, protocol.py) and ``make_runner``, which picks its backend."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from judge.runner.monitor import monitor
 from judge.runner.netns import make_netns
 from judge.runner.osutil import not_world_accessible
 from judge.runner.plumbing import error_result, file_size, open_io
+from judge.runner.protocol import SandboxInfo
 from judge.runner.slots import SlotPool
 from judge.runner.spec import InteractiveResult, Limits, RunResult, RunSpec
 
@@ -32,28 +33,9 @@ NO_ISOLATION_WARNING = (
 NO_NETWORK_WARNING = "and they can use the network (no network namespace either)"
 
 
-@dataclass(frozen=True)
-class SandboxInfo:
-    """What the runner can guarantee here (for ``judge doctor`` and report headers)."""
-
-    backend: str  # "bwrap" or "rlimits" (or "none" when nothing can run)
-    enforced: tuple[str, ...]  # limits it enforces
-    warnings: tuple[str, ...] = ()
-    bwrap: str | None = None  # path and version
-    cgroup: str | None = None  # "cgroup v1 (...)" or None
-    uid_range: str = ""
-    helper: str | None = None
-    # how sandboxed runs start: "box server" (bwrap backend, namespaces prepared once per slot),
-    # "bwrap per run" (with the reason when the box server does not work here), "launcher" (rlimits)
-    mode: str = ""
-
-    @property
-    def isolated(self) -> bool:
-        return self.backend == "bwrap"
-
-
-class Runner:
-    """Runs programs; thread-safe (every run takes its own uid slot and cgroup).
+class SandboxRunner:
+    """Runs programs in the sandbox (a ``Runner``, see protocol.py for the contract); thread-safe (every run
+    takes its own uid slot and cgroup).
 
     It owns its slot pool (and the slots' servers) and its cgroup tree: ``close()`` (or ``with``)
     releases them; a runner that is dropped is closed when it is garbage-collected."""
@@ -78,7 +60,7 @@ class Runner:
     def close(self) -> None:
         self._finalizer()
 
-    def __enter__(self) -> Runner:
+    def __enter__(self) -> SandboxRunner:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -122,6 +104,8 @@ class Runner:
 
     # -- building blocks (also used by run_interactive) -------------------------------
     def prepare(self, spec: RunSpec, io: Plumbing, stack: ExitStack) -> Launch:
+        """A launch of ``spec`` (not started yet), with a uid slot (given back when ``stack`` closes) and
+        its cgroup when the run is untrusted."""
         assert self._backend is not None
         slot = group = None
         if not spec.trusted:
@@ -133,6 +117,8 @@ class Runner:
         return Launch(spec=spec, backend=self._backend, io=io, slot=slot, group=group)
 
     def collect(self, launch: Launch, spec: RunSpec, io: Plumbing, stdout_bytes: int | None = None) -> RunResult:
+        """The result of a launch that has ended (stdout's size from its file unless given); stderr is cut
+        to its limit."""
         if stdout_bytes is None:
             stdout_bytes = file_size(io.stdout)
         stderr_bytes = file_size(io.stderr)
@@ -148,9 +134,10 @@ class Runner:
         return result
 
     def run_interactive(self, program: RunSpec, peer: RunSpec, transcript: Path | None = None) -> InteractiveResult:
+        """Run ``program`` and ``peer`` with crossed pipes (interactive.py)."""
         return run_interactive(self, program, peer, transcript)
 
-    def start_paths(self) -> tuple[tuple[str, Runner], ...]:
+    def start_paths(self) -> tuple[tuple[str, SandboxRunner], ...]:
         """Every way this runner may start an untrusted run, each as a runner that takes only that
         way (for self-tests): the box server also falls back to bwrap per run (runs that need the
         network, a cgroup v2 group per run, or a request too big for the server)."""
@@ -161,7 +148,7 @@ class Runner:
             return (("launcher (rlimits)", self),)
         if not backend.box_server:
             return (("bwrap per run", self),)
-        per_run = Runner(
+        per_run = SandboxRunner(
             replace(backend, box_server=False), self._tree, self.info, self._pool, self.config, owns_pool=False
         )
         return (("box server", self), ("bwrap per run", per_run))
@@ -179,7 +166,7 @@ def _bwrap_version(bwrap: str) -> str:
     return out.strip().split()[-1] if out.strip() else "?"
 
 
-def _self_test(runner: Runner) -> str | None:
+def _self_test(runner: SandboxRunner) -> str | None:
     """Run a shell in the sandbox (it must be pid 2: the launcher is pid 1); None if it worked, else why not."""
     with tempfile.TemporaryDirectory(prefix="judge-selftest-") as d:
         box = Path(d)
@@ -192,83 +179,126 @@ def _self_test(runner: Runner) -> str | None:
     return None
 
 
-def make_runner(config: RunnerConfig | str = "auto") -> Runner:
+@dataclass(frozen=True)
+class _Host:
+    """What ``make_runner`` found out about this machine, for whichever backend it picks."""
+
+    config: RunnerConfig
+    pool: SlotPool
+    helper: Path
+    tree: CgroupTree | None
+    rlimits: Backend  # the fallback backend; the bwrap one is made from it
+    warnings: tuple[str, ...]
+
+    @property
+    def enforced(self) -> tuple[str, ...]:
+        """The limits both backends enforce here."""
+        mem = "memory (cgroup, exact OOM detection)" if self.tree is not None else "memory (RLIMIT_AS + peak RSS)"
+        return ("cpu_time", "wall_time", "output", "processes", "separate_uid", "kill_tree", mem)
+
+    @property
+    def cgroup(self) -> str | None:
+        return self.tree.description if self.tree is not None else None
+
+    @property
+    def uid_range(self) -> str:
+        return f"{self.config.uid_base}..{self.config.uid_base + self.config.max_slots - 1}"
+
+    def runner(self, backend: Backend, info: SandboxInfo, *, owns_pool: bool = True) -> SandboxRunner:
+        return SandboxRunner(backend, self.tree, info, self.pool, self.config, owns_pool=owns_pool)
+
+    def unable(self, why: str) -> SandboxRunner:
+        """A runner that runs nothing, and says ``why`` (after the warnings so far)."""
+        return SandboxRunner(None, None, SandboxInfo("none", (), (*self.warnings, why)), self.pool, self.config)
+
+
+def make_runner(config: RunnerConfig | str = "auto") -> SandboxRunner:
     """A runner for ``config`` (a plain ``"auto"``, ``"bwrap"`` or ``"rlimits"``: that sandbox, the
     other settings at their defaults). ``auto``: bwrap when its self-test passes here, else rlimits."""
     if isinstance(config, str):
         config = RunnerConfig(sandbox=config)
     pool = SlotPool(config.slot_dir, config.uid_base, config.max_slots)
-    warnings: list[str] = []
+    warnings: tuple[str, ...] = ()
     if os.geteuid() != 0:
-        warnings.append("the judge is not running as root: cannot switch to sandbox uids, so nothing can run")
+        warnings = ("the judge is not running as root: cannot switch to sandbox uids, so nothing can run",)
     try:
         helper = helper_path(config.cache_dir)
     except HelperUnavailable as exc:
         info = SandboxInfo(backend="none", enforced=(), warnings=(*warnings, str(exc)))
-        return Runner(None, None, info, pool, config)
+        return SandboxRunner(None, None, info, pool, config)
+    host = _host(config, pool, helper, warnings)
+    bwrap = find_bwrap(config.bwrap)
+    if config.sandbox in ("auto", "bwrap"):
+        found = "bwrap not found (install bubblewrap)" if bwrap is None else _bwrap_runner(host, bwrap)
+        if isinstance(found, SandboxRunner):
+            return found
+        if config.sandbox == "bwrap":
+            return host.unable(found)
+        if bwrap is not None:
+            host = replace(host, warnings=(*host.warnings, found))
+    return _rlimits_runner(host)
+
+
+def _host(config: RunnerConfig, pool: SlotPool, helper: Path, warnings: tuple[str, ...]) -> _Host:
+    """The cgroup tree (when ``config.cgroups``) and the rlimits backend, with the warnings so far."""
     tree = cgroup_tree() if config.cgroups else None
-    cg = tree.description if tree is not None else None
-    base_enforced = ["cpu_time", "wall_time", "output", "processes", "separate_uid", "kill_tree"]
-    mem = "memory (cgroup, exact OOM detection)" if tree is not None else "memory (RLIMIT_AS + peak RSS)"
     if tree is None:
-        warnings.append("no writable cgroup: memory is limited by RLIMIT_AS (MLE detection is heuristic)")
-    uid_range = f"{config.uid_base}..{config.uid_base + config.max_slots - 1}"
+        warnings = (*warnings, "no writable cgroup: memory is limited by RLIMIT_AS (MLE detection is heuristic)")
     rlimits = Backend(
         "rlimits", helper, fork_server=config.fork_server, trusted_env=config.trusted_env, niceness=config.niceness
     )
+    return _Host(config, pool, helper, tree, rlimits, warnings)
 
-    bwrap = find_bwrap(config.bwrap)
-    if config.sandbox in ("auto", "bwrap"):
-        if bwrap is None:
-            if config.sandbox == "bwrap":
-                info = SandboxInfo("none", (), (*warnings, "bwrap not found (install bubblewrap)"))
-                return Runner(None, None, info, pool, config)
-        else:
-            info = SandboxInfo(
-                backend="bwrap",
-                enforced=(*base_enforced, mem, "no_network", "filesystem_isolation", "pid_namespace"),
-                warnings=tuple(warnings),
-                bwrap=f"{bwrap} {_bwrap_version(bwrap)}",
-                cgroup=cg,
-                uid_range=uid_range,
-                helper=str(helper),
-            )
-            slow = replace(rlimits, name="bwrap", bwrap=bwrap, layout=layout(helper, realtime=config.realtime))
-            problem = _self_test(Runner(slow, tree, info, pool, config, owns_pool=False))
-            fast = replace(slow, box_server=True)
-            fast_problem: str | None = "disabled (JUDGE_NO_BOX_SERVER)"
-            if config.box_server and problem is None:
-                fast_problem = _self_test(Runner(fast, tree, info, pool, config, owns_pool=False))
-            if problem is None:
-                if fast_problem is None:
-                    return Runner(fast, tree, replace(info, mode="box server"), pool, config)
-                mode = f"bwrap per run (box server: {fast_problem})"
-                return Runner(slow, tree, replace(info, mode=mode), pool, config)
-            if config.sandbox == "bwrap":
-                bad = SandboxInfo("none", (), (*warnings, f"bwrap does not work here: {problem}"))
-                return Runner(None, None, bad, pool, config)
-            warnings.append(f"bwrap does not work here: {problem}")
+
+def _bwrap_runner(host: _Host, bwrap: str) -> SandboxRunner | str:
+    """The bwrap runner, with the box server when it works here (else bwrap per run, saying why); or why
+    bwrap does not work here (its self-test failed)."""
+    info = SandboxInfo(
+        backend="bwrap",
+        enforced=(*host.enforced, "no_network", "filesystem_isolation", "pid_namespace"),
+        warnings=host.warnings,
+        bwrap=f"{bwrap} {_bwrap_version(bwrap)}",
+        cgroup=host.cgroup,
+        uid_range=host.uid_range,
+        helper=str(host.helper),
+    )
+    slow = replace(host.rlimits, name="bwrap", bwrap=bwrap, layout=layout(host.helper, realtime=host.config.realtime))
+    problem = _self_test(host.runner(slow, info, owns_pool=False))
+    if problem is not None:
+        return f"bwrap does not work here: {problem}"
+    fast = replace(slow, box_server=True)
+    fast_problem: str | None = "disabled (JUDGE_NO_BOX_SERVER)"
+    if host.config.box_server:
+        fast_problem = _self_test(host.runner(fast, info, owns_pool=False))
+    if fast_problem is None:
+        return host.runner(fast, replace(info, mode="box server"))
+    return host.runner(slow, replace(info, mode=f"bwrap per run (box server: {fast_problem})"))
+
+
+def _rlimits_runner(host: _Host) -> SandboxRunner:
+    """The fallback: rlimits and a separate uid, no namespaces (loudly)."""
     try:
-        os.close(make_netns(helper))
+        os.close(make_netns(host.helper))
         net: tuple[str, ...] = ("no_network",)
         loud = NO_ISOLATION_WARNING
     except OSError:
         net = ()
         loud = f"{NO_ISOLATION_WARNING}, {NO_NETWORK_WARNING}"
+    warnings = host.warnings
     blocked = not_world_accessible(Path(sys.base_prefix).resolve())
     if blocked is not None:
-        warnings.append(
+        warnings += (
             f"the judge's Python ({Path(sys.base_prefix).resolve()}) is not reachable for the sandbox uids "
-            f"without namespaces: Python programs will end in a judge error (chmod o+x {blocked})"
+            f"without namespaces: Python programs will end in a judge error (chmod o+x {blocked})",
         )
     info = SandboxInfo(
         backend="rlimits",
-        enforced=(*base_enforced, mem, *net),
+        enforced=(*host.enforced, *net),
         warnings=(loud, *warnings),
         bwrap=None,
-        cgroup=cg,
-        uid_range=uid_range,
-        helper=str(helper),
+        cgroup=host.cgroup,
+        uid_range=host.uid_range,
+        helper=str(host.helper),
         mode="launcher",
     )
-    return Runner(rlimits, tree, info, pool, config)
+    return host.runner(host.rlimits, info)

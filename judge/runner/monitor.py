@@ -27,7 +27,7 @@ WALL_STRETCH_MAX = 10.0
 
 def monitor(
     launches: Sequence[Launch],
-    on_exit: Callable[[Launch], None] | None = None,
+    on_exit: Callable[[Launch], object] | None = None,
     extra: Callable[[], float | None] | None = None,
 ) -> None:
     """Run until every launch has finished.
