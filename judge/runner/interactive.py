@@ -22,7 +22,7 @@ import selectors
 import threading
 import time
 from contextlib import ExitStack
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol
 
@@ -51,13 +51,64 @@ PEER_DRAIN_S = 2.0  # how long the peer may go on after the program failed
 TRANSCRIPT_CAP = 64 * 1024
 
 
-def _pipe(stack: ExitStack) -> tuple[int, int]:
+def _pipe(held: list[int]) -> tuple[int, int]:
+    """A pipe of PIPE_BYTES (when the kernel allows it); both ends go to ``held``."""
     r, w = os.pipe2(os.O_CLOEXEC)
+    held += [r, w]
     try:
         fcntl.fcntl(w, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
     except OSError:
         pass
     return r, w
+
+
+def _close_all(held: list[int]) -> None:
+    """Close the pipe ends still in ``held`` (the launchers have their copies) and forget them."""
+    for fd in held:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    held.clear()
+
+
+@dataclass(frozen=True)
+class ProxyEnds:
+    """The four pipe ends a transcript's proxy copies between (it owns them once started)."""
+
+    program_out: int  # read: what the program writes
+    peer_in: int  # write: what the peer reads
+    peer_out: int  # read: what the peer writes
+    program_in: int  # write: what the program reads
+
+    def fds(self) -> tuple[int, int, int, int]:
+        return (self.program_out, self.peer_in, self.peer_out, self.program_in)
+
+
+@dataclass(frozen=True)
+class Wiring:
+    """The pipe ends of one interactive run: each side's stdin and stdout, and, with a transcript, the
+    proxy's ends (without one the two sides are connected directly)."""
+
+    program_stdin: int
+    program_stdout: int
+    peer_stdin: int
+    peer_stdout: int
+    proxy: ProxyEnds | None
+
+
+def _wire(stack: ExitStack, held: list[int], *, recorded: bool) -> Wiring:
+    """The pipes of one interactive run (``recorded``: with a proxy between the two sides). Every end is in
+    ``held``, closed when ``stack`` closes unless closed (or handed to the proxy) earlier."""
+    stack.callback(_close_all, held)
+    a_r, a_w = _pipe(held)  # program stdout -> (proxy ->) peer stdin
+    b_r, b_w = _pipe(held)  # peer stdout -> (proxy ->) program stdin
+    if not recorded:
+        return Wiring(program_stdin=b_r, program_stdout=a_w, peer_stdin=a_r, peer_stdout=b_w, proxy=None)
+    c_r, c_w = _pipe(held)  # proxy -> peer stdin
+    d_r, d_w = _pipe(held)  # proxy -> program stdin
+    ends = ProxyEnds(program_out=a_r, peer_in=c_w, peer_out=b_r, program_in=d_w)
+    return Wiring(program_stdin=d_r, program_stdout=a_w, peer_stdin=c_r, peer_stdout=b_w, proxy=ends)
 
 
 class Transcript:
@@ -105,12 +156,21 @@ class Transcript:
             return b"".join(self.parts)
 
 
+@dataclass
+class _Direction:
+    """One way through the proxy: it reads ``source`` and writes what is ``pending`` to ``sink`` (an end
+    that is closed is -1). Mutable: only the proxy's thread touches it."""
+
+    source: int
+    sink: int
+    prefix: bytes  # in the transcript
+    pending: bytes = b""
+
+
 class Proxy(threading.Thread):
     """Copies program stdout -> peer stdin and peer stdout -> program stdin, recording both."""
 
-    def __init__(
-        self, prog_out: int, peer_in: int, peer_out: int, prog_in: int, transcript: Transcript, output_limit: int
-    ):
+    def __init__(self, ends: ProxyEnds, transcript: Transcript, output_limit: int):
         super().__init__(daemon=True, name="judge-interactive-proxy")
         self.transcript = transcript
         self.output_limit = output_limit
@@ -118,9 +178,11 @@ class Proxy(threading.Thread):
         self.peer_bytes = 0
         self.over_limit = threading.Event()
         self._halt = threading.Event()
-        # direction: (read fd, write fd, prefix)
-        self._dirs = [[prog_out, peer_in, b"> ", b""], [peer_out, prog_in, b"< ", b""]]
-        for fd in (prog_out, peer_in, peer_out, prog_in):
+        self._dirs = [
+            _Direction(ends.program_out, ends.peer_in, b"> "),  # index 0: the program's output
+            _Direction(ends.peer_out, ends.program_in, b"< "),
+        ]
+        for fd in ends.fds():
             os.set_blocking(fd, False)
 
     def stop(self) -> None:
@@ -133,29 +195,20 @@ class Proxy(threading.Thread):
         finally:
             sel.close()
             for d in self._dirs:
-                for i in (0, 1):
-                    if d[i] >= 0:
-                        os.close(d[i])
-                        d[i] = -1
+                for fd in (d.source, d.sink):
+                    if fd >= 0:
+                        os.close(fd)
+                d.source = d.sink = -1
 
     def _loop(self, sel: selectors.BaseSelector) -> None:
         while not self._halt.is_set():
-            sel_map = {}
-            for idx, (rfd, wfd, _prefix, buf) in enumerate(self._dirs):
-                if rfd >= 0 and len(buf) < 4 * PIPE_BYTES:
-                    sel_map.setdefault(rfd, [0, []])
-                    sel_map[rfd][0] |= selectors.EVENT_READ
-                    sel_map[rfd][1].append(("r", idx))
-                if wfd >= 0 and buf:
-                    sel_map.setdefault(wfd, [0, []])
-                    sel_map[wfd][0] |= selectors.EVENT_WRITE
-                    sel_map[wfd][1].append(("w", idx))
-            if not sel_map:
+            wanted = self._wanted()
+            if not wanted:
                 return
-            for fd, (events, what) in sel_map.items():
-                sel.register(fd, events, what)
+            for fd, (events, uses) in wanted.items():
+                sel.register(fd, events, uses)
             ready = sel.select(0.05)
-            for fd in list(sel_map):
+            for fd in wanted:
                 sel.unregister(fd)
             for key, _mask in ready:
                 for kind, idx in key.data:
@@ -164,20 +217,33 @@ class Proxy(threading.Thread):
                     else:
                         self._write(idx)
 
+    def _wanted(self) -> dict[int, tuple[int, list[tuple[str, int]]]]:
+        """The ends to wait for: fd -> (selector events, the directions that read ("r") or write ("w") it)."""
+        events: dict[int, int] = {}
+        uses: dict[int, list[tuple[str, int]]] = {}
+        for idx, d in enumerate(self._dirs):
+            if d.source >= 0 and len(d.pending) < 4 * PIPE_BYTES:
+                events[d.source] = events.get(d.source, 0) | selectors.EVENT_READ
+                uses.setdefault(d.source, []).append(("r", idx))
+            if d.sink >= 0 and d.pending:
+                events[d.sink] = events.get(d.sink, 0) | selectors.EVENT_WRITE
+                uses.setdefault(d.sink, []).append(("w", idx))
+        return {fd: (mask, uses[fd]) for fd, mask in events.items()}
+
     def _read(self, idx: int) -> None:
         d = self._dirs[idx]
         try:
-            data = os.read(d[0], 65536)
+            data = os.read(d.source, 65536)
         except BlockingIOError:
             return
         except OSError:
             data = b""
         if not data:
-            os.close(d[0])
-            d[0] = -1
-            if not d[3] and d[1] >= 0:  # EOF and nothing left to pass on: the other side sees EOF
-                os.close(d[1])
-                d[1] = -1
+            os.close(d.source)
+            d.source = -1
+            if not d.pending and d.sink >= 0:  # EOF and nothing left to pass on: the other side sees EOF
+                os.close(d.sink)
+                d.sink = -1
             return
         if idx == 0:
             self.program_bytes += len(data)
@@ -185,118 +251,132 @@ class Proxy(threading.Thread):
                 self.over_limit.set()
         else:
             self.peer_bytes += len(data)
-        self.transcript.add(d[2], data)
-        if d[1] >= 0:
-            d[3] += data
+        self.transcript.add(d.prefix, data)
+        if d.sink >= 0:
+            d.pending += data
 
     def _write(self, idx: int) -> None:
         d = self._dirs[idx]
         try:
-            n = os.write(d[1], d[3])
+            n = os.write(d.sink, d.pending)
         except BlockingIOError:
             return
         except OSError as exc:
             if exc.errno not in (errno.EPIPE, errno.EBADF):
                 raise
             # The reader is gone: drop what it will never read, keep draining the writer.
-            os.close(d[1])
-            d[1] = -1
-            d[3] = b""
+            os.close(d.sink)
+            d.sink = -1
+            d.pending = b""
             return
-        d[3] = d[3][n:]
-        if not d[3] and d[0] < 0:
-            os.close(d[1])
-            d[1] = -1
+        d.pending = d.pending[n:]
+        if not d.pending and d.source < 0:
+            os.close(d.sink)
+            d.sink = -1
 
 
 def run_interactive(runner: Starter, program: RunSpec, peer: RunSpec, transcript: Path | None) -> InteractiveResult:
+    """Run ``program`` and ``peer`` with crossed pipes (see the module doc); with ``transcript``, the traffic
+    is recorded there."""
     with ExitStack() as stack:
-        # Pipe ends we still hold are closed as soon as the launchers have them.
-        a_r, a_w = _pipe(stack)  # program stdout -> (proxy ->) peer stdin
-        b_r, b_w = _pipe(stack)  # peer stdout -> (proxy ->) program stdin
-        held = [a_r, a_w, b_r, b_w]
-        proxy: Proxy | None = None
-        record: Transcript | None = None
-        if transcript is not None:
-            c_r, c_w = _pipe(stack)  # proxy -> peer stdin
-            d_r, d_w = _pipe(stack)  # proxy -> program stdin
-            held += [c_r, c_w, d_r, d_w]
-            prog_io_fds = (d_r, a_w)
-            peer_io_fds = (c_r, b_w)
-        else:
-            prog_io_fds = (b_r, a_w)
-            peer_io_fds = (a_r, b_w)
-
-        def close_held() -> None:
-            for fd in held:
-                try:
-                    os.close(fd)
-                except OSError:
-                    pass
-            held.clear()
-
-        stack.callback(close_held)
-        try:
-            prog_io = open_io(
-                replace(program, stdin=None, stdout=None), stack, stdin=prog_io_fds[0], stdout=prog_io_fds[1]
-            )
-            peer_io = open_io(
-                replace(peer, stdin=None, stdout=None), stack, stdin=peer_io_fds[0], stdout=peer_io_fds[1]
-            )
-        except OSError as exc:
-            err = error_result(f"cannot open the run's files: {exc}")
-            return InteractiveResult(program=err, peer=err, peer_exited_first=False)
-        if not runner.can_run:
-            err = error_result("; ".join(runner.warnings) or "no way to run programs here")
-            return InteractiveResult(program=err, peer=err, peer_exited_first=False)
-
+        held: list[int] = []  # pipe ends the judge holds: closed as soon as the launchers have them
+        wiring = _wire(stack, held, recorded=transcript is not None)
+        opened = _open(runner, program, peer, wiring, stack)
+        if isinstance(opened, InteractiveResult):
+            return opened
+        prog_io, peer_io = opened
         prog_launch = runner.prepare(program, prog_io, stack)
         peer_launch = runner.prepare(peer, peer_io, stack)
         peer_launch.start()
         prog_launch.start()
-        if transcript is not None:
-            # The proxy owns a_r (program out), c_w (peer in), b_r (peer out), d_w (program in).
-            record = Transcript()
-            proxy = Proxy(a_r, c_w, b_r, d_w, record, program.limits.output_bytes)
-            for fd in (a_r, c_w, b_r, d_w):
-                held.remove(fd)
-            proxy.start()
-        close_held()
+        proxy = _start_proxy(wiring.proxy, held, program.limits.output_bytes)
+        _close_all(held)
 
-        order: list[Launch] = []
-        margin = max(0.0, peer.limits.wall_time_s - program.limits.wall_time_s)
+        margin_s = max(0.0, peer.limits.wall_time_s - program.limits.wall_time_s)
+        order = _follow(prog_launch, peer_launch, proxy, margin_s=margin_s)
 
-        def on_exit(ln: Launch) -> None:
-            order.append(ln)
-            if ln is prog_launch and peer_launch.exit_status is None and not _clean_exit(ln):
-                # The program failed (a limit, a crash): its verdict stands unless the peer has already
-                # rejected, so the peer only gets a little time to finish what it is reading (a pipe full
-                # of a flooding program's output could keep it busy far longer).
-                peer_launch.deadline = min(peer_launch.deadline, time.monotonic() + PEER_DRAIN_S)
-
-        def check_proxy() -> float | None:
-            if proxy is not None and proxy.over_limit.is_set() and prog_launch.killed_for is None:
-                prog_launch.kill(LimitHit.OUTPUT)
-            if prog_launch.exit_status is None and not prog_launch.finished:
-                # the program's wall deadline moves on with the machine's load (monitor): the peer's follows
-                peer_launch.deadline = max(peer_launch.deadline, prog_launch.deadline + margin)
-            return _soon()
-
-        monitor([prog_launch, peer_launch], on_exit=on_exit, extra=check_proxy)
-
-        if proxy is not None:
-            proxy.join(timeout=2.0)
-            proxy.stop()
-            proxy.join(timeout=2.0)
-        prog_stdout = proxy.program_bytes if proxy is not None else 0
-        peer_stdout = proxy.peer_bytes if proxy is not None else 0
+        prog_stdout, peer_stdout = _stop_proxy(proxy)
         prog_result = runner.collect(prog_launch, program, prog_io, stdout_bytes=prog_stdout)
         peer_result = runner.collect(peer_launch, peer, peer_io, stdout_bytes=peer_stdout)
-        if record is not None and transcript is not None:
-            transcript.write_bytes(record.finish())
+        if proxy is not None and transcript is not None:
+            transcript.write_bytes(proxy.transcript.finish())
 
         peer_first = _exited_first(peer_launch, prog_launch, order)
         return InteractiveResult(program=prog_result, peer=peer_result, peer_exited_first=peer_first)
+
+
+def _open(
+    runner: Starter, program: RunSpec, peer: RunSpec, wiring: Wiring, stack: ExitStack
+) -> tuple[Plumbing, Plumbing] | InteractiveResult:
+    """Both sides' files (their stdin and stdout are the wiring's pipes); or, when they cannot be opened or
+    nothing can run here, the result of the run: that error for both."""
+    try:
+        prog_io = open_io(
+            replace(program, stdin=None, stdout=None), stack, stdin=wiring.program_stdin, stdout=wiring.program_stdout
+        )
+        peer_io = open_io(
+            replace(peer, stdin=None, stdout=None), stack, stdin=wiring.peer_stdin, stdout=wiring.peer_stdout
+        )
+    except OSError as exc:
+        return _both_failed(f"cannot open the run's files: {exc}")
+    if not runner.can_run:
+        return _both_failed("; ".join(runner.warnings) or "no way to run programs here")
+    return prog_io, peer_io
+
+
+def _both_failed(message: str) -> InteractiveResult:
+    err = error_result(message)
+    return InteractiveResult(program=err, peer=err, peer_exited_first=False)
+
+
+def _start_proxy(ends: ProxyEnds | None, held: list[int], output_limit: int) -> Proxy | None:
+    """The proxy (with a transcript), started; it owns its ends from now on, so they leave ``held``."""
+    if ends is None:
+        return None
+    proxy = Proxy(ends, Transcript(), output_limit)
+    for fd in ends.fds():
+        held.remove(fd)
+    proxy.start()
+    return proxy
+
+
+def _follow(prog_launch: Launch, peer_launch: Launch, proxy: Proxy | None, *, margin_s: float) -> list[Launch]:
+    """Wait until both sides have ended (monitor.py); the launches in the order their programs ended.
+
+    The peer's wall deadline stays ``margin_s`` after the program's (which moves on with the machine's
+    load), and shrinks to PEER_DRAIN_S from now when the program fails; the proxy's count of the
+    program's output is held against its output limit."""
+    order: list[Launch] = []
+
+    def on_exit(ln: Launch) -> None:
+        order.append(ln)
+        if ln is prog_launch and peer_launch.exit_status is None and not _clean_exit(ln):
+            # The program failed (a limit, a crash): its verdict stands unless the peer has already
+            # rejected, so the peer only gets a little time to finish what it is reading (a pipe full
+            # of a flooding program's output could keep it busy far longer).
+            peer_launch.deadline = min(peer_launch.deadline, time.monotonic() + PEER_DRAIN_S)
+
+    def check_proxy() -> float | None:
+        if proxy is not None and proxy.over_limit.is_set() and prog_launch.killed_for is None:
+            prog_launch.kill(LimitHit.OUTPUT)
+        if prog_launch.exit_status is None and not prog_launch.finished:
+            # the program's wall deadline moves on with the machine's load (monitor): the peer's follows
+            peer_launch.deadline = max(peer_launch.deadline, prog_launch.deadline + margin_s)
+        return _soon()
+
+    monitor([prog_launch, peer_launch], on_exit=on_exit, extra=check_proxy)
+    return order
+
+
+def _stop_proxy(proxy: Proxy | None) -> tuple[int, int]:
+    """Let the proxy pass on what is left (2 s at most), then stop it; the bytes the program and the peer
+    wrote (0, 0 without a proxy)."""
+    if proxy is None:
+        return 0, 0
+    proxy.join(timeout=2.0)
+    proxy.stop()
+    proxy.join(timeout=2.0)
+    return proxy.program_bytes, proxy.peer_bytes
 
 
 def _soon() -> float:
