@@ -18,7 +18,7 @@ from judge.runner.cgroup import CgroupUsage, SlotGroup
 from judge.runner.limits import Observed, classify
 from judge.runner.osutil import rmtree, send_signal, sweep_uid, wait_process
 from judge.runner.slots import Slot
-from judge.runner.spec import LimitHit, Limits, RunResult, RunSpec
+from judge.runner.spec import LimitHit, RunResult, RunSpec
 from judge.runner.start import BASE_PATH, Backend, Plumbing, Starts, clean_env
 from judge.runner.zygote import Zygote
 
@@ -226,19 +226,43 @@ class Launch(Starts):
     # -- after ----------------------------------------------------------------------
     def result(self, stdout_bytes: int, stderr_bytes: int, stderr_tail: bytes) -> RunResult:
         """Wait for the launcher (and bwrap) and build the RunResult."""
+        rc = self._wait_launcher()
+        usage = self._release()
+        wall = self._wall_s()
+        if self.sandbox_error is None and self.exit_status is None and self.killed_for is None:
+            msg = self._bwrap_message() if rc not in (0, None) else f"status {rc}"
+            self.sandbox_error = f"the launcher ended without reporting the program's status: {msg}"
+        self._close_pipes()
+        obs = self._observed(usage, stdout_bytes, stderr_bytes, stderr_tail)
+        limit_hit = None if self.sandbox_error is not None else classify(obs, self.spec.limits)
+        return RunResult(
+            exit_code=obs.exit_code,
+            signal=obs.signal,
+            cpu_time_s=round(obs.cpu_time_s, 6),
+            wall_time_s=round(wall, 6),
+            memory_kib=obs.memory_kib,
+            stdout_bytes=stdout_bytes,
+            stderr_bytes=stderr_bytes,
+            limit_hit=limit_hit,
+            sandbox_error=self.sandbox_error,
+        )
+
+    def _wait_launcher(self) -> int | None:
+        """Wait until the launcher (or bwrap) is gone; its exit status where it has one."""
         if self.proc is not None:
-            rc = wait_process(self.proc, 10.0)
-        elif self.via_box:  # pid 1 is leaving an empty namespace (or was killed); no "zexit" here
+            return wait_process(self.proc, 10.0)
+        if self.via_box:  # pid 1 is leaving an empty namespace (or was killed); no "zexit" here
             self._box_reply()
             if not self.finished:
                 self._drain_status(10.0)
-            rc = None
-        elif self.via_zygote:
+            return None
+        if self.via_zygote:
             self._drain_status(10.0)  # until EOF: the fork server's "zexit" comes last
-            rc = self.zexit
-        else:
-            rc = None
-        limits: Limits = self.spec.limits
+            return self.zexit
+        return None
+
+    def _release(self) -> CgroupUsage | None:
+        """Empty and release the run's cgroup and private /tmp; what the cgroup counted (None without one)."""
         usage: CgroupUsage | None = None
         if self.group is not None:
             try:
@@ -250,13 +274,17 @@ class Launch(Starts):
             self.group.finish()
         if self._private_tmp is not None:
             rmtree(self._private_tmp)
+        return usage
+
+    def _wall_s(self) -> float:
+        """The run's wall time: the launcher's own clock, else the judge's (until now, if it was killed)."""
         end = self.ended if self.ended is not None else time.monotonic()
         wall = self.helper_wall_s if self.helper_wall_s is not None else end - self.started
         if self.killed_for is not None:
             wall = max(wall, min(end, time.monotonic()) - self.started)
-        if self.sandbox_error is None and self.exit_status is None and self.killed_for is None:
-            msg = self._bwrap_message() if rc not in (0, None) else f"status {rc}"
-            self.sandbox_error = f"the launcher ended without reporting the program's status: {msg}"
+        return wall
+
+    def _close_pipes(self) -> None:
         for fd in (self.error_fd, self._info_fd):
             if fd >= 0:
                 os.close(fd)
@@ -264,6 +292,10 @@ class Launch(Starts):
         os.close(self.status_fd)
         self.status_fd = -1
 
+    def _observed(
+        self, usage: CgroupUsage | None, stdout_bytes: int, stderr_bytes: int, stderr_tail: bytes
+    ) -> Observed:
+        """What the run did, from the launcher's report and the cgroup's counters (for limits.classify)."""
         exit_code: int | None = None
         sig: int | None = None
         if self.exit_status is not None:
@@ -279,7 +311,7 @@ class Launch(Starts):
         memory = max(self.main_rusage[2], self.all_rusage[2])
         if usage is not None and usage.oom_kills > 0:
             memory = max(memory, usage.memory_peak_kib)
-        obs = Observed(
+        return Observed(
             exit_code=exit_code,
             signal=sig,
             cpu_time_s=cpu,
@@ -292,16 +324,4 @@ class Launch(Starts):
             stderr_tail=stderr_tail,
             address_space_limited=self.spec.address_space_limit and usage is None,
             box=None if self.spec.trusted else self.spec.box,
-        )
-        limit_hit = None if self.sandbox_error is not None else classify(obs, limits)
-        return RunResult(
-            exit_code=exit_code,
-            signal=sig,
-            cpu_time_s=round(cpu, 6),
-            wall_time_s=round(wall, 6),
-            memory_kib=memory,
-            stdout_bytes=stdout_bytes,
-            stderr_bytes=stderr_bytes,
-            limit_hit=limit_hit,
-            sandbox_error=self.sandbox_error,
         )
