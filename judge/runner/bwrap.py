@@ -105,17 +105,18 @@ def _box_server_layout(helper: Path, dev: list[str], *, realtime: bool) -> tuple
     return tuple(args)
 
 
-def bwrap_argv(
-    bwrap: str,
-    *,
-    system: Layout,
-    helper: Path,
-    box: Path,
-    mounts: tuple[Mount, ...],
-    network: bool,
-    tmp_bytes: int,
-    info_fd: int,
-) -> list[str]:
+@dataclass(frozen=True)
+class RunBox:
+    """What one run adds to the system part of its box: the box directory (``/box``), the caller's extra
+    mounts, whether it keeps the host's network, and its ``/tmp`` size (at least TMP_MIN_BYTES)."""
+
+    box: Path
+    mounts: tuple[Mount, ...]
+    network: bool
+    tmp_bytes: int
+
+
+def bwrap_argv(bwrap: str, *, system: Layout, helper: Path, run: RunBox, info_fd: int) -> list[str]:
     """bwrap and its options, up to (not including) the command to run inside."""
     args = [
         bwrap,
@@ -129,12 +130,20 @@ def bwrap_argv(
         "--info-fd",
         str(info_fd),
     ]
-    if not network:
+    if not run.network:
         args.append("--unshare-net")
     args += system.system
     args += ["--proc", "/proc", *system.dev]
-    args += ["--perms", "1777", "--size", str(max(tmp_bytes, TMP_MIN_BYTES)), "--tmpfs", "/tmp"]
-    args += ["--bind", str(box), BOX]
+    args += ["--perms", "1777", "--size", str(max(run.tmp_bytes, TMP_MIN_BYTES)), "--tmpfs", "/tmp"]
+    args += ["--bind", str(run.box), BOX]
+    args += _mount_args(run.mounts)
+    args += ["--ro-bind", str(helper), HELPER_INSIDE, "--chdir", BOX]
+    return args
+
+
+def _mount_args(mounts: tuple[Mount, ...]) -> list[str]:
+    """bwrap's options for the caller's extra mounts."""
+    args: list[str] = []
     made: set[str] = set()
     for m in mounts:
         target = str(m.target if m.target is not None else m.source)
@@ -145,5 +154,4 @@ def bwrap_argv(
                 made.add(p)
                 args += ["--perms", "0755", "--dir", p]
         args += ["--bind" if m.writable else "--ro-bind", str(m.source), target]
-    args += ["--ro-bind", str(helper), HELPER_INSIDE, "--chdir", BOX]
     return args

@@ -23,7 +23,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge.runner.bwrap import BOX, HELPER_INSIDE, TMP_MIN_BYTES, Layout, bwrap_argv
+from judge.runner.bwrap import BOX, HELPER_INSIDE, TMP_MIN_BYTES, Layout, RunBox, bwrap_argv
 from judge.runner.cgroup import SlotGroup
 from judge.runner.limits import rlimit_args, rlimits
 from judge.runner.mountfd import detached_mount
@@ -296,15 +296,9 @@ class Starts:
         os.set_blocking(info_r, False)
         fds.append(info_w)
         try:
+            run = RunBox(self.spec.box, self.spec.mounts, network=share_net, tmp_bytes=self.spec.limits.output_bytes)
             argv = bwrap_argv(
-                self.backend.bwrap,
-                system=self.backend.layout,
-                helper=self.backend.helper,
-                box=self.spec.box,
-                mounts=self.spec.mounts,
-                network=share_net,
-                tmp_bytes=self.spec.limits.output_bytes,
-                info_fd=info_w,
+                self.backend.bwrap, system=self.backend.layout, helper=self.backend.helper, run=run, info_fd=info_w
             )
             argv += [HELPER_INSIDE, "-i", "-u", str(self.slot.uid), "-g", str(self.slot.gid)]
             argv += self._helper_common(status_w, nproc=nproc, address_space=address_space)
