@@ -33,7 +33,7 @@ from judge.runner.spec import InteractiveResult, LimitHit, RunResult, RunSpec
 
 
 class Starter(Protocol):
-    """What of the Runner an interactive run uses (the Runner itself, api.py)."""
+    """What of the sandboxed runner an interactive run uses (SandboxRunner, api.py)."""
 
     @property
     def can_run(self) -> bool: ...
