@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 
 from judge import __version__
 from judge.cluster import ClusterError
-from judge.commands.common import EXIT_JE, EXIT_OK, EXIT_USAGE, SandboxBroken, UsageError
+from judge.commands.common import EXIT_JE, EXIT_OK, EXIT_USAGE, SelfTestFailed, UsageError
 from judge.commands.defaults import FUZZ_SEED, FUZZ_SHRINK_TIME_S, GRADE_DB_NAME, SERVE_NICENESS, default_jobs
 from judge.languages.table import LanguageError
 from judge.package.problem import PackageError
@@ -304,7 +304,7 @@ def _run(args: argparse.Namespace) -> int:
     except ClusterError as exc:
         print(f"judge: error: {exc}", file=sys.stderr)
         return EXIT_JE
-    except SandboxBroken as exc:
+    except SelfTestFailed as exc:
         print(
             f"judge: error: the sandbox cannot run programs and validators here, so nothing was judged: {exc}"
             " (see `judge doctor`)",
