@@ -1,5 +1,5 @@
-"""The `judge` command: the argument tree (all of it, here) and the dispatch; the commands live in
-judge/commands/, one module each.
+"""The `judge` command: the argument tree (all of it, here: one function per command, the shared options apart)
+and the dispatch; the commands live in judge/commands/, one module each.
 
 Exit codes: 0 judged (whatever the verdict), 1 a check failed (verify, fuzz, doctor), 2 usage or bad package
 (one line, no traceback), 3 judge error.
@@ -15,15 +15,17 @@ import sys
 import threading
 import traceback
 from collections.abc import Callable, Sequence
+from typing import TypeAlias
 
 from judge import __version__
 from judge.cluster import ClusterError
-from judge.commands.common import EXIT_JE, EXIT_OK, EXIT_USAGE, SandboxBroken, UsageError
+from judge.commands.common import EXIT_JE, EXIT_OK, EXIT_USAGE, SelfTestFailed, UsageError
 from judge.commands.defaults import FUZZ_SEED, FUZZ_SHRINK_TIME_S, GRADE_DB_NAME, SERVE_NICENESS, default_jobs
 from judge.languages.table import LanguageError
 from judge.package.problem import PackageError
 
 Command = Callable[[argparse.Namespace], int]
+Subcommands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"  # what add_subparsers returns
 
 
 def command(module: str, name: str) -> Command:
@@ -36,6 +38,7 @@ def command(module: str, name: str) -> Command:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The whole argument tree: the options before the command, then each command's, in `judge --help`'s order."""
     parser = argparse.ArgumentParser(prog="judge", description="A competition-style judge and grader.")
     parser.add_argument("--version", action="version", version=f"judge {__version__}")
     parser.add_argument(
@@ -46,24 +49,91 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
+    for add_command in (
+        _run_args,
+        _verify_args,
+        _export_args,
+        _doctor_args,
+        _grade_args,
+        _fuzz_args,
+        _serve_args,
+        _contest_args,
+        _worker_args,
+    ):
+        add_command(sub)
+    return parser
 
-    p = sub.add_parser("run", help="judge one source file against one problem package")
+
+# The options several commands share.
+
+
+def _problem_dir(p: argparse.ArgumentParser) -> None:
+    """`run`, `verify`, `export`, `fuzz`: the problem package, the first argument."""
     p.add_argument("problem", metavar="PROBLEM_DIR")
+
+
+def _json_option(p: argparse.ArgumentParser, *, help_text: str | None) -> None:
+    """`--json`: machine-readable output; ``help_text`` says what the command prints or writes."""
+    p.add_argument("--json", action="store_true", help=help_text)
+
+
+def _jobs_option(p: argparse.ArgumentParser, *, default: int, metavar: str | None = None) -> None:
+    """`verify`, `grade`, `serve`: how many submissions are judged at once."""
+    p.add_argument("--jobs", type=int, default=default, metavar=metavar, help="submissions judged at once")
+
+
+def _cluster_options(p: argparse.ArgumentParser) -> None:
+    """`grade` and `serve`: judge on a Dask cluster (judge/commands/cluster.py)."""
+    p.add_argument(
+        "--cluster",
+        default=None,
+        metavar="ADDRESS",
+        help="judge on a Dask cluster: a scheduler's address (tcp://HOST:8786, tls://...) whose workers run "
+        "`judge worker`, or local:N for N worker processes on this machine (--jobs is then ignored; see "
+        "docs/cluster.md)",
+    )
+    p.add_argument(
+        "--cluster-timeout",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="how long to try reaching the scheduler (default 10)",
+    )
+    _tls_options(p)
+
+
+def _tls_options(p: argparse.ArgumentParser) -> None:
+    """`grade`, `serve` (with --cluster) and `worker`: the certificates for tls:// addresses."""
+    p.add_argument("--tls-ca-file", default=None, metavar="FILE", help="CA certificate(s) for TLS (tls:// addresses)")
+    p.add_argument("--tls-cert", default=None, metavar="FILE", help="this end's TLS certificate")
+    p.add_argument("--tls-key", default=None, metavar="FILE", help="this end's TLS private key")
+
+
+# One function per command: its parser, its own options, and the function that runs it (judge/commands/<module>.py).
+
+
+def _run_args(sub: Subcommands) -> None:
+    p = sub.add_parser("run", help="judge one source file against one problem package")
+    _problem_dir(p)
     p.add_argument("source", metavar="SOURCE")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    _json_option(p, help_text="print one JSON object")
     p.set_defaults(func=command("run", "cmd_run"))
 
+
+def _verify_args(sub: Subcommands) -> None:
     p = sub.add_parser("verify", help="check every submission in PROBLEM_DIR/submissions gets what is expected of it")
-    p.add_argument("problem", metavar="PROBLEM_DIR")
-    p.add_argument("--json", action="store_true")
+    _problem_dir(p)
+    _json_option(p, help_text=None)
     p.add_argument(
         "--all-tests",
         action="store_true",
         help="judge every test, also those after a rejection (checks submissions.yaml rules exactly)",
     )
-    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="submissions judged at once")
+    _jobs_option(p, default=os.cpu_count() or 1)
     p.set_defaults(func=command("verify", "cmd_verify"))
 
+
+def _export_args(sub: Subcommands) -> None:
     p = sub.add_parser(
         "export",
         help="write a self-contained Kattis package (the reference modules its programs import copied in)",
@@ -71,16 +141,20 @@ def build_parser() -> argparse.ArgumentParser:
         "project's `reference` package that its validators, stubs or generators import is copied in beside "
         'them; our extensions stay in judge.yaml. See docs/package-format.md, "Exporting a package".',
     )
-    p.add_argument("problem", metavar="PROBLEM_DIR")
+    _problem_dir(p)
     p.add_argument("out", metavar="OUT", help="a new folder (named like the problem id, for Kattis tools)")
     p.add_argument("--zip", action="store_true", help="write OUT as a zip archive instead (problem.yaml at its root)")
     p.add_argument("--force", action="store_true", help="replace OUT if it exists")
-    p.add_argument("--json", action="store_true", help="print what was done as one JSON object")
+    _json_option(p, help_text="print what was done as one JSON object")
     p.set_defaults(func=command("export", "cmd_export"))
 
+
+def _doctor_args(sub: Subcommands) -> None:
     p = sub.add_parser("doctor", help="toolchains, sandbox backend, enforced limits")
     p.set_defaults(func=command("doctor", "cmd_doctor"))
 
+
+def _grade_args(sub: Subcommands) -> None:
     p = sub.add_parser(
         "grade",
         help="grade a whole contest folder, store the results in SQLite, write the HTML scoreboard",
@@ -92,8 +166,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--problems", default="problems", metavar="DIR", help="problem packages (default: problems/)")
     p.add_argument("--out", default="scoreboard", metavar="DIR", help="scoreboard folder (default: scoreboard/)")
     p.add_argument("--db", default=None, metavar="FILE", help=f"SQLite database (default: OUT/{GRADE_DB_NAME})")
-    p.add_argument("--jobs", type=int, default=default_jobs(), metavar="N", help="submissions judged at once")
-    p.add_argument("--json", action="store_true", help="also write OUT/results.json")
+    _jobs_option(p, default=default_jobs(), metavar="N")
+    _json_option(p, help_text="also write OUT/results.json")
     p.add_argument("--rejudge", action="store_true", help="judge everything again, ignoring stored results")
     p.add_argument("--title", default="Scoreboard", help="the board's title")
     p.add_argument(
@@ -114,13 +188,15 @@ def build_parser() -> argparse.ArgumentParser:
     _cluster_options(p)
     p.set_defaults(func=command("grade", "cmd_grade"))
 
+
+def _fuzz_args(sub: Subcommands) -> None:
     p = sub.add_parser(
         "fuzz",
         help="fuzz a submission against the reference with the package's Hypothesis strategy (fuzz.py)",
         description="Generate inputs with PROBLEM_DIR/fuzz.py, judge SOURCE on each with the package's own "
         "checks, and shrink the first disagreement to a minimal input. See docs/fuzzing.md.",
     )
-    p.add_argument("problem", metavar="PROBLEM_DIR")
+    _problem_dir(p)
     p.add_argument("source", metavar="SOURCE")
     p.add_argument("--examples", type=int, default=200, metavar="N", help="examples to try (default 200)")
     p.add_argument("--seed", type=int, default=None, metavar="S", help="make the run reproducible")
@@ -133,7 +209,7 @@ def build_parser() -> argparse.ArgumentParser:
         "they run (the result depends on --seed and --jobs, not on timing; default 1)",
     )
     p.add_argument("--save", action="store_true", help="add the shrunk input to the package as a regression test")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    _json_option(p, help_text="print one JSON object")
     p.add_argument(
         "--no-accepts",
         action="store_true",
@@ -154,6 +230,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=command("fuzz", "cmd_fuzz"))
 
+
+def _serve_args(sub: Subcommands) -> None:
     p = sub.add_parser(
         "serve",
         help="run a live contest: the ICPC Contest API (teams submit, the judge judges, a live scoreboard)",
@@ -170,7 +248,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    p.add_argument("--jobs", type=int, default=default_jobs(), metavar="N", help="submissions judged at once")
+    _jobs_option(p, default=default_jobs(), metavar="N")
     p.add_argument(
         "--judge-nice",
         type=int,
@@ -182,8 +260,12 @@ def build_parser() -> argparse.ArgumentParser:
     _cluster_options(p)
     p.set_defaults(func=command("serve", "cmd_serve"))
 
-    p = sub.add_parser("contest", help="contest packages for `judge serve`")
-    contest_sub = p.add_subparsers(dest="contest_command", metavar="SUBCOMMAND")
+
+def _contest_args(sub: Subcommands) -> None:
+    """`judge contest init`: the one subcommand of `contest` so far."""
+    contest_sub = sub.add_parser("contest", help="contest packages for `judge serve`").add_subparsers(
+        dest="contest_command", metavar="SUBCOMMAND"
+    )
     contest_sub.required = True
     p = contest_sub.add_parser(
         "init",
@@ -199,6 +281,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=command("serve", "cmd_contest_init"))
 
+
+def _worker_args(sub: Subcommands) -> None:
     p = sub.add_parser(
         "worker",
         help="serve a Dask scheduler as a judge worker (docs/cluster.md)",
@@ -245,33 +329,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _tls_options(p)
     p.set_defaults(func=command("worker", "cmd_worker"))
-    return parser
-
-
-def _cluster_options(p: argparse.ArgumentParser) -> None:
-    """`grade` and `serve`: judge on a Dask cluster (judge/commands/cluster.py)."""
-    p.add_argument(
-        "--cluster",
-        default=None,
-        metavar="ADDRESS",
-        help="judge on a Dask cluster: a scheduler's address (tcp://HOST:8786, tls://...) whose workers run "
-        "`judge worker`, or local:N for N worker processes on this machine (--jobs is then ignored; see "
-        "docs/cluster.md)",
-    )
-    p.add_argument(
-        "--cluster-timeout",
-        type=float,
-        default=10.0,
-        metavar="SECONDS",
-        help="how long to try reaching the scheduler (default 10)",
-    )
-    _tls_options(p)
-
-
-def _tls_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--tls-ca-file", default=None, metavar="FILE", help="CA certificate(s) for TLS (tls:// addresses)")
-    p.add_argument("--tls-cert", default=None, metavar="FILE", help="this end's TLS certificate")
-    p.add_argument("--tls-key", default=None, metavar="FILE", help="this end's TLS private key")
 
 
 class Terminated(BaseException):
@@ -304,7 +361,7 @@ def _run(args: argparse.Namespace) -> int:
     except ClusterError as exc:
         print(f"judge: error: {exc}", file=sys.stderr)
         return EXIT_JE
-    except SandboxBroken as exc:
+    except SelfTestFailed as exc:
         print(
             f"judge: error: the sandbox cannot run programs and validators here, so nothing was judged: {exc}"
             " (see `judge doctor`)",

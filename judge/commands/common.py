@@ -18,8 +18,9 @@ class UsageError(Exception):
     """Bad arguments or input files: one line for the user, exit 2."""
 
 
-class SandboxBroken(Exception):
-    """The sandbox self-test failed: judging here would only produce JE (exit 3)."""
+class SelfTestFailed(Exception):
+    """A command's sandbox self-test failed before it judged anything: judging here would only produce JE, so
+    the command stops with exit 3 (the cluster worker's refusal to join is judge.cluster.service.SandboxBroken)."""
 
 
 def runner_config(args: argparse.Namespace, *, niceness: int = 0) -> RunnerConfig:
@@ -39,5 +40,5 @@ def make_environment(args: argparse.Namespace, *, check: bool = True, niceness: 
     if check:
         result = self_test(env.runner, env.tools)
         if not result.ok:
-            raise SandboxBroken(result.failure())
+            raise SelfTestFailed(result.failure())
     return env

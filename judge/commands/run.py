@@ -11,6 +11,7 @@ from judge.commands.common import EXIT_JE, EXIT_OK, UsageError, make_environment
 from judge.judging.build import SkipLanguage, detect_language
 from judge.judging.jobs import Unreadable, judge_job, make_job
 from judge.judging.prepared import Packages
+from judge.judging.results import CaseResult
 from judge.judging.verdict import Verdict
 from judge.package.problem import load_problem
 from judge.scoreboard.text import submission_report
@@ -23,7 +24,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise UsageError(f"{source}: no such file")
     env = make_environment(args)
 
-    def progress(r):  # type: ignore[no-untyped-def]
+    def progress(r: CaseResult) -> None:
         if not args.json and sys.stderr.isatty():
             print(f"  {r.name}: {r.verdict.value}", file=sys.stderr)
 

@@ -58,10 +58,10 @@ def write_board(board: Board, out: Path) -> list[Path]:
         for asset in statement_assets(problem.statement):
             shutil.copyfile(asset, page.parent / asset.name)
     for (_contestant, pid), run in sorted(board.runs.items()):
-        problem = next((p for p in board.problems if p.id == pid), None)
-        if problem is None:
+        run_problem = next((p for p in board.problems if p.id == pid), None)
+        if run_problem is None:
             continue
-        ctx = submission_context(board, problem, run)
+        ctx = submission_context(board, run_problem, run)
         written.append(
             _write(out / submission_href(run.contestant, pid), env.get_template("submission.html").render(ctx))
         )
