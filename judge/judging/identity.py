@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import judge
-from judge.judging.submission import Environment
+from judge.judging.environment import Environment
 from judge.languages.table import Language, language_for
 from judge.package.problem import Problem
 
