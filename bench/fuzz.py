@@ -104,12 +104,7 @@ def main() -> None:
     try:
         prepared = prepare(problem, env, work / "prep")
         built = build(
-            args.source,
-            detect_language(args.source, env.languages),
-            problem=problem,
-            tools=env.tools,
-            runner=env.runner,
-            workdir=work / "build",
+            args.source, detect_language(args.source, env.languages), env, problem=problem, workdir=work / "build"
         )
         assert built.program is not None, built.message
         tune_for_fuzzing()  # as `judge fuzz` does, once everything is loaded

@@ -13,7 +13,7 @@ from fakes import FakeRunner, Reply, ScriptExhausted, accept, crash, make_packag
 
 from judge.judging.build import COMPILE_LIMITS
 from judge.judging.results import SubmissionResult
-from judge.judging.submission import judge_submission, prepare
+from judge.judging.submission import JudgeOptions, judge_submission, prepare
 from judge.judging.verdict import Verdict
 from judge.package.problem import PackageError, load_problem
 from judge.runner.spec import LimitHit
@@ -31,7 +31,7 @@ def judge(tmp_path: Path, package: Path, runner: FakeRunner) -> SubmissionResult
     work.mkdir(exist_ok=True)
     prepared = prepare(load_problem(package), env, work)
     (tmp_path / "judge").mkdir()
-    return judge_submission(prepared, source, env, workdir=tmp_path / "judge")
+    return judge_submission(prepared, source, env, options=JudgeOptions(workdir=tmp_path / "judge"))
 
 
 def interactive(tmp_path: Path) -> Path:

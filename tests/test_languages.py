@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from judge.judging.build import SkipLanguage, build, detect_language
+from judge.judging.environment import Environment
 from judge.languages.table import (
     LanguageError,
     entry_class,
@@ -144,7 +145,7 @@ def test_missing_toolchain_names_the_package(tmp_path: Path) -> None:
     src = tmp_path / "a.pas"
     src.write_text("begin end.")
     with pytest.raises(SkipLanguage, match="fp-compiler"):
-        build(src, fake, problem=None, tools=toolchain(), runner=make_runner("auto"), workdir=tmp_path)
+        build(src, fake, Environment(make_runner("auto"), langs, toolchain()), problem=None, workdir=tmp_path)
 
 
 def test_unknown_extension_is_a_reason(tmp_path: Path) -> None:

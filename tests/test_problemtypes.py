@@ -4,11 +4,12 @@ exit_code), with a scripted FakeRunner: no root, no processes."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from fakes import FakeRunner, make_package, ran
 
 from judge.judging.build import Program
-from judge.judging.problemtypes import run_program
+from judge.judging.problemtypes import ProgramCall, ProgramRun, run_program
 from judge.judging.verdict import Verdict
 from judge.package.problem import Problem, load_problem
 from judge.runner.spec import LimitHit
@@ -23,16 +24,17 @@ def _problem(tmp_path: Path, extensions: str = "") -> Problem:
     return load_problem(root)
 
 
-def _run(tmp_path: Path, problem: Problem, runner: FakeRunner, **kw: object):  # type: ignore[no-untyped-def]
+def _run(tmp_path: Path, problem: Problem, runner: FakeRunner, test_input: Path | None = None, **kw: Any) -> ProgramRun:
+    """``problem``'s program run once on ``test_input`` (its test's input by default); ``kw``: ``ProgramCall``'s."""
     files = tmp_path / "prog"
     files.mkdir(exist_ok=True)
     program = Program("python3", files, ("python3", "sub.py"))
     box = tmp_path / "box"
     box.mkdir(exist_ok=True)
     test = next(iter(problem.tests()))
-    return run_program(
-        problem, program, runner, box, kw.pop("test_input", test.input_path), tmp_path / "out", tmp_path / "err", **kw
-    )  # type: ignore[arg-type]
+    given = test_input if test_input is not None else test.input_path
+    call = ProgramCall(box, given, tmp_path / "out", tmp_path / "err", **kw)
+    return run_program(problem, program, runner, call)
 
 
 def test_stdin_and_stdout_by_default(tmp_path: Path) -> None:

@@ -138,7 +138,7 @@ def fuzz_submission(
     work.chmod(0o711)  # the boxes inside belong to the sandbox's unprivileged uid
     examiners: list[Examiner] = []
     try:
-        built = build(source, lang, problem=problem, tools=env.tools, runner=env.runner, workdir=work)
+        built = build(source, lang, env, problem=problem, workdir=work)
         if built.program is None:
             return replace(base, status=FuzzStatus.NOT_BUILT, message=built.message)
         try:

@@ -24,7 +24,7 @@ from judge.fuzz.hooks import FuzzHooks
 from judge.judging.build import Program, trusted_program
 from judge.judging.inputcheck import InputValidator
 from judge.judging.problemtypes import Context, judge_test, program_limits, run_program
-from judge.judging.problemtypes.program import fresh_box, program_args
+from judge.judging.problemtypes.program import ProgramCall, fresh_box, program_args
 from judge.judging.submission import Environment
 from judge.judging.verdict import Verdict
 from judge.package.problem import Problem, TestCase, program_name
@@ -253,19 +253,22 @@ class Examiner:
                     turn()
                     self._boxes.refill()
 
+                call = ProgramCall(
+                    box=box,
+                    test_input=self._input,
+                    stdout=self.workdir / "fast.out",
+                    stderr=self.workdir / "fast.err",
+                    extra_args=self._extra_args,
+                    limits=self._limits,
+                    input_data=test_input,
+                )
                 run = run_program(
                     self.problem,
                     self.program,
                     self.runner,
-                    box,
-                    self._input,
-                    self.workdir / "fast.out",
-                    self.workdir / "fast.err",
-                    extra_args=self._extra_args,
-                    limits=self._limits,
+                    call,
                     on_start=started,
                     on_end=turn.ended,  # the next search's run may start while this one's result is collected
-                    input_data=test_input,
                 )
         finally:
             self._boxes.throw(box)

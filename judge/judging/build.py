@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from judge.judging.environment import Environment
 from judge.judging.verdict import Verdict
 from judge.languages.table import (
     Language,
@@ -132,18 +133,23 @@ def _bad_file_name(source: Path) -> str | None:
     return next((n for n in sorted(names) if not SAFE_FILE_NAME.fullmatch(n)), None)
 
 
+@dataclass(frozen=True)
+class _Staged:
+    """A submission copied into its build box: its main file, its sources, and what the commands expand."""
+
+    box: Path
+    main: str
+    sources: tuple[str, ...]
+    entry: str  # the class to run (languages that name one), else the main file's stem
+    memory_mib: int
+    stub: bool
+
+
 def build(
-    source: Path,
-    lang: Language,
-    *,
-    problem: Problem | None,
-    tools: Toolchain,
-    runner: Runner,
-    workdir: Path,
-    trusted: bool = False,
+    source: Path, lang: Language, env: Environment, *, problem: Problem | None, workdir: Path, trusted: bool = False
 ) -> Build:
     """Compile ``source`` (a file or a folder) in ``workdir``. Never raises for a bad submission."""
-    missing = missing_tool(lang, tools)
+    missing = missing_tool(lang, env.tools)
     if missing is not None:
         raise SkipLanguage(missing)
     box = workdir / "build"
@@ -155,53 +161,71 @@ def build(
     main, is_stub = _stage(source, lang, problem, box)
     if problem is not None and not is_stub and lang.id not in problem.stubs:
         main, _ = add_includes(problem.path, lang.id, lang.extensions, box, main)
-    sources = tuple(sorted(p.name for p in box.iterdir() if lang.is_source(p)))
-    mounts = language_mounts(lang, tools)
-    memory_mib = (problem.limits.memory_kib // 1024) if problem is not None else 2048
     entry = entry_class(lang, main, (box / main).read_text(errors="replace") if (box / main).is_file() else "")
     if entry is None:
         return Build(None, Verdict.CE, f"{main}: found no class to run (one with a main method)", lang.id)
-    if lang.compiled:
-        argv = expand(lang.compile, main=main, files=sources, tools=tools, memory_mib=memory_mib, entry=entry)
-        log = workdir / "compile.log"  # stderr
-        out = workdir / "compile.out"  # stdout (a file of its own: two opens of one file would overwrite)
-        result = runner.run(
-            RunSpec(
-                argv=argv,
-                box=box,
-                limits=COMPILE_LIMITS,
-                stdout=out,
-                stderr=log,
-                env=expand_env(lang.env, tools),
-                mounts=mounts,
-                trusted=trusted,
-                address_space_limit=lang.address_space_limit,
-            )
+    staged = _Staged(
+        box=box,
+        main=main,
+        sources=tuple(sorted(p.name for p in box.iterdir() if lang.is_source(p))),
+        entry=entry,
+        memory_mib=(problem.limits.memory_kib // 1024) if problem is not None else 2048,
+        stub=is_stub,
+    )
+    compiled = _compile(staged, lang, env, workdir, trusted) if lang.compiled else ""
+    if isinstance(compiled, Build):
+        return compiled
+    return Build(_program(staged, lang, env.tools, trusted), None, compiled, lang.id)
+
+
+def _expand(command: tuple[str, ...], staged: _Staged, tools: Toolchain) -> tuple[str, ...]:
+    return expand(
+        command, main=staged.main, files=staged.sources, tools=tools, memory_mib=staged.memory_mib, entry=staged.entry
+    )
+
+
+def _compile(staged: _Staged, lang: Language, env: Environment, workdir: Path, trusted: bool) -> Build | str:
+    """Run the language's compile command in the box: the compiler's output, or a failed ``Build`` (CE, JE)."""
+    log = workdir / "compile.log"  # stderr
+    out = workdir / "compile.out"  # stdout (a file of its own: two opens of one file would overwrite)
+    result = env.runner.run(
+        RunSpec(
+            argv=_expand(lang.compile, staged, env.tools),
+            box=staged.box,
+            limits=COMPILE_LIMITS,
+            stdout=out,
+            stderr=log,
+            env=expand_env(lang.env, env.tools),
+            mounts=language_mounts(lang, env.tools),
+            trusted=trusted,
+            address_space_limit=lang.address_space_limit,
         )
-        message = "".join(f.read_text(errors="replace") for f in (log, out) if f.exists())[:MESSAGE_CHARS]
-        if result.sandbox_error is not None:
-            return Build(None, Verdict.JE, f"compiler could not be run: {result.sandbox_error}", lang.id)
-        if result.limit_hit is not None:
-            what = str(result.limit_hit).replace("_", " ")
-            return Build(None, Verdict.CE, f"compilation stopped: {what} limit\n{message}", lang.id)
-        if not result.ok:
-            return Build(None, Verdict.CE, message or f"compiler exited with status {result.exit_code}", lang.id)
-    else:
-        message = ""
-    run_argv = expand(lang.run, main=main, files=sources, tools=tools, memory_mib=memory_mib, entry=entry)
-    program = Program(
+    )
+    message = "".join(f.read_text(errors="replace") for f in (log, out) if f.exists())[:MESSAGE_CHARS]
+    if result.sandbox_error is not None:
+        return Build(None, Verdict.JE, f"compiler could not be run: {result.sandbox_error}", lang.id)
+    if result.limit_hit is not None:
+        what = str(result.limit_hit).replace("_", " ")
+        return Build(None, Verdict.CE, f"compilation stopped: {what} limit\n{message}", lang.id)
+    if not result.ok:
+        return Build(None, Verdict.CE, message or f"compiler exited with status {result.exit_code}", lang.id)
+    return message
+
+
+def _program(staged: _Staged, lang: Language, tools: Toolchain, trusted: bool) -> Program:
+    """The built program: the box as its files, the language's run command."""
+    return Program(
         language=lang.id,
-        files=box,
-        argv=run_argv,
+        files=staged.box,
+        argv=_expand(lang.run, staged, tools),
         env=expand_env(lang.env, tools),
-        mounts=mounts,
+        mounts=language_mounts(lang, tools),
         processes=lang.processes,
         open_files=lang.open_files,
         address_space_limit=lang.address_space_limit,
         trusted=trusted,
-        stub=is_stub,
+        stub=staged.stub,
     )
-    return Build(program, None, message, lang.id)
 
 
 def detect_language(source: Path, languages: Mapping[str, Language]) -> Language:
@@ -237,7 +261,7 @@ def trusted_program(
     is_folder_program = folder.name not in ("output_validators", *INPUT_VALIDATOR_FOLDERS)
     source: Path = folder if is_folder_program else path
     try:
-        built = build(source, lang, problem=None, tools=tools, runner=runner, workdir=workdir, trusted=True)
+        built = build(source, lang, Environment(runner, languages, tools), problem=None, workdir=workdir, trusted=True)
     except SkipLanguage as exc:
         return Build(None, Verdict.JE, str(exc), lang.id)
     if built.program is None:

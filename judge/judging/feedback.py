@@ -89,27 +89,32 @@ def missing_module_hint(stderr_tail: str) -> str:
     )
 
 
-def validator_spec(
-    validator: Program,
-    *,
-    input_path: Path,
-    answer_path: Path,
-    feedback_dir: Path,
-    args: tuple[str, ...],
-    team_output: Path | None,
-    log: Path,
-    wall_time_s: float | None = None,
-) -> RunSpec:
+@dataclass(frozen=True)
+class ValidatorCall:
+    """One run of an output validator, as Kattis invokes it:
+    ``validator input_file answer_file feedback_dir/ [args...] < team_output``."""
+
+    input_path: Path
+    answer_path: Path
+    feedback_dir: Path  # its box too
+    args: tuple[str, ...]
+    team_output: Path | None  # None: an interactive run (its stdin is the program's stdout)
+    log: Path  # its stderr; its stdout goes beside, with the suffix .out
+    wall_time_s: float | None = None  # CPU and wall-clock limit; None: VALIDATOR_LIMITS'
+
+
+def validator_spec(validator: Program, call: ValidatorCall) -> RunSpec:
+    """How to start ``validator`` for ``call`` (a trusted run)."""
     limits = VALIDATOR_LIMITS
-    if wall_time_s is not None:
-        limits = Limits(**{**VALIDATOR_LIMITS.__dict__, "wall_time_s": wall_time_s, "time_s": wall_time_s})
+    if call.wall_time_s is not None:
+        limits = replace(VALIDATOR_LIMITS, wall_time_s=call.wall_time_s, time_s=call.wall_time_s)
     return RunSpec(
-        argv=(*validator.argv, str(input_path), str(answer_path), str(feedback_dir) + "/", *args),
-        box=feedback_dir.parent,
+        argv=(*validator.argv, str(call.input_path), str(call.answer_path), str(call.feedback_dir) + "/", *call.args),
+        box=call.feedback_dir.parent,
         limits=limits,
-        stdin=team_output,
-        stdout=log.with_suffix(".out"),
-        stderr=log,
+        stdin=call.team_output,
+        stdout=call.log.with_suffix(".out"),
+        stderr=call.log,
         env=dict(validator.env),
         trusted=True,
     )

@@ -19,9 +19,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from judge.judging.build import SkipLanguage
+from judge.judging.environment import Environment
 from judge.judging.prepared import PackageMismatch, Packages
 from judge.judging.results import CaseResult, SubmissionResult
-from judge.judging.submission import Environment, judge_submission, unjudged
+from judge.judging.submission import JudgeOptions, judge_submission, unjudged
 from judge.judging.verdict import Verdict
 from judge.package.problem import Problem
 
@@ -158,7 +159,8 @@ def judge_job(
     with tempfile.TemporaryDirectory(prefix="judge-job-") as tmp:
         try:
             source = job.stage(Path(tmp))
-            result = judge_submission(prepared, source, env, on_test=on_test, language=lang, all_tests=job.all_tests)
+            options = JudgeOptions(language=lang, all_tests=job.all_tests, on_test=on_test)
+            result = judge_submission(prepared, source, env, options=options)
         except SkipLanguage:
             raise
         except Exception as exc:  # noqa: BLE001 - the judge's own bug: a JE, judged again next time

@@ -8,11 +8,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Protocol
 
+from judge.judging.environment import Environment
 from judge.judging.identity import judge_version
 from judge.judging.jobs import JudgeJob, judge_job
 from judge.judging.prepared import Packages
 from judge.judging.results import SubmissionResult
-from judge.judging.submission import Environment
 from judge.languages.fingerprint import Fingerprints
 from judge.package.problem import Problem
 

@@ -13,7 +13,8 @@ import threading
 from collections.abc import Mapping
 from pathlib import Path
 
-from judge.judging.submission import Environment, Prepared, prepare
+from judge.judging.environment import Environment
+from judge.judging.submission import Prepared, prepare
 from judge.package.problem import Problem
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from judge.judging.build import Program
-from judge.judging.feedback import decide, validator_spec
+from judge.judging.feedback import ValidatorCall, decide, validator_spec
 from judge.judging.verdict import Verdict
 from judge.languages.table import Toolchain
 from judge.runner import Runner
@@ -115,8 +115,7 @@ def _validate(runner: Runner, validator: Program, root: Path, team_output: Path)
         feedback_dir = run_dir / "feedback"
         feedback_dir.mkdir(parents=True)
         log = run_dir / "validator.log"
-        spec: RunSpec = validator_spec(
-            validator,
+        call = ValidatorCall(
             input_path=root / "in",
             answer_path=root / "ans",
             feedback_dir=feedback_dir,
@@ -125,6 +124,7 @@ def _validate(runner: Runner, validator: Program, root: Path, team_output: Path)
             log=log,
             wall_time_s=30.0,
         )
+        spec: RunSpec = validator_spec(validator, call)
         judgement = decide(runner.run(spec), feedback_dir, log)
         if judgement.verdict is not expected:
             return f"a trivial validator gave {judgement.verdict.value}, not {expected.value}: {judgement.message}"

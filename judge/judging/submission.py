@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from judge.judging.build import Build, Program, build, detect_language, trusted_program
+from judge.judging.environment import Environment
 from judge.judging.problemtypes import Context, judge_test
 from judge.judging.results import CaseResult, SubmissionResult
 from judge.judging.scoring import aggregate_metric, score_submission
 from judge.judging.verdict import Verdict
-from judge.languages.table import Language, Toolchain
+from judge.languages.table import Language
 from judge.package.problem import Problem, TestCase
-from judge.runner import Runner
 
 
 @dataclass(frozen=True)
@@ -25,13 +25,6 @@ class Prepared:
     problem: Problem
     validator: Program | None
     error: str | None  # the package's validator cannot be built: every submission gets JE
-
-
-@dataclass(frozen=True)
-class Environment:
-    runner: Runner
-    languages: Mapping[str, Language]
-    tools: Toolchain
 
 
 def prepare(problem: Problem, env: Environment, workdir: Path) -> Prepared:
@@ -71,64 +64,37 @@ def _tests_to_run(problem: Problem) -> list[TestCase]:
     return list(problem.tests())
 
 
-def judge_submission(
-    prepared: Prepared,
-    source: Path,
-    env: Environment,
-    *,
-    on_test: Callable[[CaseResult], None] | None = None,
-    workdir: Path | None = None,
-    language: Language | None = None,
-    all_tests: bool = False,
-) -> SubmissionResult:
-    """Judge one submission (in ``language``, else the one its extension names). Raises build.SkipLanguage
-    for an unknown language or a missing toolchain. Callers: jobs.judge_job (and tests).
+@dataclass(frozen=True)
+class JudgeOptions:
+    """How to judge a submission, beyond the problem, the source and the environment."""
 
-    ``all_tests``: also judge the tests that the contest would not (after a rejection in a group with
-    ``on_reject: break``); they are marked ``skipped`` and count for nothing (`judge verify --all-tests`).
-    """
+    language: Language | None = None  # None: the one the source's extension names
+    # also judge the tests that the contest would not (after a rejection in a group with ``on_reject: break``);
+    # they are marked ``skipped`` and count for nothing (`judge verify --all-tests`)
+    all_tests: bool = False
+    workdir: Path | None = None  # None: a temporary folder, removed afterwards
+    on_test: Callable[[CaseResult], None] | None = None  # called with each test's result as soon as it is known
+
+
+def judge_submission(
+    prepared: Prepared, source: Path, env: Environment, *, options: JudgeOptions = JudgeOptions()
+) -> SubmissionResult:
+    """Judge one submission. Raises build.SkipLanguage for an unknown language or a missing toolchain.
+    Callers: jobs.judge_job (and tests)."""
     problem = prepared.problem
-    lang = language or detect_language(source, env.languages)
-    warnings = tuple(env.runner.info.warnings)
-    if problem.multi_pass and not env.runner.info.isolated:
-        warnings += (
-            "multi-pass without a namespace sandbox: passes share /tmp and the file system, "
-            "so a program can carry data from one pass to the next",
-        )
-    own_tmp = workdir is None
-    work = Path(tempfile.mkdtemp(prefix="judge-")) if workdir is None else workdir
+    lang = options.language or detect_language(source, env.languages)
+    warnings = _sandbox_warnings(problem, env)
+    work = Path(tempfile.mkdtemp(prefix="judge-")) if options.workdir is None else options.workdir
     work.chmod(0o711)  # the boxes inside belong to the sandbox's unprivileged uid
     try:
         if prepared.error is not None:
             je = Build(None, Verdict.JE, prepared.error, lang.id)
             return _failed_build(problem, source, je, warnings)
-        built = build(source, lang, problem=problem, tools=env.tools, runner=env.runner, workdir=work)
+        built = build(source, lang, env, problem=problem, workdir=work)
         if built.program is None:
             return _failed_build(problem, source, built, warnings)
-        results: dict[str, CaseResult] = {}
-        stopped_groups: set[str] = set()
-        stop_all = False
-        for i, test in enumerate(_tests_to_run(problem)):
-            beyond = stop_all or any(test.group == g or test.group.startswith(g + "/") for g in stopped_groups)
-            if beyond and not all_tests:
-                continue
-            test_dir = work / f"t{i:04d}"
-            test_dir.mkdir()
-            ctx = Context(problem, built.program, prepared.validator, env.runner, test_dir)
-            result = judge_test(ctx, test)
-            shutil.rmtree(test_dir, ignore_errors=True)
-            if beyond:
-                result = replace(result, skipped=True)
-            results[test.name] = result
-            if on_test is not None:
-                on_test(result)
-            if beyond:
-                continue
-            if result.verdict is not Verdict.AC and problem.group(test.group).on_reject_break:
-                if not problem.scoring:
-                    stop_all = True
-                else:
-                    stopped_groups.add(test.group)
+        ctx = Context(problem, built.program, prepared.validator, env.runner, work)
+        results = _judge_tests(ctx, options)
         scored = score_submission(problem, results)
         ordered = tuple(results[t.name] for t in problem.tests() if t.name in results)
         return SubmissionResult(
@@ -149,5 +115,46 @@ def judge_submission(
             sandbox_warnings=warnings,
         )
     finally:
-        if own_tmp:
+        if options.workdir is None:
             shutil.rmtree(work, ignore_errors=True)
+
+
+def _sandbox_warnings(problem: Problem, env: Environment) -> tuple[str, ...]:
+    """The sandbox's warnings, and what they mean for this problem."""
+    warnings = tuple(env.runner.info.warnings)
+    if problem.multi_pass and not env.runner.info.isolated:
+        warnings += (
+            "multi-pass without a namespace sandbox: passes share /tmp and the file system, "
+            "so a program can carry data from one pass to the next",
+        )
+    return warnings
+
+
+def _judge_tests(ctx: Context, options: JudgeOptions) -> dict[str, CaseResult]:
+    """Judge the tests in order, each in a folder of its own inside ``ctx.workdir``, until judging stops: at
+    the first rejection of a pass-fail problem, or of a group with ``on_reject: break`` (its other tests)."""
+    problem = ctx.problem
+    results: dict[str, CaseResult] = {}
+    stopped_groups: set[str] = set()
+    stop_all = False
+    for i, test in enumerate(_tests_to_run(problem)):
+        beyond = stop_all or any(test.group == g or test.group.startswith(g + "/") for g in stopped_groups)
+        if beyond and not options.all_tests:
+            continue
+        test_dir = ctx.workdir / f"t{i:04d}"
+        test_dir.mkdir()
+        result = judge_test(replace(ctx, workdir=test_dir), test)
+        shutil.rmtree(test_dir, ignore_errors=True)
+        if beyond:
+            result = replace(result, skipped=True)
+        results[test.name] = result
+        if options.on_test is not None:
+            options.on_test(result)
+        if beyond:
+            continue
+        if result.verdict is not Verdict.AC and problem.group(test.group).on_reject_break:
+            if not problem.scoring:
+                stop_all = True
+            else:
+                stopped_groups.add(test.group)
+    return results

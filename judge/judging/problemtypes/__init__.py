@@ -11,6 +11,13 @@ Each run of the contestant's program gets a fresh box; processes are started by 
 """
 
 from judge.judging.problemtypes.multipass import judge_test
-from judge.judging.problemtypes.program import Context, ProgramRun, describe_failure, program_limits, run_program
+from judge.judging.problemtypes.program import (
+    Context,
+    ProgramCall,
+    ProgramRun,
+    describe_failure,
+    program_limits,
+    run_program,
+)
 
-__all__ = ["Context", "ProgramRun", "describe_failure", "judge_test", "program_limits", "run_program"]
+__all__ = ["Context", "ProgramCall", "ProgramRun", "describe_failure", "judge_test", "program_limits", "run_program"]

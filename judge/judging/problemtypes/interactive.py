@@ -6,10 +6,12 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from judge.judging.feedback import decide, validator_spec
+from judge.judging.feedback import Judgement, ValidatorCall, decide, validator_spec
 from judge.judging.problemtypes.program import (
     Context,
     Pass,
+    PassSetup,
+    ProgramCall,
     answer_path,
     describe_failure,
     fresh_box,
@@ -17,42 +19,51 @@ from judge.judging.problemtypes.program import (
     program_spec,
 )
 from judge.judging.verdict import Verdict, limit_verdict
-from judge.package.problem import TestCase
-from judge.runner.spec import LimitHit
+from judge.runner.spec import InteractiveResult, LimitHit
 
 TRANSCRIPT_LINES = 40
 VALIDATOR_EXTRA_WALL_S = 10  # the validator's wall-clock limit: the program's, plus this
 
 
-def interactive_pass(
-    ctx: Context, test: TestCase, args: tuple[str, ...], stdin: Path, feedback_dir: Path, n: int
-) -> Pass:
-    """Pass ``n`` of an interactive test; ``stdin`` is this pass's input (the validator's ``input_file``)."""
+def interactive_pass(ctx: Context, setup: PassSetup) -> Pass:
+    """A pass of an interactive test; ``setup.stdin`` is this pass's input (the validator's ``input_file``)."""
     assert ctx.validator is not None
-    box = fresh_box(ctx.program, ctx.workdir / f"box{n}")
+    n = setup.n
     err = ctx.workdir / f"pass{n}.err"
     transcript = ctx.workdir / f"pass{n}.transcript"
-    program = program_spec(ctx.problem, ctx.program, box, program_args(ctx.problem, test), stdin, None, None, err)
+    call = ProgramCall(
+        box=fresh_box(ctx.program, ctx.workdir / f"box{n}"),
+        test_input=setup.stdin,
+        stdout=None,
+        stderr=err,
+        extra_args=program_args(ctx.problem, setup.test),
+    )
+    program = program_spec(ctx.problem, ctx.program, call)
     log = ctx.workdir / f"validator{n}.log"
-    peer = validator_spec(
-        ctx.validator,
-        input_path=stdin,  # multi-pass: this pass's input (the previous pass's nextpass.in)
-        answer_path=answer_path(ctx, test),
-        feedback_dir=feedback_dir,
-        args=ctx.problem.validator_args + args,
+    peer = ValidatorCall(
+        input_path=setup.stdin,  # multi-pass: this pass's input (the previous pass's nextpass.in)
+        answer_path=answer_path(ctx, setup.test),
+        feedback_dir=setup.feedback_dir,
+        args=ctx.problem.validator_args + setup.validator_args,
         team_output=None,
         log=log,
         wall_time_s=program.limits.wall_time_s + VALIDATOR_EXTRA_WALL_S,
     )
     try:
-        both = ctx.runner.run_interactive(program, peer, transcript)
+        both = ctx.runner.run_interactive(program, validator_spec(ctx.validator, peer), transcript)
     finally:
-        shutil.rmtree(box, ignore_errors=True)
+        shutil.rmtree(call.box, ignore_errors=True)
     lines = transcript.read_text(errors="replace").splitlines()[:TRANSCRIPT_LINES] if transcript.exists() else []
     shown = "\n".join(lines)
-    judgement = decide(both.peer, feedback_dir, log)
+    judgement = decide(both.peer, setup.feedback_dir, log)
+    verdict, message = _precedence(both, judgement, err)
+    return Pass(both.program, judgement, verdict, message, shown)
+
+
+def _precedence(both: InteractiveResult, judgement: Judgement, err: Path) -> tuple[Verdict, str]:
+    """The pass's verdict and message from what the program and the validator did: the Kattis/DOMjudge
+    precedence (docs/package-format.md, "Interactive problems")."""
     run_verdict = limit_verdict(both.program)
-    # Kattis/DOMjudge precedence (docs/package-format.md, "Interactive problems").
     if (
         judgement.verdict is Verdict.JE
         and run_verdict is not None
@@ -61,13 +72,11 @@ def interactive_pass(
         and both.peer.limit_hit is LimitHit.WALL_TIME
     ):
         # the program failed first; the judge then stopped the validator (still reading its output)
-        return Pass(both.program, judgement, run_verdict, describe_failure(both.program, run_verdict, err), shown)
+        return run_verdict, describe_failure(both.program, run_verdict, err)
     if judgement.verdict is Verdict.JE:
-        return Pass(both.program, judgement, Verdict.JE, judgement.message, shown)
+        return Verdict.JE, judgement.message
     if both.peer_exited_first and judgement.verdict in (Verdict.WA, Verdict.PV):
-        return Pass(both.program, judgement, judgement.verdict, judgement.message, shown)
-    if run_verdict is not None and run_verdict is not Verdict.RTE:
-        return Pass(both.program, judgement, run_verdict, describe_failure(both.program, run_verdict, err), shown)
-    if run_verdict is Verdict.RTE:
-        return Pass(both.program, judgement, Verdict.RTE, describe_failure(both.program, Verdict.RTE, err), shown)
-    return Pass(both.program, judgement, judgement.verdict, judgement.message, shown)
+        return judgement.verdict, judgement.message
+    if run_verdict is not None:  # the program's own failure: a limit, a crash (or the sandbox's, JE)
+        return run_verdict, describe_failure(both.program, run_verdict, err)
+    return judgement.verdict, judgement.message

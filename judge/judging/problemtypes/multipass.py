@@ -4,11 +4,12 @@
 from __future__ import annotations
 
 import shutil
+from dataclasses import replace
 
 from judge.judging.feedback import Feedback
 from judge.judging.problemtypes.batch import batch_pass
 from judge.judging.problemtypes.interactive import interactive_pass
-from judge.judging.problemtypes.program import Context
+from judge.judging.problemtypes.program import Context, Pass, PassSetup
 from judge.judging.results import CaseResult
 from judge.judging.verdict import Verdict
 from judge.package.problem import ScoreAggregation, TestCase
@@ -41,66 +42,96 @@ def judge_test(ctx: Context, test: TestCase) -> CaseResult:
     allowed), or with a rejection, is a judge error.
     """
     group = ctx.problem.group(test.group)
-    feedback_dir = ctx.workdir / "feedback"
-    feedback_dir.mkdir(parents=True, exist_ok=True)
-    stdin = test.input_path
+    args = test.validator_args if test.validator_args is not None else group.validator_args
+    first = PassSetup(test, 1, test.input_path, args, ctx.workdir / "feedback")
+    first.feedback_dir.mkdir(parents=True, exist_ok=True)
+    passes, passes_verdict, protocol_note = _run_passes(ctx, first)
+    multi = ctx.problem.multi_pass
+    fb = _feedback(passes[-1])
+    verdict, fraction, score_note = _scored(ctx, test, passes_verdict, fb)
+    messages = [*_pass_messages(passes, multi), *(m for m in (protocol_note, score_note) if m)]
+    return CaseResult(
+        name=test.name,
+        group=test.group,
+        verdict=verdict,
+        fraction=min(fraction, 1.0),
+        time_s=max(0.0, *(p.result.cpu_time_s for p in passes)),
+        wall_time_s=max(0.0, *(p.result.wall_time_s for p in passes)),
+        memory_kib=max(0, *(p.result.memory_kib for p in passes)),
+        message="\n".join(messages)[:4000],
+        metric=fb.metric,
+        transcript="\n".join(
+            p.transcript if not multi else f"--- pass {n}\n{p.transcript}"
+            for n, p in enumerate(passes, 1)
+            if p.transcript
+        ),
+        passes=len(passes),
+    )
+
+
+def _run_passes(ctx: Context, first: PassSetup) -> tuple[list[Pass], Verdict, str]:
+    """Run the passes of a test, from ``first`` on, until one decides the test: the passes, the verdict of
+    the last and a note on it (an error of the multi-pass protocol)."""
     multi = ctx.problem.multi_pass
     max_passes = ctx.problem.limits.validation_passes if multi else 1
-    cpu = wall = 0.0
-    memory = 0
-    messages: list[str] = []
-    transcripts: list[str] = []
     run_pass = interactive_pass if ctx.problem.interactive else batch_pass
-    said = ""  # the validator's judgemessage.txt so far (multi-pass validators append to it)
-    n = 0
+    passes: list[Pass] = []
+    setup = first
     while True:
-        n += 1
-        args = test.validator_args if test.validator_args is not None else group.validator_args
-        p = run_pass(ctx, test, args, stdin, feedback_dir, n)
-        cpu, wall = max(cpu, p.result.cpu_time_s), max(wall, p.result.wall_time_s)
-        memory = max(memory, p.result.memory_kib)
+        p = run_pass(ctx, setup)
+        passes.append(p)
+        verdict, note = _after_nextpass(p, setup.n, max_passes) if multi else (p.verdict, "")
+        if verdict is not None:
+            return passes, verdict, note
+        nextpass = _feedback(p).nextpass
+        assert nextpass is not None
+        stdin = ctx.workdir / f"pass{setup.n + 1}.in"
+        shutil.move(nextpass, stdin)
+        setup = replace(setup, n=setup.n + 1, stdin=stdin)
+
+
+def _feedback(p: Pass) -> Feedback:
+    return p.judgement.feedback if p.judgement is not None else Feedback()
+
+
+def _after_nextpass(p: Pass, n: int, max_passes: int) -> tuple[Verdict | None, str]:
+    """The verdict of multi-pass pass ``n`` and a note on it; None when pass ``n + 1`` follows (the validator
+    accepted and wrote nextpass.in, and more passes are allowed)."""
+    if _feedback(p).nextpass is None or p.judgement is None:
+        return p.verdict, ""
+    if p.judgement.verdict is not Verdict.AC:
+        return Verdict.JE, "the validator wrote nextpass.in but did not accept (exit 42)"
+    if p.verdict is not Verdict.AC:
+        return p.verdict, ""  # the program failed (an interactive run): that is the verdict
+    if n >= max_passes:
+        return Verdict.JE, f"the validator asked for pass {n + 1}, but validation_passes is {max_passes}"
+    return None, ""
+
+
+def _scored(ctx: Context, test: TestCase, verdict: Verdict, fb: Feedback) -> tuple[Verdict, float, str]:
+    """The test's verdict, its score fraction and a note, from its last pass's verdict and feedback."""
+    group = ctx.problem.group(test.group)
+    if verdict is not Verdict.AC:
+        return verdict, 0.0, ""
+    if group.aggregation is ScoreAggregation.PASS_FAIL and group.scored:
+        if fb.score is not None or fb.score_multiplier is not None:
+            return Verdict.JE, 0.0, "the validator wrote a score for a test of a pass-fail group (2025-09: a JE)"
+    fraction = _fraction(ctx, test, fb)
+    if not 0.0 <= fraction <= 1.0 + 1e-9:
+        return Verdict.JE, 0.0, f"the validator's score is out of range (fraction {fraction:g} of the maximum)"
+    return Verdict.AC, fraction, ""
+
+
+def _pass_messages(passes: list[Pass], multi: bool) -> list[str]:
+    """What the passes said, in order (of a multi-pass test: each pass's part once, numbered)."""
+    messages: list[str] = []
+    said = ""  # the validator's judgemessage.txt so far (multi-pass validators append to it)
+    for n, p in enumerate(passes, 1):
         message = p.message
         if multi and p.judgement is not None and p.message == p.judgement.feedback.judge_message:
             message, said = _new_text(said, p.message), p.message
         if message:
             messages.append(message if not multi else f"pass {n}: {message}")
-        if p.transcript:
-            transcripts.append(p.transcript if not multi else f"--- pass {n}\n{p.transcript}")
-        fb = p.judgement.feedback if p.judgement is not None else Feedback()
-        if fb.ignored_score:
+        if _feedback(p).ignored_score:
             messages.append("(the validator rejected and also wrote score.txt: the score is ignored)")
-        verdict, fraction = p.verdict, 0.0
-        if multi and fb.nextpass is not None and p.judgement is not None:
-            if p.judgement.verdict is not Verdict.AC:
-                verdict = Verdict.JE
-                messages.append("the validator wrote nextpass.in but did not accept (exit 42)")
-            elif verdict is Verdict.AC:
-                if n >= max_passes:
-                    verdict = Verdict.JE
-                    messages.append(f"the validator asked for pass {n + 1}, but validation_passes is {max_passes}")
-                else:
-                    stdin = ctx.workdir / f"pass{n + 1}.in"
-                    shutil.move(fb.nextpass, stdin)
-                    continue
-        if verdict is Verdict.AC and group.aggregation is ScoreAggregation.PASS_FAIL and group.scored:
-            if fb.score is not None or fb.score_multiplier is not None:
-                messages.append("the validator wrote a score for a test of a pass-fail group (2025-09: a JE)")
-                verdict = Verdict.JE
-        if verdict is Verdict.AC:
-            fraction = _fraction(ctx, test, fb)
-            if not 0.0 <= fraction <= 1.0 + 1e-9:
-                messages.append(f"the validator's score is out of range (fraction {fraction:g} of the maximum)")
-                verdict, fraction = Verdict.JE, 0.0
-        return CaseResult(
-            name=test.name,
-            group=test.group,
-            verdict=verdict,
-            fraction=min(fraction, 1.0),
-            time_s=cpu,
-            wall_time_s=wall,
-            memory_kib=memory,
-            message="\n".join(messages)[:4000],
-            metric=fb.metric,
-            transcript="\n".join(transcripts),
-            passes=n,
-        )
+    return messages

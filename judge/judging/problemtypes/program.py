@@ -37,6 +37,19 @@ class Context:
     workdir: Path  # scratch space of this test; removed by the caller
 
 
+@dataclass(frozen=True)
+class PassSetup:
+    """What pass ``n`` (from 1) of a test is given: its input (the program's stdin and the validator's
+    ``input_file``: the test's ``.in``, then the previous pass's ``nextpass.in``), the validator's arguments
+    and the feedback directory, kept across the passes of the test."""
+
+    test: TestCase
+    n: int
+    stdin: Path
+    validator_args: tuple[str, ...]
+    feedback_dir: Path
+
+
 @dataclass
 class Pass:
     """What one pass of a test gave (one run of the program, and the validator's judgement)."""
@@ -70,32 +83,37 @@ def program_args(problem: Problem, test: TestCase) -> tuple[str, ...]:
     return test.args if test.args is not None else problem.group(test.group).args
 
 
-def program_spec(
-    problem: Problem,
-    program: Program,
-    box: Path,
-    extra_args: tuple[str, ...],
-    test_input: Path,
-    stdin: Path | None,
-    stdout: Path | None,
-    stderr: Path | None,
-    limits: Limits | None = None,
-    input_data: bytes | None = None,
-) -> RunSpec:
-    """How to start the program in ``box`` on ``test_input`` (``input: args`` applied here; the
-    input's tokens are read from ``input_data`` when given, else from the file)."""
-    argv = (*program.argv, *extra_args)
+@dataclass(frozen=True)
+class ProgramCall:
+    """One run of the contestant's program: its box, its input, where its output goes, and what changes for
+    this run only."""
+
+    box: Path
+    test_input: Path  # the input: the program's stdin, or its arguments under ``input: args``
+    stdout: Path | None  # None: an interactive run (stdin and stdout are the validator's pipes)
+    stderr: Path | None
+    extra_args: tuple[str, ...] = ()  # the test's (or its group's) ``args``
+    limits: Limits | None = None  # None: the problem's (``program_limits``)
+    input_data: bytes | None = None  # the input, when the caller has it in memory (the fuzzer)
+
+
+def program_spec(problem: Problem, program: Program, call: ProgramCall) -> RunSpec:
+    """How to start the program for ``call`` (``input: args`` applied here; the input's tokens are read from
+    ``call.input_data`` when given, else from the file)."""
+    argv = (*program.argv, *call.extra_args)
+    stdin = call.test_input if call.stdout is not None else None
     if problem.input_mode is InputMode.ARGS:
-        text = input_data.decode(errors="replace") if input_data is not None else test_input.read_text(errors="replace")
+        data = call.input_data
+        text = data.decode(errors="replace") if data is not None else call.test_input.read_text(errors="replace")
         argv = (*argv, *text.split())
         stdin = None
     return RunSpec(
         argv=argv,
-        box=box,
-        limits=limits if limits is not None else program_limits(problem, program),
+        box=call.box,
+        limits=call.limits if call.limits is not None else program_limits(problem, program),
         stdin=stdin,
-        stdout=stdout,
-        stderr=stderr,
+        stdout=call.stdout,
+        stderr=call.stderr,
         env=dict(program.env),
         mounts=program.mounts,
         address_space_limit=program.address_space_limit,
@@ -132,28 +150,23 @@ def run_program(
     problem: Problem,
     program: Program,
     runner: Runner,
-    box: Path,
-    test_input: Path,
-    output: Path,
-    stderr: Path,
+    call: ProgramCall,
     *,
-    extra_args: tuple[str, ...] = (),
-    limits: Limits | None = None,
     on_start: Callable[[], object] | None = None,
     on_end: Callable[[], object] | None = None,
-    input_data: bytes | None = None,
 ) -> ProgramRun:
-    """Run the program in ``box`` on ``test_input`` (stdin, or arguments under ``input: args``).
+    """Run the program in ``call.box`` on ``call.test_input`` (stdin, or arguments under ``input: args``).
 
-    The program's stdout goes to ``output``; under ``answer: exit_code`` an exit status is the answer
+    The program's stdout goes to ``call.stdout``; under ``answer: exit_code`` an exit status is the answer
     (see ``ProgramRun.output_file`` / ``output_bytes``). The box is left as the run left it.
-    ``on_start``, ``on_end``: see ``Runner.run``. ``input_data``: the input, when the caller has it in memory: then
-    ``test_input`` is written here, and only when the program reads it (not under ``input: args``).
+    ``on_start``, ``on_end``: see ``Runner.run``. ``call.input_data``: the input, when the caller has it in
+    memory: then ``call.test_input`` is written here, and only when the program reads it (not under ``input: args``).
     """
-    if input_data is not None and problem.input_mode is not InputMode.ARGS:
-        test_input.write_bytes(input_data)
-    spec = program_spec(problem, program, box, extra_args, test_input, test_input, output, stderr, limits, input_data)
-    result = runner.run(spec, on_start=on_start, on_end=on_end)
+    output, stderr = call.stdout, call.stderr
+    assert output is not None, "an interactive run goes through program_spec and Runner.run_interactive"
+    if call.input_data is not None and problem.input_mode is not InputMode.ARGS:
+        call.test_input.write_bytes(call.input_data)
+    result = runner.run(program_spec(problem, program, call), on_start=on_start, on_end=on_end)
     if problem.answer_mode is AnswerMode.EXIT_CODE and result.exited and result.exit_code is not None:
         return ProgramRun(result, None, "", output, f"{result.exit_code}\n".encode())
     verdict = limit_verdict(result)

@@ -1,0 +1,191 @@
+"""The judging rules of batch problems, through a scripted FakeRunner (no root, no sandbox, sub-second):
+what a run earns by itself (its limits, its exit), which test's verdict is the submission's, where judging
+stops, that a judge error is never charged, and what the program and the validator are given."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fakes import FakeRunner, Reply, accept, crash, make_package, ran, reject
+from rules_support import ONE_TEST, LitteringRunner, judge, program_runs, validator, validator_runs
+
+from judge.judging.verdict import Verdict
+from judge.runner.spec import LimitHit
+
+THREE_TESTS = {f"secret/{i:02d}": (f"{i}\n".encode(), f"{i}\n".encode()) for i in (1, 2, 3)}
+
+
+def pass_fail(tmp_path: Path, tests: dict[str, tuple[bytes, bytes]] = THREE_TESTS, **config: object) -> Path:
+    return make_package(tmp_path / "pkg", {"name": "b", **config}, tests)
+
+
+def scoring(tmp_path: Path, tests: dict[str, tuple[bytes, bytes]] = THREE_TESTS) -> Path:
+    """A scoring problem: one group of ``tests``, worth 90; a rejection does not stop judging (on_reject:
+    continue is the default of scoring problems)."""
+    return make_package(tmp_path / "pkg", {"name": "s", "type": "scoring"}, tests, groups={"secret": {"max_score": 90}})
+
+
+# -- what a run earns by itself ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "run, verdict, said",
+    [
+        (ran(limit=LimitHit.CPU_TIME, cpu_time_s=1.5), Verdict.TLE, "CPU time limit exceeded"),
+        (ran(limit=LimitHit.WALL_TIME), Verdict.TLE, "wall-clock time limit exceeded"),
+        (ran(limit=LimitHit.MEMORY, memory_kib=99_000), Verdict.MLE, "memory limit exceeded (99000 KiB)"),
+        (ran(limit=LimitHit.OUTPUT), Verdict.OLE, "output limit exceeded"),
+        (ran(limit=LimitHit.PROCESSES), Verdict.RTE, "too many processes or threads"),
+        (ran(exit_code=3), Verdict.RTE, "exit status 3"),
+        (ran(signal=9), Verdict.RTE, "killed by signal SIGKILL"),
+    ],
+)
+def test_a_failed_run_is_its_verdict_and_its_output_is_not_validated(
+    tmp_path: Path, run: Reply, verdict: Verdict, said: str
+) -> None:
+    runner = FakeRunner([run], [])  # a validator run would find no reply: ScriptExhausted
+    result = judge(tmp_path, pass_fail(tmp_path, ONE_TEST), runner)
+    assert result.verdict is verdict and result.verdict.charged
+    assert result.tests[0].verdict is verdict and said in result.tests[0].message
+    assert validator_runs(runner) == []
+
+
+def test_a_run_is_measured_and_the_submission_takes_the_maximum(tmp_path: Path) -> None:
+    runs = [ran(b"1\n", cpu_time_s=0.2, memory_kib=3000), ran(b"2\n", cpu_time_s=0.7, memory_kib=1000)]
+    result = judge(tmp_path, pass_fail(tmp_path, dict(list(THREE_TESTS.items())[:2])), FakeRunner(runs, [accept()] * 2))
+    assert [(t.time_s, t.memory_kib) for t in result.tests] == [(0.2, 3000), (0.7, 1000)]
+    assert (result.time_s, result.memory_kib) == (0.7, 3000)
+
+
+def test_the_program_runs_under_the_problems_limits(tmp_path: Path) -> None:
+    package = pass_fail(tmp_path, ONE_TEST, limits={"time_limit": 2.5, "memory": 256, "output": 4})
+    runner = FakeRunner([ran(b"1\n")], [accept()])
+    assert judge(tmp_path, package, runner).verdict is Verdict.AC
+    (spec,) = program_runs(runner)
+    assert (spec.limits.time_s, spec.limits.memory_kib, spec.limits.output_bytes) == (2.5, 256 * 1024, 4 * 1024 * 1024)
+
+
+# -- which test decides, where judging stops ----------------------------------------------------------
+
+
+def test_the_first_failing_test_is_the_submissions_verdict(tmp_path: Path) -> None:
+    runs = [ran(b"1\n"), ran(limit=LimitHit.CPU_TIME), ran(b"0\n")]
+    result = judge(tmp_path, scoring(tmp_path), FakeRunner(runs, [accept(score=90), reject("no")]))
+    assert [t.verdict for t in result.tests] == [Verdict.AC, Verdict.TLE, Verdict.WA]
+    assert result.verdict is Verdict.TLE
+    assert result.score == 30.0  # a third of the group: the one accepted test
+
+
+def test_a_pass_fail_problem_stops_at_the_first_rejection(tmp_path: Path) -> None:
+    runner = FakeRunner([ran(b"1\n"), ran(b"0\n")], [accept(), reject("no")])
+    result = judge(tmp_path, pass_fail(tmp_path), runner)
+    assert result.verdict is Verdict.WA
+    assert [t.name for t in result.tests] == ["secret/01", "secret/02"]
+    assert len(program_runs(runner)) == 2
+
+
+def test_a_pass_fail_problem_stops_everything_at_a_failed_sample(tmp_path: Path) -> None:
+    tests = {"sample/01": (b"1\n", b"1\n"), **THREE_TESTS}
+    runner = FakeRunner([ran(exit_code=1)], [])
+    result = judge(tmp_path, pass_fail(tmp_path, tests), runner)
+    assert result.verdict is Verdict.RTE and [t.name for t in result.tests] == ["sample/01"]
+
+
+def test_all_tests_judges_past_the_stop_and_counts_none_of_it(tmp_path: Path) -> None:
+    runs = [ran(b"1\n"), ran(b"0\n"), ran(limit=LimitHit.CPU_TIME, cpu_time_s=5.0)]
+    result = judge(tmp_path, pass_fail(tmp_path), FakeRunner(runs, [accept(), reject("no")]), all_tests=True)
+    assert [(t.verdict, t.skipped) for t in result.tests] == [
+        (Verdict.AC, False),
+        (Verdict.WA, False),
+        (Verdict.TLE, True),
+    ]
+    assert result.verdict is Verdict.WA  # the skipped TLE changes nothing
+    assert result.time_s < 5.0
+
+
+# -- a judge error is never charged ---------------------------------------------------------------------
+
+
+def test_a_judge_error_after_a_wrong_answer_makes_the_submission_je(tmp_path: Path) -> None:
+    runs = [ran(b"0\n"), ran(b"2\n"), ran(b"3\n")]
+    result = judge(tmp_path, scoring(tmp_path), FakeRunner(runs, [reject("no"), crash(1), accept(score=90)]))
+    assert [t.verdict for t in result.tests] == [Verdict.WA, Verdict.JE, Verdict.AC]
+    assert result.verdict is Verdict.JE and not result.verdict.charged
+
+
+@pytest.mark.parametrize(
+    "reply, why",
+    [
+        (crash(1), "validator exited with status 1 (expected 42 or 43)"),
+        (crash(0), "validator exited with status 0"),
+        (validator(42, {"score.txt": b"many\n"}), "score.txt does not hold a number"),
+    ],
+)
+def test_a_validator_that_breaks_the_protocol_is_je(tmp_path: Path, reply: Reply, why: str) -> None:
+    result = judge(tmp_path, pass_fail(tmp_path, ONE_TEST), FakeRunner([ran(b"1\n")], [reply]))
+    assert result.verdict is Verdict.JE and why in result.tests[0].message
+
+
+def test_a_validator_that_hits_its_limit_is_je(tmp_path: Path) -> None:
+    runner = FakeRunner([ran(b"1\n")], [validator(limit=LimitHit.WALL_TIME)])
+    result = judge(tmp_path, pass_fail(tmp_path, ONE_TEST), runner)
+    assert result.verdict is Verdict.JE and "validator hit its" in result.tests[0].message
+
+
+def test_a_validator_that_cannot_be_built_is_je_and_nothing_runs(tmp_path: Path) -> None:
+    package = pass_fail(tmp_path, ONE_TEST)
+    folder = package / "output_validators" / "check"
+    (folder / "validate.py").unlink()
+    (folder / "validate.c").write_text("int main(void) { return 42 }\n")
+    runner = FakeRunner([], [], compiles=[ran(b"validate.c:1: error: expected ';'\n", exit_code=1)])
+    result = judge(tmp_path, package, runner)
+    assert result.verdict is Verdict.JE and not result.verdict.charged and result.tests == ()
+    assert program_runs(runner) == []
+
+
+# -- what the program and the validator are given -------------------------------------------------------------
+
+
+def test_the_validator_gets_the_kattis_arguments_and_the_output_on_stdin(tmp_path: Path) -> None:
+    config = {"name": "a", "validator_flags": "case_sensitive"}
+    groups = {"secret": {"output_validator_args": "--strict"}}
+    package = make_package(tmp_path / "pkg", config, ONE_TEST, groups=groups)
+    runner = FakeRunner([ran(b"1\n")], [accept()])
+    assert judge(tmp_path, package, runner).verdict is Verdict.AC
+    (program,) = program_runs(runner)
+    (check,) = validator_runs(runner)
+    *_, given, answer, feedback, flag, arg = check.argv
+    data = (package / "data" / "secret").resolve()
+    assert Path(given).resolve() == data / "01.in" and Path(answer).resolve() == data / "01.ans"
+    assert feedback.endswith("/") and (flag, arg) == ("case_sensitive", "--strict")
+    assert check.stdin == program.stdout and check.trusted and not program.trusted
+    assert runner.stdins == [b"1\n"]
+
+
+@pytest.mark.parametrize(
+    "output, config, verdict",
+    [
+        (b"1\n", {}, Verdict.AC),
+        (b"  1  \n\n", {}, Verdict.AC),  # whitespace only separates tokens
+        (b"2\n", {}, Verdict.WA),
+        (b"1.004\n", {"validator_flags": "float_tolerance 0.01"}, Verdict.AC),
+        (b"1.04\n", {"validator_flags": "float_tolerance 0.01"}, Verdict.WA),
+        (b"1\n", {"validator_flags": "no_such_flag"}, Verdict.JE),  # the package's mistake
+    ],
+)
+def test_without_a_validator_the_default_comparison_decides(
+    tmp_path: Path, output: bytes, config: dict[str, str], verdict: Verdict
+) -> None:
+    package = make_package(tmp_path / "pkg", {"name": "d", **config}, {"secret/01": (b"x\n", b"1\n")}, validator=False)
+    runner = FakeRunner([ran(output)], [])
+    result = judge(tmp_path, package, runner)
+    assert result.verdict is verdict
+    assert validator_runs(runner) == []
+
+
+def test_every_test_runs_in_a_fresh_box(tmp_path: Path) -> None:
+    runner = LitteringRunner([ran(b"1\n"), ran(b"2\n"), ran(b"3\n")], [accept()] * 3)
+    assert judge(tmp_path, pass_fail(tmp_path), runner).verdict is Verdict.AC
+    assert len({box for box, _ in runner.boxes}) == 3
+    assert [held for _, held in runner.boxes] == [("sub.py",)] * 3
