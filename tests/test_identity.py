@@ -111,7 +111,7 @@ def test_every_module_judging_imports_is_in_the_version() -> None:
     interpreter, is in the list, but for the keys themselves and the package's __init__ (the version number,
     part of the judge version's text)."""
     code = (
-        "import json, sys, judge.judging.jobs, judge.judging.inputcheck;"
+        "import json, sys, judge.judging.jobs, judge.judging.inputcheck, judge.runner.api;"  # api: make_runner's
         "print(json.dumps(sorted(m.__file__ for n, m in sys.modules.items()"
         " if n.split('.')[0] == 'judge' and getattr(m, '__file__', None))))"
     )
