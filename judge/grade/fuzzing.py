@@ -144,10 +144,11 @@ def _error(entry: Entry, seed: int, message: str) -> FuzzOutcome:
     return FuzzOutcome(entry.problem, entry.rel, entry.language, FuzzStatus.ERROR, seed, "", message=message)
 
 
-def fuzz_keys(grading: Grading, summary: Summary, examples: int, seed: int) -> dict[tuple[str, str], FuzzKey]:
+def fuzz_keys(
+    grading: Grading, summary: Summary, options: GradeFuzzOptions, version: str
+) -> dict[tuple[str, str], FuzzKey]:
     """The key of each entry to fuzz: its current run (in ``summary``) has the full score and its problem has
-    a fuzz.py. The key is the run's, plus the fuzzer's version and the hooks' hash, N and the seed."""
-    version = fuzz_version(summary.judge_version)
+    a fuzz.py. The key is the run's, plus the fuzzer's ``version`` and the hooks' hash, N and the seed."""
     keys: dict[tuple[str, str], FuzzKey] = {}
     for entry in grading.contest.entries:
         run = summary.runs.get(entry.key)
@@ -155,7 +156,7 @@ def fuzz_keys(grading: Grading, summary: Summary, examples: int, seed: int) -> d
         if run is None or not full_score(run) or not has_fuzz_hooks(problem):
             continue
         hooks = fuzz_hash(hooks_path(problem))
-        keys[entry.key] = FuzzKey(run.key, f"{version}/hooks-{hooks}", examples, seed)
+        keys[entry.key] = FuzzKey(run.key, f"{version}/hooks-{hooks}", options.examples, options.seed)
     return keys
 
 
@@ -173,7 +174,7 @@ def fuzz_contest(
     uses ``store``; the fuzzing runs in ``options.jobs`` worker threads."""
     listen = listener or FuzzListener()
     out = FuzzSummary(options.examples, options.seed, fuzz_version(summary.judge_version))
-    keys = fuzz_keys(grading, summary, options.examples, options.seed)
+    keys = fuzz_keys(grading, summary, options, out.version)
     candidates = [e for e in grading.contest.entries if e.key in keys]
 
     def lookup(entry: Entry) -> StoredFuzz | None:
