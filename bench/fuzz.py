@@ -124,12 +124,16 @@ def main() -> None:
         for r in range(args.rounds):
             # The default (pipelined) fuzzer, then the raw runs of the very inputs it generated.
             inputs: list[bytes] = []
+
+            def record(n: int, data: bytes, trial: object, seen: list[bytes] = inputs) -> None:
+                seen.append(data)
+
             piped = fuzz_submission(
                 prepared,
                 args.source,
                 env,
                 FuzzOptions(examples=args.examples, seed=r, use_database=False),
-                on_example=lambda n, data, trial, seen=inputs: seen.append(data),
+                on_example=record,
             )
             assert piped.status.value == "passed", piped.to_json()
             raw_s = sum(raw.sandboxed(data) for data in inputs)
