@@ -38,7 +38,7 @@ from typing import Any
 
 from grade import ROOT, outcome, snapshot  # bench/grade.py
 
-from judge.commands.defaults import GRADE_DB_NAME
+from judge.grade.options import GRADE_DB_NAME
 from judge.grade.storage import Store
 from judge.runner import make_runner
 

@@ -27,8 +27,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from judge.fuzz import fuzz_submission
-from judge.fuzz.engine import tune_for_fuzzing
+from judge.fuzz.engine import fuzz_submission, tune_for_fuzzing
+from judge.fuzz.options import FuzzOptions
 from judge.judging.build import Program, build, detect_language
 from judge.judging.problemtypes import program_limits
 from judge.judging.submission import Environment, prepare
@@ -119,14 +119,16 @@ def main() -> None:
         for r in range(args.rounds):
             # The default (pipelined) fuzzer, then the raw runs of the very inputs it generated.
             inputs: list[bytes] = []
+
+            def record(n: int, data: bytes, trial: object, seen: list[bytes] = inputs) -> None:
+                seen.append(data)
+
             piped = fuzz_submission(
                 prepared,
                 args.source,
                 env,
-                args.examples,
-                seed=r,
-                use_database=False,
-                on_example=lambda n, data, trial, seen=inputs: seen.append(data),
+                FuzzOptions(examples=args.examples, seed=r, use_database=False),
+                on_example=record,
             )
             assert piped.status.value == "passed", piped.to_json()
             raw_s = sum(raw.sandboxed(data) for data in inputs)
@@ -144,15 +146,11 @@ def main() -> None:
                 prepared,
                 args.source,
                 env,
-                args.examples,
-                seed=r,
-                use_database=False,
-                pipeline=False,
+                FuzzOptions(examples=args.examples, seed=r, use_database=False, pipeline=False),
                 on_example=after_example,
             )
-            slow = fuzz_submission(
-                prepared, args.source, env, args.examples // 3, seed=r, use_database=False, use_accepts=False
-            )
+            slow_options = FuzzOptions(examples=args.examples // 3, seed=r, use_database=False, use_accepts=False)
+            slow = fuzz_submission(prepared, args.source, env, slow_options)
             row = {
                 "fuzz": (piped.runs, piped.elapsed_s),
                 "raw": (len(inputs), raw_s),

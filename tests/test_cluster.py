@@ -34,7 +34,8 @@ from judge.cluster.coordinator import ClusterJudges, ClusterSpec, open_cluster, 
 from judge.cluster.service import RESOURCE, WorkerConfig
 from judge.commands.cli import main
 from judge.grade.discovery import Entry, discover, load_problems
-from judge.grade.schedule import Listener, grade
+from judge.grade.options import GradeOptions
+from judge.grade.schedule import Grading, Listener, grade
 from judge.grade.storage import Store, StoredRun
 from judge.judging.submission import Environment
 from judge.languages.table import load_languages, toolchain
@@ -250,7 +251,7 @@ def test_the_jobs_of_a_worker_killed_mid_grade_run_again_and_are_stored_once(
         killer = KillABusyWorker(client)
         judges = ClusterJudges(client, loaded, ("python3",), where="test", note=print)
         try:
-            summary = grade(contest, loaded, env, store, listener=killer, judges=judges)
+            summary = grade(Grading(contest, loaded, env), store, GradeOptions(), listener=killer, judges=judges)
         finally:
             judges.close()
     assert killer.killed is not None  # a worker died while judging
@@ -337,7 +338,7 @@ def test_a_worker_whose_sandbox_breaks_mid_job_retires_and_the_job_runs_elsewher
             judges = ClusterJudges(client, loaded, ("python3",), where=scheduler, note=notes.append)
             breaker.start()
             try:
-                summary = grade(contest, loaded, env, store, judges=judges)
+                summary = grade(Grading(contest, loaded, env), store, GradeOptions(), judges=judges)
             finally:
                 breaker.stop.set()
                 judges.close()
@@ -406,7 +407,8 @@ def test_a_scheduler_lost_mid_grade_keeps_whole_results_only(
             judges = ClusterJudges(client, loaded, ("python3",), where=cluster.scheduler_address, note=print)
             try:
                 with pytest.raises(ClusterError, match="lost the connection to the Dask scheduler"):
-                    grade(contest, loaded, env, store, listener=StopTheCluster(), judges=judges)
+                    grading = Grading(contest, loaded, env)
+                    grade(grading, store, GradeOptions(), listener=StopTheCluster(), judges=judges)
             finally:
                 judges.close()
     finally:
@@ -415,7 +417,8 @@ def test_a_scheduler_lost_mid_grade_keeps_whole_results_only(
     assert 1 <= len(before) < len(verdicts)
 
     with Store(db) as store:
-        summary = grade(contest, loaded, Environment(bwrap_runner, load_languages(), toolchain()), store, jobs=2)
+        grading = Grading(contest, loaded, Environment(bwrap_runner, load_languages(), toolchain()))
+        summary = grade(grading, store, GradeOptions(jobs=2))
     assert summary.reused == len(before) and summary.judged == len(verdicts) - len(before)
     assert {c: run.result.verdict.value for (c, _), run in summary.runs.items()} == verdicts
     assert stored_runs(db) == {key: (1, len(run.result.tests)) for key, run in summary.runs.items()}

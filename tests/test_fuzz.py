@@ -13,7 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from judge.fuzz import FuzzOutcome, FuzzStatus, fuzz_submission, load_hooks
+from judge.fuzz.engine import fuzz_submission
+from judge.fuzz.hooks import load_hooks
+from judge.fuzz.options import FuzzOptions
+from judge.fuzz.outcome import FuzzOutcome, FuzzStatus
 from judge.judging.submission import Environment, Prepared, judge_submission, prepare
 from judge.judging.verdict import Verdict
 from judge.languages.table import load_languages, toolchain
@@ -39,7 +42,7 @@ def add(env: Environment, tmp_path_factory: pytest.TempPathFactory) -> Prepared:
 def fuzz(prepared: Prepared, source: Path, env: Environment, examples: int = 100, **kw: object) -> FuzzOutcome:
     kw.setdefault("use_database", False)
     kw.setdefault("seed", 1)
-    return fuzz_submission(prepared, source, env, examples, **kw)  # type: ignore[arg-type]
+    return fuzz_submission(prepared, source, env, FuzzOptions(examples=examples, **kw))  # type: ignore[arg-type]
 
 
 def test_the_bugs_pass_the_fixed_tests(add: Prepared, env: Environment) -> None:

@@ -14,7 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from judge.fuzz import FuzzStatus, fuzz_submission, save_counterexample
+from judge.fuzz.engine import fuzz_submission
+from judge.fuzz.options import FuzzOptions
+from judge.fuzz.outcome import FuzzStatus
+from judge.fuzz.save import save_counterexample
 from judge.judging.submission import Environment, judge_submission, prepare
 from judge.judging.verdict import Verdict
 from judge.languages.table import load_languages, toolchain
@@ -54,7 +57,7 @@ def test_no_wrap_passes_the_weak_tests_but_fuzz_finds_shrinks_and_saves_a_wrap(
 ) -> None:
     prepared = prepare(load_problem(weak), env, tmp_path / "prep")
     assert judge_submission(prepared, weak / NO_WRAP, env).verdict is Verdict.AC  # the weak set misses it
-    out = fuzz_submission(prepared, weak / NO_WRAP, env, 300, seed=1, use_database=False)
+    out = fuzz_submission(prepared, weak / NO_WRAP, env, FuzzOptions(examples=300, seed=1, use_database=False))
     assert out.status is FuzzStatus.COUNTEREXAMPLE and out.counterexample is not None, out
     cex = out.counterexample
     counts = [int(t) for t in cex.input.split()]
@@ -77,6 +80,7 @@ SEED_EXAMPLES = int(os.environ.get("JUDGE_FUZZ_EXAMPLES", "25"))
 @pytest.mark.slow
 def test_the_seed_formula_survives(env: Environment, tmp_path: Path) -> None:
     prepared = prepare(load_problem(RUMMY), env, tmp_path / "prep")
-    out = fuzz_submission(prepared, SEED_FORMULA, env, SEED_EXAMPLES, seed=2000, use_database=False)
+    options = FuzzOptions(examples=SEED_EXAMPLES, seed=2000, use_database=False)
+    out = fuzz_submission(prepared, SEED_FORMULA, env, options)
     assert out.status is FuzzStatus.PASSED, out.counterexample
     assert out.examples == SEED_EXAMPLES and out.runs > SEED_EXAMPLES // 2  # repeated inputs are not re-run

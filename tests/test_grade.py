@@ -18,6 +18,8 @@ from conftest import put
 
 from judge.commands.cli import main
 from judge.grade.discovery import discover, load_problems, source_hash
+from judge.grade.options import GradeOptions
+from judge.grade.schedule import Grading
 from judge.grade.schedule import grade as grade_contest
 from judge.grade.storage import Store
 from judge.judging.results import SubmissionResult
@@ -229,9 +231,10 @@ def test_a_source_edited_before_it_is_judged_is_stored_under_what_was_judged(tmp
     with Store(tmp_path / "db.sqlite") as store:
         contest = discover(root, loaded, env.languages)
         put(root, "ann", "sum.py", "print(5)\n")  # the contestant edits after the folder was read
-        first = grade_contest(contest, loaded, env, store, judge_fn=fake_judge)
+        first = grade_contest(Grading(contest, loaded, env), store, GradeOptions(), judge_fn=fake_judge)
         put(tmp_path, "copy", "sum.py", "print(5)\n")
         assert seen == [b"print(5)\n"]
         assert first.runs[("ann", "sum")].key.source_hash == source_hash(tmp_path / "copy" / "sum.py", tmp_path)
-        again = grade_contest(discover(root, loaded, env.languages), loaded, env, store, judge_fn=fake_judge)
+        grading = Grading(discover(root, loaded, env.languages), loaded, env)
+        again = grade_contest(grading, store, GradeOptions(), judge_fn=fake_judge)
         assert again.judged == 0 and again.reused == 1 and len(seen) == 1

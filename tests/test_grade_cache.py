@@ -16,7 +16,8 @@ import pytest
 
 from judge.commands.cli import main
 from judge.grade.discovery import discover, load_problems
-from judge.grade.schedule import Summary
+from judge.grade.options import GradeOptions
+from judge.grade.schedule import Grading, Summary
 from judge.grade.schedule import grade as grade_contest
 from judge.grade.storage import Store
 from judge.judging.results import SubmissionResult
@@ -85,7 +86,7 @@ class Grader:
         assert not issues
         with Store(self.project / "db.sqlite") as store:
             contest = discover(self.project / "contest", problems, env.languages)
-            return grade_contest(contest, problems, env, store, judge_fn=self.fake_judge)
+            return grade_contest(Grading(contest, problems, env), store, GradeOptions(), judge_fn=self.fake_judge)
 
 
 def test_the_dependency_scan_finds_the_module_outside_the_package(project: Path) -> None:

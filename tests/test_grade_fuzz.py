@@ -18,9 +18,11 @@ from hypothesis import strategies as st
 from markupsafe import escape
 
 from judge.commands.cli import main
-from judge.fuzz import Counterexample, FuzzOutcome, FuzzStatus
+from judge.fuzz.outcome import Counterexample, FuzzOutcome, FuzzStatus
 from judge.grade.discovery import discover, load_problems
 from judge.grade.fuzzing import FuzzListener, fuzz_contest, outcome_from_json
+from judge.grade.options import GradeFuzzOptions, GradeOptions
+from judge.grade.schedule import Grading
 from judge.grade.schedule import grade as grade_contest
 from judge.grade.storage import Store
 from judge.judging.results import SubmissionResult
@@ -188,18 +190,19 @@ def test_each_outcome_is_stored_as_it_comes_and_a_killed_fuzzing_resumes(tmp_pat
             raise KeyboardInterrupt
         return _passed(prepared, source, env, examples, seed)
 
+    grading = Grading(contest, loaded, env)
     with Store(tmp_path / "db.sqlite") as store:
-        summary = grade_contest(contest, loaded, env, store, judge_fn=_ac("add"))
+        summary = grade_contest(grading, store, GradeOptions(), judge_fn=_ac("add"))
         with pytest.raises(KeyboardInterrupt):
-            fuzz_contest(contest, loaded, env, store, summary, examples=9, listener=listener, fuzz_fn=interrupted)
+            fuzz_contest(grading, store, summary, GradeFuzzOptions(9), listener=listener, fuzz_fn=interrupted)
         assert store.fuzz_count() == 1
-        resumed = fuzz_contest(contest, loaded, env, store, summary, examples=9, fuzz_fn=_passed)
+        resumed = fuzz_contest(grading, store, summary, GradeFuzzOptions(9), fuzz_fn=_passed)
         assert (resumed.fuzzed, resumed.reused, store.fuzz_count()) == (2, 1, 3)
-        assert fuzz_contest(contest, loaded, env, store, summary, examples=9, fuzz_fn=_passed).fuzzed == 0
-        assert fuzz_contest(contest, loaded, env, store, summary, examples=8, fuzz_fn=_passed).fuzzed == 3
+        assert fuzz_contest(grading, store, summary, GradeFuzzOptions(9), fuzz_fn=_passed).fuzzed == 0
+        assert fuzz_contest(grading, store, summary, GradeFuzzOptions(8), fuzz_fn=_passed).fuzzed == 3
         # A submission edited after it was judged is not fuzzed under the old hash: it waits for the next run.
         (root / "cy" / "add.py").write_text("print(0)\n")
-        late = fuzz_contest(contest, loaded, env, store, summary, examples=7, fuzz_fn=_passed)
+        late = fuzz_contest(grading, store, summary, GradeFuzzOptions(7), fuzz_fn=_passed)
         assert late.fuzzed == 2 and len(late.notes) == 1 and "cy/add.py" in late.notes[0]
 
 

@@ -215,7 +215,7 @@ class ClusterJudges:
         the first to join). A worker whose sandbox is broken refuses and retires; one that differs from the
         chosen identity retires when it gets its first job (service.py)."""
         while True:
-            workers = sorted(self._judge_workers()) or [None]
+            workers: list[str | None] = [*sorted(self._judge_workers())] or [None]
             futures = [
                 self._client.submit(
                     identity_task,

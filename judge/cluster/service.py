@@ -339,35 +339,39 @@ def _fetch(ref: PackageRef) -> PackageArchive:
     return archive
 
 
+@dataclass(frozen=True)
+class WorkerSpec:
+    """A judge worker as `judge worker` asks for it: the scheduler it joins, its slots, how it is reached."""
+
+    scheduler: str  # the scheduler's address
+    slots: int  # submissions judged at once
+    name: str | None = None  # in the scheduler (None: its address)
+    host: str | None = None  # listen on this address (None: every interface)
+    port: int = 0  # listen on this port (0: any free one)
+    contact_address: str | None = None  # where the others reach it, when it differs from where it listens
+    security: Security | None = None  # TLS
+    timeout_s: float = 60.0  # how long to try reaching the scheduler
+
+
 async def serve(
-    address: str,
-    config: WorkerConfig,
-    *,
-    slots: int,
-    name: str | None = None,
-    host: str | None = None,
-    port: int = 0,
-    contact_address: str | None = None,
-    security: Security | None = None,
-    timeout_s: float = 60.0,
-    started: Callable[[Worker, JudgeService], None] | None = None,
+    spec: WorkerSpec, config: WorkerConfig, *, started: Callable[[Worker, JudgeService], None] | None = None
 ) -> str | None:
-    """Run a judge worker of ``slots`` slots for the scheduler at ``address`` until it stops; returns why it
-    retired (None: it was closed, e.g. the scheduler went away). Raises SandboxBroken (it never joined),
-    TimeoutError (the scheduler was not reached within ``timeout_s``)."""
+    """Run the judge worker of ``spec`` until it stops; returns why it retired (None: it was closed, e.g. the
+    scheduler went away). Raises SandboxBroken (it never joined), TimeoutError (the scheduler was not
+    reached within ``spec.timeout_s``)."""
     plugin = JudgePlugin(config)
     with dask.config.set(WORKER_CONFIG):
         worker = Worker(
-            address,
-            nthreads=slots,
-            resources={RESOURCE: slots},
+            spec.scheduler,
+            nthreads=spec.slots,
+            resources={RESOURCE: spec.slots},
             plugins=(plugin,),
-            name=name,
-            host=host,
-            port=port,
-            contact_address=contact_address,
-            security=security,
-            death_timeout=timeout_s,
+            name=spec.name,
+            host=spec.host,
+            port=spec.port,
+            contact_address=spec.contact_address,
+            security=spec.security,
+            death_timeout=spec.timeout_s,
             memory_limit=0,  # the judged programs run in the sandbox, with their own limits
             dashboard=False,
         )

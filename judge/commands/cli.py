@@ -20,7 +20,9 @@ from typing import TypeAlias
 from judge import __version__
 from judge.cluster import ClusterError
 from judge.commands.common import EXIT_JE, EXIT_OK, EXIT_USAGE, SelfTestFailed, UsageError
-from judge.commands.defaults import FUZZ_SEED, FUZZ_SHRINK_TIME_S, GRADE_DB_NAME, SERVE_NICENESS, default_jobs
+from judge.commands.defaults import SERVE_NICENESS, default_jobs
+from judge.fuzz.options import FUZZ_SHRINK_TIME_S
+from judge.grade.options import FUZZ_SEED, GRADE_DB_NAME
 from judge.languages.table import LanguageError
 from judge.package.problem import PackageError
 

@@ -16,12 +16,14 @@ from pathlib import Path
 
 from judge.commands.common import EXIT_FAILED, EXIT_JE, EXIT_OK, UsageError, make_environment
 from judge.fuzz.engine import default_cache_dir, fuzz_submission, tune_for_fuzzing
+from judge.fuzz.options import FuzzOptions
 from judge.fuzz.outcome import FuzzOutcome, FuzzStatus, show_bytes
 from judge.fuzz.save import save_counterexample
+from judge.fuzz.search import OnExample
 from judge.fuzz.trial import Trial
 from judge.judging.build import SkipLanguage
 from judge.judging.submission import prepare
-from judge.package.problem import PackageError, load_problem
+from judge.package.problem import PackageError, Problem, load_problem
 from judge.scoreboard.text import warnings_banner
 
 
@@ -36,45 +38,18 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         raise PackageError(f"{args.problem}: no fuzz.py (see docs/fuzzing.md)")
     env = make_environment(args)
     tune_for_fuzzing()
-    configured = os.environ.get("JUDGE_CACHE")
-    database_dir = default_cache_dir(problem.path, Path(configured) if configured else None) / "hypothesis"
     progress = sys.stderr.isatty() and not args.json
-
-    done = [0]  # examples judged, over all searches (their threads call this)
-
-    def on_example(n: int, test_input: bytes, trial: Trial) -> None:
-        done[0] += 1
-        if progress and done[0] % 25 == 0:
-            print(f"\r  {done[0]}/{args.examples} examples", end="", file=sys.stderr, flush=True)
-
     with tempfile.TemporaryDirectory(prefix="judge-fuzz-") as tmp:
         prepared = prepare(problem, env, Path(tmp))
         try:
             outcome = fuzz_submission(
-                prepared,
-                source,
-                env,
-                args.examples,
-                args.seed,
-                jobs=args.jobs,
-                use_database=not args.no_db,
-                database_dir=database_dir,
-                use_accepts=not args.no_accepts,
-                check_inputs=args.check_inputs,
-                shrink_time_s=args.shrink_time,
-                on_example=on_example,
+                prepared, source, env, _options(args, problem), on_example=_progress(args, progress)
             )
         except SkipLanguage as exc:
             raise UsageError(str(exc)) from None
     if progress:
         print("\r\033[K", end="", file=sys.stderr, flush=True)
-    cex = outcome.counterexample
-    if args.save and cex is not None and outcome.status is FuzzStatus.COUNTEREXAMPLE:
-        if cex.confirmed:  # never save a test that the package's own judging does not fail
-            paths = save_counterexample(problem, cex)
-            outcome = replace(outcome, saved_as=tuple(str(p) for p in paths))
-        elif not args.json:
-            print("not saved: the counterexample was not reproduced by judging it again", file=sys.stderr)
+    outcome = _save(outcome, problem, args)
     if args.json:
         print(json.dumps(outcome.to_json(), indent=2))
     else:
@@ -87,6 +62,46 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     if outcome.status is FuzzStatus.UNAVAILABLE:
         raise PackageError(outcome.message)
     return EXIT_OK
+
+
+def _options(args: argparse.Namespace, problem: Problem) -> FuzzOptions:
+    """`judge fuzz`'s options; the example database in ``$JUDGE_CACHE``, else in the project's cache folder."""
+    configured = os.environ.get("JUDGE_CACHE")
+    return FuzzOptions(
+        examples=args.examples,
+        seed=args.seed,
+        jobs=args.jobs,
+        use_database=not args.no_db,
+        database_dir=default_cache_dir(problem.path, Path(configured) if configured else None) / "hypothesis",
+        use_accepts=not args.no_accepts,
+        check_inputs=args.check_inputs,
+        shrink_time_s=args.shrink_time,
+    )
+
+
+def _progress(args: argparse.Namespace, shown: bool) -> OnExample:
+    """Counts the examples judged, over all searches (their threads call it); every 25th shown when ``shown``."""
+    done = [0]
+
+    def on_example(n: int, test_input: bytes, trial: Trial) -> None:
+        done[0] += 1
+        if shown and done[0] % 25 == 0:
+            print(f"\r  {done[0]}/{args.examples} examples", end="", file=sys.stderr, flush=True)
+
+    return on_example
+
+
+def _save(outcome: FuzzOutcome, problem: Problem, args: argparse.Namespace) -> FuzzOutcome:
+    """With --save, a confirmed counterexample added to the package (the outcome then says where)."""
+    cex = outcome.counterexample
+    if not args.save or cex is None or outcome.status is not FuzzStatus.COUNTEREXAMPLE:
+        return outcome
+    if cex.confirmed:  # never save a test that the package's own judging does not fail
+        paths = save_counterexample(problem, cex)
+        return replace(outcome, saved_as=tuple(str(p) for p in paths))
+    if not args.json:
+        print("not saved: the counterexample was not reproduced by judging it again", file=sys.stderr)
+    return outcome
 
 
 def _indent(text: str) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Mapping, Sequence
 from contextlib import ExitStack
 from datetime import UTC, datetime
 from pathlib import Path
@@ -11,16 +12,19 @@ from typing import TYPE_CHECKING
 
 from judge.commands.cluster import cluster_judges, cluster_spec
 from judge.commands.common import EXIT_JE, EXIT_OK, UsageError, make_environment
-from judge.commands.defaults import GRADE_DB_NAME
-from judge.fuzz import FuzzStatus
 from judge.fuzz.engine import tune_for_fuzzing
-from judge.grade.discovery import discover, load_problems
+from judge.fuzz.outcome import FuzzStatus
+from judge.grade.discovery import Issue, discover, load_problems
 from judge.grade.fuzzing import FuzzSummary, fuzz_contest
+from judge.grade.options import GRADE_DB_NAME, BoardOptions, GradeFuzzOptions, GradeOptions
 from judge.grade.progress import Progress, printable
 from judge.grade.report import build_board, fuzz_text, issues_text, standings_table, write_results_json
-from judge.grade.schedule import grade
+from judge.grade.schedule import Grading, Summary, grade
 from judge.grade.storage import OldSchema, Store, StoreError
 from judge.judging.identity import toolchain_languages
+from judge.judging.judges import Judges
+from judge.package.problem import Problem
+from judge.scoreboard.model import Board
 from judge.scoreboard.render import write_board
 
 if TYPE_CHECKING:
@@ -43,9 +47,44 @@ def open_store(db_path: Path) -> Store:
 
 
 def cmd_grade(args: argparse.Namespace) -> int:
-    root = Path(args.submissions)
-    problems_dir = Path(args.problems)
-    out = Path(args.out)
+    root, problems_dir, out = Path(args.submissions), Path(args.problems), Path(args.out)
+    cluster = _check_options(args, root, problems_dir)
+    problems, package_issues = load_problems(problems_dir)
+    if not problems:
+        detail = f" ({package_issues[0].reason})" if package_issues else ""
+        raise UsageError(f"{problems_dir}: no usable problem package{detail}")
+    db_path = Path(args.db) if args.db else out / GRADE_DB_NAME
+    progress = Progress(sys.stderr, tty=sys.stderr.isatty())
+    with ExitStack() as stack:
+        grading, judges = _grading(args, root, problems, cluster, stack)
+        try:
+            store = stack.enter_context(open_store(db_path))
+        except StoreError as exc:
+            raise UsageError(str(exc)) from None
+        options = GradeOptions(jobs=args.jobs, rejudge=args.rejudge)
+        summary = grade(grading, store, options, listener=progress, judges=judges)
+        fuzz: FuzzSummary | None = None
+        if args.fuzz is not None:
+            tune_for_fuzzing()
+            fuzz_options = GradeFuzzOptions(args.fuzz, seed=args.fuzz_seed, jobs=args.jobs, refuzz=args.rejudge)
+            fuzz = fuzz_contest(grading, store, summary, fuzz_options, listener=progress)
+    contest = grading.contest
+    issues = [*package_issues, *contest.issues, *summary.issues]
+    board = build_board(contest, problems, summary, issues, BoardOptions(args.title, problems_dir), fuzz)
+    write_board(board, out)
+    _print_board(board, issues, fuzz)
+    extra = f", {write_results_json(board, out / 'results.json')}" if args.json else ""
+    print(
+        f"{len(contest.entries)} submissions from {len(contest.contestants)} contestants: "
+        f"{summary.judged} judged, {summary.reused} reused, {len(issues)} not judged{_fuzz_line(fuzz)}; "
+        f"scoreboard: {out / 'index.html'}{extra}; database: {db_path}"
+    )
+    return _exit_status(summary, fuzz)
+
+
+def _check_options(args: argparse.Namespace, root: Path, problems_dir: Path) -> ClusterSpec | None:
+    """Raises UsageError for options that cannot work together or folders that are not there; the cluster
+    that ``--cluster`` names (None: judge here)."""
     if not root.is_dir():
         raise UsageError(f"{root}: not a folder (expected SUBMISSIONS_DIR/<contestant>/<problem>.<ext>)")
     if not problems_dir.is_dir():
@@ -56,83 +95,64 @@ def cmd_grade(args: argparse.Namespace) -> int:
         raise UsageError("--fuzz must be at least 1 (examples per submission)")
     if not 0 <= args.fuzz_seed < 2**63:
         raise UsageError("--fuzz-seed must be a non-negative 64-bit number")
-    cluster: ClusterSpec | None = None
-    if args.cluster is not None:
-        if args.fuzz is not None:
-            raise UsageError(
-                "--fuzz runs on this machine only: grade with --cluster first, then `judge grade --fuzz N` "
-                "without --cluster (it reuses the cluster's results)"
-            )
-        cluster = cluster_spec(args)
-    problems, package_issues = load_problems(problems_dir)
-    if not problems:
-        detail = f" ({package_issues[0].reason})" if package_issues else ""
-        raise UsageError(f"{problems_dir}: no usable problem package{detail}")
-    db_path = Path(args.db) if args.db else out / GRADE_DB_NAME
-    progress = Progress(sys.stderr, tty=sys.stderr.isatty())
-    with ExitStack() as stack:
-        # On a cluster the workers judge, each after its own self-test; a local cluster's workers share
-        # this machine, so its self-test comes first (one clear message rather than N workers failing).
-        env = make_environment(args, check=cluster is None or cluster.local_workers > 0)
-        contest = discover(root, problems, env.languages)
-        judges = None
-        if cluster is not None:
-            languages = {
-                lang
-                for e in contest.entries
-                for lang in toolchain_languages(e.language, problems[e.problem], env.languages)
-            }
-            judges = cluster_judges(args, cluster, problems, languages, stack)
-        try:
-            store = stack.enter_context(open_store(db_path))
-        except StoreError as exc:
-            raise UsageError(str(exc)) from None
-        summary = grade(
-            contest, problems, env, store, jobs=args.jobs, rejudge=args.rejudge, listener=progress, judges=judges
+    if args.cluster is None:
+        return None
+    if args.fuzz is not None:
+        raise UsageError(
+            "--fuzz runs on this machine only: grade with --cluster first, then `judge grade --fuzz N` "
+            "without --cluster (it reuses the cluster's results)"
         )
-        fuzz: FuzzSummary | None = None
-        if args.fuzz is not None:
-            tune_for_fuzzing()
-            fuzz = fuzz_contest(
-                contest,
-                problems,
-                env,
-                store,
-                summary,
-                examples=args.fuzz,
-                seed=args.fuzz_seed,
-                jobs=args.jobs,
-                refuzz=args.rejudge,
-                listener=progress,
-            )
-    issues = [*package_issues, *contest.issues, *summary.issues]
-    warnings = summary.warnings
-    board = build_board(args.title, contest, problems, summary, issues, warnings, fuzz, problems_dir)
-    write_board(board, out)
-    for w in warnings:
+    return cluster_spec(args)
+
+
+def _grading(
+    args: argparse.Namespace,
+    root: Path,
+    problems: Mapping[str, Problem],
+    cluster: ClusterSpec | None,
+    stack: ExitStack,
+) -> tuple[Grading, Judges | None]:
+    """The contest in ``root`` with its environment, and the cluster's judges (None: this machine's threads)."""
+    # On a cluster the workers judge, each after its own self-test; a local cluster's workers share
+    # this machine, so its self-test comes first (one clear message rather than N workers failing).
+    env = make_environment(args, check=cluster is None or cluster.local_workers > 0)
+    contest = discover(root, problems, env.languages)
+    if cluster is None:
+        return Grading(contest, problems, env), None
+    languages = {
+        lang for e in contest.entries for lang in toolchain_languages(e.language, problems[e.problem], env.languages)
+    }
+    return Grading(contest, problems, env), cluster_judges(args, cluster, problems, languages, stack)
+
+
+def _print_board(board: Board, issues: Sequence[Issue], fuzz: FuzzSummary | None) -> None:
+    """The sandbox's warnings, the standings, what was not judged, and the counterexamples, on stdout."""
+    for w in board.sandbox_warnings:
         print(f"WARNING: {w}")
     print(standings_table(board))
     if issues:
         print(issues_text(issues))
-    fuzz_line = ""
-    if fuzz is not None:
-        found = fuzz_text(board)
-        if found:
-            print(found)
-        for note in fuzz.notes:
-            print(f"  {printable(note)}")
-        fuzz_line = (
-            f"; fuzz ({fuzz.examples} examples, seed {fuzz.seed}): {fuzz.fuzzed} fuzzed, "
-            f"{fuzz.reused} reused, {len(fuzz.with_status(FuzzStatus.COUNTEREXAMPLE))} counterexample(s)"
-        )
-    extra = ""
-    if args.json:
-        extra = f", {write_results_json(board, out / 'results.json')}"
-    print(
-        f"{len(contest.entries)} submissions from {len(contest.contestants)} contestants: "
-        f"{summary.judged} judged, {summary.reused} reused, {len(issues)} not judged{fuzz_line}; "
-        f"scoreboard: {out / 'index.html'}{extra}; database: {db_path}"
+    if fuzz is None:
+        return
+    found = fuzz_text(board)
+    if found:
+        print(found)
+    for note in fuzz.notes:
+        print(f"  {printable(note)}")
+
+
+def _fuzz_line(fuzz: FuzzSummary | None) -> str:
+    """The fuzzing's part of the last line ("" without --fuzz)."""
+    if fuzz is None:
+        return ""
+    return (
+        f"; fuzz ({fuzz.examples} examples, seed {fuzz.seed}): {fuzz.fuzzed} fuzzed, "
+        f"{fuzz.reused} reused, {len(fuzz.with_status(FuzzStatus.COUNTEREXAMPLE))} counterexample(s)"
     )
+
+
+def _exit_status(summary: Summary, fuzz: FuzzSummary | None) -> int:
+    """EXIT_JE when the judge or fuzz.py failed somewhere (said on stderr), else EXIT_OK."""
     status = EXIT_OK
     if summary.judge_errors:
         print(f"{summary.judge_errors} judge error(s) (JE): see the scoreboard", file=sys.stderr)

@@ -28,17 +28,26 @@ def default_package_cache(environ: Mapping[str, str]) -> Path:
 
 def cmd_worker(args: argparse.Namespace) -> int:
     # distributed takes most of a second to import: only the cluster commands import it
-    from judge.cluster.service import SandboxBroken, WorkerConfig, serve
+    from judge.cluster.service import SandboxBroken, WorkerConfig, WorkerSpec, serve
 
     if args.slots < 1:
         raise UsageError("--slots must be at least 1")
     if not 0 <= args.port < 65536:
         raise UsageError("--port must be a port number (0: any free port)")
     spec = cluster_spec(args, address=args.scheduler, timeout_s=args.timeout, role="worker")
-    security = spec.security
     if spec.address is None:
         raise UsageError("judge worker: expected the scheduler's address (tcp://HOST:PORT), not local:N")
     config = WorkerConfig(runner_config(args), Path(args.cache) if args.cache else default_package_cache(os.environ))
+    worker_spec = WorkerSpec(
+        spec.address,
+        args.slots,
+        name=args.name,
+        host=args.host,
+        port=args.port,
+        contact_address=args.contact_address,
+        security=spec.security,
+        timeout_s=args.timeout,
+    )
 
     def started(worker: Worker, service: JudgeService) -> None:
         print(
@@ -48,20 +57,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
         )
 
     try:
-        retired = asyncio.run(
-            serve(
-                spec.address,
-                config,
-                slots=args.slots,
-                name=args.name,
-                host=args.host,
-                port=args.port,
-                contact_address=args.contact_address,
-                security=security,
-                timeout_s=args.timeout,
-                started=started,
-            )
-        )
+        retired = asyncio.run(serve(worker_spec, config, started=started))
     except SandboxBroken as exc:
         print(
             f"judge: error: the sandbox cannot run programs and validators here, so this worker does not join "

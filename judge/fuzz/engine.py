@@ -12,20 +12,19 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable
-from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
 from hypothesis.database import DirectoryBasedExampleDatabase, ExampleDatabase
 
-from judge.commands.defaults import FUZZ_SHRINK_TIME_S
 from judge.fuzz.handover import RunSlots
 from judge.fuzz.hooks import load_hooks
+from judge.fuzz.options import FuzzOptions
 from judge.fuzz.outcome import Counterexample, FuzzOutcome, FuzzStatus
-from judge.fuzz.search import search
+from judge.fuzz.search import OnExample, SearchEvents, SearchPlan, search
 from judge.fuzz.tokens import Found, shrink_tokens
-from judge.fuzz.trial import RUN_FAILURES, Examiner, HookError, Trial, input_validators
+from judge.fuzz.trial import RUN_FAILURES, Examiner, HookError, Trial, TrialSetup, input_validators
 from judge.judging.build import build, detect_language
 from judge.judging.inputcheck import InputValidator
 from judge.judging.submission import Environment, Prepared
@@ -92,37 +91,20 @@ def fuzz_submission(
     prepared: Prepared,
     source: Path,
     env: Environment,
-    examples: int = 100,
-    seed: int | None = None,
+    options: FuzzOptions,
     *,
-    jobs: int = 1,
-    pipeline: bool = True,
-    database_dir: Path | None = None,
-    use_database: bool = True,
-    use_accepts: bool = True,
-    check_inputs: bool = False,
-    shrink_time_s: float = FUZZ_SHRINK_TIME_S,
+    on_example: OnExample | None = None,
     workdir: Path | None = None,
-    on_example: Callable[[int, bytes, Trial], None] | None = None,
-    pool: Executor | None = None,
 ) -> FuzzOutcome:
-    """Fuzz one submission against the package's reference. Raises build.SkipLanguage like judge_submission.
+    """Fuzz one submission against the package's reference, as ``options`` say. Raises build.SkipLanguage
+    like judge_submission.
 
-    ``jobs``: submission runs under way at once. ``pipeline``: one Hypothesis search more than ``jobs``,
-    so that one search draws its next example while another's run is under way (Hypothesis' own time
-    is then off the critical path). The searches are threads with seeds derived from ``seed``, sharing
-    the examples; the result depends on ``seed``, ``jobs`` and ``pipeline``, not on timing.
-    ``database_dir``: Hypothesis' example database (default: ``<cache>/hypothesis``, see default_cache_dir).
-    ``check_inputs``: run the package's input validators on every example (else on the counterexample only).
-    ``on_example(n, input, trial)`` is called after each example (from the workers' threads when jobs > 1).
-    ``pool``: threads for the searches (a search never waits for another, so a shared pool cannot
-    deadlock); by default, threads of this call's own.
+    The searches are threads with seeds derived from ``options.seed``, sharing the examples (see
+    FuzzOptions). ``on_example(n, input, trial)`` is called after each example (from the searches' threads
+    when there are several). ``workdir``: where to build and run (default: a temporary folder of its own).
     """
     problem = prepared.problem
-    if seed is None:
-        seed = random.SystemRandom().randrange(2**32)
-    jobs = max(1, jobs)
-    searches = max(1, min(jobs + 1 if pipeline else jobs, examples))
+    seed = options.seed if options.seed is not None else random.SystemRandom().randrange(2**32)
     lang = detect_language(source, env.languages)
     base = FuzzOutcome(problem.id, str(source), lang.id, FuzzStatus.UNAVAILABLE, seed, "")
     try:
@@ -133,10 +115,8 @@ def fuzz_submission(
         return replace(base, message=f"{problem.id} has no fuzz.py")
     if prepared.error is not None:
         return replace(base, status=FuzzStatus.ERROR, message=prepared.error)
-    own_tmp = workdir is None
     work = Path(tempfile.mkdtemp(prefix="judge-fuzz-")) if workdir is None else workdir
     work.chmod(0o711)  # the boxes inside belong to the sandbox's unprivileged uid
-    examiners: list[Examiner] = []
     try:
         built = build(source, lang, env, problem=problem, workdir=work)
         if built.program is None:
@@ -145,62 +125,78 @@ def fuzz_submission(
             validators = input_validators(problem, env, work)
         except HookError as exc:
             return replace(base, status=FuzzStatus.ERROR, message=str(exc))
-        run_slots = RunSlots(jobs)
-        examiners = [
-            Examiner(
-                problem,
-                built.program,
-                prepared.validator,
-                env.runner,
-                hooks,
-                work / f"ex{k}",
-                use_accepts=use_accepts,
-                input_validators=validators if check_inputs else (),
-                run_slots=run_slots,
-            )
-            for k in range(searches)
-        ]
-        db: ExampleDatabase | None = None
-        if use_database:
-            db = DirectoryBasedExampleDatabase(str(database_dir or default_cache_dir(problem.path) / "hypothesis"))
-        key = database_key(problem.id, source)
-        budgets = [examples // searches + (k < examples % searches) for k in range(searches)]
-        workers = _Workers()
-        start = time.monotonic()
+        setup = TrialSetup(
+            problem,
+            built.program,
+            prepared.validator,
+            env.runner,
+            hooks,
+            use_accepts=options.use_accepts,
+            input_validators=validators if options.check_inputs else (),
+            run_slots=RunSlots(max(1, options.jobs)),
+        )
+        return _fuzz_built(setup, work, options, base, validators, on_example)
+    finally:
+        if workdir is None:
+            shutil.rmtree(work, ignore_errors=True)
 
-        def run(k: int) -> FuzzOutcome | None:
-            return search(
-                examiners[k],
-                hooks,
-                budgets[k],
-                worker_seed(seed, k),
-                db,
-                key,
-                shrink_time_s,
-                on_example,
-                cancelled=lambda: workers.beaten(k),
-                on_failure=lambda: workers.failed(k),
-            )
 
-        if searches == 1:
-            results = [run(0)]
-        elif pool is not None:
-            results = list(pool.map(run, range(searches)))
-        else:
-            with ThreadPoolExecutor(searches, thread_name_prefix="judge-fuzz") as own:
-                results = list(own.map(run, range(searches)))
-        outcome = _merge(results, budgets, time.monotonic() - start)
-        outcome = replace(outcome, problem=problem.id, source=str(source), language=lang.id, seed=seed)
+def _fuzz_built(
+    setup: TrialSetup,
+    work: Path,
+    options: FuzzOptions,
+    base: FuzzOutcome,
+    validators: tuple[InputValidator, ...],
+    on_example: OnExample | None,
+) -> FuzzOutcome:
+    """The searches over the built submission, then the counterexample (if any) shrunk and confirmed.
+    ``base``: the outcome's problem, source, language and seed (``options.seed``, or the one drawn)."""
+    jobs = max(1, options.jobs)
+    searches = max(1, min(jobs + 1 if options.pipeline else jobs, options.examples))
+    examiners: list[Examiner] = []
+    try:
+        examiners = [Examiner(setup, work / f"ex{k}") for k in range(searches)]
+        key = database_key(base.problem, Path(base.source))
+        outcome = _search(examiners, options, base.seed, key, on_example)
+        outcome = replace(outcome, problem=base.problem, source=base.source, language=base.language, seed=base.seed)
         if outcome.counterexample is not None:
             examiner = examiners[0]
-            outcome = _shrink_tokens(outcome, examiner, validators, time.monotonic() + shrink_time_s / 2)
+            deadline = time.monotonic() + options.shrink_time_s / 2
+            outcome = _shrink_tokens(outcome, examiner, validators, deadline)
             outcome = _confirm(outcome, examiner, validators)
         return outcome
     finally:
         for examiner in examiners:
             examiner.close()
-        if own_tmp:
-            shutil.rmtree(work, ignore_errors=True)
+
+
+def _database(options: FuzzOptions, problem_path: Path) -> ExampleDatabase | None:
+    if not options.use_database:
+        return None
+    return DirectoryBasedExampleDatabase(str(options.database_dir or default_cache_dir(problem_path) / "hypothesis"))
+
+
+def _search(
+    examiners: list[Examiner], options: FuzzOptions, seed: int, key: bytes, on_example: OnExample | None
+) -> FuzzOutcome:
+    """One search per examiner (threads, when several), the examples shared out; their outcomes merged."""
+    searches = len(examiners)
+    budgets = [options.examples // searches + (k < options.examples % searches) for k in range(searches)]
+    db = _database(options, examiners[0].problem.path)
+    workers = _Workers()
+    start = time.monotonic()
+
+    def run(k: int) -> FuzzOutcome | None:
+        plan = SearchPlan(budgets[k], worker_seed(seed, k), db, key, options.shrink_time_s)
+        events = SearchEvents(on_example, cancelled=lambda: workers.beaten(k), on_failure=lambda: workers.failed(k))
+        return search(examiners[k], plan, events)
+
+    if searches == 1:
+        results = [run(0)]
+    else:
+        with ThreadPoolExecutor(searches, thread_name_prefix="judge-fuzz") as pool:
+            results = list(pool.map(run, range(searches)))
+    return _merge(results, budgets, time.monotonic() - start)
 
 
 def _merge(results: list[FuzzOutcome | None], budgets: list[int], elapsed_s: float) -> FuzzOutcome:

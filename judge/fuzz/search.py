@@ -17,7 +17,6 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis.database import ExampleDatabase
 from hypothesis.errors import HypothesisException
 
-from judge.fuzz.hooks import FuzzHooks
 from judge.fuzz.outcome import Counterexample, FuzzOutcome, FuzzStatus
 from judge.fuzz.trial import Examiner, HookError, Trial
 from judge.judging.verdict import Verdict
@@ -39,10 +38,46 @@ class _Cancelled(BaseException):  # noqa: N818 - another worker's failure made t
     pass
 
 
-@dataclass
-class _State:
-    """What the test function saw (Hypothesis calls it many times)."""
+OnExample = Callable[[int, bytes, Trial], None]  # (examples so far, the input, what it gave)
 
+
+@dataclass(frozen=True)
+class SearchPlan:
+    """What one Hypothesis run tries: how many examples from which seed, where failures are replayed from and
+    recorded, and how long the first disagreement may be shrunk."""
+
+    examples: int
+    seed: int
+    database: ExampleDatabase | None  # None: neither replay nor record
+    key: bytes  # the submission's key in ``database``
+    shrink_time_s: float
+
+
+def _never() -> bool:
+    return False
+
+
+def _nothing() -> None:
+    return None
+
+
+@dataclass(frozen=True)
+class SearchEvents:
+    """What one Hypothesis run tells the caller, and asks it (from the run's thread)."""
+
+    on_example: OnExample | None = None  # after each example it judged (not those judged while shrinking)
+    cancelled: Callable[[], bool] = _never  # asked before every example: True ends the run (no outcome)
+    on_failure: Callable[[], None] = _nothing  # the first disagreement was found: shrinking starts
+
+
+@dataclass
+class _Examples:
+    """The test function Hypothesis calls many times: it judges each distinct input once and remembers what
+    it saw."""
+
+    examiner: Examiner
+    shrink_time_s: float
+    events: SearchEvents
     examples: int = 0
     runs: int = 0
     shrink_runs: int = 0
@@ -51,75 +86,71 @@ class _State:
     passed: set[bytes] = field(default_factory=set)  # digests of inputs judged AC
     failed: dict[bytes, tuple[bytes, Trial]] = field(default_factory=dict)  # digest -> (answer, trial)
 
-
-def search(
-    examiner: Examiner,
-    hooks: FuzzHooks,
-    examples: int,
-    seed: int,
-    db: ExampleDatabase | None,
-    key: bytes,
-    shrink_time_s: float,
-    on_example: Callable[[int, bytes, Trial], None] | None,
-    cancelled: Callable[[], bool] = lambda: False,
-    on_failure: Callable[[], None] = lambda: None,
-) -> FuzzOutcome | None:
-    """One Hypothesis run. None when ``cancelled()`` turned true (checked before every example)."""
-    state = _State()
-    stored = db is not None and next(iter(db.fetch(key)), None) is not None
-    start = time.monotonic()
-
-    def judged(test_input: bytes) -> tuple[bytes, Trial] | None:
-        """The answer and the trial of an input: memoised; None for "count it as passing"."""
-        digest = hashlib.blake2b(test_input, digest_size=16).digest()
-        shrinking = state.first_failure_at is not None
-        if not shrinking and cancelled():
-            raise _Cancelled()
-        if not shrinking:
-            state.examples += 1
-        if digest in state.passed:
-            return None
-        if digest in state.failed:
-            return state.failed[digest]
-        if shrinking and time.monotonic() > state.shrink_deadline:
-            return None  # shrinking budget spent: unseen inputs pass, so the shrinker stops
-        try:
-            answer = examiner.answer(test_input)
-            trial = examiner.judge(test_input, answer)
-        except HookError as exc:
-            raise _Abort(str(exc)) from None
-        if shrinking:
-            state.shrink_runs += 1
-        else:
-            state.runs += 1
-            if on_example is not None:
-                on_example(state.examples, test_input, trial)
-        if trial.verdict is Verdict.JE:
-            raise _Abort(f"judge error on a generated input: {trial.message}")
-        if trial.accepted:
-            state.passed.add(digest)
-            return None
-        state.failed[digest] = (answer, trial)
-        if not shrinking:
-            state.first_failure_at = time.monotonic()
-            state.shrink_deadline = state.first_failure_at + shrink_time_s
-            on_failure()
-        return answer, trial
-
-    def check(test_input: bytes) -> None:
+    def check(self, test_input: bytes) -> None:
+        """The test: raises _Disagreement when the submission disagrees with the reference on ``test_input``."""
         if not isinstance(test_input, bytes):
-            raise _Abort(f"{hooks.path.name}: strategy() must generate bytes, not {type(test_input).__name__}")
-        found = judged(test_input)
+            name = self.examiner.hooks.path.name
+            raise _Abort(f"{name}: strategy() must generate bytes, not {type(test_input).__name__}")
+        found = self.judged(test_input)
         if found is not None:  # one raise site: Hypothesis tells failures apart by where they were raised
             raise _Disagreement(test_input, *found)
 
-    test = given(hooks.strategy)(check)
+    def judged(self, test_input: bytes) -> tuple[bytes, Trial] | None:
+        """The answer and the trial of an input: memoised; None for "count it as passing"."""
+        digest = hashlib.blake2b(test_input, digest_size=16).digest()
+        shrinking = self.first_failure_at is not None
+        if not shrinking and self.events.cancelled():
+            raise _Cancelled()
+        if not shrinking:
+            self.examples += 1
+        if digest in self.passed:
+            return None
+        if digest in self.failed:
+            return self.failed[digest]
+        if shrinking and time.monotonic() > self.shrink_deadline:
+            return None  # shrinking budget spent: unseen inputs pass, so the shrinker stops
+        answer, trial = self._judge(test_input, shrinking)
+        if trial.accepted:
+            self.passed.add(digest)
+            return None
+        self.failed[digest] = (answer, trial)
+        if not shrinking:
+            self.first_failure_at = time.monotonic()
+            self.shrink_deadline = self.first_failure_at + self.shrink_time_s
+            self.events.on_failure()
+        return answer, trial
+
+    def _judge(self, test_input: bytes, shrinking: bool) -> tuple[bytes, Trial]:
+        """Run the submission on an input not seen yet, and count the run."""
+        try:
+            answer = self.examiner.answer(test_input)
+            trial = self.examiner.judge(test_input, answer)
+        except HookError as exc:
+            raise _Abort(str(exc)) from None
+        if shrinking:
+            self.shrink_runs += 1
+        else:
+            self.runs += 1
+            if self.events.on_example is not None:
+                self.events.on_example(self.examples, test_input, trial)
+        if trial.verdict is Verdict.JE:
+            raise _Abort(f"judge error on a generated input: {trial.message}")
+        return answer, trial
+
+
+def _hypothesis_test(examples: _Examples, plan: SearchPlan) -> Callable[[], None]:
+    """``examples.check`` as a Hypothesis test over the package's strategy, as ``plan`` says."""
+
+    def check(test_input: bytes) -> None:  # a plain function of the one argument the strategy draws
+        examples.check(test_input)
+
+    test = given(examples.examiner.hooks.strategy)(check)
     # seed() first: it turns the database off, and the settings applied after it turn it back on.
-    test = hypothesis_seed(seed)(test)
+    test = hypothesis_seed(plan.seed)(test)
     test = settings(
-        max_examples=examples,
+        max_examples=plan.examples,
         deadline=None,
-        database=db,
+        database=plan.database,
         derandomize=False,
         report_multiple_bugs=False,
         print_blob=False,
@@ -127,29 +158,37 @@ def search(
         suppress_health_check=list(HealthCheck),
         phases=(Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink),
     )(test)
-    test._hypothesis_internal_database_key = key  # type: ignore[attr-defined]  # stable across engine edits
+    test._hypothesis_internal_database_key = plan.key  # type: ignore[attr-defined]  # stable across engine edits
+    return test
 
-    outcome = FuzzOutcome("", "", "", FuzzStatus.PASSED, seed, examiner.checker)
+
+def search(examiner: Examiner, plan: SearchPlan, events: SearchEvents) -> FuzzOutcome | None:
+    """One Hypothesis run. None when ``events.cancelled()`` turned true (asked before every example)."""
+    seen = _Examples(examiner, plan.shrink_time_s, events)
+    stored = plan.database is not None and next(iter(plan.database.fetch(plan.key)), None) is not None
+    start = time.monotonic()
+    test = _hypothesis_test(seen, plan)
+    outcome = FuzzOutcome("", "", "", FuzzStatus.PASSED, plan.seed, examiner.checker)
     try:
         test()
     except _Disagreement as found:
-        end = state.first_failure_at or time.monotonic()
+        end = seen.first_failure_at or time.monotonic()
         trial = found.trial
         cex = Counterexample(found.test_input, found.answer, trial.output, trial.verdict, trial.message, False)
         return replace(
             outcome,
             status=FuzzStatus.COUNTEREXAMPLE,
-            examples=state.examples,
-            runs=state.runs,
+            examples=seen.examples,
+            runs=seen.runs,
             elapsed_s=end - start,
-            shrink_runs=state.shrink_runs,
-            replayed=stored and state.examples == 1,
+            shrink_runs=seen.shrink_runs,
+            replayed=stored and seen.examples == 1,
             counterexample=cex,
         )
     except _Cancelled:
         return None
     except _Abort as exc:
-        return replace(outcome, status=FuzzStatus.ERROR, message=exc.message, examples=state.examples)
+        return replace(outcome, status=FuzzStatus.ERROR, message=exc.message, examples=seen.examples)
     except HypothesisException as exc:
         return replace(outcome, status=FuzzStatus.ERROR, message=f"hypothesis: {type(exc).__name__}: {exc}")
-    return replace(outcome, examples=state.examples, runs=state.runs, elapsed_s=time.monotonic() - start)
+    return replace(outcome, examples=seen.examples, runs=seen.runs, elapsed_s=time.monotonic() - start)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import queue
 import shutil
 import threading
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from judge.fuzz.handover import RunSlots
@@ -157,29 +157,33 @@ class _Boxes:
                     shutil.rmtree(box, ignore_errors=True)
 
 
+@dataclass(frozen=True)
+class TrialSetup:
+    """What every example of one fuzzing run is judged with (shared by the run's examiners)."""
+
+    problem: Problem
+    program: Program  # the submission, built once
+    validator: Program | None  # the package's output validator (None: the default output comparison)
+    runner: Runner
+    hooks: FuzzHooks
+    use_accepts: bool = True  # judge with fuzz.py's accepts() where it has one (batch problems)
+    input_validators: tuple[InputValidator, ...] = ()  # run on every example when given
+    # How many submission runs may be under way at once, over all the run's examiners.
+    run_slots: RunSlots = field(default_factory=RunSlots)
+
+
 class Examiner:
     """Judges examples one after another in ``workdir`` (which it owns)."""
 
-    def __init__(
-        self,
-        problem: Problem,
-        program: Program,
-        validator: Program | None,
-        runner: Runner,
-        hooks: FuzzHooks,
-        workdir: Path,
-        *,
-        use_accepts: bool = True,
-        input_validators: tuple[InputValidator, ...] = (),
-        run_slots: RunSlots | None = None,
-    ) -> None:
+    def __init__(self, setup: TrialSetup, workdir: Path) -> None:
+        problem, program = setup.problem, setup.program
         self.problem = problem
         self.program = program
-        self.validator = validator
-        self.runner = runner
-        self.hooks = hooks
+        self.validator = setup.validator
+        self.runner = setup.runner
+        self.hooks = setup.hooks
         self.workdir = workdir
-        self.fast_path = use_accepts and hooks.accepts is not None
+        self.fast_path = setup.use_accepts and setup.hooks.accepts is not None
         self.workdir.mkdir(parents=True, exist_ok=True)
         self._limits = program_limits(problem, program)
         self._boxes = _Boxes(program, workdir / "boxes", sealed=not problem.allow_file_writing)
@@ -188,9 +192,8 @@ class Examiner:
         self._answer = workdir / "fuzz.ans"
         self._view = single_test_view(problem, self._input, self._answer)  # the example as a test
         self._extra_args = program_args(*self._view)
-        self.input_validators = input_validators  # run on every example when given
-        # Shared by the examiners of one fuzzing run: how many submission runs may be under way at once.
-        self.run_slots = run_slots or RunSlots(1)
+        self.input_validators = setup.input_validators
+        self.run_slots = setup.run_slots
 
     def close(self) -> None:
         self._boxes.close()

@@ -15,18 +15,22 @@ import tempfile
 import time
 import traceback
 from collections.abc import Callable, Mapping
+from contextlib import closing
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import hypothesis
 
 import judge.fuzz
-from judge.commands.defaults import FUZZ_SEED
-from judge.fuzz import Counterexample, FuzzOutcome, FuzzStatus, fuzz_submission
+from judge.fuzz.engine import fuzz_submission
 from judge.fuzz.hooks import hooks_path
-from judge.grade.discovery import Contest, Entry
-from judge.grade.schedule import Summary, entry_job
+from judge.fuzz.options import FuzzOptions
+from judge.fuzz.outcome import Counterexample, FuzzOutcome, FuzzStatus
+from judge.grade.discovery import Entry
+from judge.grade.options import GradeFuzzOptions
+from judge.grade.schedule import Grading, Summary, entry_job
 from judge.grade.storage import FuzzKey, Store, StoredFuzz, StoredRun
 from judge.grade.workloop import InOrder, run_all, split_reused
 from judge.judging.build import SkipLanguage
@@ -132,46 +136,49 @@ class _Fuzzed:
 
 
 def _default_fuzz(prepared: Prepared, source: Path, env: Environment, examples: int, seed: int) -> FuzzOutcome:
-    return fuzz_submission(prepared, source, env, examples, seed, jobs=FUZZ_JOBS, use_database=False)
+    options = FuzzOptions(examples=examples, seed=seed, jobs=FUZZ_JOBS, use_database=False)
+    return fuzz_submission(prepared, source, env, options)
 
 
 def _error(entry: Entry, seed: int, message: str) -> FuzzOutcome:
     return FuzzOutcome(entry.problem, entry.rel, entry.language, FuzzStatus.ERROR, seed, "", message=message)
 
 
+def fuzz_keys(
+    grading: Grading, summary: Summary, options: GradeFuzzOptions, version: str
+) -> dict[tuple[str, str], FuzzKey]:
+    """The key of each entry to fuzz: its current run (in ``summary``) has the full score and its problem has
+    a fuzz.py. The key is the run's, plus the fuzzer's ``version`` and the hooks' hash, N and the seed."""
+    keys: dict[tuple[str, str], FuzzKey] = {}
+    for entry in grading.contest.entries:
+        run = summary.runs.get(entry.key)
+        problem = grading.problems[entry.problem]
+        if run is None or not full_score(run) or not has_fuzz_hooks(problem):
+            continue
+        hooks = fuzz_hash(hooks_path(problem))
+        keys[entry.key] = FuzzKey(run.key, f"{version}/hooks-{hooks}", options.examples, options.seed)
+    return keys
+
+
 def fuzz_contest(
-    contest: Contest,
-    problems: Mapping[str, Problem],
-    env: Environment,
+    grading: Grading,
     store: Store,
     summary: Summary,
+    options: GradeFuzzOptions,
     *,
-    examples: int,
-    seed: int = FUZZ_SEED,
-    jobs: int = 1,
-    refuzz: bool = False,
     listener: FuzzListener | None = None,
     fuzz_fn: FuzzFn | None = None,
 ) -> FuzzSummary:
     """Fuzz each entry whose current run (in ``summary``) has the full score and whose problem has a
-    fuzz.py, unless an outcome is stored under the same key (``refuzz``: always). Only this thread uses
-    ``store``; the fuzzing runs in ``jobs`` worker threads."""
+    fuzz.py, unless an outcome is stored under the same key (``options.refuzz``: always). Only this thread
+    uses ``store``; the fuzzing runs in ``options.jobs`` worker threads."""
     listen = listener or FuzzListener()
-    fuzz = fuzz_fn or _default_fuzz
-    out = FuzzSummary(examples, seed, fuzz_version(summary.judge_version))
-
-    def key_of(entry: Entry) -> FuzzKey | None:
-        run = summary.runs.get(entry.key)
-        if run is None or not full_score(run) or not has_fuzz_hooks(problems[entry.problem]):
-            return None
-        hooks = fuzz_hash(hooks_path(problems[entry.problem]))
-        return FuzzKey(run.key, f"{out.version}/hooks-{hooks}", examples, seed)
-
-    keys = {e.key: k for e in contest.entries if (k := key_of(e)) is not None}
-    candidates = [e for e in contest.entries if e.key in keys]
+    out = FuzzSummary(options.examples, options.seed, fuzz_version(summary.judge_version))
+    keys = fuzz_keys(grading, summary, options, out.version)
+    candidates = [e for e in grading.contest.entries if e.key in keys]
 
     def lookup(entry: Entry) -> StoredFuzz | None:
-        return None if refuzz else store.lookup_fuzz(keys[entry.key])
+        return None if options.refuzz else store.lookup_fuzz(keys[entry.key])
 
     reused, todo = split_reused(candidates, lookup, lambda f: f.status != FuzzStatus.ERROR.value)
     for entry, stored in reused:
@@ -181,52 +188,58 @@ def fuzz_contest(
     if not todo:
         return out
     todo.sort(key=lambda e: (-summary.runs[e.key].duration_s, e.key))  # slow programs fuzz slowly: first
-    packages = Packages(problems, env)
+    fuzzing = _Fuzzing(grading, store, keys, out, listen, fuzz_fn or _default_fuzz)
+    with closing(Packages(grading.problems, grading.env)) as packages:
+        work = partial(fuzzing.work, packages)
+        run_all(InOrder(todo), work, fuzzing.store_outcome, jobs=options.jobs, name="grade-fuzz")
+    return out
 
-    def work(entry: Entry) -> _Fuzzed:
+
+@dataclass(frozen=True)
+class _Fuzzing:
+    """The entries to fuzz of one grading: fuzzed in worker threads (``work``), each outcome stored by the
+    calling thread as it comes (``store_outcome``), and added to ``out``."""
+
+    grading: Grading
+    store: Store
+    keys: Mapping[tuple[str, str], FuzzKey]  # each entry's (``fuzz_keys``)
+    out: FuzzSummary
+    listen: FuzzListener
+    fuzz: FuzzFn
+
+    def work(self, packages: Packages, entry: Entry) -> _Fuzzed:
+        """Fuzz one entry (in a worker thread), its package's validator from ``packages``."""
         start = time.monotonic()
-        run = summary.runs[entry.key]
+        key = self.keys[entry.key]
         try:
-            job = entry_job(entry, problems[entry.problem])
-            if job.source_hash() != run.key.source_hash:
+            job = entry_job(entry, self.grading.problems[entry.problem])
+            if job.source_hash() != key.run.source_hash:
                 return _Fuzzed(None, "changed since it was judged: judged and fuzzed on the next run", 0.0)
             prepared = packages.prepared(job.problem, job.package_hash)
             with tempfile.TemporaryDirectory(prefix="fuzz-source-") as tmp:
-                outcome = fuzz(prepared, job.stage(Path(tmp)), env, examples, seed)
+                outcome = self.fuzz(prepared, job.stage(Path(tmp)), self.grading.env, key.examples, key.seed)
         except (Unreadable, OSError) as exc:
             return _Fuzzed(None, f"cannot read the submission any more: {exc}", 0.0)
         except SkipLanguage as exc:
             return _Fuzzed(None, str(exc), 0.0)
         except Exception as exc:  # noqa: BLE001 - the judge's own bug: shown, fuzzed again next time
             detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
-            outcome = _error(entry, seed, f"judge error while fuzzing (not the contestant's fault): {detail}")
+            outcome = _error(entry, key.seed, f"judge error while fuzzing (not the contestant's fault): {detail}")
         return _Fuzzed(replace(outcome, source=entry.rel), None, time.monotonic() - start)
 
-    def store_outcome(entry: Entry, done: _Fuzzed) -> None:
+    def store_outcome(self, entry: Entry, done: _Fuzzed) -> None:
+        """Store one entry's outcome (in the calling thread), or note why it was not fuzzed."""
+        out = self.out
         if done.outcome is None:
             note = f"{entry.rel}: not fuzzed: {done.skipped}"
             out.notes.append(note)
-            listen.fuzz_done(entry, None, note)
+            self.listen.fuzz_done(entry, None, note)
             return
-        key = keys[entry.key]
+        key = self.keys[entry.key]
         o = done.outcome
-        store.save_fuzz(key, entry.rel, o.status.value, o.to_json(), done.duration_s)
-        stored = store.lookup_fuzz(key)
+        self.store.save_fuzz(key, entry.rel, o.status.value, o.to_json(), done.duration_s)
+        stored = self.store.lookup_fuzz(key)
         assert stored is not None
         out.outcomes[entry.key] = stored
         out.fuzzed += 1
-        listen.fuzz_done(entry, stored, "")
-
-    try:
-        run_all(
-            InOrder(todo),
-            work,
-            store_outcome,
-            jobs=jobs,
-            duration_s=lambda d: d.duration_s,
-            order=lambda e: e.key,
-            name="grade-fuzz",
-        )
-    finally:
-        packages.close()
-    return out
+        self.listen.fuzz_done(entry, stored, "")

@@ -6,7 +6,7 @@ import shutil
 import time
 from typing import TextIO
 
-from judge.fuzz import FuzzStatus
+from judge.fuzz.outcome import FuzzStatus
 from judge.grade.discovery import Entry
 from judge.grade.fuzzing import FuzzListener, outcome_from_json
 from judge.grade.schedule import Listener

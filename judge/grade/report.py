@@ -7,10 +7,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from judge.fuzz import FuzzStatus
-from judge.fuzz.outcome import show_bytes
+from judge.fuzz.outcome import FuzzStatus, show_bytes
 from judge.grade.discovery import Contest, Issue
 from judge.grade.fuzzing import FuzzSummary, outcome_from_json
+from judge.grade.options import BoardOptions
 from judge.grade.progress import printable
 from judge.grade.schedule import Summary
 from judge.grade.storage import StoredFuzz
@@ -55,17 +55,17 @@ def board_fuzz(fuzzed: StoredFuzz, problems_dir: Path, contest_root: Path) -> Bo
 
 
 def build_board(
-    title: str,
     contest: Contest,
     problems: Mapping[str, Problem],
     summary: Summary,
     issues: Sequence[Issue],
-    warnings: Sequence[str] = (),
+    options: BoardOptions,
     fuzz: FuzzSummary | None = None,
-    problems_dir: Path = Path("problems"),
 ) -> Board:
-    """The board's records. ``fuzz``: the outcomes of ``--fuzz`` (None: graded without it)."""
+    """The board's records: ``summary``'s runs (and the sandbox's warnings where they ran), ``issues`` as
+    notices. ``fuzz``: the outcomes of ``--fuzz`` (None: graded without it)."""
     fuzzed = fuzz.outcomes if fuzz is not None else {}
+    problems_dir = options.problems_dir
     runs = {
         key: BoardRun(
             contestant=run.key.contestant,
@@ -82,13 +82,13 @@ def build_board(
         for key, run in summary.runs.items()
     }
     return Board(
-        title=title,
+        title=options.title,
         problems=tuple(board_problem(problems[pid]) for pid in sorted(problems)),
         contestants=contest.contestants,
         runs=runs,
         notices=tuple(Notice(i.kind, i.path, i.reason, i.contestant) for i in issues),
         judge_version=summary.judge_version,
-        sandbox_warnings=tuple(warnings),
+        sandbox_warnings=tuple(summary.warnings),
         fuzz=None if fuzz is None else FuzzSettings(fuzz.examples, fuzz.seed),
     )
 

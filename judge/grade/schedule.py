@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from judge.grade.discovery import Contest, Entry, Issue
+from judge.grade.options import GradeOptions
 from judge.grade.storage import RunKey, Store, StoredRun
 from judge.grade.workloop import LongestFirst, run_all, split_reused
 from judge.judging.build import SkipLanguage
@@ -97,109 +98,125 @@ def _guess(problem: Problem, compiled: bool) -> float:
     return (1.0 if compiled else 0.0) + len(problem.tests()) * per_test
 
 
+@dataclass(frozen=True)
+class Grading:
+    """What one grading works on: the contest's submissions, the problems they are for, and the environment that
+    judges them on this machine (built at the edge, `judge grade`)."""
+
+    contest: Contest
+    problems: Mapping[str, Problem]
+    env: Environment
+
+
 def grade(
-    contest: Contest,
-    problems: Mapping[str, Problem],
-    env: Environment,
+    grading: Grading,
     store: Store,
+    options: GradeOptions,
     *,
-    jobs: int = 1,
-    rejudge: bool = False,
     listener: Listener | None = None,
     judge_fn: JudgeFn | None = None,
     judges: Judges | None = None,
 ) -> Summary:
-    """Judge every entry of ``contest`` that has no stored result under the current hashes, store it.
+    """Judge every entry of the contest that has no stored result under the current hashes, store it.
 
-    A stored JE is judged again (it is the judge's failure, maybe a passing one); ``rejudge`` judges all.
-    The jobs run in ``jobs`` threads here (with ``judge_fn``, default jobs.judge_job), or on ``judges``
-    (a cluster: judge/cluster/); only this thread writes ``store``.
+    A stored JE is judged again (it is the judge's failure, maybe a passing one); ``options.rejudge`` judges
+    all. The jobs run in ``options.jobs`` threads here (with ``judge_fn``, default jobs.judge_job), or on
+    ``judges`` (a cluster: judge/cluster/); only this thread writes ``store``.
     """
+    listen = listener or Listener()
     if judges is None:
-        with closing(LocalJudges(problems, env, jobs=jobs, judge_fn=judge_fn)) as local:
-            return _grade(contest, problems, env, store, local, rejudge, listener or Listener())
-    return _grade(contest, problems, env, store, judges, rejudge, listener or Listener())
+        local = LocalJudges(grading.problems, grading.env, jobs=options.jobs, judge_fn=judge_fn)
+        with closing(local):
+            return _grade(grading, store, local, options.rejudge, listen)
+    return _grade(grading, store, judges, options.rejudge, listen)
 
 
-def _grade(
-    contest: Contest,
-    problems: Mapping[str, Problem],
-    env: Environment,
-    store: Store,
-    judges: Judges,
-    rejudge: bool,
-    listen: Listener,
-) -> Summary:
-    summary = Summary(judges.judge_version, judges.warnings)
-    toolchains = {
-        e.key: toolchain_hash(e.language, problems[e.problem], env.languages, judges.fingerprint)
-        for e in contest.entries
-    }
-    keys = {
+def run_keys(grading: Grading, judges: Judges) -> dict[tuple[str, str], RunKey]:
+    """Each entry's key under the current hashes: what its stored result must have been judged under."""
+    problems, languages = grading.problems, grading.env.languages
+    return {
         e.key: RunKey(
             e.contestant,
             e.problem,
             e.source_hash,
             problems[e.problem].content_hash,
-            summary.judge_version,
-            toolchains[e.key],
+            judges.judge_version,
+            toolchain_hash(e.language, problems[e.problem], languages, judges.fingerprint),
         )
-        for e in contest.entries
+        for e in grading.contest.entries
     }
+
+
+def _grade(grading: Grading, store: Store, judges: Judges, rejudge: bool, listen: Listener) -> Summary:
+    summary = Summary(judges.judge_version, judges.warnings)
+    entries = grading.contest.entries
+    keys = run_keys(grading, judges)
 
     def lookup(entry: Entry) -> StoredRun | None:
         return None if rejudge else store.lookup(keys[entry.key])
 
-    reused, todo = split_reused(contest.entries, lookup, lambda run: run.result.verdict is not Verdict.JE)
+    reused, todo = split_reused(entries, lookup, lambda run: run.result.verdict is not Verdict.JE)
     for entry, stored in reused:
         summary.runs[entry.key] = stored
     summary.reused = len(reused)
-    listen.start(len(contest.entries), summary.reused)
+    listen.start(len(entries), summary.reused)
     if not todo:
         return summary
+    _Judging(grading, store, judges, keys, summary, listen).run(todo)
+    return summary
 
-    def guess(e: Entry) -> float:
-        lang = env.languages.get(e.language)
-        return _guess(problems[e.problem], lang is not None and lang.compiled)
 
-    seeds: dict[str, dict[str, Any]] = {}
+@dataclass(frozen=True)
+class _Judging:
+    """The entries to judge of one grading: judged in worker threads (``work``), longest expected first;
+    each result stored by the calling thread as it comes (``store_result``), and added to ``summary``."""
 
-    def work(entry: Entry) -> Done:
+    grading: Grading
+    store: Store
+    judges: Judges
+    keys: Mapping[tuple[str, str], RunKey]  # each entry's key (``run_keys``)
+    summary: Summary
+    listen: Listener
+    seeds: dict[str, dict[str, Any]] = field(default_factory=dict)  # per problem (``seeds_of``), worked out once
+
+    def run(self, todo: list[Entry]) -> None:
+        """Judge ``todo``, ``judges.slots()`` at a time."""
+        queue = LongestFirst(todo, self.guess, self.store.last_durations())
+        run_all(queue, self.work, self.store_result, jobs=self.judges.slots, name="grade")
+
+    def guess(self, e: Entry) -> float:
+        """Seconds the entry may take, before anything is known of it (``_guess``)."""
+        lang = self.grading.env.languages.get(e.language)
+        return _guess(self.grading.problems[e.problem], lang is not None and lang.compiled)
+
+    def work(self, entry: Entry) -> Done:
+        """Judge one entry (in a worker thread)."""
         start = time.monotonic()
         try:
-            job = entry_job(entry, problems[entry.problem])
+            job = entry_job(entry, self.grading.problems[entry.problem])
         except (Unreadable, OSError) as exc:
             return Done(None, f"cannot read the submission any more: {exc}", 0.0, entry.source_hash)
         try:
-            result = judges.judge(job, toolchains[entry.key])
+            result = self.judges.judge(job, self.keys[entry.key].toolchain_hash)
         except (SkipLanguage, NotJudged) as exc:
             return Done(None, str(exc), time.monotonic() - start, job.source_hash())
         return Done(result, None, time.monotonic() - start, job.source_hash())
 
-    def store_result(entry: Entry, done: Done) -> None:
+    def store_result(self, entry: Entry, done: Done) -> None:
+        """Store one entry's result (in the calling thread), or list it as skipped."""
+        summary = self.summary
         if done.result is None:
             issue = Issue("skipped", entry.rel, done.skipped or "skipped", entry.contestant, entry.problem)
             summary.issues.append(issue)
-            listen.done(entry, None, issue.reason)
+            self.listen.done(entry, None, issue.reason)
             return
-        problem = problems[entry.problem]
-        if problem.id not in seeds:
-            seeds[problem.id] = seeds_of(problem, env)
-        key = replace(keys[entry.key], source_hash=done.source_hash)
-        store.save(key, entry.rel, replace(done.result, source=entry.rel), seeds[problem.id], done.duration_s)
-        stored = store.lookup(key)
+        problem = self.grading.problems[entry.problem]
+        if problem.id not in self.seeds:
+            self.seeds[problem.id] = seeds_of(problem, self.grading.env)
+        key = replace(self.keys[entry.key], source_hash=done.source_hash)
+        self.store.save(key, entry.rel, replace(done.result, source=entry.rel), self.seeds[problem.id], done.duration_s)
+        stored = self.store.lookup(key)
         assert stored is not None
         summary.runs[entry.key] = stored
         summary.judged += 1
-        listen.done(entry, summary.runs[entry.key], "")
-
-    run_all(
-        LongestFirst(todo, guess, store.last_durations()),
-        work,
-        store_result,
-        jobs=judges.slots,
-        duration_s=lambda d: d.duration_s,
-        order=lambda e: e.key,
-        name="grade",
-    )
-    return summary
+        self.listen.done(entry, summary.runs[entry.key], "")

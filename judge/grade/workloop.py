@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 from judge.grade.discovery import Entry
 
 T = TypeVar("T")
-R = TypeVar("R")
+R = TypeVar("R", bound="Timed")
 S = TypeVar("S")
 
 MAX_THREADS = 1024  # items in flight at most, whatever ``jobs`` says
@@ -90,20 +90,26 @@ def split_reused(
     return reused, todo
 
 
+class Timed(Protocol):
+    """What a worker gives back: at least how long it took."""
+
+    @property
+    def duration_s(self) -> float: ...
+
+
 def run_all(
-    queue: Queue[T],
-    work: Callable[[T], R],
-    done: Callable[[T, R], None],
+    queue: Queue[Entry],
+    work: Callable[[Entry], R],
+    done: Callable[[Entry, R], None],
     *,
     jobs: int | Callable[[], int],
-    duration_s: Callable[[R], float],
-    order: Callable[[T], Any],
     name: str,
 ) -> None:
-    """Run ``work`` on every queued item, ``jobs`` at a time, taking the next item only when a worker is
-    free (so the queue can still reorder); ``done`` is called in this thread, in ``order`` among items
-    that finish together. ``jobs`` may be a function (a cluster whose workers come and go): it is asked
-    again whenever an item finishes, and at least every ``RECHECK_S`` seconds."""
+    """Run ``work`` on every queued entry, ``jobs`` at a time, taking the next entry only when a worker is
+    free (so the queue can still reorder); ``done`` is called in this thread, in the order of the entries'
+    keys among those that finish together. ``jobs`` may be a function (a cluster whose workers come and go):
+    it is asked again whenever an entry finishes, and at least every ``RECHECK_S`` seconds. The worker
+    threads are named ``name``."""
     dynamic = callable(jobs)
 
     def workers() -> int:
@@ -111,16 +117,16 @@ def run_all(
 
     pool = ThreadPoolExecutor(max_workers=MAX_THREADS if dynamic else workers(), thread_name_prefix=name)
     try:
-        pending: dict[Future[R], T] = {}
+        pending: dict[Future[R], Entry] = {}
         while queue or pending:
             while queue and len(pending) < min(workers(), MAX_THREADS):
-                item = queue.pop()
-                pending[pool.submit(work, item)] = item
+                entry = queue.pop()
+                pending[pool.submit(work, entry)] = entry
             finished, _ = wait(pending, timeout=RECHECK_S if dynamic else None, return_when=FIRST_COMPLETED)
-            for fut in sorted(finished, key=lambda f: order(pending[f])):
-                item = pending.pop(fut)
+            for fut in sorted(finished, key=lambda f: pending[f].key):
+                entry = pending.pop(fut)
                 result = fut.result()
-                queue.finished(item, duration_s(result))
-                done(item, result)
+                queue.finished(entry, result.duration_s)
+                done(entry, result)
     finally:
         pool.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,33 @@
+"""How one submission is fuzzed: ``FuzzOptions`` and the defaults `judge fuzz` shows.
+
+It imports nothing heavy (no Hypothesis), so that the command line's argument tree can read the defaults
+without loading the fuzzer (judge/commands/defaults.py says why).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+FUZZ_EXAMPLES = 100  # examples per fuzzing run, unless told (`judge fuzz --examples` shows its own default)
+FUZZ_SHRINK_TIME_S = 120.0  # after this, inputs not judged yet count as passing: shrinking ends quickly
+
+
+@dataclass(frozen=True)
+class FuzzOptions:
+    """The settings of one fuzzing run (``fuzz_submission``), built at the edge (`judge fuzz`, `judge grade --fuzz`).
+
+    ``jobs``: submission runs under way at once. ``pipeline``: one Hypothesis search more than ``jobs``, so
+    that one search draws its next example while another's run is under way. The outcome depends on
+    ``seed``, ``jobs`` and ``pipeline``, not on timing.
+    """
+
+    examples: int = FUZZ_EXAMPLES
+    seed: int | None = None  # None: a random one (the outcome says which)
+    jobs: int = 1
+    pipeline: bool = True
+    use_database: bool = True  # replay and record failures in Hypothesis' example database
+    database_dir: Path | None = None  # that database (None: ``<cache>/hypothesis``, see engine.default_cache_dir)
+    use_accepts: bool = True  # judge examples with fuzz.py's accepts() where it has one (else the validator)
+    check_inputs: bool = False  # run the input validators on every example (else on the counterexample only)
+    shrink_time_s: float = FUZZ_SHRINK_TIME_S
