@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+import sqlite3
 import threading
 from collections.abc import Mapping
 from pathlib import Path
@@ -21,12 +22,12 @@ from judge.judging.results import CaseResult, SubmissionResult
 from judge.judging.verdict import Verdict
 from judge.languages.table import load_languages
 from judge.package.problem import Problem
-from judge.serve.app import create_app
-from judge.serve.contest import load_contest
-from judge.serve.queue import JudgeFn
-from judge.serve.server import Server, open_server
-from judge.serve.times import parse_time
-from judge.serve.upload import pack
+from judge.serve.http.app import create_app
+from judge.serve.model.contest import load_contest
+from judge.serve.model.times import parse_time
+from judge.serve.model.upload import pack
+from judge.serve.services.judging import JudgeFn
+from judge.serve.services.server import ServeOptions, Server, open_server
 
 FIXTURES = Path(__file__).parent / "fixtures"
 T0 = parse_time("2030-01-01T10:00:00Z", "T0")  # the fixture contest's start
@@ -155,7 +156,7 @@ def make_server(
     if judge is None:
         judge = ScriptedJudge({p.id: p.problem for p in contest.problems})
     langs = languages if languages is not None else {k: v for k, v in load_languages().items() if k == "python3"}
-    return open_server(contest, langs, judge, hasher=CHEAP_HASHER, clock=clock)
+    return open_server(contest, langs, judge, ServeOptions(hasher=CHEAP_HASHER, clock=clock))
 
 
 class Api:
@@ -211,3 +212,8 @@ def feed(api: Api, user: str | None = None, since: str | None = None) -> list[di
     r = api.get("/api/contests/test/event-feed", user, params=params)
     assert r.status_code == 200, r.text
     return [json.loads(line) for line in r.text.splitlines() if line.strip()]
+
+
+def db(server: Server) -> sqlite3.Connection:
+    """A connection of the test's own to the contest's database, to look at what is stored."""
+    return sqlite3.connect(server.storage.path)

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from serve_fixtures import FIXTURES, HOUR, SUM_AC, T0, Api, FakeClock, feed, make_server, write_contest
+from serve_fixtures import FIXTURES, HOUR, SUM_AC, T0, Api, FakeClock, db, feed, make_server, write_contest
 
 from judge.languages.table import load_languages
-from judge.serve.server import Server
-from judge.serve.upload import pack
+from judge.serve.model.upload import pack
+from judge.serve.services.server import Server
 
 TIME = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$")
 RELTIME = re.compile(r"^-?\d+:[0-5]\d:[0-5]\d\.\d{3}$")
@@ -41,7 +41,7 @@ def api(server: Server) -> Api:
 
 
 def stored(server: Server) -> int:
-    return int(server.db.conn().execute("SELECT count(*) FROM submissions").fetchone()[0])
+    return int(db(server).execute("SELECT count(*) FROM submissions").fetchone()[0])
 
 
 def test_api_information_and_contest(api: Api) -> None:
@@ -172,7 +172,7 @@ def test_unknown_ids_are_json_404s(api: Api, server: Server, path: str) -> None:
     r = api.get(path, "admin")
     assert r.status_code == 404, r.text
     assert r.json()["code"] == 404 and r.json()["message"]
-    assert server.db.conn().execute("SELECT count(*) FROM submissions").fetchone()[0] == 0  # the table is there
+    assert db(server).execute("SELECT count(*) FROM submissions").fetchone()[0] == 0  # the table is there
 
 
 def test_wrong_methods_and_bodies_are_json_errors(api: Api) -> None:
@@ -200,7 +200,7 @@ def test_the_teams_submit_case(api: Api, server: Server) -> None:
         {"href": f"contests/test/submissions/{sub['id']}/files", "filename": "files.zip", "mime": "application/zip"}
     ]
     # committed before the answer: the submission and its job are in the database
-    conn = server.db.conn()
+    conn = db(server)
     assert conn.execute("SELECT team_id FROM submissions WHERE id = ?", (int(sub["id"]),)).fetchone()[0] == "team1"
     assert conn.execute("SELECT count(*) FROM jobs WHERE done = 0").fetchone()[0] == 1
     assert api.get(f"{C}/submissions/{sub['id']}").json() == sub
@@ -356,7 +356,7 @@ def test_sql_is_parameterized(api: Api, server: Server) -> None:
     assert api.get(f"{C}/submissions", params={"team_id": evil}).json() == []
     assert api.get(f"{C}/problems/{evil}").status_code == 404
     assert api.get(f"{C}/account", evil, password=evil).status_code == 401
-    conn = sqlite3.connect(server.db.path)
+    conn = sqlite3.connect(server.storage.path)
     assert conn.execute("SELECT count(*) FROM accounts").fetchone()[0] == 5
 
 
@@ -386,12 +386,12 @@ def test_event_feed_tokens_and_reconnection(api: Api, server: Server) -> None:
 
 
 def test_the_judges_own_bug_is_a_bare_500(api: Api, monkeypatch: pytest.MonkeyPatch) -> None:
-    import judge.serve.api
+    import judge.serve.services.documents
 
     def broken() -> None:
         raise RuntimeError("secret detail")
 
-    monkeypatch.setattr(judge.serve.api, "judgement_types_json", broken)
+    monkeypatch.setattr(judge.serve.services.documents, "judgement_types_json", broken)
     r = api.get(f"{C}/judgement-types")
     assert r.status_code == 500
     assert r.json() == {"code": 500, "message": "internal error (judge's bug, not yours): RuntimeError"}

@@ -22,7 +22,7 @@ from serve_fixtures import PASSWORDS, SUM_AC, SUM_WA, write_contest
 from test_serve_process import Serve
 
 from judge.runner import Runner
-from judge.serve.times import format_time
+from judge.serve.model.times import format_time
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 HOSTILE = "<script>alert(1)</script>"

@@ -30,10 +30,10 @@ from judge.languages.table import load_languages, toolchain
 from judge.runner import Runner
 from judge.scoreboard.model import Board
 from judge.scoreboard.ranking import standings
-from judge.serve.contest import load_contest
-from judge.serve.queue import local_judge
-from judge.serve.scoreboard import attempts, build_board, scoreboard_rows
-from judge.serve.server import Server
+from judge.serve.model.board import attempts, build_board, scoreboard_rows
+from judge.serve.model.contest import load_contest
+from judge.serve.services.judging import local_judge
+from judge.serve.services.server import Server
 
 C = "/api/contests/test"
 END = T0 + 5 * HOUR
@@ -117,8 +117,10 @@ def test_each_submission_is_judged_once_and_ranked(api: Api, server: Server, clo
     assert row(board, "team3")["score"]["time"] is None
     assert board["state"] == api.get(f"{C}/state").json()
     # the ranks are judge grade's: the same Board, the same standings()
-    with server.db.read() as conn:
-        tries = attempts(conn, server.contest, frozen_from=None, all_times=False)
+    info = server.contest.info
+    assert info.start_s is not None and info.end_s is not None
+    with server.storage.read() as r:
+        tries = attempts(r.counted((info.start_s, info.end_s)), frozen_from=None)
     grade_board, _ = build_board(server.contest, tries)
     assert isinstance(grade_board, Board)
     assert {s.contestant: s.rank for s in standings(grade_board)} == {r["team_id"]: r["rank"] for r in board["rows"]}
@@ -140,7 +142,7 @@ def test_the_board_is_ranked_once_per_change(api: Api, server: Server, monkeypat
         ranked.append(1)
         return scoreboard_rows(*args, **kwargs)
 
-    monkeypatch.setattr("judge.serve.api.scoreboard_rows", counting)
+    monkeypatch.setattr("judge.serve.services.board.scoreboard_rows", counting)
     first = api.get(f"{C}/scoreboard").json()
     again = [api.get(f"{C}/scoreboard").json() for _ in range(3)]
     assert len(ranked) == 1 and all(b["rows"] == first["rows"] for b in again)
@@ -206,7 +208,7 @@ def test_a_crash_loses_no_submission_and_judges_none_twice(root: Path, clock: Fa
     (claimed,) = first.judging.claim(1)  # judging s1 had started when the server died
     pending = judgements_of(api, s1)
     assert len(pending) == 1 and "judgement_type_id" not in pending[0]
-    first.db.close()  # killed: nothing else is written
+    first.storage.close()  # killed: nothing else is written
 
     contest = load_contest(root, FIXTURES)
     judge = ScriptedJudge({p.id: p.problem for p in contest.problems})
@@ -332,7 +334,7 @@ def test_real_judging_in_the_sandbox(root: Path, clock: FakeClock, sandbox_runne
 
 
 def test_job_files_follow_the_entry_point(server: Server) -> None:
-    from judge.serve.upload import job_files
+    from judge.serve.model.upload import job_files
 
     lang = server.languages["python3"]
     files = [SourceFile("a.py", b""), SourceFile("solve.py", b""), SourceFile("util.py", b"")]
@@ -376,7 +378,8 @@ def test_a_problem_removed_before_judging_is_a_judge_error(root: Path, clock: Fa
 def test_a_database_of_the_previous_schema_is_brought_up_to_date_and_one_of_another_refused(tmp_path: Path) -> None:
     import sqlite3
 
-    from judge.serve.db import SCHEMA_VERSION, Database, DatabaseError
+    from judge.serve.storage import StorageError, open_storage
+    from judge.serve.storage.schema import SCHEMA_VERSION
 
     old = tmp_path / "old.sqlite"
     conn = sqlite3.connect(old)
@@ -390,14 +393,16 @@ def test_a_database_of_the_previous_schema_is_brought_up_to_date_and_one_of_anot
         "INSERT INTO runs VALUES (1, 1, 1, 'sample/1', 'AC', 'AC', 0, 0.1, 0.2, 100, 1, 'kept');"
     )
     conn.close()
-    db = Database(old)
-    assert db.get_meta("schema") == SCHEMA_VERSION
-    assert tuple(db.conn().execute("SELECT message, transcript FROM runs").fetchone()) == ("kept", "")
-    db.close()
-    assert Database(old).get_meta("schema") == SCHEMA_VERSION  # and opening it again changes nothing
+    storage = open_storage(old)
+    assert storage.schema_version() == SCHEMA_VERSION
+    with storage.read() as r:
+        (run,) = r.runs()
+    assert (run.message, run.transcript) == ("kept", "")
+    storage.close()
+    assert open_storage(old).schema_version() == SCHEMA_VERSION  # and opening it again changes nothing
     conn = sqlite3.connect(old)
-    conn.execute("UPDATE meta SET value = '99' WHERE key = 'schema'")
+    conn.execute("INSERT INTO schema_version VALUES (99, 0)")
     conn.commit()
     conn.close()
-    with pytest.raises(DatabaseError, match="another version"):
-        Database(old)
+    with pytest.raises(StorageError, match="another version"):
+        open_storage(old)

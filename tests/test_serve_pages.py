@@ -18,12 +18,12 @@ from typing import Any
 
 import httpx
 import pytest
-from serve_fixtures import HOUR, PASSWORDS, SUM_AC, SUM_WA, T0, FakeClock, make_server, write_contest
+from serve_fixtures import HOUR, PASSWORDS, SUM_AC, SUM_WA, T0, FakeClock, db, make_server, write_contest
 from starlette.applications import Starlette
 
-from judge.serve.app import create_app
-from judge.serve.server import Server
-from judge.serve.web_auth import COOKIE
+from judge.serve.http.app import create_app
+from judge.serve.http.sessions import COOKIE
+from judge.serve.services.server import Server
 
 HOSTILE = "<script>alert(1)</script>"
 
@@ -92,7 +92,7 @@ def login(server: Server, user: str) -> Browser:
 
 
 def stored(server: Server) -> int:
-    return int(server.db.conn().execute("SELECT count(*) FROM submissions").fetchone()[0])
+    return int(db(server).execute("SELECT count(*) FROM submissions").fetchone()[0])
 
 
 def submit(c: Browser, code: str, problem: str = "sum", name: str = "sol.py", language: str = "") -> httpx.Response:
@@ -164,7 +164,7 @@ def test_a_team_submits_a_file_or_pasted_code_through_the_api_path(server: Serve
     token = csrf_of(c.get("/submit").text)
     r = c.post("/submit", data={"csrf": token, "problem": "sum", "language": "python3", "code": SUM_WA})
     assert r.status_code == 303
-    rows = server.db.conn().execute("SELECT team_id, language_id, problem_id FROM submissions ORDER BY id").fetchall()
+    rows = db(server).execute("SELECT team_id, language_id, problem_id FROM submissions ORDER BY id").fetchall()
     assert [tuple(r) for r in rows] == [("team1", "python3", "sum"), ("team1", "python3", "sum")]
     page = c.get("/submissions?fragment=1").text
     assert page.count("judging…") == 2
@@ -325,7 +325,7 @@ def test_organizers_rejudge_thaw_and_download(server: Server, clock: FakeClock) 
     clock.advance(6 * HOUR)  # after the end: the thaw is now
     r = admin.post("/admin/thaw", data={"csrf": csrf_of(admin.get("/admin").text)})
     assert r.status_code == 303 and "thawed" in r.headers["location"]
-    assert server.timeline.thawed_at is not None
+    assert server.timeline.phase.thawed_at is not None
 
 
 def test_an_admin_freezes_the_board_early_and_thaws_it(server: Server, clock: FakeClock) -> None:

@@ -21,8 +21,8 @@ from serve_fixtures import FIXTURES, PASSWORDS, SUM_AC, SUM_WA, write_contest
 
 from judge.commands.cli import main
 from judge.runner import Runner
-from judge.serve.times import format_time
-from judge.serve.upload import pack
+from judge.serve.model.times import format_time
+from judge.serve.model.upload import pack
 
 ROOT = Path(__file__).parent.parent
 DEADLINE_S = 120.0  # a safety net for a hung server, not a measurement

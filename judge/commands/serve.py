@@ -20,10 +20,10 @@ from judge.grade.discovery import load_problems
 from judge.judging.identity import toolchain_languages
 from judge.judging.prepared import Packages
 from judge.languages.table import missing_tool
-from judge.serve.contest import ContestError, load_contest
-from judge.serve.db import DB_NAME, DatabaseError
-from judge.serve.demo import write_demo
-from judge.serve.times import TimeError, format_time, parse_time
+from judge.serve.model.contest import ContestError, load_contest
+from judge.serve.model.times import TimeError, format_time, parse_time
+from judge.serve.services.demo import write_demo
+from judge.serve.storage import DB_NAME, StorageError
 
 LOCK_NAME = "contest.sqlite.lock"
 CLUSTER_THREADS = 256  # at most this many jobs wait on the cluster at once
@@ -63,9 +63,9 @@ def _lock(root: Path) -> IO[bytes]:
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from judge.serve.app import create_app
-    from judge.serve.queue import judges_fn, local_judge
-    from judge.serve.server import open_server
+    from judge.serve.http.app import create_app
+    from judge.serve.services.judging import judges_fn, local_judge
+    from judge.serve.services.server import ServeOptions, open_server
 
     spec = cluster_spec(args) if args.cluster else None
     if args.jobs < 1:
@@ -94,8 +94,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
             judge_fn, workers, capacity = judges_fn(judges, problems, languages), CLUSTER_THREADS, judges.slots
             judging = f"judging on the Dask cluster {spec.describe()} ({judges.slots()} judge slot(s) now)"
         try:
-            server = open_server(contest, languages, judge_fn, workers=workers, capacity=capacity, log=_log)
-        except (ContestError, DatabaseError) as exc:
+            options = ServeOptions(workers=workers, capacity=capacity, log=_log)
+            server = open_server(contest, languages, judge_fn, options)
+        except (ContestError, StorageError) as exc:
             raise UsageError(str(exc)) from None
         app = create_app(server, background=True)
         host, port = sock.getsockname()[:2]

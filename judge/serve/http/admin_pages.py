@@ -1,0 +1,202 @@
+"""The organizers' pages (judges and admins): every submission with filters (live), one submission's
+source and full per-test detail (every test's name, verdict, times, memory, score and validator or
+interactor message; the compiler's message; every judgement, old ones too), rejudge (a submission or a
+whole problem), the freeze's state and the thaw button (admins), and the downloads: ``results.json``
+and the contest package archive. Each calls the same service as the API's handler."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import urlencode
+
+from starlette.responses import Response
+
+from judge.judging.verdict import Verdict
+from judge.serve.http.context import number_id
+from judge.serve.http.pages import newest_first, submission_row, verdict_class
+from judge.serve.http.web import Page, PageSpec, Redirect
+from judge.serve.model.errors import Refused
+from judge.serve.model.times import format_time
+from judge.serve.services import archive, control, results, submissions
+from judge.serve.services.results import JudgementDetail
+from judge.serve.services.submissions import SubmissionView
+
+LIST_LIMIT = 500
+FILTERS = ("team_id", "problem_id", "language_id", "verdict")
+
+
+def _chosen(page: Page) -> dict[str, str]:
+    return {k: page.query.get(k, "") for k in FILTERS}
+
+
+def _matches(v: SubmissionView, chosen: dict[str, str]) -> bool:
+    s, j = v.submission, v.judgement
+    for key, value in (("team_id", s.team_id), ("problem_id", s.problem_id), ("language_id", s.language_id)):
+        if chosen[key] and chosen[key] != value:
+            return False
+    if chosen["verdict"] == "pending":
+        return j is None or not j.done
+    return not chosen["verdict"] or (j is not None and j.verdict == chosen["verdict"])
+
+
+def _freeze_context(page: Page) -> dict[str, Any]:
+    phase, info = page.sight.phase, page.server.contest.info
+    return {
+        "freeze_at": None if phase.freeze_s is None else format_time(phase.freeze_s),
+        "can_freeze": phase.freeze_refusal(page.now) is None,
+        "end_at": None if info.end_s is None else format_time(info.end_s),
+        "thawed_at": None if phase.thawed_at is None else format_time(phase.thawed_at),
+        "thaw_at": None if phase.thaw_s is None else format_time(phase.thaw_s),
+    }
+
+
+def all_submissions(page: Page) -> Response:
+    page.need_staff()
+    chosen = _chosen(page)
+    views = [v for v in submissions.submission_views(page.server, page.sight) if _matches(v, chosen)]
+    rows = newest_first(page, views, limit=LIST_LIMIT)
+    if page.query.get("fragment"):
+        return page.render("serve/_admin_rows.html", rows=rows)
+    contest = page.server.contest
+    options = {
+        "team_id": [(t.id, t.display_name or t.name) for t in contest.teams],
+        "problem_id": [(p.id, f"{p.label} {p.name}") for p in contest.problems],
+        "language_id": [(lang.id, lang.name) for lang in page.server.languages.values()],
+        "verdict": [("pending", "pending"), *((v.value, v.value) for v in Verdict)],
+    }
+    query = "&".join(f"{k}={v}" for k, v in chosen.items() if v)
+    return page.render(
+        "serve/admin.html",
+        rows=rows,
+        chosen=chosen,
+        options=options,
+        query=query,
+        limit=LIST_LIMIT,
+        message=page.query.get("message"),
+        **_freeze_context(page),
+    )
+
+
+def _judgement_view(d: JudgementDetail) -> dict[str, Any]:
+    j = d.judgement
+    runs = [
+        {
+            "ordinal": r.ordinal,
+            "name": r.name,
+            "kind": "sample" if r.name.split("/")[0] == "sample" else "secret",
+            "verdict": r.verdict,
+            "css": verdict_class(r.verdict),
+            "time": r.run_time,
+            "wall_time_s": r.wall_time_s,
+            "memory_kib": r.memory_kib,
+            "score": r.score,
+            "message": r.message,
+            "transcript": r.transcript,
+        }
+        for r in d.runs
+    ]
+    return {
+        "id": j.id,
+        "current": j.current,
+        "verdict": j.verdict,
+        "css": verdict_class(j.verdict),
+        "score": j.score,
+        "max_score": j.max_score,
+        "started": format_time(j.start_s),
+        "ended": None if j.end_s is None else format_time(j.end_s),
+        "max_run_time": j.max_run_time,
+        "memory_kib": j.memory_kib,
+        "metric": None if j.metric is None else f"{j.metric:g} {j.metric_name or ''}",
+        "compile_message": j.compile_message,
+        "package_hash": j.package_hash,
+        "runs": runs,
+    }
+
+
+def submission_detail(page: Page) -> Response:
+    page.need_staff()
+    what = page.params["id"]
+    detail = results.staff_detail(page.server, page.sight, number_id(what), what=what)
+    context: dict[str, Any] = {
+        "row": submission_row(page, detail.view),
+        "judgements": [_judgement_view(d) for d in detail.judgements],
+        "files": detail.files,
+        "message": page.query.get("message"),
+    }
+    if page.query.get("fragment"):
+        return page.render("serve/_admin_detail.html", **context)
+    return page.render("serve/admin_submission.html", **context)
+
+
+def _queued_message(queued: list[int], what: str) -> str:
+    return f"{what}: {len(queued)} submission(s) queued" + ("" if queued else " (already being judged)")
+
+
+def rejudge_submission(page: Page) -> Response:
+    page.need_staff()
+    what = page.params["id"]
+    queued = submissions.rejudge_submission(page.server, page.viewer, number_id(what), page.now, what=what)
+    message = _queued_message(queued, f"rejudge of submission {what}")
+    raise Redirect(f"/admin/submissions/{what}?" + urlencode({"message": message}))
+
+
+def rejudge_problem(page: Page) -> Response:
+    page.need_staff()
+    queued = submissions.rejudge_problem(page.server, page.viewer, page.params["id"], page.now)
+    message = _queued_message(queued, f"rejudge of problem {page.params['id']}")
+    raise Redirect("/admin?" + urlencode({"message": message}))
+
+
+def thaw(page: Page) -> Response:
+    """The API's thaw (PATCH scoreboard_thaw_time) at now, or at the contest's end if that is later."""
+    page.need_staff()
+    info = page.server.contest.info
+    at = max(page.now, info.end_s or page.now)
+    body = {"id": info.id, "scoreboard_thaw_time": format_time(at)}
+    control.patch_contest(page.server, page.viewer, lambda: body, page.now)
+    message = "the scoreboard is thawed" if at <= page.now else f"the scoreboard thaws at {format_time(at)}"
+    raise Redirect("/admin?" + urlencode({"message": message}))
+
+
+def freeze(page: Page) -> Response:
+    """Freeze the scoreboard now (admins), e.g. when the contest.yaml has no freeze or a later one."""
+    page.need_staff()
+    try:
+        control.freeze_now(page.server, page.viewer, page.now)
+    except Refused as exc:
+        if exc.status != 409:  # not an admin: the API's answer
+            raise
+        raise Redirect("/admin?" + urlencode({"message": f"not frozen: {exc.message}"})) from None
+    raise Redirect("/admin?" + urlencode({"message": "the scoreboard is frozen"}))
+
+
+def download_results(page: Page) -> Response:
+    page.need_staff()
+    doc = archive.results_document(page.server, page.sight)
+    return Response(
+        json.dumps(doc, indent=2, ensure_ascii=False) + "\n",
+        media_type="application/json",
+        headers={"Content-Disposition": 'attachment; filename="results.json"'},
+    )
+
+
+def download_package(page: Page) -> Response:
+    page.need_staff()
+    data = archive.contest_package(page.server, page.sight)
+    name = f"{page.contest_id}-contest-package.zip"
+    return Response(
+        data, media_type="application/zip", headers={"Content-Disposition": f'attachment; filename="{name}"'}
+    )
+
+
+ADMIN_PAGES: tuple[PageSpec, ...] = (
+    PageSpec("GET", "/admin", all_submissions),
+    PageSpec("GET", "/admin/submissions/{id}", submission_detail),
+    PageSpec("POST", "/admin/submissions/{id}/rejudge", rejudge_submission),
+    PageSpec("POST", "/admin/problems/{id}/rejudge", rejudge_problem),
+    PageSpec("POST", "/admin/thaw", thaw),
+    PageSpec("POST", "/admin/freeze", freeze),
+    PageSpec("GET", "/admin/results.json", download_results),
+    PageSpec("GET", "/admin/contest-package.zip", download_package),
+)

@@ -1,0 +1,156 @@
+"""The ASGI app (Starlette): the route table of api.py and of the HTML pages (pages.py, admin_pages.py,
+each wrapped by web.py), each API handler wrapped to authenticate, read a
+bounded body, run in a worker thread (SQLite and argon2 block) and answer JSON. Every error is the
+spec's ``{"code", "message"}`` object with its status: 404 for unknown paths and ids, 405 for a wrong
+method, 4xx for a bad request, and a bare 500 (no traceback) for the judge's own bug.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from judge.serve.http.admin_pages import ADMIN_PAGES
+from judge.serve.http.api import ROUTES, RouteSpec
+from judge.serve.http.context import Ctx
+from judge.serve.http.pages import PAGES
+from judge.serve.http.sessions import Sessions
+from judge.serve.http.web import environment, page_endpoint
+from judge.serve.model.errors import Refused
+from judge.serve.model.viewer import Viewer
+from judge.serve.services.access import REALM
+from judge.serve.services.accounts import AuthError, session_secret
+from judge.serve.services.server import Server
+
+SMALL_BODY = 64 * 1024
+
+
+def error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"code": status, "message": message}, status_code=status, headers=headers)
+
+
+def _submission_body_limit(server: Server) -> int:
+    """base64 of the largest allowed zip, and room for the rest of the JSON."""
+    largest = max(p.code_limit_kib for p in server.contest.problems) * 1024
+    return largest * 4 // 3 + SMALL_BODY
+
+
+async def _read_body(request: Request, limit: int) -> bytes:
+    declared = request.headers.get("content-length", "")
+    too_big = f"the request body is larger than {limit // 1024} KiB"
+    if declared.isdigit() and int(declared) > limit:
+        raise Refused(413, too_big)
+    chunks, total = [], 0
+    async for chunk in request.stream():
+        total += len(chunk)
+        if total > limit:
+            raise Refused(413, too_big)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _endpoint(server: Server, spec: RouteSpec) -> Any:
+    limit = _submission_body_limit(server) if spec.body_limit == "submission" else SMALL_BODY
+    has_body = spec.method in ("POST", "PUT", "PATCH")
+
+    def admit(authorization: str | None, address: str) -> Viewer:
+        server.timeline.tick()
+        return server.auth.authenticate(authorization, address)
+
+    def answer(authorization: str | None, address: str, params: dict[str, Any], query: dict[str, str]) -> Any:
+        """A request without a body, in one trip to a worker thread (the answer under load is mostly the
+        wait for a thread, so one trip instead of three)."""
+        viewer = admit(authorization, address)
+        return spec.handler(Ctx(server, viewer, params, query, b"", server.clock.now()))
+
+    async def endpoint(request: Request) -> Response:
+        address = request.client.host if request.client else "unknown"
+        authorization = request.headers.get("authorization")
+        params, query = dict(request.path_params), dict(request.query_params)
+        try:
+            if not has_body and not spec.stream:
+                result = await run_in_threadpool(answer, authorization, address, params, query)
+            else:
+                viewer = await run_in_threadpool(admit, authorization, address)
+                body = await _read_body(request, limit) if has_body else b""
+                ctx = Ctx(server, viewer, params, query, body, server.clock.now())
+                result = await spec.handler(ctx) if spec.stream else await run_in_threadpool(spec.handler, ctx)
+        except Refused as exc:
+            return error(exc.status, exc.message, exc.headers)
+        except AuthError as exc:
+            headers = {"WWW-Authenticate": REALM} if exc.status == 401 else {}
+            if exc.retry_after_s is not None:
+                headers["Retry-After"] = str(max(1, int(exc.retry_after_s + 0.999)))
+            return error(exc.status, exc.message, headers)
+        if isinstance(result, Response):
+            return result
+        return JSONResponse(result)
+
+    return endpoint
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    messages = {404: f"no such endpoint: {request.url.path}", 405: f"{request.method} is not allowed here"}
+    return error(exc.status_code, messages.get(exc.status_code, str(exc.detail)), dict(exc.headers or {}))
+
+
+async def _internal_error(request: Request, exc: Exception) -> Response:
+    return error(500, f"internal error (judge's bug, not yours): {type(exc).__name__}")
+
+
+class Cors:
+    """``Access-Control-Allow-Origin: *`` on every answer, as the spec recommends."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_header(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message.setdefault("headers", [])
+                message["headers"] = [*message["headers"], (b"access-control-allow-origin", b"*")]
+            await send(message)
+
+        await self.app(scope, receive, send_with_header)
+
+
+def create_app(server: Server, *, background: bool = False) -> Starlette:
+    """The app for ``server``. ``background``: start the judging pool and the contest clock with the app
+    (the lifespan; `judge serve`), and stop them (letting running judgements finish) when it stops."""
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        if background:
+            server.start()
+        try:
+            yield
+        finally:
+            if background:
+                await run_in_threadpool(server.stop)
+
+    env, sessions = environment(), Sessions(session_secret(server.storage))
+    routes = [Route(spec.path, _endpoint(server, spec), methods=[spec.method]) for spec in ROUTES] + [
+        Route(spec.path, page_endpoint(server, env, sessions, spec), methods=[spec.method])
+        for spec in (*PAGES, *ADMIN_PAGES)
+    ]
+    app = Starlette(
+        routes=routes,
+        exception_handlers={HTTPException: _http_error, Exception: _internal_error},
+        lifespan=lifespan,
+    )
+    app.add_middleware(Cors)
+    return app

@@ -1,0 +1,50 @@
+"""What an API handler gets: the server, who is asking, the request's parameters and body, the time."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from judge.serve.model.errors import Refused
+from judge.serve.model.viewer import Viewer
+from judge.serve.services.server import Server
+from judge.serve.visibility import Sight
+
+
+@dataclass(frozen=True)
+class Ctx:
+    server: Server
+    viewer: Viewer
+    params: Mapping[str, str]
+    query: Mapping[str, str]
+    body: bytes
+    now: float
+
+    @property
+    def sight(self) -> Sight:
+        """What the viewer may see now."""
+        return self.server.sight(self.viewer, self.now)
+
+    def contest(self) -> None:
+        """404 unless the URL names our contest."""
+        cid = self.params.get("cid")
+        if cid != self.server.contest.info.id:
+            raise Refused(404, f"no contest {cid!r}")
+
+    def param(self, name: str) -> str:
+        return self.params[name]
+
+    def json(self) -> Any:
+        try:
+            return json.loads(self.body)
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            raise Refused(400, "the body must be JSON") from None
+
+
+def number_id(value: str) -> int | None:
+    """A numeric id from the URL (ours are 1, 2, ...); None for anything else (a 404, never a 500)."""
+    if not value.isdigit() or len(value) > 18:
+        return None
+    return int(value)

@@ -1,0 +1,333 @@
+"""The pages of the public and of the teams: login/logout, problems and statements (sample files
+downloadable), submit, "my submissions" (live), a submission's feedback, the live scoreboard.
+
+What a team sees of its own submission (visibility.test_detail decides; as Kattis and DOMjudge): its
+source, the compiler's message, and per test: for the **sample** tests everything (verdict, time,
+memory, the validator's message, the sample's input and answer), for the **secret** tests the verdict and
+time only (no name, no message: they would leak the data). Nothing of other teams' submissions beyond the
+scoreboard (404). During the freeze a team still sees its own results, as in the API.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from markupsafe import Markup
+from starlette.responses import Response
+
+from judge.judging.jobs import SourceFile
+from judge.scoreboard.statements import render_statement, statement_assets
+from judge.serve.http.context import number_id
+from judge.serve.http.sessions import basic_header
+from judge.serve.http.web import Page, PageSpec, Redirect
+from judge.serve.model.apijson import problem_json
+from judge.serve.model.errors import Refused
+from judge.serve.model.times import format_reltime
+from judge.serve.model.upload import SubmissionFiles, SubmissionRequest
+from judge.serve.model.viewer import Role
+from judge.serve.services import config, documents, results, submissions
+from judge.serve.services.accounts import AuthError
+from judge.serve.services.submissions import SubmissionView
+from judge.serve.visibility import Detail, shown_verdict
+
+STATIC = Path(__file__).resolve().parent / "static"
+STATIC_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8"}
+
+
+# ------------------------------------------------------------------------------------------------ shared views
+
+
+def verdict_class(verdict: str | None) -> str:
+    return "none" if verdict is None else verdict.lower()
+
+
+def submission_row(page: Page, v: SubmissionView) -> dict[str, Any]:
+    """One row of a submissions list: its current judgement as the viewer may see it (staff: our own
+    verdict, PV not WA)."""
+    server, s, j = page.server, v.submission, v.judgement
+    info = server.contest.info
+    verdict = shown_verdict(page.sight, j) if j is not None else None
+    cp = server.contest.problem(s.problem_id)
+    team = server.contest.team(s.team_id)
+    start = info.start_s if info.start_s is not None else s.time_s
+    return {
+        "id": str(s.id),
+        "contest_time": format_reltime(s.time_s - start).split(".")[0],
+        "problem": cp.label if cp else s.problem_id,
+        "problem_id": s.problem_id,
+        "problem_name": cp.name if cp else s.problem_id,
+        "team_id": s.team_id,
+        "team": (team.display_name or team.name) if team else s.team_id,
+        "language": s.language_id,
+        "verdict": verdict,
+        "css": verdict_class(verdict),
+        "score": round(j.score or 0.0, 6) if j is not None and j.done else None,
+        "max_score": None if cp is None else cp.problem.secret.max_score,
+        # no result to show while the board is frozen: pending, or hidden by the freeze
+        "hidden": j is None and not page.viewer.staff and page.sight.phase.frozen_from(page.now) is not None,
+    }
+
+
+def newest_first(page: Page, views: list[SubmissionView], limit: int | None = None) -> list[dict[str, Any]]:
+    return [submission_row(page, v) for v in reversed(views[-limit:] if limit else views)]
+
+
+# ------------------------------------------------------------------------------------------------ login
+
+
+def home(page: Page) -> Response:
+    if page.viewer.staff:
+        raise Redirect("/admin")
+    if page.viewer.role is Role.TEAM:
+        raise Redirect("/submissions")
+    raise Redirect("/scoreboard")
+
+
+def login_form(page: Page) -> Response:
+    return page.render("serve/login.html", message=None, username="")
+
+
+def login(page: Page) -> Response:
+    username = page.form.get("username", "")
+    password = page.form.get("password", "")
+    try:
+        viewer = page.server.auth.authenticate(basic_header(username, password), page.address)
+    except AuthError as exc:
+        if exc.retry_after_s is not None:
+            page.headers["Retry-After"] = str(max(1, int(exc.retry_after_s + 0.999)))
+        return page.render("serve/login.html", status=exc.status, message=exc.message, username=username)
+    page.set_session = page.sessions.new(viewer.username, page.now)  # a new session id: no fixation
+    raise Redirect("/admin" if viewer.staff else "/submissions" if viewer.role is Role.TEAM else "/scoreboard")
+
+
+def logout(page: Page) -> Response:
+    page.set_session = page.sessions.new(None, page.now)
+    raise Redirect("/scoreboard")
+
+
+# ------------------------------------------------------------------------------------------------ problems
+
+
+def _problem_docs(page: Page) -> list[dict[str, Any]]:
+    return documents.problems(page.server, page.sight)
+
+
+def problem_list(page: Page) -> Response:
+    return page.render("serve/problems.html", problems=_problem_docs(page))
+
+
+def problem_redirect(page: Page) -> Response:
+    raise Redirect(f"/problems/{page.params['id']}/")
+
+
+def problem_page(page: Page) -> Response:
+    cp = config.problem(page.server, page.sight, page.params["id"])
+    html = Markup(render_statement(cp.problem.statement))  # noqa: S704 - the package's own statement
+    samples = list(enumerate(config.samples(cp), start=1))
+    return page.render("serve/problem.html", problem=problem_json(cp, page.contest_id), statement=html, samples=samples)
+
+
+def problem_asset(page: Page) -> Response:
+    cp = config.problem(page.server, page.sight, page.params["id"])
+    for asset in statement_assets(cp.problem.statement):
+        if asset.name == page.params["name"]:
+            return Response(asset.read_bytes(), media_type=_image_type(asset))
+    raise Refused(404, f"no file {page.params['name']!r} beside the statement")
+
+
+def _image_type(path: Path) -> str:
+    return {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif"}.get(
+        path.suffix.lower(), "application/octet-stream"
+    )
+
+
+def sample_file(page: Page) -> Response:
+    name, data = config.sample_file(page.server, page.sight, page.params["id"], page.params["file"])
+    return Response(
+        data, media_type="text/plain; charset=utf-8", headers={"Content-Disposition": f'attachment; filename="{name}"'}
+    )
+
+
+# ------------------------------------------------------------------------------------------------ submitting
+
+
+def _submit_context(page: Page) -> dict[str, Any]:
+    langs = [
+        {"id": lang.id, "name": lang.name, "extensions": " ".join(lang.extensions)}
+        for lang in page.server.languages.values()
+    ]
+    return {"problems": _problem_docs(page), "languages": langs}
+
+
+def submit_form(page: Page) -> Response:
+    page.need_team()
+    chosen = {"problem": page.query.get("problem", ""), "language": "", "code": "", "filename": ""}
+    return page.render("serve/submit.html", message=None, chosen=chosen, **_submit_context(page))
+
+
+def _language_of(page: Page, filename: str) -> str:
+    suffix = Path(filename).suffix.lower()
+    for lang in page.server.languages.values():
+        if suffix in lang.extensions:
+            return lang.id
+    known = ", ".join(e for lang in page.server.languages.values() for e in lang.extensions)
+    raise Refused(400, f"no language has the extension {suffix or '(none)'!r} ({known}): choose the language")
+
+
+def _safe_name(name: str) -> str:
+    base = name.replace("\\", "/").rsplit("/", 1)[-1].strip()
+    if not base or base.startswith("."):
+        raise Refused(400, f"a bad file name {name!r}")
+    return base
+
+
+def _form_file(page: Page, chosen: dict[str, str]) -> tuple[str, bytes]:
+    """(file name, bytes) of the form: the uploaded file, or the pasted code."""
+    upload = page.files.get("file")
+    if upload is not None and upload.data:
+        return _safe_name(upload.filename), upload.data
+    if not chosen["code"].strip():
+        raise Refused(400, "choose a file or paste your code")
+    if not chosen["filename"] and not chosen["language"]:
+        raise Refused(400, "pasted code needs a language (or a file name with its extension)")
+    name = chosen["filename"]
+    if not name:
+        lang = page.server.languages.get(chosen["language"])
+        if lang is None:
+            raise Refused(400, f"unknown language {chosen['language']!r}")
+        name = ("Main" if lang.id == "java" else "main") + lang.extensions[0]
+    return _safe_name(name), chosen["code"].replace("\r\n", "\n").encode("utf-8")
+
+
+def submit(page: Page) -> Response:
+    """The same submit service as the API's (the same checks, limits and refusals), with the form's file."""
+    page.need_team()
+    chosen = {k: page.form.get(k, "") for k in ("problem", "language", "code", "filename")}
+
+    def request() -> SubmissionRequest:
+        name, data = _form_file(page, chosen)
+        language = chosen["language"] or _language_of(page, name)
+        return SubmissionRequest(chosen["problem"], language, SubmissionFiles(files=(SourceFile(name, data),)))
+
+    try:
+        sub = submissions.submit(page.server, page.viewer, request, page.now)
+    except Refused as exc:
+        page.headers.update(exc.headers or {})
+        return page.render(
+            "serve/submit.html", status=exc.status, message=exc.message, chosen=chosen, **_submit_context(page)
+        )
+    raise Redirect(f"/submissions?submitted={sub.id}")
+
+
+# ------------------------------------------------------------------------------------------------ my submissions
+
+
+def my_submissions(page: Page) -> Response:
+    page.need_team()
+    rows = newest_first(page, submissions.submission_views(page.server, page.sight, team_id=page.viewer.team_id))
+    if page.query.get("fragment"):
+        return page.render("serve/_my_rows.html", rows=rows)
+    return page.render("serve/submissions.html", rows=rows, submitted=page.query.get("submitted"))
+
+
+def _test_row(t: results.TestView) -> dict[str, Any]:
+    r, full = t.run, t.detail is Detail.FULL
+    return {
+        "ordinal": r.ordinal,
+        "kind": "sample" if r.name.split("/")[0] == "sample" else "secret",
+        "name": r.name if full else None,
+        "verdict": r.judgement_type,
+        "css": verdict_class(r.judgement_type),
+        "time": r.run_time,
+        "memory_kib": r.memory_kib if full else None,
+        "message": r.message if full else None,
+        "transcript": r.transcript if full else None,
+    }
+
+
+def feedback(page: Page) -> Response:
+    """A team's own submission (docs/serve.md: samples in full, secret tests verdict only)."""
+    page.need_login()
+    if page.viewer.staff:
+        raise Redirect(f"/admin/submissions/{page.params['id']}")
+    page.need_team()
+    what = page.params["id"]
+    fb = results.team_feedback(page.server, page.sight, number_id(what), what=what)
+    context: dict[str, Any] = {
+        "row": submission_row(page, fb.view),
+        "runs": [_test_row(t) for t in fb.tests],
+        "compile_message": fb.judgement.compile_message if fb.judgement is not None else None,
+        "files": fb.files,
+    }
+    if page.query.get("fragment"):
+        return page.render("serve/_feedback.html", **context)
+    return page.render("serve/feedback.html", **context)
+
+
+# ------------------------------------------------------------------------------------------------ scoreboard
+
+
+def board_view(page: Page) -> dict[str, Any]:
+    board = documents.scoreboard_doc(page.server, page.sight)
+    contest = page.server.contest
+    problems: list[dict[str, Any]] = [
+        {"id": p.id, "label": p.label, "name": p.name, "max_score": p.problem.secret.max_score}
+        for p in contest.problems
+    ]
+    max_by_id = {p.id: p.problem.secret.max_score for p in contest.problems}
+    rows = []
+    for r in board["rows"]:
+        team = contest.team(r["team_id"])
+        cells = []
+        for c in r.get("problems", []):
+            full = c["score"] >= max_by_id[c["problem_id"]] - 1e-9
+            css = "ac" if full else "partial" if c["score"] > 0 else "wa" if c["num_judged"] else "none"
+            cells.append({**c, "css": css})
+        rows.append(
+            {
+                "rank": r["rank"],
+                "team_id": r["team_id"],
+                "team": (team.display_name or team.name) if team else r["team_id"],
+                "score": r["score"]["score"],
+                "cells": cells,
+            }
+        )
+    live = page.viewer.staff and page.sight.phase.board_frozen(page.now)
+    return {"board": board, "problems": problems, "rows": rows, "staff_live": live}
+
+
+def scoreboard(page: Page) -> Response:
+    view = board_view(page)
+    if page.query.get("fragment"):
+        return page.render("serve/_board.html", **view)
+    return page.render("serve/scoreboard.html", **view)
+
+
+def static(page: Page) -> Response:
+    name = page.params["name"]
+    path = STATIC / name
+    if "/" in name or path.suffix not in STATIC_TYPES or not path.is_file():
+        raise Refused(404, f"no file {name!r}")
+    return Response(
+        path.read_bytes(), media_type=STATIC_TYPES[path.suffix], headers={"Cache-Control": "public, max-age=300"}
+    )
+
+
+PAGES: tuple[PageSpec, ...] = (
+    PageSpec("GET", "/", home),
+    PageSpec("GET", "/login", login_form),
+    PageSpec("POST", "/login", login),
+    PageSpec("POST", "/logout", logout),
+    PageSpec("GET", "/static/{name}", static),
+    PageSpec("GET", "/problems", problem_list),
+    PageSpec("GET", "/problems/{id}", problem_redirect),
+    PageSpec("GET", "/problems/{id}/", problem_page),
+    PageSpec("GET", "/problems/{id}/samples/{file}", sample_file),
+    PageSpec("GET", "/problems/{id}/{name}", problem_asset),
+    PageSpec("GET", "/submit", submit_form),
+    PageSpec("POST", "/submit", submit, form_limit="submission"),
+    PageSpec("GET", "/submissions", my_submissions),
+    PageSpec("GET", "/submissions/{id}", feedback),
+    PageSpec("GET", "/scoreboard", scoreboard),
+)

@@ -1,0 +1,230 @@
+"""The HTML pages' plumbing: what a page handler gets (``Page``), the wrapper app.py puts around each
+(session cookie, bounded form, CSRF check on every POST, worker thread), and rendering with jinja2
+(judge/serve/http/templates/, autoescape on). Page handlers call the same services as the API's
+handlers (judge/serve/services), for the same viewer, so a page shows what the API would.
+
+Every page answer carries a Content-Security-Policy that allows scripts from this server only (no inline
+script), ``X-Frame-Options: DENY`` and ``Cache-Control: no-store``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from jinja2 import ChoiceLoader, Environment, FileSystemLoader, PrefixLoader, StrictUndefined
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import UploadFile
+from starlette.formparsers import MultiPartException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+
+from judge import __version__
+from judge.scoreboard.render import TEMPLATES as BOARD_TEMPLATES
+from judge.serve.http.sessions import COOKIE, Session, Sessions, cookie_header
+from judge.serve.model.errors import Refused
+from judge.serve.model.times import format_time
+from judge.serve.model.viewer import PUBLIC, Role, Viewer
+from judge.serve.services.server import Server
+from judge.serve.visibility import Sight
+
+# the pages' own templates are "serve/<name>"; the static board's (its style sheet) are shared
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+        "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    ),
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+    "Cache-Control": "no-store",
+}
+FORM_SLACK = 64 * 1024
+
+
+def environment() -> Environment:
+    return Environment(
+        loader=ChoiceLoader([PrefixLoader({"serve": FileSystemLoader(TEMPLATES)}), FileSystemLoader(BOARD_TEMPLATES)]),
+        autoescape=True,
+        auto_reload=False,  # templates are part of the judge: no stat() of each one on every page
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+class Redirect(Exception):
+    def __init__(self, url: str) -> None:
+        super().__init__(url)
+        self.url = url
+
+
+@dataclass(frozen=True)
+class FormFile:
+    """A file a form uploaded."""
+
+    filename: str
+    data: bytes
+
+
+@dataclass
+class Page:
+    """One page request: who asks (from the session cookie), the URL's and the form's values."""
+
+    server: Server
+    env: Environment
+    sessions: Sessions
+    session: Session
+    viewer: Viewer
+    params: Mapping[str, str]
+    query: Mapping[str, str]
+    form: Mapping[str, str]
+    files: Mapping[str, FormFile]
+    address: str
+    secure: bool
+    now: float
+    set_session: Session | None = None  # a new session to send (login, logout)
+    headers: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def contest_id(self) -> str:
+        return self.server.contest.info.id
+
+    @property
+    def sight(self) -> Sight:
+        """What the viewer may see now."""
+        return self.server.sight(self.viewer, self.now)
+
+    def need_login(self) -> None:
+        if self.viewer.role is Role.PUBLIC:
+            raise Redirect("/login")
+
+    def need_team(self) -> None:
+        self.need_login()
+        if self.viewer.staff:
+            raise Redirect("/admin")
+        if self.viewer.role is not Role.TEAM:
+            raise Refused(403, "this page is for teams")
+
+    def need_staff(self) -> None:
+        self.need_login()
+        if not self.viewer.staff:
+            raise Refused(403, "this page is for judges and admins")
+
+    def render(self, template: str, status: int = 200, **context: Any) -> HTMLResponse:
+        server = self.server
+        phase = server.timeline.phase
+        state = phase.state_json(self.now)
+        team = server.contest.team(self.viewer.team_id) if self.viewer.team_id else None
+        base = {
+            "contest": server.contest.info,
+            "viewer": self.viewer,
+            "team": team,
+            "csrf": self.sessions.csrf(self.set_session or self.session),
+            "state": state,
+            "board_frozen": phase.board_frozen(self.now),
+            "judge_version": __version__,
+            "path": self.params.get("_path", ""),
+            "start_at": None if server.contest.info.start_s is None else format_time(server.contest.info.start_s),
+        }
+        html = self.env.get_template(template).render({**base, **context})
+        return HTMLResponse(html, status_code=status)
+
+
+Handler = Callable[[Page], Response]
+
+
+@dataclass(frozen=True)
+class PageSpec:
+    method: str
+    path: str
+    handler: Handler
+    form_limit: str = "small"  # small | submission
+
+
+def _form_limit(server: Server, kind: str) -> int:
+    if kind != "submission":
+        return FORM_SLACK
+    return max(p.code_limit_kib for p in server.contest.problems) * 1024 * 4 + FORM_SLACK
+
+
+async def _read_form(request: Request, limit: int) -> tuple[dict[str, str], dict[str, FormFile]]:
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise Refused(413, f"the form is larger than {limit // 1024} KiB")
+    try:
+        async with request.form(max_files=2, max_fields=30, max_part_size=limit) as form:
+            fields: dict[str, str] = {}
+            files: dict[str, FormFile] = {}
+            for key, value in form.multi_items():
+                if isinstance(value, UploadFile):
+                    data = await value.read(limit + 1)
+                    if len(data) > limit:
+                        raise Refused(413, f"the file is larger than {limit // 1024} KiB")
+                    if value.filename:
+                        files[key] = FormFile(value.filename, data)
+                else:
+                    fields[key] = value
+            return fields, files
+    except MultiPartException as exc:
+        raise Refused(400, f"a malformed form: {exc.message}") from None
+
+
+def error_page(page: Page, status: int, message: str) -> HTMLResponse:
+    return page.render("serve/error.html", status=status, status_code=status, message=message)
+
+
+def page_endpoint(server: Server, env: Environment, sessions: Sessions, spec: PageSpec) -> Any:
+    limit = _form_limit(server, spec.form_limit)
+
+    def ticked(page: Page) -> Response:
+        """The page, after the contest clock's tick (one trip to a worker thread)."""
+        server.timeline.tick()
+        return spec.handler(page)
+
+    async def endpoint(request: Request) -> Response:
+        now = server.clock.now()
+        session = sessions.decode(request.cookies.get(COOKIE), now)
+        fresh = session is None
+        if session is None:
+            session = sessions.new(None, now)
+        viewer = PUBLIC
+        if session.username is not None:
+            viewer = server.auth.viewer_of(session.username) or PUBLIC
+        page = Page(
+            server=server,
+            env=env,
+            sessions=sessions,
+            session=session,
+            viewer=viewer,
+            params={**request.path_params, "_path": request.url.path},
+            query=dict(request.query_params),
+            form={},
+            files={},
+            address=request.client.host if request.client else "unknown",
+            secure=request.url.scheme == "https",
+            now=now,
+            set_session=session if fresh else None,
+        )
+        try:
+            if spec.method == "POST":
+                page.form, page.files = await _read_form(request, limit)
+                if fresh or not sessions.csrf_ok(session, page.form.get("csrf")):
+                    raise Refused(403, "this form has expired or did not come from this site: reload the page")
+            response = await run_in_threadpool(ticked, page)
+        except Redirect as r:
+            response = RedirectResponse(r.url, status_code=303)
+        except Refused as exc:
+            response = error_page(page, exc.status, exc.message)
+            for k, v in (exc.headers or {}).items():
+                response.headers[k] = v
+        for k, v in {**SECURITY_HEADERS, **page.headers}.items():
+            response.headers.setdefault(k, v)
+        if page.set_session is not None:
+            response.headers.append("set-cookie", cookie_header(sessions.encode(page.set_session), secure=page.secure))
+        return response
+
+    return endpoint

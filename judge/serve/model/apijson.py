@@ -1,0 +1,185 @@
+"""The Contest API's objects (the spec's JSON shapes; `check-api.sh` validates them, see docs/serve.md),
+made from the contest package's records and the stored ones. Pure. Properties whose value would be null are
+left out, as the spec allows (the state object and a submission's ``entry_point`` keep them).
+
+Verdicts map to the spec's judgement type ids one to one, except PV (a protocol violation in an
+interactive problem), which is published as WA: the spec's closed list has no such type, and Kattis also
+reports it as a wrong answer. The database keeps our own verdict.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from judge import __version__
+from judge.judging.verdict import Verdict
+from judge.languages.table import Language
+from judge.serve.model.contest import AccountSpec, ContestInfo, ContestProblem, Team
+from judge.serve.model.phase import Phase
+from judge.serve.model.records import JudgementRecord, RunRecord, SubmissionRecord
+from judge.serve.model.times import format_reltime, format_time
+
+SPEC_URL = "https://ccs-specs.icpc.io/draft/contest_api"
+
+# our verdict -> (the spec's judgement type id, its name)
+JUDGEMENT_TYPES: Mapping[Verdict, tuple[str, str]] = {
+    Verdict.AC: ("AC", "Accepted"),
+    Verdict.WA: ("WA", "Wrong Answer"),
+    Verdict.PV: ("WA", "Wrong Answer"),
+    Verdict.TLE: ("TLE", "Time Limit Exceeded"),
+    Verdict.MLE: ("MLE", "Memory Limit Exceeded"),
+    Verdict.RTE: ("RTE", "Run-Time Error"),
+    Verdict.OLE: ("OLE", "Output Limit Exceeded"),
+    Verdict.CE: ("CE", "Compile Error"),
+    Verdict.JE: ("JE", "Judging Error"),
+}
+
+
+def compact(obj: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in obj.items() if v is not None}
+
+
+def judgement_type(verdict: Verdict) -> str:
+    return JUDGEMENT_TYPES[verdict][0]
+
+
+def judgement_types_json() -> list[dict[str, Any]]:
+    seen: dict[str, dict[str, Any]] = {}
+    for jt, name in JUDGEMENT_TYPES.values():
+        seen.setdefault(jt, {"id": jt, "name": name, "solved": jt == "AC"})
+    return list(seen.values())
+
+
+def api_json() -> dict[str, Any]:
+    return {"version": "draft", "version_url": SPEC_URL, "provider": {"name": "judge", "version": __version__}}
+
+
+def contest_json(phase: Phase) -> dict[str, Any]:
+    """The contest object as it is now: the thaw and the freeze in force."""
+    info, thaw_s = phase.info, phase.thaw_s
+    return compact(
+        {
+            "id": info.id,
+            "name": info.name,
+            "formal_name": info.formal_name,
+            "start_time": None if info.start_s is None else format_time(info.start_s),
+            "duration": format_reltime(info.duration_s),
+            "scoreboard_freeze_duration": format_reltime(phase.freeze_duration_s()),
+            "scoreboard_thaw_time": None if thaw_s is None else format_time(thaw_s),
+            "scoreboard_type": "score",
+        }
+    )
+
+
+STATEMENT_TYPES = {".md": "text/markdown", ".tex": "application/x-tex", ".pdf": "application/pdf"}
+
+
+def statement_mime(p: ContestProblem) -> str | None:
+    path = p.problem.statement
+    return None if path is None else STATEMENT_TYPES.get(path.suffix.lower(), "text/plain")
+
+
+def problem_json(p: ContestProblem, contest_id: str) -> dict[str, Any]:
+    pkg = p.problem
+    mime = statement_mime(p)
+    statement = None
+    if pkg.statement is not None and mime is not None:
+        href = f"contests/{contest_id}/problems/{p.id}/statement"
+        statement = [{"href": href, "filename": f"{p.id}{pkg.statement.suffix}", "mime": mime}]
+    return compact(
+        {
+            "id": p.id,
+            "label": p.label,
+            "name": p.name,
+            "ordinal": p.ordinal,
+            "rgb": p.rgb,
+            "color": p.color,
+            "time_limit": round(pkg.limits.time_s, 3),
+            "memory_limit": pkg.limits.memory_kib // 1024,
+            "output_limit": max(1, pkg.limits.output_bytes // (1024 * 1024)),
+            "code_limit": p.code_limit_kib,
+            "test_data_count": len(pkg.tests()),
+            "max_score": pkg.secret.max_score,
+            "statement": statement,
+        }
+    )
+
+
+def language_json(lang: Language) -> dict[str, Any]:
+    return {
+        "id": lang.id,
+        "name": lang.name,
+        "entry_point_required": False,
+        "extensions": [e.lstrip(".") for e in lang.extensions],
+    }
+
+
+def team_json(t: Team) -> dict[str, Any]:
+    return compact(
+        {
+            "id": t.id,
+            "icpc_id": t.icpc_id,
+            "name": t.name,
+            "label": t.label,
+            "display_name": t.display_name,
+            "organization_id": t.organization_id,
+            "group_ids": list(t.group_ids),
+        }
+    )
+
+
+def account_json(a: AccountSpec) -> dict[str, Any]:
+    return compact({"id": a.id, "username": a.username, "name": a.name, "type": a.type, "team_id": a.team_id})
+
+
+def _contest_time(t: float, info: ContestInfo) -> str:
+    return format_reltime(t - (info.start_s if info.start_s is not None else t))
+
+
+def submission_json(sub: SubmissionRecord, info: ContestInfo) -> dict[str, Any]:
+    """``entry_point`` is always there, null when the language has none (the spec's schema wants an
+    explicit null for C and C++)."""
+    sid = str(sub.id)
+    return {
+        "id": sid,
+        "language_id": sub.language_id,
+        "problem_id": sub.problem_id,
+        "team_id": sub.team_id,
+        "time": format_time(sub.time_s),
+        "contest_time": _contest_time(sub.time_s, info),
+        "entry_point": sub.entry_point,
+        "files": [
+            {"href": f"contests/{info.id}/submissions/{sid}/files", "filename": "files.zip", "mime": "application/zip"}
+        ],
+    }
+
+
+def judgement_json(j: JudgementRecord, info: ContestInfo) -> dict[str, Any]:
+    end = j.end_s
+    return compact(
+        {
+            "id": str(j.id),
+            "submission_id": str(j.submission_id),
+            "judgement_type_id": j.judgement_type if end is not None else None,
+            "score": round(j.score or 0.0, 6) if end is not None else None,
+            "current": j.current,
+            "start_time": format_time(j.start_s),
+            "start_contest_time": _contest_time(j.start_s, info),
+            "end_time": format_time(end) if end is not None else None,
+            "end_contest_time": _contest_time(end, info) if end is not None else None,
+            "max_run_time": j.max_run_time if end is not None else None,
+        }
+    )
+
+
+def run_json(r: RunRecord, info: ContestInfo) -> dict[str, Any]:
+    return {
+        "id": str(r.id),
+        "judgement_id": str(r.judgement_id),
+        "ordinal": r.ordinal,
+        "judgement_type_id": r.judgement_type,
+        "time": format_time(r.time_s),
+        "contest_time": _contest_time(r.time_s, info),
+        "run_time": r.run_time,
+    }

@@ -1,0 +1,364 @@
+"""A contest package on disk (the CCS Contest Package format) as frozen records.
+
+``CONTEST_DIR/contest.yaml`` (or .json), ``problems.yaml``, ``accounts.yaml``, ``teams.json`` and the
+optional ``groups.json`` and ``organizations.json``. Each problem's ``id`` names a Kattis package in
+``CONTEST_DIR/problems/<id>/`` or in the ``--problems`` folder. Nothing here starts a program; every mistake
+is a ``ContestError`` with one line naming the file and the entry.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from judge.package.problem import PackageError, Problem, load_problem
+from judge.serve.model.times import TimeError, parse_reltime, parse_time
+
+DEFAULT_CODE_LIMIT_KIB = 256
+DEFAULT_RATE_SUBMISSIONS = 10
+DEFAULT_RATE_SECONDS = 60.0
+ACCOUNT_TYPES = ("team", "judge", "admin")
+LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+# The properties of groups and organizations we pass on (the spec's; files may hold more).
+GROUP_KEYS = ("id", "icpc_id", "name", "type")
+ORGANIZATION_KEYS = ("id", "icpc_id", "name", "formal_name", "country", "country_subdivision", "url")
+
+_ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,35}$")
+
+
+class ContestError(Exception):
+    """The contest package is incomplete or malformed (one line)."""
+
+
+def valid_id(value: str) -> bool:
+    """The spec's ID: ``[a-zA-Z0-9_.-]``, at most 36, not starting with ``-`` or ``.``, not ending with ``.``."""
+    return bool(_ID.match(value)) and not value.endswith(".")
+
+
+@dataclass(frozen=True)
+class ContestInfo:
+    id: str
+    name: str
+    formal_name: str
+    start_s: float | None  # None: not scheduled (nobody can submit)
+    duration_s: float
+    freeze_duration_s: float  # 0: never frozen
+    thaw_s: float | None = None  # contest.yaml's scoreboard_thaw_time (an admin can set it with PATCH)
+    code_limit_kib: int = DEFAULT_CODE_LIMIT_KIB
+    rate_submissions: int = DEFAULT_RATE_SUBMISSIONS
+    rate_seconds: float = DEFAULT_RATE_SECONDS
+
+    @property
+    def end_s(self) -> float | None:
+        return None if self.start_s is None else self.start_s + self.duration_s
+
+    @property
+    def freeze_s(self) -> float | None:
+        """When the scoreboard freezes (None: never)."""
+        if self.start_s is None or self.freeze_duration_s <= 0:
+            return None
+        return self.start_s + self.duration_s - self.freeze_duration_s
+
+
+@dataclass(frozen=True)
+class ContestProblem:
+    id: str
+    label: str
+    name: str
+    ordinal: int
+    problem: Problem
+    code_limit_kib: int
+    rgb: str | None = None
+    color: str | None = None
+
+
+@dataclass(frozen=True)
+class Team:
+    id: str
+    name: str
+    label: str
+    display_name: str | None = None
+    organization_id: str | None = None
+    group_ids: tuple[str, ...] = ()
+    icpc_id: str | None = None
+
+
+@dataclass(frozen=True)
+class AccountSpec:
+    id: str
+    username: str
+    password: str  # as written: plain text, or an argon2 hash ($argon2id$...)
+    type: str  # team | judge | admin
+    team_id: str | None = None
+    name: str | None = None
+
+
+@dataclass(frozen=True)
+class Contest:
+    root: Path
+    info: ContestInfo
+    problems: tuple[ContestProblem, ...]
+    teams: tuple[Team, ...]
+    accounts: tuple[AccountSpec, ...] = ()
+    groups: tuple[Mapping[str, Any], ...] = ()
+    organizations: tuple[Mapping[str, Any], ...] = ()
+
+    def problem(self, problem_id: str) -> ContestProblem | None:
+        return next((p for p in self.problems if p.id == problem_id), None)
+
+    def team(self, team_id: str) -> Team | None:
+        return next((t for t in self.teams if t.id == team_id), None)
+
+
+def _read(path: Path) -> Any:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ContestError(f"cannot read {path}: {exc}") from None
+    try:
+        return json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
+    except (yaml.YAMLError, json.JSONDecodeError) as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = f" line {mark.line + 1}" if mark is not None else f" line {getattr(exc, 'lineno', '?')}"
+        raise ContestError(f"{path}{line}: not valid {'JSON' if path.suffix == '.json' else 'YAML'}") from None
+
+
+def _find(root: Path, stem: str, exts: Sequence[str], required: bool) -> Path | None:
+    for ext in exts:
+        if (root / f"{stem}{ext}").is_file():
+            return root / f"{stem}{ext}"
+    if required:
+        raise ContestError(
+            f"{root}: no {stem}{exts[0]} (is this a contest package? `judge contest init DIR` makes one)"
+        )
+    return None
+
+
+def _text(entry: Mapping[str, Any], key: str, where: str, default: str | None = None) -> str:
+    value = entry.get(key, default)
+    if value is None:
+        raise ContestError(f"{where}: `{key}` is required")
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        raise ContestError(f"{where}: `{key}` must be a string, got {value!r}")
+    return str(value)
+
+
+def _id(entry: Mapping[str, Any], key: str, where: str, default: str | None = None) -> str:
+    value = _text(entry, key, where, default)
+    if not valid_id(value):
+        raise ContestError(f"{where}: `{key}` {value!r} is not a valid ID (letters, digits, _ . -; at most 36)")
+    return value
+
+
+def _list(data: Any, path: Path) -> list[Mapping[str, Any]]:
+    if data is None:
+        return []
+    if not isinstance(data, list) or not all(isinstance(e, dict) for e in data):
+        raise ContestError(f"{path}: expected a list of objects")
+    return data
+
+
+def _positive_int(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ContestError(f"{where}: expected a positive integer, got {value!r}")
+    return value
+
+
+def load_info(path: Path) -> ContestInfo:
+    data = _read(path)
+    if not isinstance(data, dict):
+        raise ContestError(f"{path}: expected a mapping")
+    where = str(path)
+    kind = data.get("scoreboard_type", "score")
+    if kind != "score":
+        raise ContestError(f"{where}: scoreboard_type {kind!r} is not supported: judge serve runs `score` contests")
+    try:
+        start = None if data.get("start_time") is None else parse_time(data["start_time"], f"{where}: start_time")
+        if "duration" not in data:
+            raise ContestError(f'{where}: `duration` is required (e.g. duration: "5:00:00")')
+        duration = parse_reltime(data["duration"], f"{where}: duration")
+        freeze = parse_reltime(data.get("scoreboard_freeze_duration") or 0, f"{where}: scoreboard_freeze_duration")
+        thaw = data.get("scoreboard_thaw_time")
+        thaw_s = None if thaw is None else parse_time(thaw, f"{where}: scoreboard_thaw_time")
+    except TimeError as exc:
+        raise ContestError(str(exc)) from None
+    if duration <= 0:
+        raise ContestError(f"{where}: duration must be positive")
+    if not 0 <= freeze <= duration:
+        raise ContestError(f"{where}: scoreboard_freeze_duration must be between 0 and the duration")
+    rate = data.get("rate_limit") or {}
+    if not isinstance(rate, dict):
+        raise ContestError(f"{where}: rate_limit must be a mapping like {{submissions: 10, seconds: 60}}")
+    name = _text(data, "name", where)
+    return ContestInfo(
+        id=_id(data, "id", where),
+        name=name,
+        formal_name=_text(data, "formal_name", where, name),
+        start_s=start,
+        duration_s=duration,
+        freeze_duration_s=freeze,
+        thaw_s=thaw_s,
+        code_limit_kib=_positive_int(data.get("code_limit", DEFAULT_CODE_LIMIT_KIB), f"{where}: code_limit"),
+        rate_submissions=_positive_int(
+            rate.get("submissions", DEFAULT_RATE_SUBMISSIONS), f"{where}: rate_limit.submissions"
+        ),
+        rate_seconds=float(
+            _positive_int(rate.get("seconds", int(DEFAULT_RATE_SECONDS)), f"{where}: rate_limit.seconds")
+        ),
+    )
+
+
+def _package(problem_id: str, roots: Sequence[Path], where: str) -> Problem:
+    for root in roots:
+        if (root / problem_id / "problem.yaml").is_file():
+            try:
+                return load_problem(root / problem_id)
+            except PackageError as exc:
+                raise ContestError(f"{where}: {exc}") from None
+    tried = " or ".join(str(r / problem_id) for r in roots)
+    raise ContestError(f"{where}: no problem package {problem_id!r} at {tried}")
+
+
+def load_problems(path: Path, roots: Sequence[Path], code_limit_kib: int) -> tuple[ContestProblem, ...]:
+    out: list[ContestProblem] = []
+    for i, entry in enumerate(_list(_read(path), path)):
+        where = f"{path} entry {i + 1}"
+        pid = _id(entry, "id", where)
+        problem = _package(pid, roots, where)
+        rgb = entry.get("rgb")
+        if rgb is not None and not re.fullmatch(r"#[0-9A-Fa-f]{3}([0-9A-Fa-f]{3})?", str(rgb)):
+            raise ContestError(f"{where}: rgb {rgb!r} is not like #ff8800")
+        ordinal = entry.get("ordinal", i + 1)
+        if isinstance(ordinal, bool) or not isinstance(ordinal, int):
+            raise ContestError(f"{where}: ordinal must be an integer")
+        limit = entry.get("code_limit", code_limit_kib)
+        out.append(
+            ContestProblem(
+                id=pid,
+                label=_text(entry, "label", where, LABELS[i] if i < len(LABELS) else pid),
+                name=_text(entry, "name", where, problem.name),
+                ordinal=ordinal,
+                problem=problem,
+                code_limit_kib=_positive_int(limit, f"{where}: code_limit"),
+                rgb=None if rgb is None else str(rgb),
+                color=None if entry.get("color") is None else str(entry["color"]),
+            )
+        )
+    _unique([p.id for p in out], path, "problem id")
+    _unique([p.label for p in out], path, "label")
+    _unique([str(p.ordinal) for p in out], path, "ordinal")
+    return tuple(sorted(out, key=lambda p: p.ordinal))
+
+
+def _unique(values: Sequence[str], path: Path, what: str) -> None:
+    seen: set[str] = set()
+    for v in values:
+        if v in seen:
+            raise ContestError(f"{path}: {what} {v!r} appears twice")
+        seen.add(v)
+
+
+def _objects(path: Path | None, keys: Sequence[str]) -> tuple[dict[str, Any], ...]:
+    if path is None:
+        return ()
+    out = []
+    for i, entry in enumerate(_list(_read(path), path)):
+        where = f"{path} entry {i + 1}"
+        obj = {k: entry[k] for k in keys if entry.get(k) is not None}
+        obj["id"] = _id(entry, "id", where)
+        obj["name"] = _text(entry, "name", where)
+        out.append(obj)
+    _unique([o["id"] for o in out], path, "id")
+    return tuple(out)
+
+
+def load_teams(path: Path | None, groups: set[str], organizations: set[str]) -> tuple[Team, ...]:
+    if path is None:
+        return ()
+    teams = []
+    for i, entry in enumerate(_list(_read(path), path)):
+        where = f"{path} entry {i + 1}"
+        tid = _id(entry, "id", where)
+        org = entry.get("organization_id")
+        if org is not None and str(org) not in organizations:
+            raise ContestError(f"{where}: organization_id {org!r} is not in organizations.json")
+        group_ids = entry.get("group_ids") or []
+        if not isinstance(group_ids, list) or any(str(g) not in groups for g in group_ids):
+            raise ContestError(f"{where}: group_ids must list ids of groups.json, got {group_ids!r}")
+        teams.append(
+            Team(
+                id=tid,
+                name=_text(entry, "name", where, tid),
+                label=_text(entry, "label", where, tid),
+                display_name=None if entry.get("display_name") is None else str(entry["display_name"]),
+                organization_id=None if org is None else str(org),
+                group_ids=tuple(str(g) for g in group_ids),
+                icpc_id=None if entry.get("icpc_id") is None else str(entry["icpc_id"]),
+            )
+        )
+    _unique([t.id for t in teams], path, "team id")
+    return tuple(teams)
+
+
+def load_accounts(path: Path | None, teams: set[str]) -> tuple[AccountSpec, ...]:
+    if path is None:
+        return ()
+    accounts = []
+    for i, entry in enumerate(_list(_read(path), path)):
+        where = f"{path} entry {i + 1}"
+        username = _text(entry, "username", where)
+        kind = _text(entry, "type", where)
+        if kind not in ACCOUNT_TYPES:
+            raise ContestError(f"{where}: type {kind!r} is not one of {', '.join(ACCOUNT_TYPES)}")
+        team_id = None if entry.get("team_id") is None else str(entry["team_id"])
+        if kind == "team" and team_id not in teams:
+            raise ContestError(f"{where}: a team account needs the team_id of a team in teams.json, got {team_id!r}")
+        if kind != "team" and team_id is not None:
+            raise ContestError(f"{where}: only team accounts have a team_id")
+        password = entry.get("password")
+        if not isinstance(password, str) or not password:
+            raise ContestError(f"{where}: `password` is required (plain text, or an argon2 hash)")
+        accounts.append(
+            AccountSpec(
+                id=_id(entry, "id", where, username if valid_id(username) else None),
+                username=username,
+                password=password,
+                type=kind,
+                team_id=team_id,
+                name=None if entry.get("name") is None else str(entry["name"]),
+            )
+        )
+    _unique([a.id for a in accounts], path, "account id")
+    _unique([a.username for a in accounts], path, "username")
+    return tuple(accounts)
+
+
+def load_contest(root: Path, problems_dir: Path | None = None) -> Contest:
+    """Read CONTEST_DIR. Packages are looked up in CONTEST_DIR/problems/ first, then in ``problems_dir``."""
+    if not root.is_dir():
+        raise ContestError(f"{root}: not a folder (a contest package; `judge contest init DIR` makes one)")
+    info_path = _find(root, "contest", (".yaml", ".json"), True)
+    assert info_path is not None
+    info = load_info(info_path)
+    roots = [root / "problems"] + ([problems_dir] if problems_dir is not None else [])
+    problems_path = _find(root, "problems", (".yaml", ".json"), True)
+    assert problems_path is not None
+    problems = load_problems(problems_path, roots, info.code_limit_kib)
+    if not problems:
+        raise ContestError(f"{problems_path}: no problems")
+    groups = _objects(_find(root, "groups", (".json", ".yaml"), False), GROUP_KEYS)
+    organizations = _objects(_find(root, "organizations", (".json", ".yaml"), False), ORGANIZATION_KEYS)
+    teams = load_teams(
+        _find(root, "teams", (".json", ".yaml"), False),
+        {g["id"] for g in groups},
+        {o["id"] for o in organizations},
+    )
+    accounts = load_accounts(_find(root, "accounts", (".yaml", ".json"), False), {t.id for t in teams})
+    return Contest(root, info, problems, teams, accounts, groups, organizations)

@@ -1,0 +1,95 @@
+"""The contest's phases at a moment: started, running, frozen, ended, thawed. A frozen record of the
+times in force (the freeze an admin may have brought forward, the thaw an admin may have scheduled, when
+the board did thaw); every question about "now" is a pure function of it and the time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from judge.serve.model.contest import ContestInfo
+from judge.serve.model.times import format_time
+
+
+@dataclass(frozen=True)
+class Phase:
+    info: ContestInfo
+    freeze_s: float | None  # when the board freezes (or froze); None: never
+    thaw_s: float | None  # when the board thaws (or thawed); None: not set
+    thawed_at: float | None = None  # when it did thaw; None: not yet
+
+    @property
+    def start_s(self) -> float | None:
+        return self.info.start_s
+
+    @property
+    def end_s(self) -> float | None:
+        return self.info.end_s
+
+    def started(self, now: float) -> bool:
+        return self.info.start_s is not None and now >= self.info.start_s
+
+    def running(self, now: float) -> bool:
+        end = self.info.end_s
+        return self.started(now) and end is not None and now < end
+
+    def in_contest(self, time_s: float) -> bool:
+        """Whether a submission made at ``time_s`` was made during the contest (others are staff's tests)."""
+        start, end = self.info.start_s, self.info.end_s
+        return start is not None and end is not None and start <= time_s < end
+
+    def board_frozen(self, now: float) -> bool:
+        """Whether public and teams see the frozen board now."""
+        return self.freeze_s is not None and now >= self.freeze_s and self.thawed_at is None
+
+    def frozen_from(self, now: float) -> float | None:
+        """The freeze time while public and teams see the frozen board; None when they see it live."""
+        return self.freeze_s if self.board_frozen(now) else None
+
+    def hidden_by_freeze(self, submission_time_s: float, now: float) -> bool:
+        """A submission whose result public and other teams do not see yet."""
+        return self.freeze_s is not None and submission_time_s >= self.freeze_s and self.board_frozen(now)
+
+    def freeze_duration_s(self) -> float:
+        """The contest's scoreboard_freeze_duration, as it is now (after an early freeze: longer)."""
+        end = self.info.end_s
+        if self.freeze_s is None or end is None:
+            return self.info.freeze_duration_s
+        return end - self.freeze_s
+
+    def thaw_due(self, now: float) -> bool:
+        return (
+            self.freeze_s is not None
+            and self.thawed_at is None
+            and self.thaw_s is not None
+            and now >= self.thaw_s
+            and now >= self.freeze_s
+        )
+
+    def state_json(self, now: float) -> dict[str, Any]:
+        """The Contest API's state object at ``now``."""
+
+        def at(t: float | None) -> str | None:
+            return format_time(t) if t is not None and now >= t else None
+
+        frozen = at(self.freeze_s)
+        return {
+            "started": at(self.info.start_s),
+            "frozen": frozen,
+            "ended": at(self.info.end_s),
+            "thawed": format_time(self.thawed_at) if self.thawed_at is not None and frozen else None,
+            "finalized": None,
+            "end_of_updates": None,
+        }
+
+    def freeze_refusal(self, now: float) -> str | None:
+        """Why the board cannot be frozen now (one line), or None: the contest is running and the board
+        is neither frozen nor thawed yet."""
+        if not self.running(now):
+            return "the contest is not running: there is nothing to freeze"
+        if self.thawed_at is not None:
+            return f"the scoreboard was thawed at {format_time(self.thawed_at)}"
+        if self.freeze_s is not None and now >= self.freeze_s:
+            return f"the scoreboard is frozen since {format_time(self.freeze_s)}"
+        return None

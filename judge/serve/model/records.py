@@ -1,0 +1,174 @@
+"""What the storage layer gives out and takes in: frozen records, never rows or dicts.
+
+Times are POSIX seconds (``*_s``). Ids are the database's (submissions, judgements, runs, jobs: 1, 2, ...;
+an event's id is its feed token).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+@dataclass(frozen=True)
+class AccountRecord:
+    id: str
+    username: str
+    password_hash: str  # argon2 only
+    type: str  # team | judge | admin
+    team_id: str | None = None
+    name: str | None = None
+
+
+@dataclass(frozen=True)
+class SubmissionRecord:
+    id: int
+    team_id: str
+    account_id: str | None
+    problem_id: str
+    language_id: str
+    entry_point: str | None
+    time_s: float
+
+
+@dataclass(frozen=True)
+class NewSubmission:
+    team_id: str
+    account_id: str | None
+    problem_id: str
+    language_id: str
+    entry_point: str | None
+    time_s: float
+    files_zip: bytes
+
+
+@dataclass(frozen=True)
+class JudgementRecord:
+    id: int
+    submission_id: int
+    current: bool
+    start_s: float
+    end_s: float | None = None  # None: being judged
+    verdict: str | None = None  # ours (PV kept); the API shows judgement_type
+    judgement_type: str | None = None
+    score: float | None = None
+    max_score: float | None = None
+    max_run_time: float | None = None
+    memory_kib: int | None = None
+    metric: float | None = None
+    metric_name: str | None = None
+    compile_message: str | None = None
+    package_hash: str | None = None
+
+    @property
+    def done(self) -> bool:
+        return self.end_s is not None
+
+
+@dataclass(frozen=True)
+class JudgementOutcome:
+    """What judging stores into a judgement when it ends."""
+
+    current: bool
+    end_s: float
+    verdict: str
+    judgement_type: str
+    score: float
+    max_score: float
+    max_run_time: float | None
+    memory_kib: int
+    metric: float | None
+    metric_name: str | None
+    compile_message: str | None
+    package_hash: str
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    """One test's result (the spec's run)."""
+
+    id: int
+    judgement_id: int
+    ordinal: int
+    name: str
+    verdict: str
+    judgement_type: str
+    time_s: float
+    run_time: float
+    wall_time_s: float
+    memory_kib: int
+    score: float
+    message: str
+    transcript: str = ""
+
+
+@dataclass(frozen=True)
+class NewRun:
+    judgement_id: int
+    ordinal: int
+    name: str
+    verdict: str
+    judgement_type: str
+    time_s: float
+    run_time: float
+    wall_time_s: float
+    memory_kib: int
+    score: float
+    message: str
+    transcript: str
+
+
+@dataclass(frozen=True)
+class JobRecord:
+    """A queued job with its submission (and the submission's stored zip)."""
+
+    id: int
+    judgement_id: int | None  # None: never taken yet
+    reason: str  # submit | rejudge
+    submission: SubmissionRecord
+    files_zip: bytes
+
+
+class Scope(StrEnum):
+    """Who an event is for (visibility.py decides and reads it)."""
+
+    PUBLIC = "public"  # everyone (unless ``frozen``: then its team and staff)
+    OWNER = "owner"  # the team ``team_id`` and staff
+    ADMIN = "admin"  # staff only
+
+
+@dataclass(frozen=True)
+class Audience:
+    scope: Scope
+    team_id: str | None = None
+    frozen: bool = False
+
+
+@dataclass(frozen=True)
+class EventRecord:
+    """One change to an object the API shows; ``id`` is the feed's token, ``data`` the object's JSON text
+    (``null``: deleted)."""
+
+    id: int
+    type: str
+    obj_id: str | None
+    data: str
+    audience: Audience
+    time_s: float
+
+
+@dataclass(frozen=True)
+class NewEvent:
+    type: str
+    obj_id: str | None
+    data: str
+    audience: Audience
+    time_s: float
+
+
+@dataclass(frozen=True)
+class Counted:
+    """A submission with its current finished judgement (None: pending), for the live board."""
+
+    submission: SubmissionRecord
+    judgement: JudgementRecord | None

@@ -1,0 +1,197 @@
+"""Who is asking: HTTP Basic authentication against argon2 hashes, and login throttling (the pages' login
+form is checked by the same ``Authenticator``).
+
+Roles (judge/serve/model/viewer.py): public (no credentials), team, judge, admin (the account types of
+accounts.yaml). The database
+holds argon2 hashes only; accounts.yaml may hold plain passwords (the CCS format) or hashes (what
+`judge contest init` writes). Too many failed logins for one username, or from one address, within a
+window block further attempts (right or wrong) with 429 until the window has passed.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import hmac
+import secrets
+import threading
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from argon2 import PasswordHasher, extract_parameters
+from argon2.exceptions import InvalidHashError, VerificationError
+
+from judge.serve.model.contest import AccountSpec, ContestError
+from judge.serve.model.records import AccountRecord
+from judge.serve.model.times import Clock
+from judge.serve.model.viewer import PUBLIC, Role, Viewer
+from judge.serve.storage import Storage, Writer
+
+SESSION_SECRET = "session_secret"  # the pages' cookie-signing key, in ``meta``
+ARGON2_AT_ONCE = 2
+
+
+class AuthError(Exception):
+    def __init__(self, status: int, message: str, retry_after_s: float | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.retry_after_s = retry_after_s
+
+
+def is_hash(password: str) -> bool:
+    if not password.startswith("$argon2"):
+        return False
+    try:
+        extract_parameters(password)
+    except InvalidHashError:
+        return False
+    return True
+
+
+def sync_accounts(w: Writer, accounts: Sequence[AccountSpec], hasher: PasswordHasher) -> None:
+    """Make the stored accounts match accounts.yaml (inside the caller's transaction). A plain password that
+    still verifies against the stored hash keeps it; any other is hashed anew."""
+    stored = {a.id: a.password_hash for a in w.accounts()}
+    records = []
+    for a in accounts:
+        if a.password.startswith("$argon2"):
+            if not is_hash(a.password):
+                raise ContestError(f"accounts: {a.username}: the password looks like an argon2 hash but is malformed")
+            digest = a.password
+        else:
+            digest = stored.get(a.id, "")
+            if not digest or not _verifies(hasher, digest, a.password):
+                digest = hasher.hash(a.password)
+        records.append(AccountRecord(a.id, a.username, digest, a.type, a.team_id, a.name))
+    w.replace_accounts(records)
+
+
+def _verifies(hasher: PasswordHasher, digest: str, password: str) -> bool:
+    try:
+        return hasher.verify(digest, password)
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+class LoginThrottle:
+    """At most ``max_failures`` failed logins per key within ``window_s`` seconds."""
+
+    def __init__(self, clock: Clock, max_failures: int = 5, window_s: float = 60.0) -> None:
+        self._clock = clock
+        self.max_failures = max_failures
+        self.window_s = window_s
+        self._failures: dict[str, deque[float]] = {}
+        self._lock = threading.Lock()
+
+    def _recent(self, key: str, now: float) -> deque[float]:
+        q = self._failures.setdefault(key, deque())
+        while q and q[0] <= now - self.window_s:
+            q.popleft()
+        return q
+
+    def retry_after(self, key: str) -> float | None:
+        """Seconds until ``key`` may try again; None when it may now."""
+        now = self._clock.now()
+        with self._lock:
+            q = self._recent(key, now)
+            if len(q) < self.max_failures:
+                return None
+            return q[-self.max_failures] + self.window_s - now
+
+    def failed(self, key: str) -> None:
+        now = self._clock.now()
+        with self._lock:
+            self._recent(key, now).append(now)
+
+    def succeeded(self, key: str) -> None:
+        with self._lock:
+            self._failures.pop(key, None)
+
+
+@dataclass(frozen=True)
+class _Stored:
+    viewer: Viewer
+    digest: str
+
+
+class Authenticator:
+    """Checks Basic credentials; a password that verified once is remembered (as a SHA-256) so each request
+    does not pay for argon2 again."""
+
+    def __init__(
+        self,
+        accounts: Sequence[AccountRecord],
+        hasher: PasswordHasher,
+        clock: Clock,
+        *,
+        per_user: LoginThrottle | None = None,
+        per_address: LoginThrottle | None = None,
+    ) -> None:
+        self._hasher = hasher
+        self._per_user = per_user or LoginThrottle(clock, 5, 60.0)
+        self._per_address = per_address or LoginThrottle(clock, 20, 60.0)
+        self._accounts: dict[str, _Stored] = {}
+        for a in accounts:
+            viewer = Viewer(Role(a.type), a.id, a.username, a.team_id)
+            self._accounts[a.username] = _Stored(viewer, a.password_hash)
+        self._dummy = hasher.hash("not a password")  # unknown users cost the same time as known ones
+        self._verified: dict[str, bytes] = {}
+        self._lock = threading.Lock()
+        # argon2 is slow and takes 64 MiB on purpose: a login storm at the start of a contest (every team at
+        # once) must not take the cores and memory the judging needs, so at most this many verify at a time
+        self._argon2 = threading.BoundedSemaphore(ARGON2_AT_ONCE)
+
+    def viewer_of(self, username: str) -> Viewer | None:
+        """The viewer of an account (a page session names it); None if it is gone."""
+        stored = self._accounts.get(username)
+        return None if stored is None else stored.viewer
+
+    def authenticate(self, header: str | None, address: str) -> Viewer:
+        """The viewer for an Authorization header (None: public). Raises AuthError (401, or 429)."""
+        if header is None:
+            return PUBLIC
+        scheme, _, token = header.strip().partition(" ")
+        if scheme.lower() != "basic":
+            raise AuthError(401, "use HTTP Basic authentication")
+        try:
+            username, sep, password = base64.b64decode(token.strip(), validate=True).decode("utf-8").partition(":")
+        except (binascii.Error, UnicodeDecodeError):
+            raise AuthError(401, "malformed Basic credentials") from None
+        if not sep:
+            raise AuthError(401, "malformed Basic credentials (expected user:password)")
+        user_key, address_key = f"user:{username}", f"address:{address}"
+        for key, what in ((user_key, "this account"), (address_key, "this address")):
+            wait = (self._per_user if key is user_key else self._per_address).retry_after(key)
+            if wait is not None:
+                raise AuthError(429, f"too many failed logins for {what}; try again in {wait:.0f} s", wait)
+        stored = self._accounts.get(username)
+        fingerprint = hashlib.sha256(password.encode("utf-8")).digest()
+        with self._lock:
+            known = self._verified.get(username)
+        if stored is not None and known is not None and hmac.compare_digest(known, fingerprint):
+            return stored.viewer
+        with self._argon2:
+            ok = _verifies(self._hasher, stored.digest if stored else self._dummy, password) and stored is not None
+        if not ok:
+            self._per_user.failed(user_key)
+            self._per_address.failed(address_key)
+            raise AuthError(401, "wrong username or password")
+        self._per_user.succeeded(user_key)
+        with self._lock:
+            self._verified[username] = fingerprint
+        assert stored is not None
+        return stored.viewer
+
+
+def session_secret(storage: Storage) -> bytes:
+    """The key that signs the pages' session cookies: made on first use and kept in the database, so a
+    restarted server keeps its sessions."""
+    with storage.write() as w:
+        value = w.get_meta(SESSION_SECRET)
+        if value is None:
+            value = secrets.token_hex(32)
+            w.set_meta(SESSION_SECRET, value)
+    return bytes.fromhex(value)

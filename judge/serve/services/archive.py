@@ -1,0 +1,71 @@
+"""Downloads for organizers: ``results.json`` (the document of `judge grade --json`, built by the same
+code from the live board) and the contest as a CCS contest package archive (a zip of the Contest API's
+own JSON: contest.json, state.json, judgement-types.json, languages.json, problems.json, groups.json,
+organizations.json, teams.json, submissions.json with each submission's ``submissions/<id>/files.zip``,
+judgements.json, runs.json, scoreboard.json, event-feed.ndjson), as the viewer may see them (staff:
+everything, live)."""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from typing import TYPE_CHECKING, Any
+
+from judge.grade.report import results_json
+from judge.serve.model.board import attempts, build_board
+from judge.serve.model.errors import Refused
+from judge.serve.services import documents
+from judge.serve.services.events import all_lines
+from judge.serve.visibility import Sight, sees_downloads
+
+if TYPE_CHECKING:
+    from judge.serve.services.server import Server
+
+
+def _allowed(sight: Sight) -> None:
+    if not sees_downloads(sight):
+        raise Refused(403, "the downloads are for judges and admins")
+
+
+def results_document(server: Server, sight: Sight) -> dict[str, Any]:
+    """The live board (every judged submission made during the contest) as `judge grade`'s results.json."""
+    _allowed(sight)
+    info = server.contest.info
+    window = None if info.start_s is None or info.end_s is None else (info.start_s, info.end_s)
+    with server.storage.read() as r:
+        counted = r.counted(window) if window is not None else []
+    board, _ = build_board(server.contest, attempts(counted, frozen_from=None))
+    return results_json(board)
+
+
+def _dump(obj: Any) -> bytes:
+    return (json.dumps(obj, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def contest_package(server: Server, sight: Sight) -> bytes:
+    """The contest package archive."""
+    _allowed(sight)
+    parts: dict[str, Any] = {
+        "contest.json": documents.contest(server, sight),
+        "state.json": documents.state(server, sight),
+        "judgement-types.json": documents.judgement_types(server, sight),
+        "languages.json": documents.languages(server, sight),
+        "problems.json": documents.problems(server, sight),
+        "groups.json": documents.groups(server, sight),
+        "organizations.json": documents.organizations(server, sight),
+        "teams.json": documents.teams(server, sight),
+        "submissions.json": documents.submissions_doc(server, sight),
+        "judgements.json": documents.judgements(server, sight),
+        "runs.json": documents.runs(server, sight),
+        "scoreboard.json": documents.scoreboard_doc(server, sight),
+    }
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, obj in parts.items():
+            zf.writestr(name, _dump(obj))
+        with server.storage.read() as r:
+            zf.writestr("event-feed.ndjson", "".join(all_lines(r, sight)))
+            for s in parts["submissions.json"]:
+                zf.writestr(f"submissions/{s['id']}/files.zip", r.submission_files(int(s["id"])) or b"")
+    return buf.getvalue()

@@ -1,0 +1,75 @@
+"""Changing the contest while it runs: the thaw (the spec's PATCH of ``scoreboard_thaw_time``) and the
+freeze (an organizer's page action: the Contest API has no call for it), admins only."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from judge.serve.model.errors import Refused
+from judge.serve.model.times import TimeError, format_time, parse_time
+from judge.serve.model.viewer import Viewer
+from judge.serve.services import access
+from judge.serve.services.events import publish_if_changed
+
+if TYPE_CHECKING:
+    from judge.serve.services.server import Server
+
+
+def _check_patch(server: Server, body: Any) -> float:
+    """The thaw time a PATCH body asks for. Raises Refused."""
+    info = server.contest.info
+    if not isinstance(body, dict):
+        raise Refused(400, 'the body must be a JSON object like {"id": ..., "scoreboard_thaw_time": ...}')
+    if "id" not in body:
+        raise Refused(400, "`id` (the contest's) is required")
+    if body["id"] != info.id:
+        raise Refused(409, f"the body's id {body['id']!r} is not this contest's ({info.id!r})")
+    if "start_time" in body or "countdown_pause_time" in body:
+        raise Refused(403, "changing the start time is not supported: edit contest.yaml and restart")
+    unknown = sorted(set(body) - {"id", "scoreboard_thaw_time"})
+    if unknown or "scoreboard_thaw_time" not in body:
+        raise Refused(400, "only `scoreboard_thaw_time` can be changed")
+    try:
+        return parse_time(body["scoreboard_thaw_time"], "scoreboard_thaw_time")
+    except TimeError as exc:
+        raise Refused(400, str(exc)) from None
+
+
+def patch_contest(server: Server, viewer: Viewer, body: Callable[[], Any], now: float) -> dict[str, Any] | None:
+    """The spec's thaw: ``{"id": <contest id>, "scoreboard_thaw_time": <TIME>}`` (``body`` reads it, once
+    the viewer may change the contest). Returns the contest object when the board thawed now, None when
+    the thaw is scheduled for later."""
+    access.admin(viewer, "change the contest")
+    thaw = _check_patch(server, body())
+    phase, info = server.timeline.phase, server.contest.info
+    if phase.freeze_s is None:
+        raise Refused(403, "this contest's scoreboard is never frozen: nothing to thaw")
+    if phase.thawed_at is not None:
+        raise Refused(403, f"the scoreboard was thawed at {format_time(phase.thawed_at)}")
+    assert info.end_s is not None
+    if thaw < info.end_s:
+        raise Refused(403, f"the thaw time must not be before the contest ends ({format_time(info.end_s)})")
+    past = thaw <= now
+    server.timeline.set_thaw(now if past else thaw)
+    obj = publish_contest(server, now)
+    return obj if past else None
+
+
+def freeze_now(server: Server, viewer: Viewer, now: float) -> dict[str, Any]:
+    """Freeze the scoreboard now. Returns the contest object with its new scoreboard_freeze_duration."""
+    access.admin(viewer, "freeze the scoreboard")
+    try:
+        server.timeline.freeze_now()
+    except ValueError as exc:
+        raise Refused(409, str(exc)) from None
+    return publish_contest(server, now)
+
+
+def publish_contest(server: Server, now: float) -> dict[str, Any]:
+    """Publish the contest object after a change to its freeze or thaw; return it."""
+    obj = server.timeline.contest_json()
+    with server.storage.write() as w:
+        publish_if_changed(w, "contest", None, obj, now=now)
+    server.bus.notify()
+    return obj

@@ -1,0 +1,81 @@
+"""The Contest API's documents for whoever asks: each endpoint's collection as JSON, made from the
+services' records (what the viewer may see: visibility.py). The API's handlers and the contest package
+archive both take them from here."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from judge.serve.model.apijson import (
+    account_json,
+    judgement_json,
+    judgement_types_json,
+    language_json,
+    problem_json,
+    run_json,
+    submission_json,
+    team_json,
+)
+from judge.serve.services import config, results, submissions
+from judge.serve.services.board import scoreboard
+from judge.serve.visibility import Sight
+
+if TYPE_CHECKING:
+    from judge.serve.services.server import Server
+
+Doc = dict[str, Any]
+
+
+def contest(server: Server, sight: Sight) -> Doc:
+    return server.timeline.contest_json()
+
+
+def state(server: Server, sight: Sight) -> Doc:
+    return sight.phase.state_json(sight.now)
+
+
+def judgement_types(server: Server, sight: Sight) -> list[Doc]:
+    return judgement_types_json()
+
+
+def languages(server: Server, sight: Sight) -> list[Doc]:
+    return [language_json(lang) for lang in server.languages.values()]
+
+
+def problems(server: Server, sight: Sight) -> list[Doc]:
+    return [problem_json(p, server.contest.info.id) for p in config.problems(server, sight)]
+
+
+def groups(server: Server, sight: Sight) -> list[Doc]:
+    return [dict(g) for g in server.contest.groups]
+
+
+def organizations(server: Server, sight: Sight) -> list[Doc]:
+    return [dict(o) for o in server.contest.organizations]
+
+
+def teams(server: Server, sight: Sight) -> list[Doc]:
+    return [team_json(t) for t in server.contest.teams]
+
+
+def accounts(server: Server, sight: Sight) -> list[Doc]:
+    return [account_json(a) for a in config.accounts(server, sight)]
+
+
+def submissions_doc(server: Server, sight: Sight, ids: list[int] | None = None) -> list[Doc]:
+    info = server.contest.info
+    return [submission_json(s, info) for s in submissions.submissions(server, sight, ids)]
+
+
+def judgements(server: Server, sight: Sight, ids: list[int] | None = None) -> list[Doc]:
+    info = server.contest.info
+    return [judgement_json(j, info) for j in results.judgements(server, sight, ids)]
+
+
+def runs(server: Server, sight: Sight, ids: list[int] | None = None) -> list[Doc]:
+    info = server.contest.info
+    return [run_json(r, info) for r in results.runs(server, sight, ids)]
+
+
+def scoreboard_doc(server: Server, sight: Sight, group_id: str | None = None) -> Doc:
+    return scoreboard(server, sight, group_id)

@@ -1,0 +1,254 @@
+"""Judging from the durable queue (the storage's jobs), in four small steps: claim, judge, store, publish.
+
+A job is stored in the same transaction as its submission (or by a rejudge). ``claim`` gives a job its
+judgement (pending, published) the first time it is taken; ``judge`` runs the ``JudgeFn`` (the judge's
+own failures become a JE result, never charged); ``complete`` stores the result, the runs, the events
+and the job's ``done`` flag in one transaction and refuses a job already done. A server killed at any
+moment therefore finds on restart every job either done (stored once) or not (judged again, into the
+same pending judgement): every acknowledged submission is judged and stored exactly once. Who sees the
+events each step publishes is visibility.py's decision.
+
+The judging itself is a seam, ``JudgeFn``: a function from a ``JudgeJob`` to a ``SubmissionResult``. It is
+``judge_job`` on this machine (``local_judge``), or the judges of a Dask cluster (``judges_fn``: each
+thread blocks on its remote task). When the cluster cannot judge a job now (``NotJudged``: every worker
+that took it died; ``ClusterError``: the scheduler is gone), the job stays queued and is taken again; it
+never becomes a JE. The threads that run the queue are in pool.py.
+"""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass
+
+from judge.cluster import ClusterError
+from judge.judging.build import SkipLanguage
+from judge.judging.identity import toolchain_hash
+from judge.judging.jobs import JudgeJob, judge_job
+from judge.judging.judges import Judges, NotJudged
+from judge.judging.prepared import Packages
+from judge.judging.results import SubmissionResult
+from judge.judging.submission import Environment, unjudged
+from judge.judging.verdict import Verdict
+from judge.languages.table import Language
+from judge.package.problem import Problem
+from judge.serve.model.apijson import judgement_json, judgement_type, run_json
+from judge.serve.model.contest import Contest
+from judge.serve.model.phase import Phase
+from judge.serve.model.records import JobRecord, JudgementOutcome, JudgementRecord, NewRun, SubmissionRecord
+from judge.serve.model.upload import job_files, unpack
+from judge.serve.services.events import EventBus, publish
+from judge.serve.services.timeline import Timeline
+from judge.serve.storage import Storage, Writer
+from judge.serve.visibility import judgement_audience, run_audience
+
+JudgeFn = Callable[[JudgeJob], SubmissionResult]
+NOT_NOW = (NotJudged, ClusterError)  # the job could not be judged now: it stays queued
+UNPACK_LIMIT = 64 * 1024 * 1024  # stored zips were checked against the contest's limit when submitted
+
+
+def local_judge(packages: Packages, env: Environment) -> JudgeFn:
+    """Judge on this machine, in this process's sandbox."""
+
+    def run(job: JudgeJob) -> SubmissionResult:
+        return judge_job(job, packages, env)
+
+    return run
+
+
+def judges_fn(judges: Judges, problems: Mapping[str, Problem], languages: Mapping[str, Language]) -> JudgeFn:
+    """Judge with ``judges`` (a cluster's: judging.judges.Judges), results keyed like `judge grade`'s."""
+
+    def run(job: JudgeJob) -> SubmissionResult:
+        fingerprint = toolchain_hash(job.language, problems[job.problem], languages, judges.fingerprint)
+        return judges.judge(job, fingerprint)
+
+    return run
+
+
+@dataclass(frozen=True)
+class Claimed:
+    """A job taken for judging, with its (pending) judgement."""
+
+    job_id: int
+    judgement_id: int
+    submission: SubmissionRecord
+    files_zip: bytes
+
+
+def publish_judgement(w: Writer, phase: Phase, judgement: JudgementRecord, sub: SubmissionRecord, now: float) -> None:
+    audience = judgement_audience(phase, sub, now)
+    publish(w, "judgements", str(judgement.id), judgement_json(judgement, phase.info), now=now, audience=audience)
+
+
+def republish_judgements(w: Writer, phase: Phase, since_s: float, now: float) -> None:
+    """Publish again the judgements of submissions made since ``since_s`` (at the thaw: for everyone now)."""
+    subs = {s.id: s for s in w.submissions() if s.time_s >= since_s}
+    for j in w.judgements(submission_ids=list(subs)):
+        publish_judgement(w, phase, j, subs[j.submission_id], now)
+
+
+def _outcome(result: SubmissionResult, current: bool, now: float, package_hash: str) -> JudgementOutcome:
+    tests = [t for t in result.tests if not t.skipped]
+    return JudgementOutcome(
+        current=current,
+        end_s=now,
+        verdict=result.verdict.value,
+        judgement_type=judgement_type(result.verdict),
+        score=result.score,
+        max_score=result.max_score,
+        max_run_time=round(max(t.time_s for t in tests), 3) if tests else None,
+        memory_kib=result.memory_kib,
+        metric=result.metric,
+        metric_name=result.metric_name,
+        compile_message=result.compile_message,
+        package_hash=package_hash,
+    )
+
+
+class JobQueue:
+    """Claims, judges and stores jobs; ``run_pending`` does all of it in the calling thread (tests, tools)."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        contest: Contest,
+        timeline: Timeline,
+        judge_fn: JudgeFn,
+        languages: Mapping[str, Language],
+        bus: EventBus,
+        log: Callable[[str], None] = lambda line: None,
+    ) -> None:
+        self._storage = storage
+        self._contest = contest
+        self._timeline = timeline
+        self._judge_fn = judge_fn
+        self._languages = languages
+        self._bus = bus
+        self._log = log
+
+    # ------------------------------------------------------------------------------------- claim
+
+    def claim(self, limit: int, exclude: Collection[int] = frozenset()) -> list[Claimed]:
+        """Up to ``limit`` jobs to judge (new submissions before rejudges), each with its judgement."""
+        now, phase = self._timeline.now(), self._timeline.phase
+        with self._storage.write() as w:
+            jobs = [j for j in w.todo_jobs(limit + len(exclude)) if j.id not in exclude][:limit]
+            out = [Claimed(j.id, self._judgement_of(w, j, phase, now), j.submission, j.files_zip) for j in jobs]
+        if out:
+            self._bus.notify()
+        return out
+
+    def _judgement_of(self, w: Writer, job: JobRecord, phase: Phase, now: float) -> int:
+        """The job's judgement: made (and published) the first time the job is taken."""
+        if job.judgement_id is not None:
+            return job.judgement_id
+        first = not w.judgements(submission_ids=[job.submission.id], current=True)
+        judgement = w.add_judgement(job.submission.id, current=first, start_s=now)
+        w.attach_judgement(job.id, judgement.id)
+        publish_judgement(w, phase, judgement, job.submission, now)
+        return judgement.id
+
+    # ------------------------------------------------------------------------------------- judge
+
+    def job(self, c: Claimed) -> JudgeJob:
+        s = c.submission
+        cp = self._contest.problem(s.problem_id)
+        lang = self._languages.get(s.language_id)
+        if cp is None or lang is None:
+            raise SkipLanguage(f"problem {s.problem_id!r} or language {s.language_id!r} is no longer in the contest")
+        files, folder = job_files(unpack(c.files_zip, UNPACK_LIMIT), lang, s.entry_point)
+        label = f"submission {s.id} (team {s.team_id})"
+        return JudgeJob(s.problem_id, cp.problem.content_hash, s.language_id, files, folder, label)
+
+    def judge(self, c: Claimed) -> SubmissionResult:
+        """Judge a claimed job; the judge's own failures become a JE result (never charged)."""
+        s = c.submission
+        cp = self._contest.problem(s.problem_id)
+        try:
+            return self._judge_fn(self.job(c))
+        except NOT_NOW:
+            raise
+        except Exception as exc:  # noqa: BLE001 - SkipLanguage, an unreadable zip, an executor's failure
+            detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+            label = f"submission {s.id}"
+            if cp is None:  # the problem was removed from problems.yaml since
+                return SubmissionResult(s.problem_id, label, s.language_id, Verdict.JE, 0.0, 0.0, 0.0, 0, detail)
+            return unjudged(cp.problem, label, s.language_id, Verdict.JE, detail)
+
+    # ------------------------------------------------------------------------------------- store
+
+    def complete(self, c: Claimed, result: SubmissionResult) -> bool:
+        """Store the result (once) and publish it. False when the job was done already."""
+        now, phase = self._timeline.now(), self._timeline.phase
+        with self._storage.write() as w:
+            if w.job_done(c.job_id) is not False:
+                return False
+            changed = self._store(w, c, result, now)
+            self._publish_result(w, c, phase, now, changed)
+            w.finish_job(c.job_id)
+        self._bus.notify()
+        s = c.submission
+        self._log(
+            f"submission {s.id} (team {s.team_id}, {s.problem_id}, {s.language_id}): "
+            f"{result.verdict.value} {result.score:g}/{result.max_score:g} (judgement {c.judgement_id})"
+        )
+        return True
+
+    def _store(self, w: Writer, c: Claimed, result: SubmissionResult, now: float) -> list[JudgementRecord]:
+        """The judgement's outcome and its runs; the judgements whose ``current`` flag changed."""
+        s = c.submission
+        cp = self._contest.problem(s.problem_id)
+        current = not w.newer_done_job(s.id, c.job_id)
+        changed = []
+        if current:
+            for old in w.judgements(submission_ids=[s.id], current=True):
+                if old.id != c.judgement_id:
+                    w.set_current(old.id, False)
+                    changed.append(old.id)
+        w.finish_judgement(c.judgement_id, _outcome(result, current, now, cp.problem.content_hash if cp else ""))
+        ordinals = {t.name: i + 1 for i, t in enumerate(cp.problem.tests())} if cp else {}
+        tests = [(t, sc) for t, sc in zip(result.tests, result.test_scores, strict=True) if not t.skipped]
+        for i, (t, score) in enumerate(tests):
+            run = NewRun(
+                c.judgement_id,
+                ordinals.get(t.name, i + 1),
+                t.name,
+                t.verdict.value,
+                judgement_type(t.verdict),
+                now,
+                round(t.time_s, 3),
+                t.wall_time_s,
+                t.memory_kib,
+                score,
+                t.message,
+                t.transcript,
+            )
+            w.add_run(run)
+        return w.judgements(ids=changed)
+
+    # ------------------------------------------------------------------------------------- publish
+
+    def _publish_result(self, w: Writer, c: Claimed, phase: Phase, now: float, changed: list[JudgementRecord]) -> None:
+        s = c.submission
+        for old in changed:
+            publish_judgement(w, phase, old, s, now)
+        for run in w.runs(judgement_ids=[c.judgement_id]):
+            publish(w, "runs", str(run.id), run_json(run, phase.info), now=now, audience=run_audience(phase, s))
+        (judgement,) = w.judgements(ids=[c.judgement_id])
+        publish_judgement(w, phase, judgement, s, now)
+
+    # ------------------------------------------------------------------------------------- in this thread
+
+    def pending(self) -> int:
+        with self._storage.read() as r:
+            return r.pending_jobs()
+
+    def run_pending(self) -> int:
+        """Judge every queued job in this thread (tests, and tools); returns how many."""
+        n = 0
+        while claimed := self.claim(1):
+            for c in claimed:
+                self.complete(c, self.judge(c))
+                n += 1
+        return n

@@ -1,0 +1,88 @@
+"""The threads that run the judging queue: a dispatcher that claims as many jobs as there are free
+workers (``capacity``, when given, says how many may judge now: a cluster's judge slots, which come and
+go), and a pool of workers that judge and store them (judging.JobQueue)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+
+from judge.serve.services.judging import NOT_NOW, Claimed, JobQueue
+
+
+class JudgingPool:
+    def __init__(
+        self,
+        queue: JobQueue,
+        *,
+        workers: int = 1,
+        capacity: Callable[[], int] | None = None,
+        log: Callable[[str], None] = lambda line: None,
+    ) -> None:
+        self._queue = queue
+        self.workers = max(1, workers)
+        self._capacity = capacity
+        self._log = log
+        self._lock = threading.Lock()
+        self._in_flight: set[int] = set()
+        self._wake = threading.Event()
+        self._stopping = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._pool: ThreadPoolExecutor | None = None
+
+    def start(self) -> None:
+        self._pool = ThreadPoolExecutor(max_workers=self.workers, thread_name_prefix="judge-worker")
+        self._thread = threading.Thread(target=self._dispatch, name="judge-dispatch", daemon=True)
+        self._thread.start()
+
+    def wake(self) -> None:
+        """Something was queued: look now, not at the next poll."""
+        self._wake.set()
+
+    def _free(self) -> int:
+        with self._lock:
+            busy = len(self._in_flight)
+        limit = self.workers if self._capacity is None else min(self.workers, max(1, self._capacity()))
+        return limit - busy
+
+    def _dispatch(self) -> None:
+        assert self._pool is not None
+        while not self._stopping.is_set():
+            self._wake.clear()
+            try:
+                free = self._free()
+                if free > 0:
+                    with self._lock:
+                        busy = set(self._in_flight)
+                    for c in self._queue.claim(free, busy):
+                        with self._lock:
+                            self._in_flight.add(c.job_id)
+                        self._pool.submit(self._work, c)
+            except Exception as exc:  # noqa: BLE001 - keep serving; say why
+                self._log(f"judging queue: {type(exc).__name__}: {exc}")
+            self._wake.wait(1.0)
+
+    def _work(self, c: Claimed) -> None:
+        sid = c.submission.id
+        try:
+            self._queue.complete(c, self._queue.judge(c))
+        except NOT_NOW as exc:
+            self._log(f"submission {sid}: not judged now, it stays queued: {exc}")
+            self._stopping.wait(1.0)
+        except Exception as exc:  # noqa: BLE001 - the job stays queued and is taken again
+            self._log(f"submission {sid}: storing the result failed: {type(exc).__name__}: {exc}")
+            self._stopping.wait(1.0)  # not at once: whatever failed may need a moment
+        finally:
+            with self._lock:
+                self._in_flight.discard(c.job_id)
+            self._wake.set()
+
+    def stop(self) -> None:
+        """Stop taking jobs; wait for the running ones to be judged and stored."""
+        self._stopping.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join()
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)

@@ -1,0 +1,159 @@
+"""Wiring: open the contest's storage, bring it in line with the package (accounts, and the events for
+whatever changed in the configuration since the last start), and build the services the handlers call.
+No globals: `judge serve` and the tests each build a ``Server`` and pass it to ``create_app``.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from argon2 import PasswordHasher
+
+from judge.languages.table import Language
+from judge.serve.model.apijson import (
+    account_json,
+    judgement_types_json,
+    language_json,
+    problem_json,
+    team_json,
+)
+from judge.serve.model.contest import Contest, ContestError
+from judge.serve.model.times import Clock, SystemClock
+from judge.serve.model.viewer import Viewer
+from judge.serve.services.accounts import Authenticator, sync_accounts
+from judge.serve.services.board import BoardCache
+from judge.serve.services.events import EventBus, publish_if_changed, sync_collection
+from judge.serve.services.judging import JobQueue, JudgeFn, republish_judgements
+from judge.serve.services.pool import JudgingPool
+from judge.serve.services.timeline import Timeline
+from judge.serve.storage import DB_NAME, Storage, Writer, open_storage
+from judge.serve.visibility import Sight, account_audience, problems_audience
+
+
+@dataclass(frozen=True)
+class Server:
+    """The running contest: what the handlers call into, and the background parts' lifecycle."""
+
+    contest: Contest
+    languages: Mapping[str, Language]
+    storage: Storage
+    clock: Clock
+    timeline: Timeline
+    bus: EventBus
+    auth: Authenticator
+    judging: JobQueue
+    pool: JudgingPool
+    log: Callable[[str], None]
+    boards: BoardCache = field(default_factory=BoardCache)
+    stopping: threading.Event = field(default_factory=threading.Event)
+    _threads: list[threading.Thread] = field(default_factory=list)  # the clock, while started
+
+    def sight(self, viewer: Viewer, now: float) -> Sight:
+        """What ``viewer`` may see now (visibility.py)."""
+        return Sight(viewer, self.timeline.phase, now)
+
+    def start(self) -> None:
+        """The background parts: the judging pool and the clock that publishes phase changes."""
+        self.pool.start()
+        ticker = threading.Thread(target=self._tick_loop, name="contest-clock", daemon=True)
+        self._threads.append(ticker)
+        ticker.start()
+
+    def _tick_loop(self) -> None:
+        while not self.stopping.wait(1.0):
+            try:
+                self.timeline.tick()
+            except Exception as exc:  # noqa: BLE001 - keep serving; say why
+                self.log(f"contest clock: {type(exc).__name__}: {exc}")
+
+    def stop(self) -> None:
+        self.stopping.set()
+        for ticker in self._threads:
+            ticker.join()
+        self.pool.stop()
+
+    def changed_packages(self) -> list[str]:
+        """Problems whose package changed since some of their submissions were judged (a rejudge may be due)."""
+        out = []
+        with self.storage.read() as r:
+            for p in self.contest.problems:
+                stale = r.stale_judgements(p.id, p.problem.content_hash)
+                if stale:
+                    out.append(f"{p.id} ({stale} judgement(s) made with another version)")
+        return out
+
+    def close(self) -> None:
+        self.storage.close()
+
+
+@dataclass(frozen=True)
+class ServeOptions:
+    workers: int = 1  # threads that judge
+    capacity: Callable[[], int] | None = None  # how many of them may judge now (a cluster's slots)
+    hasher: PasswordHasher | None = None  # argon2 parameters (tests: cheap ones)
+    clock: Clock | None = None
+    log: Callable[[str], None] = lambda line: None
+
+
+def _claim_database(w: Writer, contest: Contest, hasher: PasswordHasher, storage: Storage) -> None:
+    owner = w.get_meta("contest_id")
+    if owner is not None and owner != contest.info.id:
+        raise ContestError(
+            f"{storage.path} holds contest {owner!r}, but contest.yaml says {contest.info.id!r}: "
+            "move the database away to start a new contest"
+        )
+    w.set_meta("contest_id", contest.info.id)
+    sync_accounts(w, contest.accounts, hasher)
+
+
+def _publish_configuration(w: Writer, server: Server, now: float) -> None:
+    contest, languages = server.contest, server.languages
+    publish_if_changed(w, "contest", None, server.timeline.contest_json(), now=now)
+    sync_collection(w, "judgement-types", judgement_types_json(), now=now)
+    sync_collection(w, "languages", [language_json(lang) for lang in languages.values()], now=now)
+    sync_collection(w, "groups", [dict(g) for g in contest.groups], now=now)
+    sync_collection(w, "organizations", [dict(o) for o in contest.organizations], now=now)
+    sync_collection(w, "teams", [team_json(t) for t in contest.teams], now=now)
+    teams = {a.id: a.team_id for a in contest.accounts}
+    accounts = [account_json(a) for a in contest.accounts]
+    sync_collection(w, "accounts", accounts, now=now, audience=lambda o: account_audience(teams[o["id"]]))
+
+
+def _on_phase_change(server: Server) -> Callable[[Writer, float, float | None], None]:
+    """What a phase change reveals: the problems at the start, the frozen judgements at the thaw."""
+
+    def on_change(w: Writer, now: float, thawed_from: float | None) -> None:
+        phase, contest = server.timeline.phase, server.contest
+        problems = [problem_json(p, contest.info.id) for p in contest.problems]
+        audience = problems_audience(phase, now)
+        sync_collection(w, "problems", problems, now=now, audience=lambda o: audience)
+        if thawed_from is not None:
+            republish_judgements(w, phase, thawed_from, now)
+
+    return on_change
+
+
+def open_server(
+    contest: Contest, languages: Mapping[str, Language], judge_fn: JudgeFn, options: ServeOptions = ServeOptions()
+) -> Server:
+    """Open (or create, or upgrade) CONTEST_DIR/contest.sqlite for ``contest``. Raises ContestError,
+    StorageError."""
+    clock = options.clock or SystemClock()
+    hasher = options.hasher or PasswordHasher()
+    storage = open_storage(contest.root / DB_NAME)
+    with storage.write() as w:
+        _claim_database(w, contest, hasher, storage)
+    with storage.read() as r:
+        auth = Authenticator(r.accounts(), hasher, clock)
+    bus = EventBus()
+    timeline = Timeline(contest.info, storage, clock, bus)
+    queue = JobQueue(storage, contest, timeline, judge_fn, languages, bus, options.log)
+    pool = JudgingPool(queue, workers=options.workers, capacity=options.capacity, log=options.log)
+    server = Server(contest, languages, storage, clock, timeline, bus, auth, queue, pool, options.log)
+    timeline.on_change(_on_phase_change(server))
+    with storage.write() as w:
+        _publish_configuration(w, server, clock.now())
+    timeline.tick()
+    return server

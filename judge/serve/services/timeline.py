@@ -1,0 +1,123 @@
+"""The contest's phases (started, frozen, ended, thawed) as time passes, and the events they cause.
+
+``tick()`` is called before every request and once a second by the server's clock thread: when the state
+object changes (the contest starts, the board freezes, the contest ends, the board thaws) it publishes
+the new state, and lets the server publish what the change reveals (problems at the start; the frozen
+judgements at the thaw). The thaw is recorded in the database (``thawed_at``), so the REST views and the
+event feed agree on it. The freeze comes from contest.yaml, unless an admin froze the board earlier
+(``freeze_now``, recorded as ``freeze_time``): the ``Phase`` holds the one in force.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from judge.serve.model.apijson import contest_json
+from judge.serve.model.contest import ContestInfo
+from judge.serve.model.phase import Phase
+from judge.serve.model.times import Clock
+from judge.serve.services.events import EventBus, dump, publish_if_changed
+from judge.serve.storage import Reader, Storage, Writer
+
+# (writer, now, thawed_from): publish what a phase change reveals, inside the transaction; ``thawed_from``
+# is the freeze time when the board thawed just now (the results of submissions since then are revealed).
+OnChange = Callable[[Writer, float, float | None], None]
+
+
+def _float(r: Reader, key: str) -> float | None:
+    value = r.get_meta(key)
+    return None if value is None else float(value)
+
+
+def stored_phase(info: ContestInfo, r: Reader) -> Phase:
+    """The phase as contest.yaml and the admins' changes (kept in ``meta``) make it."""
+    frozen = _float(r, "freeze_time")
+    thaw = _float(r, "thaw_time")
+    return Phase(
+        info,
+        freeze_s=frozen if frozen is not None else info.freeze_s,
+        thaw_s=thaw if thaw is not None else info.thaw_s,
+        thawed_at=_float(r, "thawed_at"),
+    )
+
+
+class Timeline:
+    def __init__(self, info: ContestInfo, storage: Storage, clock: Clock, bus: EventBus) -> None:
+        self.info = info
+        self._storage = storage
+        self._clock = clock
+        self._bus = bus
+        self._on_change: OnChange = lambda w, now, thawed_from: None
+        self._lock = threading.Lock()
+        with storage.read() as r:
+            self._phase = stored_phase(info, r)
+        self._last = ""
+
+    def on_change(self, callback: OnChange) -> None:
+        """What to publish when the phase changes (the server's wiring sets it once)."""
+        self._on_change = callback
+
+    def now(self) -> float:
+        return self._clock.now()
+
+    @property
+    def phase(self) -> Phase:
+        """The phase in force (replaced, never changed: safe to keep for one request)."""
+        return self._phase
+
+    def contest_json(self) -> dict[str, Any]:
+        """The Contest API's contest object as it is now (the thaw and the freeze in force)."""
+        return contest_json(self._phase)
+
+    def state_json(self, now: float) -> dict[str, Any]:
+        return self._phase.state_json(now)
+
+    def tick(self) -> None:
+        now = self._clock.now()
+        phase = self._phase
+        key = dump(phase.state_json(now)) + str(phase.thaw_due(now))
+        if key == self._last:
+            return
+        with self._lock:
+            before = self._phase
+            thaw_due = before.thaw_due(now)
+            after = replace(before, thawed_at=before.thaw_s) if thaw_due else before
+            with self._storage.write() as w:
+                if thaw_due:
+                    w.set_meta("thawed_at", repr(after.thawed_at))
+                self._phase = after
+                try:
+                    publish_if_changed(w, "state", None, after.state_json(now), now=now)
+                    self._on_change(w, now, before.freeze_s if thaw_due else None)
+                except BaseException:
+                    self._phase = before
+                    raise
+            self._last = dump(after.state_json(now)) + "False"
+        self._bus.notify()
+
+    def freeze_now(self) -> float:
+        """Freeze the board now (an admin's button). Returns the freeze time; raises ValueError (one
+        line, ``Phase.freeze_refusal``) when it cannot be frozen."""
+        with self._lock:
+            now = self._clock.now()
+            refusal = self._phase.freeze_refusal(now)
+            if refusal is not None:
+                raise ValueError(refusal)
+            with self._storage.write() as w:
+                w.set_meta("freeze_time", repr(now))
+            self._phase = replace(self._phase, freeze_s=now)
+            self._last = ""
+        self.tick()
+        return now
+
+    def set_thaw(self, thaw_s: float) -> None:
+        """Schedule the thaw (an admin's PATCH); ``tick`` carries it out when the time comes."""
+        with self._lock:
+            with self._storage.write() as w:
+                w.set_meta("thaw_time", repr(thaw_s))
+            self._phase = replace(self._phase, thaw_s=thaw_s)
+            self._last = ""
+        self.tick()

@@ -1,0 +1,173 @@
+"""The contest's database: the only code of `judge serve` that holds SQL.
+
+Services see it through three Protocols: ``Storage`` (open transactions), ``Reader`` (queries, in one
+consistent snapshot) and ``Writer`` (a reader that also changes things, in one transaction that commits
+when its block ends and rolls back if it raises). Every method takes and returns typed records
+(judge/serve/model/records.py), never rows or dicts; visibility is not decided here (judge/serve/
+visibility.py is), only what was asked for is fetched.
+
+``open_storage(path)`` opens (or creates, or upgrades: storage/schema.py) the SQLite database, the one
+implementation today. Another backend (PostgreSQL) would implement the same three Protocols: docs/design.md
+says what that takes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from contextlib import AbstractContextManager
+from pathlib import Path
+from typing import Protocol
+
+from judge.serve.model.records import (
+    AccountRecord,
+    Counted,
+    EventRecord,
+    JobRecord,
+    JudgementOutcome,
+    JudgementRecord,
+    NewEvent,
+    NewRun,
+    NewSubmission,
+    RunRecord,
+    SubmissionRecord,
+)
+
+DB_NAME = "contest.sqlite"
+
+
+class StorageError(Exception):
+    """The database cannot be opened, or belongs to something else (one line)."""
+
+
+class Reader(Protocol):
+    """Queries, in one consistent snapshot. Lists come in id order unless said otherwise."""
+
+    def get_meta(self, key: str) -> str | None: ...
+
+    def accounts(self) -> list[AccountRecord]: ...
+
+    def submissions(
+        self,
+        *,
+        ids: Collection[int] | None = None,
+        team_id: str | None = None,
+        problem_id: str | None = None,
+        language_id: str | None = None,
+    ) -> list[SubmissionRecord]:
+        """Submissions, narrowed by whichever of the arguments are given."""
+        ...
+
+    def submission_files(self, submission_id: int) -> bytes | None:
+        """The submission's zip as it was stored; None: no such submission."""
+        ...
+
+    def judgements(
+        self,
+        *,
+        ids: Collection[int] | None = None,
+        submission_ids: Collection[int] | None = None,
+        current: bool | None = None,
+    ) -> list[JudgementRecord]: ...
+
+    def runs(
+        self, *, ids: Collection[int] | None = None, judgement_ids: Collection[int] | None = None
+    ) -> list[RunRecord]: ...
+
+    def counted(self, window: tuple[float, float] | None) -> list[Counted]:
+        """Submissions made in ``[start, end)`` (None: all), each with its current finished judgement, in
+        the order they were made: what the live board is ranked from."""
+        ...
+
+    def recent_submissions(self, team_id: str, since_s: float) -> tuple[int, float | None]:
+        """How many submissions the team made after ``since_s``, and the earliest of them."""
+        ...
+
+    def stale_judgements(self, problem_id: str, package_hash: str) -> int:
+        """Current finished judgements of the problem made with another version of its package."""
+        ...
+
+    def pending_jobs(self) -> int: ...
+
+    def has_open_job(self, submission_id: int) -> bool: ...
+
+    def events(self, after: int, limit: int) -> list[EventRecord]:
+        """The events after token ``after``, at most ``limit``."""
+        ...
+
+    def latest_event(self) -> int:
+        """The newest event's token (0: none)."""
+        ...
+
+    def last_event(self, kind: str, obj_id: str | None) -> EventRecord | None: ...
+
+    def event_objects(self, kind: str) -> list[str]:
+        """The ids of every object of ``kind`` ever published."""
+        ...
+
+
+class Writer(Reader, Protocol):
+    """A reader that changes things; all of it one transaction."""
+
+    def set_meta(self, key: str, value: str) -> None: ...
+
+    def replace_accounts(self, accounts: Sequence[AccountRecord]) -> None: ...
+
+    def add_submission(self, new: NewSubmission) -> SubmissionRecord: ...
+
+    def enqueue(self, submission_id: int, reason: str, now: float) -> int:
+        """A job to judge the submission; returns its id."""
+        ...
+
+    def todo_jobs(self, limit: int) -> list[JobRecord]:
+        """Jobs not done yet, new submissions before rejudges, oldest first."""
+        ...
+
+    def add_judgement(self, submission_id: int, current: bool, start_s: float) -> JudgementRecord: ...
+
+    def attach_judgement(self, job_id: int, judgement_id: int) -> None: ...
+
+    def job_done(self, job_id: int) -> bool | None:
+        """Whether the job is done; None: no such job."""
+        ...
+
+    def newer_done_job(self, submission_id: int, job_id: int) -> bool:
+        """Whether a job of the submission newer than ``job_id`` is done already."""
+        ...
+
+    def set_current(self, judgement_id: int, current: bool) -> None: ...
+
+    def finish_judgement(self, judgement_id: int, outcome: JudgementOutcome) -> None: ...
+
+    def add_run(self, new: NewRun) -> RunRecord: ...
+
+    def finish_job(self, job_id: int) -> None: ...
+
+    def add_event(self, new: NewEvent) -> int:
+        """Append to the event log; returns the event's token."""
+        ...
+
+
+class Storage(Protocol):
+    path: Path
+
+    def read(self) -> AbstractContextManager[Reader]:
+        """One consistent snapshot for several queries."""
+        ...
+
+    def write(self) -> AbstractContextManager[Writer]:
+        """One transaction: committed when the block ends, rolled back if it raises."""
+        ...
+
+    def schema_version(self) -> int: ...
+
+    def close(self) -> None: ...
+
+
+def open_storage(path: Path) -> Storage:
+    """Open (create, or upgrade) the SQLite database at ``path``. Raises StorageError (one line)."""
+    from judge.serve.storage.sqlite import SqliteStorage
+
+    return SqliteStorage(path)
+
+
+__all__ = ["DB_NAME", "Reader", "Storage", "StorageError", "Writer", "open_storage"]

@@ -1,0 +1,168 @@
+"""Who may see what: the one place that decides it. Pure functions of who asks (a ``Viewer``), the
+contest's phase and the time (together a ``Sight``) and the object; the API, the event feed, the pages,
+the scoreboard and the downloads all ask here (docs/serve.md, "Who sees what", has the same rules as a
+table, and tests/test_serve_visibility.py states and checks them).
+
+- Staff (judges, admins) see everything, live, including submissions made outside the contest (an
+  admin's tests).
+- Everyone sees the contest, its state, judgement types, languages, groups, organizations and teams; the
+  problems from the start on (staff: always).
+- Public and teams see the submissions made during the contest (not their files) and their judgements;
+  while the board is frozen, the judgements of submissions made since the freeze only their own team.
+- A team sees its own account, its own files and its own runs (per-test results); on its pages, a secret
+  test's verdict and time only (sample tests in full).
+- The scoreboard: public and teams see it frozen during the freeze (submissions since count as pending),
+  with problem columns from the start on; staff see it live.
+- An event (a row of the event feed) carries the audience decided here when it was published
+  (``*_audience``); ``sees_event`` reads it. At the thaw the frozen judgements are published again, for all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from judge.serve.model.phase import Phase
+from judge.serve.model.records import Audience, EventRecord, JudgementRecord, Scope, SubmissionRecord
+from judge.serve.model.viewer import Role, Viewer
+
+EVERYONE = Audience(Scope.PUBLIC)
+STAFF_ONLY = Audience(Scope.ADMIN)
+
+
+@dataclass(frozen=True)
+class Sight:
+    """Who looks, at which phase of the contest, when."""
+
+    viewer: Viewer
+    phase: Phase
+    now: float
+
+    @property
+    def staff(self) -> bool:
+        return self.viewer.staff
+
+    def own(self, team_id: str | None) -> bool:
+        return team_id is not None and self.viewer.team_id == team_id
+
+
+# --------------------------------------------------------------------------------------------- objects
+
+
+def sees_problems(s: Sight) -> bool:
+    """Problems (and their statements and samples) are secret until the contest starts."""
+    return s.staff or s.phase.started(s.now)
+
+
+def sees_account(s: Sight, account_id: str) -> bool:
+    return s.staff or (s.viewer.account_id is not None and s.viewer.account_id == account_id)
+
+
+def sees_submission(s: Sight, sub: SubmissionRecord) -> bool:
+    """Staff: all; others: those made during the contest (an admin's test outside it stays hidden)."""
+    return s.staff or s.phase.in_contest(sub.time_s)
+
+
+def sees_judgement(s: Sight, sub: SubmissionRecord) -> bool:
+    """A judgement of ``sub`` (its result): as the submission, except that while the board is frozen the
+    results of submissions made since the freeze are their own team's only."""
+    if not sees_submission(s, sub):
+        return False
+    return s.staff or s.own(sub.team_id) or not s.phase.hidden_by_freeze(sub.time_s, s.now)
+
+
+def sees_runs(s: Sight, sub: SubmissionRecord) -> bool:
+    """Per-test results: the submission's team and staff."""
+    return sees_submission(s, sub) and (s.staff or s.own(sub.team_id))
+
+
+class FileAccess(StrEnum):
+    ALLOWED = "allowed"
+    NOT_FOUND = "not found"  # the submission is not visible at all
+    LOGIN = "log in"  # visible, but files need an account
+    FORBIDDEN = "forbidden"  # another team's
+
+
+def file_access(s: Sight, sub: SubmissionRecord | None) -> FileAccess:
+    """A submission's files: its team and staff."""
+    if sub is None or not sees_submission(s, sub):
+        return FileAccess.NOT_FOUND
+    if s.viewer.role is Role.PUBLIC:
+        return FileAccess.LOGIN
+    return FileAccess.ALLOWED if s.staff or s.own(sub.team_id) else FileAccess.FORBIDDEN
+
+
+def shown_verdict(s: Sight, judgement: JudgementRecord) -> str | None:
+    """The verdict a page shows: staff our own (PV stays PV), others the spec's judgement type."""
+    if not judgement.done:
+        return None
+    return judgement.verdict if s.staff else judgement.judgement_type
+
+
+class Detail(StrEnum):
+    FULL = "full"  # name, verdict, time, memory, message, transcript
+    VERDICT = "verdict"  # verdict and time only
+
+
+def test_detail(s: Sight, test_name: str) -> Detail:
+    """How much of one test's result a page shows: a team sees its sample tests in full and its secret
+    tests' verdicts only (names and messages would leak the data); staff see everything."""
+    if s.staff or test_name.split("/")[0] == "sample":
+        return Detail.FULL
+    return Detail.VERDICT
+
+
+@dataclass(frozen=True)
+class BoardView:
+    frozen_from: float | None  # results of submissions from then on count as pending; None: live
+    show_problems: bool  # the per-problem cells
+
+
+def board_view(s: Sight) -> BoardView:
+    return BoardView(
+        frozen_from=None if s.staff else s.phase.frozen_from(s.now),
+        show_problems=s.staff or s.phase.started(s.now),
+    )
+
+
+def sees_downloads(s: Sight) -> bool:
+    """results.json and the contest package archive (everything, live): staff."""
+    return s.staff
+
+
+# --------------------------------------------------------------------------------------------- events
+
+
+def submission_audience(phase: Phase, sub: SubmissionRecord) -> Audience:
+    return Audience(Scope.PUBLIC if phase.in_contest(sub.time_s) else Scope.ADMIN, sub.team_id)
+
+
+def judgement_audience(phase: Phase, sub: SubmissionRecord, now: float) -> Audience:
+    """Everyone's (if the submission was made during the contest), frozen while the freeze hides it."""
+    if not phase.in_contest(sub.time_s):
+        return Audience(Scope.ADMIN, sub.team_id)
+    return Audience(Scope.PUBLIC, sub.team_id, frozen=phase.hidden_by_freeze(sub.time_s, now))
+
+
+def run_audience(phase: Phase, sub: SubmissionRecord) -> Audience:
+    return Audience(Scope.OWNER, sub.team_id) if phase.in_contest(sub.time_s) else Audience(Scope.ADMIN, sub.team_id)
+
+
+def problems_audience(phase: Phase, now: float) -> Audience:
+    return EVERYONE if phase.started(now) else STAFF_ONLY
+
+
+def account_audience(team_id: str | None) -> Audience:
+    """A team's account: that team (and staff); a judge's or admin's: staff."""
+    return Audience(Scope.OWNER, team_id) if team_id else STAFF_ONLY
+
+
+def sees_event(s: Sight, event: EventRecord) -> bool:
+    a = event.audience
+    if s.staff:
+        return True
+    if a.scope is Scope.PUBLIC:
+        return not a.frozen or s.own(a.team_id)
+    if a.scope is Scope.OWNER:
+        return s.own(a.team_id)
+    return False
