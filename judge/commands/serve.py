@@ -9,20 +9,26 @@ import socket
 import sys
 import time
 from contextlib import ExitStack
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
 from argon2 import PasswordHasher
 
+from judge.cluster.coordinator import ClusterSpec
 from judge.commands.cluster import cluster_judges, cluster_spec
 from judge.commands.common import EXIT_OK, UsageError, make_environment
 from judge.grade.discovery import load_problems
 from judge.judging.identity import toolchain_languages
 from judge.judging.prepared import Packages
-from judge.languages.table import missing_tool
+from judge.judging.submission import Environment
+from judge.languages.table import Language, missing_tool
+from judge.package.problem import Problem
 from judge.serve.model.contest import ContestError, load_contest
 from judge.serve.model.times import TimeError, format_time, parse_time
 from judge.serve.services.demo import write_demo
+from judge.serve.services.judging import JudgeFn
+from judge.serve.services.server import ServeOptions, Server, open_server
 from judge.serve.storage import DB_NAME, StorageError
 
 LOCK_NAME = "contest.sqlite.lock"
@@ -60,12 +66,59 @@ def _lock(root: Path) -> IO[bytes]:
     return f
 
 
+@dataclass(frozen=True)
+class _Setup:
+    problems: dict[str, Problem]
+    languages: dict[str, Language]
+    stack: ExitStack
+
+
+@dataclass(frozen=True)
+class _Judging:
+    judge_fn: JudgeFn
+    options: ServeOptions
+    describe: str  # for the start line
+
+
+def _judging(args: argparse.Namespace, spec: ClusterSpec | None, env: Environment, setup: _Setup) -> _Judging:
+    """Judge here (``--jobs`` threads on this machine's sandbox) or on a Dask cluster."""
+    from judge.serve.services.judging import judges_fn, local_judge
+
+    problems, languages = setup.problems, setup.languages
+    if spec is None:
+        packages = setup.stack.enter_context(Packages(problems, env))
+        options = ServeOptions(workers=args.jobs, log=_log)
+        return _Judging(local_judge(packages, env), options, f"{args.jobs} judging worker(s)")
+    wanted = {lang for lid in languages for p in problems.values() for lang in toolchain_languages(lid, p, languages)}
+    judges = cluster_judges(args, spec, problems, wanted, setup.stack)
+    options = ServeOptions(workers=CLUSTER_THREADS, capacity=judges.slots, log=_log)
+    describe = f"judging on the Dask cluster {spec.describe()} ({judges.slots()} judge slot(s) now)"
+    return _Judging(judges_fn(judges, problems, languages), options, describe)
+
+
+def _announce(server: Server, env: Environment, judging: _Judging, sock: socket.socket) -> None:
+    """The start lines: warnings, what runs, where."""
+    contest, languages = server.contest, server.languages
+    for w in env.runner.info.warnings:
+        _log(f"WARNING: {w}")
+    if not contest.accounts:
+        _log("WARNING: accounts.yaml lists no accounts: nobody can log in or submit")
+    _log(
+        f"contest {contest.info.id!r}: {len(contest.problems)} problems, {len(contest.teams)} teams, "
+        f"languages {', '.join(sorted(languages))}; {judging.describe}; database "
+        f"{contest.root / DB_NAME}; {server.judging.pending()} submission(s) waiting to be judged"
+    )
+    for changed in server.changed_packages():
+        _log(f"note: package {changed}: rejudge with POST /api/contests/{contest.info.id}/problems/<id>/rejudge")
+    host, port = sock.getsockname()[:2]
+    base = f"http://{f'[{host}]' if ':' in host else host}:{port}"
+    _log(f"pages at {base}/ , API at {base}/api (plain HTTP: put a TLS proxy in front on a network)")
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from judge.serve.http.app import create_app
-    from judge.serve.services.judging import judges_fn, local_judge
-    from judge.serve.services.server import ServeOptions, open_server
 
     spec = cluster_spec(args) if args.cluster else None
     if args.jobs < 1:
@@ -80,40 +133,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     # machine, so its self-test comes first.
     env = make_environment(args, check=spec is None or spec.local_workers > 0, niceness=args.judge_nice)
     languages = {lid: lang for lid, lang in env.languages.items() if missing_tool(lang, env.tools) is None}
-    problems = {p.id: p.problem for p in contest.problems}
     with ExitStack() as stack:
-        if spec is None:
-            packages = stack.enter_context(Packages(problems, env))
-            judge_fn, workers, capacity = local_judge(packages, env), args.jobs, None
-            judging = f"{args.jobs} judging worker(s)"
-        else:
-            wanted = {
-                lang for lid in languages for p in problems.values() for lang in toolchain_languages(lid, p, languages)
-            }
-            judges = cluster_judges(args, spec, problems, wanted, stack)
-            judge_fn, workers, capacity = judges_fn(judges, problems, languages), CLUSTER_THREADS, judges.slots
-            judging = f"judging on the Dask cluster {spec.describe()} ({judges.slots()} judge slot(s) now)"
+        judging = _judging(args, spec, env, _Setup({p.id: p.problem for p in contest.problems}, languages, stack))
         try:
-            options = ServeOptions(workers=workers, capacity=capacity, log=_log)
-            server = open_server(contest, languages, judge_fn, options)
+            server = open_server(contest, languages, judging.judge_fn, judging.options)
         except (ContestError, StorageError) as exc:
             raise UsageError(str(exc)) from None
+        _announce(server, env, judging, sock)
         app = create_app(server, background=True)
-        host, port = sock.getsockname()[:2]
-        url_host = f"[{host}]" if ":" in host else host
-        for w in env.runner.info.warnings:
-            _log(f"WARNING: {w}")
-        if not contest.accounts:
-            _log("WARNING: accounts.yaml lists no accounts: nobody can log in or submit")
-        _log(
-            f"contest {contest.info.id!r}: {len(contest.problems)} problems, {len(contest.teams)} teams, "
-            f"languages {', '.join(sorted(languages))}; {judging}; database "
-            f"{contest.root / DB_NAME}; {server.judging.pending()} submission(s) waiting to be judged"
-        )
-        for changed in server.changed_packages():
-            _log(f"note: package {changed}: rejudge with POST /api/contests/{contest.info.id}/problems/<id>/rejudge")
-        base = f"http://{url_host}:{port}"
-        _log(f"pages at {base}/ , API at {base}/api (plain HTTP: put a TLS proxy in front on a network)")
         config = uvicorn.Config(app, log_level="info", timeout_graceful_shutdown=3, lifespan="on")
         try:
             uvicorn.Server(config).run(sockets=[sock])

@@ -43,21 +43,8 @@ def _password() -> str:
     return secrets.token_urlsafe(9)
 
 
-def write_demo(
-    dest: Path,
-    problems: Sequence[Problem],
-    *,
-    teams: int,
-    start_s: float,
-    hasher: PasswordHasher,
-    contest_id: str = "demo",
-) -> list[Login]:
-    """Write the package into ``dest`` (created; must not exist or be empty). Returns the logins."""
-    dest.mkdir(parents=True, exist_ok=True)
-    (dest / "problems").mkdir()
-    for p in problems:
-        shutil.copytree(p.path, dest / "problems" / p.id, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    contest = (
+def _contest_yaml(contest_id: str, start_s: float) -> str:
+    return (
         "# The contest (CCS Contest Package format; see docs/serve.md). Times need a time zone.\n"
         f"id: {contest_id}\n"
         "name: Demo contest\n"
@@ -69,7 +56,12 @@ def write_demo(
         "code_limit: 256\n"
         "rate_limit: {submissions: 10, seconds: 60}\n"
     )
-    (dest / "contest.yaml").write_text(contest, encoding="utf-8")
+
+
+def _write_problems(dest: Path, problems: Sequence[Problem]) -> None:
+    (dest / "problems").mkdir()
+    for p in problems:
+        shutil.copytree(p.path, dest / "problems" / p.id, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     entries = [
         {
             "id": p.id,
@@ -81,6 +73,10 @@ def write_demo(
         for i, p in enumerate(problems)
     ]
     (dest / "problems.yaml").write_text(yaml.safe_dump(entries, sort_keys=False), encoding="utf-8")
+
+
+def _write_teams(dest: Path, teams: int) -> list[str]:
+    """groups.json, organizations.json and teams.json; returns the team ids."""
     groups = [{"id": "participants", "name": "Participants"}]
     organizations = [{"id": "demo-school", "name": "Demo School", "formal_name": "The Demo School of Programming"}]
     (dest / "groups.json").write_text(json.dumps(groups, indent=2) + "\n", encoding="utf-8")
@@ -96,7 +92,11 @@ def write_demo(
         for i in range(teams)
     ]
     (dest / "teams.json").write_text(json.dumps(team_list, indent=2) + "\n", encoding="utf-8")
-    logins = [Login(str(t["id"]), _password(), "team") for t in team_list]
+    return [f"team{i + 1}" for i in range(teams)]
+
+
+def _write_accounts(dest: Path, team_ids: Sequence[str], hasher: PasswordHasher) -> list[Login]:
+    logins = [Login(team, _password(), "team") for team in team_ids]
     logins += [Login("judge", _password(), "judge"), Login("admin", _password(), "admin")]
     accounts = [
         {"id": lg.username, "username": lg.username, "password": hasher.hash(lg.password), "type": lg.type}
@@ -106,3 +106,19 @@ def write_demo(
     header = "# Passwords are argon2 hashes; `judge contest init` printed the passwords once.\n"
     (dest / "accounts.yaml").write_text(header + yaml.safe_dump(accounts, sort_keys=False), encoding="utf-8")
     return logins
+
+
+def write_demo(
+    dest: Path,
+    problems: Sequence[Problem],
+    *,
+    teams: int,
+    start_s: float,
+    hasher: PasswordHasher,
+    contest_id: str = "demo",
+) -> list[Login]:
+    """Write the package into ``dest`` (created; must not exist or be empty). Returns the logins."""
+    dest.mkdir(parents=True, exist_ok=True)
+    _write_problems(dest, problems)
+    (dest / "contest.yaml").write_text(_contest_yaml(contest_id, start_s), encoding="utf-8")
+    return _write_accounts(dest, _write_teams(dest, teams), hasher)

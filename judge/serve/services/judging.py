@@ -106,26 +106,27 @@ def _outcome(result: SubmissionResult, current: bool, now: float, package_hash: 
     )
 
 
+@dataclass(frozen=True)
+class JudgingSetup:
+    """What judging a job needs: the contest's problems and languages, the judge, and where to say what."""
+
+    contest: Contest
+    languages: Mapping[str, Language]
+    judge_fn: JudgeFn
+    log: Callable[[str], None] = lambda line: None
+
+
 class JobQueue:
     """Claims, judges and stores jobs; ``run_pending`` does all of it in the calling thread (tests, tools)."""
 
-    def __init__(
-        self,
-        storage: Storage,
-        contest: Contest,
-        timeline: Timeline,
-        judge_fn: JudgeFn,
-        languages: Mapping[str, Language],
-        bus: EventBus,
-        log: Callable[[str], None] = lambda line: None,
-    ) -> None:
+    def __init__(self, storage: Storage, timeline: Timeline, bus: EventBus, setup: JudgingSetup) -> None:
         self._storage = storage
-        self._contest = contest
         self._timeline = timeline
-        self._judge_fn = judge_fn
-        self._languages = languages
         self._bus = bus
-        self._log = log
+        self._contest = setup.contest
+        self._languages = setup.languages
+        self._judge_fn = setup.judge_fn
+        self._log = setup.log
 
     # ------------------------------------------------------------------------------------- claim
 

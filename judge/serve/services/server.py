@@ -25,7 +25,7 @@ from judge.serve.model.viewer import Viewer
 from judge.serve.services.accounts import Authenticator, sync_accounts
 from judge.serve.services.board import BoardCache
 from judge.serve.services.events import EventBus, publish_if_changed, sync_collection
-from judge.serve.services.judging import JobQueue, JudgeFn, republish_judgements
+from judge.serve.services.judging import JobQueue, JudgeFn, JudgingSetup, republish_judgements
 from judge.serve.services.pool import JudgingPool
 from judge.serve.services.timeline import Timeline
 from judge.serve.storage import DB_NAME, Storage, Writer, open_storage
@@ -149,7 +149,7 @@ def open_server(
         auth = Authenticator(r.accounts(), hasher, clock)
     bus = EventBus()
     timeline = Timeline(contest.info, storage, clock, bus)
-    queue = JobQueue(storage, contest, timeline, judge_fn, languages, bus, options.log)
+    queue = JobQueue(storage, timeline, bus, JudgingSetup(contest, languages, judge_fn, options.log))
     pool = JudgingPool(queue, workers=options.workers, capacity=options.capacity, log=options.log)
     server = Server(contest, languages, storage, clock, timeline, bus, auth, queue, pool, options.log)
     timeline.on_change(_on_phase_change(server))
