@@ -17,7 +17,8 @@ from conftest import ROOT, fake_environment
 from fakes import FakeRunner
 
 from judge.grade.discovery import discover, load_problems
-from judge.grade.schedule import Summary, grade
+from judge.grade.options import GradeOptions
+from judge.grade.schedule import Grading, Summary, grade
 from judge.grade.storage import Store
 from judge.judging.identity import JUDGE_ROOT, NOT_VERDICT_FILES, judge_version, verdict_files
 from judge.judging.jobs import JudgeJob
@@ -29,12 +30,12 @@ from judge.package.problem import Problem
 FIXTURES = Path(__file__).parent / "fixtures"
 
 NO_VERDICT = [
-    "serve/app.py",
-    "serve/web.py",
+    "serve/http/app.py",
+    "serve/http/web.py",
     "commands/cli.py",
     "commands/grade.py",
     "commands/defaults.py",
-    "serve/templates/layout.html",
+    "serve/http/templates/layout.html",
     "scoreboard/templates/base.html",
     "scoreboard/render.py",
     "grade/schedule.py",
@@ -153,7 +154,8 @@ class CopiedJudges:
 def grade_with(root: Path, tmp_path: Path, problems: dict[str, Problem], env: Environment) -> Summary:
     judges = CopiedJudges(root, env)
     with Store(tmp_path / "db.sqlite") as store:
-        return grade(discover(tmp_path / "contest", problems, env.languages), problems, env, store, judges=judges)
+        grading = Grading(discover(tmp_path / "contest", problems, env.languages), problems, env)
+        return grade(grading, store, GradeOptions(), judges=judges)
 
 
 def test_grade_re_judges_after_a_runner_edit_only(tmp_path: Path, env: Environment) -> None:
@@ -165,9 +167,9 @@ def test_grade_re_judges_after_a_runner_edit_only(tmp_path: Path, env: Environme
     assert not issues
     root = copy_judge(tmp_path)
     assert grade_with(root, tmp_path, problems, env).judged == 1
-    edit(root, "serve/app.py")
+    edit(root, "serve/http/app.py")
     edit(root, "commands/cli.py")
-    edit(root, "serve/templates/layout.html")
+    edit(root, "serve/http/templates/layout.html")
     again = grade_with(root, tmp_path, problems, env)
     assert again.judged == 0 and again.reused == 1
     edit(root, "runner/api.py")
