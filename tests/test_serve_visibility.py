@@ -616,7 +616,7 @@ BEFORE_THE_START = (
         Check(),
         Advance(10),
         TeamSubmits("team3", False),
-        FreezeNow(),
+        FreezeNow(),  # a second after team3's submission: its result stays everyone's
         JudgePending(),
     ],
 )
@@ -674,7 +674,7 @@ def test_an_admins_submission_dated_into_the_freeze_is_hidden_from_the_feed_too(
         r = api.submit("admin", team_id="team2", time=format_time(FREEZE + HOUR / 2))  # made in the freeze
         assert r.status_code == 201
         server.judging.run_pending()  # judged now, before the freeze: published for everyone
-        clock.t = FREEZE + 0.75 * HOUR  # frozen, and the submission was made since the freeze
+        clock.advance(FREEZE + 0.75 * HOUR - clock.now())  # frozen, and the submission was made since the freeze
         assert channels(api, "team2") == ({"1"}, {"1"})
         assert channels(api, None) == (set(), set())  # the API: hidden; the feed: judgement 1
         assert channels(api, "team1") == (set(), set())
