@@ -333,7 +333,7 @@ class TeamSubmits:
 @dataclass(frozen=True)
 class AdminSubmits:
     """An admin submits for a team: a test before the start or after the end, or one dated ``minutes_ago``
-    (never later than now: see test_an_admins_submission_dated_into_the_freeze_...)."""
+    (dated ahead only outside the contest: see test_an_admin_cannot_date_a_submission_ahead_...)."""
 
     team: str
     accepted: bool
@@ -649,14 +649,12 @@ def test_every_channel_reveals_the_same(start_minutes: int, actions: list[Action
             server.close()
 
 
-# ================================================================================================= disagreements
+# ================================================================================================= the freeze's edges
 
-# Two ways the event feed shows the public and the other teams a result that the API, the pages and the board
-# hide. Both come from the same place: an event's audience is decided once, when it is published
-# (visibility.judgement_audience), but whether a submission is "made since the freeze" can change afterwards
-# (services/control.freeze_now moves the freeze to now; an admin may date a submission later than now), and a
-# published event cannot be taken back. Not fixed here (not a one-line fix): reported, and kept as strict
-# xfails, so that the fix shows up as an XPASS to be turned into a plain test.
+# An event's audience is decided once, when it is published (visibility.judgement_audience); whether a submission
+# counts as "made since the freeze" must therefore never change after its result was published. Two ways it
+# could, both closed: an admin dating a contest submission later than now (refused), and a freeze made at the very
+# instant of a submission (the freeze starts after it). Each checks that the API and the feed agree.
 
 
 def channels(api: Api, user: str | None) -> tuple[set[str], set[str]]:
@@ -665,34 +663,40 @@ def channels(api: Api, user: str | None) -> tuple[set[str], set[str]]:
     return shown, set(folded(feed(api, user)).get("judgements", {}))
 
 
-@pytest.mark.xfail(strict=True, reason="the feed published the judgement before the freeze made it hidden")
-def test_an_admins_submission_dated_into_the_freeze_is_hidden_from_the_feed_too(tmp_path: Path) -> None:
+def test_an_admin_cannot_date_a_submission_ahead_and_a_past_date_into_the_freeze_stays_hidden(tmp_path: Path) -> None:
     clock = FakeClock(T0 + HOUR)
     server = make_server(write_contest(tmp_path / "contest"), clock)
     try:
         api = Api.of(server)
-        r = api.submit("admin", team_id="team2", time=format_time(FREEZE + HOUR / 2))  # made in the freeze
+        r = api.submit("admin", team_id="team2", time=format_time(FREEZE + HOUR / 2))  # dated into the freeze
+        assert r.status_code == 400 and "later than now" in r.json()["message"]
+        assert api.get(f"{C}/submissions", "admin").json() == []  # nothing stored
+        clock.advance(FREEZE + 0.75 * HOUR - clock.now())  # frozen now: a date in the freeze is in the past
+        r = api.submit("admin", team_id="team2", time=format_time(FREEZE + HOUR / 2))
         assert r.status_code == 201
-        server.judging.run_pending()  # judged now, before the freeze: published for everyone
-        clock.advance(FREEZE + 0.75 * HOUR - clock.now())  # frozen, and the submission was made since the freeze
+        server.judging.run_pending()
         assert channels(api, "team2") == ({"1"}, {"1"})
-        assert channels(api, None) == (set(), set())  # the API: hidden; the feed: judgement 1
+        assert channels(api, None) == (set(), set())
         assert channels(api, "team1") == (set(), set())
     finally:
         server.close()
 
 
-@pytest.mark.xfail(strict=True, reason="the feed published the judgement before the freeze made it hidden")
-def test_a_freeze_at_the_instant_of_a_submission_hides_its_result_from_the_feed_too(tmp_path: Path) -> None:
+def test_a_freeze_at_the_instant_of_a_submission_starts_after_it(tmp_path: Path) -> None:
     clock = FakeClock(T0 + HOUR)
     server = make_server(write_contest(tmp_path / "contest"), clock)
     try:
         api = Api.of(server)
         assert api.submit("team2").status_code == 201
-        server.judging.run_pending()
+        server.judging.run_pending()  # published for everyone
         control.freeze_now(server, VIEWERS["admin"], clock.now())  # the same clock reading as the submission
-        assert channels(api, "team2") == ({"1"}, {"1"})
-        assert channels(api, None) == (set(), set())  # the API: hidden (made at the freeze); the feed: shown
-        assert channels(api, "team1") == (set(), set())
+        assert server.timeline.phase.board_frozen(clock.now() + 1e-3)
+        for user in ("team2", None, "team1"):
+            assert channels(api, user) == ({"1"}, {"1"}), user  # made before the freeze, in every channel
+        clock.advance(1)
+        assert api.submit("team1").status_code == 201  # made in the freeze: hidden from the others everywhere
+        server.judging.run_pending()
+        assert channels(api, "team1") == ({"1", "2"}, {"1", "2"})
+        assert channels(api, None) == ({"1"}, {"1"})
     finally:
         server.close()

@@ -42,9 +42,15 @@ def _submitter(server: Server, viewer: Viewer, request: SubmissionRequest, now: 
         if server.contest.team(request.team_id) is None:
             raise Refused(400, f"unknown team {request.team_id!r}")
         try:
-            return request.team_id, now if request.time is None else parse_time(request.time, "time")
+            time_s = now if request.time is None else parse_time(request.time, "time")
         except TimeError as exc:
             raise Refused(400, str(exc)) from None
+        if time_s > now and server.timeline.phase.in_contest(time_s):
+            # its result would be published for everyone before a freeze could hide it
+            raise Refused(
+                400, f"`time` {format_time(time_s)} is later than now: a contest submission cannot be dated ahead"
+            )
+        return request.team_id, time_s
     assert viewer.team_id is not None
     if request.team_id is not None and request.team_id != viewer.team_id:
         raise Refused(403, f"you are team {viewer.team_id}: you cannot submit for team {request.team_id}")

@@ -10,6 +10,7 @@ event feed agree on it. The freeze comes from contest.yaml, unless an admin froz
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Callable
 from dataclasses import replace
@@ -100,18 +101,24 @@ class Timeline:
 
     def freeze_now(self) -> float:
         """Freeze the board now (an admin's button). Returns the freeze time; raises ValueError (one
-        line, ``Phase.freeze_refusal``) when it cannot be frozen."""
+        line, ``Phase.freeze_refusal``) when it cannot be frozen.
+
+        The freeze starts after every submission already made: one made at this very instant (the same
+        clock reading) was judged and published for everyone already, and a freeze cannot take that back
+        (tests/test_serve_visibility.py)."""
         with self._lock:
             now = self._clock.now()
             refusal = self._phase.freeze_refusal(now)
             if refusal is not None:
                 raise ValueError(refusal)
             with self._storage.write() as w:
-                w.set_meta("freeze_time", repr(now))
-            self._phase = replace(self._phase, freeze_s=now)
+                made_now = w.latest_submission_s(now) == now
+                freeze = math.nextafter(now, math.inf) if made_now else now
+                w.set_meta("freeze_time", repr(freeze))
+            self._phase = replace(self._phase, freeze_s=freeze)
             self._last = ""
         self.tick()
-        return now
+        return freeze
 
     def set_thaw(self, thaw_s: float) -> None:
         """Schedule the thaw (an admin's PATCH); ``tick`` carries it out when the time comes."""

@@ -78,6 +78,10 @@ class Reader(Protocol):
         the order they were made: what the live board is ranked from."""
         ...
 
+    def latest_submission_s(self, until_s: float) -> float | None:
+        """The time of the newest submission made at ``until_s`` or before; None: none."""
+        ...
+
     def recent_submissions(self, team_id: str, since_s: float) -> tuple[int, float | None]:
         """How many submissions the team made after ``since_s``, and the earliest of them."""
         ...

@@ -182,6 +182,10 @@ class SqliteReader:
         )
         return [Counted(_submission(r), None if r["j_id"] is None else _judgement(r, "j_")) for r in rows]
 
+    def latest_submission_s(self, until_s: float) -> float | None:
+        row = self._c.execute("SELECT max(time_s) FROM submissions WHERE time_s <= ?", (until_s,)).fetchone()
+        return None if row[0] is None else float(row[0])
+
     def recent_submissions(self, team_id: str, since_s: float) -> tuple[int, float | None]:
         row = self._c.execute(
             "SELECT count(*), min(time_s) FROM submissions WHERE team_id = ? AND time_s > ?", (team_id, since_s)
