@@ -289,11 +289,6 @@ def load_languages(path: Path = LANGUAGES_FILE) -> dict[str, Language]:
     return out
 
 
-def source_extensions(languages: Mapping[str, Language]) -> frozenset[str]:
-    """Every extension the table knows (lower case): the files that can be a program, e.g. a package's validator."""
-    return frozenset(ext for lang in languages.values() for ext in lang.extensions)
-
-
 def is_program_source(path: Path, languages: Mapping[str, Language]) -> bool:
     """A file with an extension of one of ``languages`` (matched case-insensitively, as ``Language.is_source``)."""
     return any(lang.is_source(path) for lang in languages.values())
