@@ -170,13 +170,12 @@ EXEMPT = {
     ("package/deps.py", "<module>", ".py"): "Python's import system: the file `import a` loads is a.py",
     ("runner/interactive.py", "Proxy._loop", "r"): "a pipe end that is read (select), not the R language",
     ("runner/interactive.py", "Proxy._wanted", "r"): "a pipe end that is read (select), not the R language",
-    ("serve/api.py", "runs", "r"): "the SQL alias of the runs table, not the R language",
-    ("serve/pages.py", "<module>", ".js"): "the content type of the server's own static scripts, not submissions",
-    ("serve/pages.py", "submit", "java"): TEMPORARY,
-    ("serve/upload.py", "<module>", "python3"): TEMPORARY,
-    ("serve/upload.py", "<module>", "java"): TEMPORARY,
-    ("serve/upload.py", "main_file", "java"): TEMPORARY,
-    ("serve/upload.py", "default_entry_point", "java"): TEMPORARY,
+    ("serve/http/pages.py", "<module>", ".js"): "the content type of the server's own static scripts, not submissions",
+    ("serve/http/pages.py", "_form_file", "java"): TEMPORARY,
+    ("serve/model/upload.py", "<module>", "python3"): TEMPORARY,
+    ("serve/model/upload.py", "<module>", "java"): TEMPORARY,
+    ("serve/model/upload.py", "main_file", "java"): TEMPORARY,
+    ("serve/model/upload.py", "default_entry_point", "java"): TEMPORARY,
 }
 
 
