@@ -159,10 +159,11 @@ def test_the_judge_puts_reference_on_the_programs_path() -> None:
     assert Path(tools.reference_root, "reference", "__init__.py").is_file()
     from judge.judging.build import trusted_program
 
-    built = trusted_program(PROBLEMS / "coins/output_validator/coins/validate.py", {}, tools, None, Path("."))  # type: ignore[arg-type]
+    langs = load_languages()  # the table says that a .py program runs in place on the judge's Python
+    built = trusted_program(PROBLEMS / "coins/output_validator/coins/validate.py", langs, tools, None, Path("."))  # type: ignore[arg-type]
     assert built.program is not None and built.program.env["PYTHONPATH"] == tools.reference_root
     kept = toolchain(inherited_pythonpath="/elsewhere")  # the judge's own PYTHONPATH stays, after reference's
-    built = trusted_program(PROBLEMS / "coins/output_validator/coins/validate.py", {}, kept, None, Path("."))  # type: ignore[arg-type]
+    built = trusted_program(PROBLEMS / "coins/output_validator/coins/validate.py", langs, kept, None, Path("."))  # type: ignore[arg-type]
     assert built.program is not None and built.program.env["PYTHONPATH"] == f"{tools.reference_root}:/elsewhere"
 
 

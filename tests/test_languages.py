@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -11,15 +12,20 @@ import pytest
 from judge.judging.build import SkipLanguage, build, detect_language
 from judge.judging.environment import Environment
 from judge.languages.table import (
+    EntryPoint,
     LanguageError,
+    Placeholders,
     entry_class,
     expand,
     language_for,
     load_languages,
     missing_tool,
+    package_program_language,
     select_languages,
     setup_plan,
     toolchain,
+    trusted_command,
+    trusted_language,
 )
 from judge.runner import make_runner
 
@@ -106,25 +112,107 @@ def test_bad_language_files_are_one_line_errors(tmp_path: Path) -> None:
             load_languages(bad)
 
 
+# What the scan below looks for: every language id, extension and compile/run program of languages.toml.
+def table_words() -> dict[str, str]:
+    """Each literal that would name a language in the code -> what it is."""
+    words: dict[str, str] = {}
+    languages = load_languages()
+    for lang in languages.values():
+        for argv in (lang.compile, lang.run):
+            if argv and "{" not in argv[0] and not argv[0].startswith("./"):
+                words[argv[0]] = f"a program of {lang.id}"
+        for ext in lang.extensions + lang.detect_extensions:
+            words[ext] = f"an extension of {lang.id}"
+    return words | {lang_id: "a language id" for lang_id in languages}
+
+
+OPEN_MODES = set("rwxabt+")
+
+
+def _is_open_mode(node: ast.Constant, parent: ast.AST | None) -> bool:
+    """``open(p, "r")``, ``path.open("r")``, ``os.fdopen(fd, mode="r")``: a file mode, not the R language."""
+    if not isinstance(parent, ast.Call) or not (isinstance(node.value, str) and set(node.value) <= OPEN_MODES):
+        return False
+    func = parent.func
+    name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+    return name in ("open", "fdopen")
+
+
+def language_literals(source: str, words: Mapping[str, str]) -> list[tuple[str, str, int]]:
+    """(scope, literal, line) of each string constant of ``source`` that is one of ``words``; the scope is the
+    enclosing ``Class.function`` (or ``<module>``). File modes of open() calls are not languages."""
+    found: list[tuple[str, str, int]] = []
+
+    def visit(node: ast.AST, scope: str, parent: ast.AST | None) -> None:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            scope = node.name if scope == "<module>" else f"{scope}.{node.name}"
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in words:
+            if not _is_open_mode(node, parent):
+                found.append((scope, node.value, node.lineno))
+        for child in ast.iter_child_nodes(node):
+            visit(child, scope, node)
+
+    visit(ast.parse(source), "<module>", None)
+    return found
+
+
+# Literals of the table allowed outside judge/languages/: (file under judge/, scope, literal) -> why.
+TEMPORARY = "TEMPORARY: serve switches in issue 26 (Language.takes_entry_point, entry_point_names, default_entry_point,"
+TEMPORARY += " default_file_name)"
+EXEMPT = {
+    # The sandbox's own launcher (judge/runner/helper.c) is C, built with the host's C compiler when the judge
+    # starts: a tool of the judge, not a language submissions are written in.
+    ("runner/helper.py", "_build", "gcc"): "the sandbox launcher's C compiler, not a contestant language",
+    ("runner/helper.py", "_build", ".c"): "the sandbox launcher's own C sources, not a contestant language",
+    # Python's import system: `import a` loads a.py. The import analysis (verdict hash, `judge export`) parses
+    # the package's Python modules with Python's own parser, so which files it reads is Python's rule, not a
+    # choice of language the table could make (a .py3 file is never imported).
+    ("package/deps.py", "<module>", ".py"): "Python's import system: the file `import a` loads is a.py",
+    ("runner/interactive.py", "Proxy._loop", "r"): "a pipe end that is read (select), not the R language",
+    ("runner/interactive.py", "Proxy._wanted", "r"): "a pipe end that is read (select), not the R language",
+    ("serve/http/pages.py", "<module>", ".js"): "the content type of the server's own static scripts, not submissions",
+    ("serve/http/pages.py", "_form_file", "java"): TEMPORARY,
+    ("serve/model/upload.py", "<module>", "python3"): TEMPORARY,
+    ("serve/model/upload.py", "<module>", "java"): TEMPORARY,
+    ("serve/model/upload.py", "main_file", "java"): TEMPORARY,
+    ("serve/model/upload.py", "default_entry_point", "java"): TEMPORARY,
+}
+
+
 def test_no_code_names_a_language() -> None:
-    """What the judge does per language comes from languages.toml (issue 12): no language id in the code
-    that builds and detects submissions (package validators, which are not submissions, aside)."""
-    ids = set(load_languages())
+    """What the judge does per language comes from languages.toml (issues 12, 25): no language id, extension
+    or compile/run program of the table in judge/ outside judge/languages/, but for the exemptions above."""
+    words = table_words()
     root = Path(__file__).parent.parent / "judge"
-    problemtypes = [f"judging/problemtypes/{p.name}" for p in sorted((root / "judging/problemtypes").glob("*.py"))]
-    for module in (
-        "languages/table.py",
-        "judging/build.py",
-        "languages/status.py",
-        "judging/submission.py",
-        *problemtypes,
-    ):
-        tree = ast.parse((root / module).read_text())
-        for fn in ast.walk(tree):
-            if isinstance(fn, ast.FunctionDef) and fn.name == "trusted_program":
-                fn.body = []
-        named = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and n.value in ids}
-        assert not named, f"{module} names languages {named}"
+    found: dict[tuple[str, str, str], list[int]] = {}
+    for path in sorted(root.rglob("*.py")):
+        rel = path.relative_to(root).as_posix()
+        if rel.startswith("languages/"):
+            continue
+        for scope, literal, line in language_literals(path.read_text(encoding="utf-8"), words):
+            found.setdefault((rel, scope, literal), []).append(line)
+    named = [
+        f"judge/{rel}:{lines[0]} ({scope}) names {literal!r}, {words[literal]}: say it in languages.toml instead"
+        for (rel, scope, literal), lines in found.items()
+        if (rel, scope, literal) not in EXEMPT
+    ]
+    assert not named, "\n".join(named)
+    stale = sorted(set(EXEMPT) - set(found))
+    assert not stale, f"exemptions for literals that are gone (remove them): {stale}"
+
+
+def test_the_scan_sees_a_language_choice() -> None:
+    """The scan finds a language named in a comparison, a collection or an argument; not a file mode."""
+    words = table_words()
+    code = """
+def pick(lang, path):
+    if lang.id == "java":
+        return {".cxx", ".h"}
+    with open(path, "r") as f, path.open("r") as g:
+        return run(["g++", f.name], "r")
+"""
+    found = {(scope, literal) for scope, literal, _ in language_literals(code, words)}
+    assert found == {("pick", "java"), ("pick", ".cxx"), ("pick", "g++"), ("pick", "r")}
 
 
 def test_placeholders() -> None:
@@ -193,3 +281,69 @@ def test_setup_installs_the_selected_languages_packages() -> None:
     }
     packages, notes = setup_plan("all", absent)
     assert packages == ["rustc"] and len(notes) == 1 and "not packaged" in notes[0]
+
+
+def test_package_programs_run_in_place_or_from_their_build_folder(tmp_path: Path) -> None:
+    langs = load_languages()
+    tools = toolchain(inherited_pythonpath="/elsewhere")
+    # Python and sh programs run in place, on the judge's own interpreter and /bin/sh (trusted_run).
+    assert trusted_language(Path("v/validate.py"), langs) is langs["python3"]
+    assert trusted_language(Path("v/check.sh"), langs) is langs["sh"]
+    assert trusted_language(Path("v/validate.cxx"), langs) is None
+    assert package_program_language(Path("v/validate.cxx"), langs) is langs["cpp"]
+    argv, env = trusted_command(langs["python3"], tmp_path / "validate.py", tools)
+    assert argv == (tools.python, str(tmp_path / "validate.py"))
+    assert env == {"PYTHONPATH": tools.package_pythonpath}
+    no_path = dataclasses.replace(tools, reference_root="", inherited_pythonpath="")
+    assert trusted_command(langs["python3"], tmp_path / "v.py", no_path)[1] == {}  # the judge's own stays
+    assert trusted_command(langs["sh"], tmp_path / "v.sh", tools) == (("/bin/sh", str(tmp_path / "v.sh")), {})
+    # A built program run from elsewhere names its build folder's files by their full paths.
+    box = tmp_path / "build"
+    java = Placeholders("Check.java", ("Check.java",), tools, 2048, entry="Check", folder=box)
+    assert java.expand(langs["java"].run)[-3:] == ("-cp", str(box), "Check")
+    assert expand(langs["java"].run, main="Check.java", files=(), tools=tools, memory_mib=2048)[-3:] == (
+        "-cp",
+        ".",
+        "Check",
+    )
+    assert Placeholders("v.cxx", ("v.cxx",), tools, 64, folder=box).expand(langs["cpp"].run) == (f"{box}/prog",)
+    assert Placeholders("v.js", ("v.js",), tools, 64, folder=box).expand(langs["javascript"].run) == (
+        "node",
+        f"{box}/v.js",
+    )
+
+
+def test_entry_points_come_from_the_table() -> None:
+    langs = load_languages()
+    assert sorted(lang.id for lang in langs.values() if lang.takes_entry_point) == ["java", "python3"]
+    java, python = langs["java"], langs["python3"]
+    assert java.entry_point is EntryPoint.CLASS and python.entry_point is EntryPoint.FILE
+    assert java.entry_point_names("zoo.b.Main", "Main.java") and java.entry_point_names("Main.java", "Main.java")
+    assert not java.entry_point_names("zoo.b.Main", "Other.java")
+    assert python.entry_point_names("solve.py", "solve.py") and not python.entry_point_names("solve", "solve.py")
+    assert java.default_entry_point("x.java", "public final class Solve {") == "Solve"
+    assert java.default_entry_point("Solve.java", "class Helper {}") == "Solve"
+    assert python.default_entry_point("solve.py", "") == "solve.py"
+    assert langs["cpp"].default_entry_point("a.cpp", "") is None
+    assert (java.default_file_name, python.default_file_name, langs["c"].default_file_name) == (
+        "Main.java",
+        "main.py",
+        "main.c",
+    )
+
+
+def test_new_fields_are_checked(tmp_path: Path) -> None:
+    bad = tmp_path / "languages.toml"
+    for text, message in [
+        ('[x]\nextensions = [".x"]\nrun = ["x"]\nentry_point = "module"\n', "entry_point: one of"),
+        ('[x]\nextensions = [".x"]\nrun = ["x"]\ntrusted_env = { A = "b" }\n', "trusted_env needs trusted_run"),
+        ('[x]\nextensions = [".x"]\nrun = ["x"]\ntrusted_env = { A = 1 }\ntrusted_run = ["x"]\n', "table of strings"),
+        (
+            '[x]\nextensions = [".x"]\nrun = ["x"]\ntrusted_run = ["x"]\npriority = 1\n'
+            '[y]\nextensions = [".x"]\nrun = ["y"]\ntrusted_run = ["y"]\npriority = 2\n',
+            "share an extension",
+        ),
+    ]:
+        bad.write_text(text)
+        with pytest.raises(LanguageError, match=message):
+            load_languages(bad)

@@ -447,68 +447,92 @@ def _rule_failures(rule: CaseRule, r: SubmissionResult, test_names: Sequence[str
 # ----------------------------------------------------------------------------- building one
 
 
-def expectation_for(folder: str, source: Path, rel: str, submissions_yaml: SubmissionsYaml) -> Expectation:
-    """The expectation for ``submissions/<rel>`` (``rel`` = ``<folder>/<name>``)."""
-    notes: list[str] = []
-    conflict: str | None = None
-    rule = FOLDERS.get(folder)
-    results: frozenset[Verdict] | None = None
-    results_text = ""
+@dataclass(frozen=True)
+class _Annotated:
+    """What a submission's ``@EXPECTED_RESULTS@`` marker adds to its folder's rule."""
+
+    rule: FolderRule | None  # the folder's rule (with the marker's meaning, for DOMjudge's folders)
+    results: frozenset[Verdict] | None = None  # the marker's verdicts, when the folder names none
+    results_text: str = ""
     score: float | None = None
-    manual: str | None = None
+    manual: str | None = None  # a marker result that only a person can check
+    notes: tuple[str, ...] = ()
+    conflict: str | None = None
+
+
+def _annotated(folder: str, source: Path) -> _Annotated:
+    """The folder's rule and what the submission's ``@EXPECTED_RESULTS@`` marker, if any, says besides."""
+    rule = FOLDERS.get(folder)
     ann = read_annotation(source)
-    if ann is not None and ann.error is not None:
-        notes.append(f"@EXPECTED_RESULTS@ ignored: {ann.error} (DOMjudge refuses such a submission)")
-    elif ann is not None:
-        score = ann.score
-        if ann.results:
-            manual_words = [w for w in ann.results if w in MANUAL_RESULTS]
-            mapped = [result_verdicts(w) for w in ann.results]
-            unknown = [w for w, m in zip(ann.results, mapped, strict=True) if m is None and w not in MANUAL_RESULTS]
-            if manual_words:
-                manual = f"@EXPECTED_RESULTS@: {', '.join(ann.results)}"
-            elif unknown:
-                notes.append(f"@EXPECTED_RESULTS@: {unknown[0]!r} names no verdict we know; ignored")
-            else:
-                union = frozenset(v for m in mapped if m is not None for v in m)
-                text = ", ".join(ann.results)
-                if rule is not None and rule.verdicts is not None:
-                    if not (rule.verdicts & union):
-                        conflict = f"the folder says {rule.label}, @EXPECTED_RESULTS@ says {text}"
-                    elif folder in DOMJUDGE_FOLDER_RESULTS:
-                        # consistent: the folder's result decides, as DOMjudge restricts the list to it, with
-                        # DOMjudge's meaning (a DOMjudge package: its time_limit_exceeded/ is TIMELIMIT)
-                        meaning = RESULT_NAMES[DOMJUDGE_FOLDER_RESULTS[folder]]
-                        rule = FolderRule(rule.verdicts | meaning, rule.score, DOMJUDGE_FOLDER_RESULTS[folder])
-                else:
-                    results, results_text = union, text
+    if ann is None:
+        return _Annotated(rule)
+    if ann.error is not None:
+        return _Annotated(
+            rule, notes=(f"@EXPECTED_RESULTS@ ignored: {ann.error} (DOMjudge refuses such a submission)",)
+        )
+    if not ann.results:
+        return _Annotated(rule, score=ann.score)
+    manual_words = [w for w in ann.results if w in MANUAL_RESULTS]
+    mapped = [result_verdicts(w) for w in ann.results]
+    unknown = [w for w, m in zip(ann.results, mapped, strict=True) if m is None and w not in MANUAL_RESULTS]
+    if manual_words:
+        return _Annotated(rule, score=ann.score, manual=f"@EXPECTED_RESULTS@: {', '.join(ann.results)}")
+    if unknown:
+        note = f"@EXPECTED_RESULTS@: {unknown[0]!r} names no verdict we know; ignored"
+        return _Annotated(rule, score=ann.score, notes=(note,))
+    union = frozenset(v for m in mapped if m is not None for v in m)
+    text = ", ".join(ann.results)
+    if rule is None or rule.verdicts is None:
+        return _Annotated(rule, results=union, results_text=text, score=ann.score)
+    if not (rule.verdicts & union):
+        return _Annotated(
+            rule, score=ann.score, conflict=f"the folder says {rule.label}, @EXPECTED_RESULTS@ says {text}"
+        )
+    if folder in DOMJUDGE_FOLDER_RESULTS:
+        # consistent: the folder's result decides, as DOMjudge restricts the list to it, with
+        # DOMjudge's meaning (a DOMjudge package: its time_limit_exceeded/ is TIMELIMIT)
+        meaning = RESULT_NAMES[DOMJUDGE_FOLDER_RESULTS[folder]]
+        rule = FolderRule(rule.verdicts | meaning, rule.score, DOMJUDGE_FOLDER_RESULTS[folder])
+    return _Annotated(rule, score=ann.score)
+
+
+def _yaml_rules(folder: str, rel: str, submissions_yaml: SubmissionsYaml) -> tuple[list[CaseRule], bool]:
+    """The submissions.yaml rules that apply to ``rel``, and whether one of them redefines the default
+    directory ``folder`` (its rule then replaces the folder's)."""
     rules: list[CaseRule] = []
-    yaml_default_override = False
+    redefines_folder = False
     for pattern, body in submissions_yaml.matching(rel):
         origin = f"submissions.yaml: {pattern}"
         base = None
         if pattern.strip("/") == folder and folder in DEFAULT_DIRECTORY_RULES:
             permitted, required = DEFAULT_DIRECTORY_RULES[folder]
             base = CaseRule(origin, None, permitted, required)
-            yaml_default_override = True
+            redefines_folder = True
         top = {k: v for k, v in body.items() if k in _RULE_KEYS}
         if top or base is not None:
             rules.append(_rule_from(origin, None, top, base))
         for key, value in body.items():
             if key not in _RULE_KEYS and key not in _SUBMISSION_KEYS and isinstance(value, dict):
                 rules.append(_rule_from(f"{origin}, {key}", str(key), value))
-    if yaml_default_override:
-        rule = None  # submissions.yaml redefines this default directory: its rule replaces the folder's
+    return rules, redefines_folder
+
+
+def expectation_for(folder: str, source: Path, rel: str, submissions_yaml: SubmissionsYaml) -> Expectation:
+    """The expectation for ``submissions/<rel>`` (``rel`` = ``<folder>/<name>``)."""
+    marked = _annotated(folder, source)
+    rules, redefines_folder = _yaml_rules(folder, rel, submissions_yaml)
+    rule = None if redefines_folder else marked.rule
+    results, score, manual = marked.results, marked.score, marked.manual
     if rule is None and results is None and score is None and not rules and manual is None:
         manual = f"folder {folder!r} names no verdict, and no @EXPECTED_RESULTS@ or submissions.yaml rule applies"
     return Expectation(
         folder=folder,
         folder_rule=rule,
         results=results,
-        results_text=results_text,
+        results_text=marked.results_text,
         score=score,
         rules=tuple(rules),
         manual=manual if not (rule or results or score is not None or rules) else None,
-        notes=tuple(notes),
-        conflict=conflict,
+        notes=marked.notes,
+        conflict=marked.conflict,
     )

@@ -15,6 +15,7 @@ from judge.judging.environment import Environment
 from judge.judging.verdict import Verdict
 from judge.languages.table import (
     Language,
+    Placeholders,
     Toolchain,
     entry_class,
     expand,
@@ -22,6 +23,8 @@ from judge.languages.table import (
     language_for,
     language_mounts,
     missing_tool,
+    trusted_command,
+    trusted_language,
 )
 from judge.package.includes import add_includes
 from judge.package.problem import INPUT_VALIDATOR_FOLDERS, Problem
@@ -236,26 +239,25 @@ def detect_language(source: Path, languages: Mapping[str, Language]) -> Language
     return lang
 
 
+PROGRAM_MEMORY_MIB = 2048  # {memory_mib} of a package's program (build() assumes as much without a problem)
+
+
 def trusted_program(
     path: Path, languages: Mapping[str, Language], tools: Toolchain, runner: Runner, workdir: Path
 ) -> Build:
-    """A package's own program (validator): Python runs in place; C/C++ is compiled (trusted) once.
+    """A package's own program (validator), in any language of the table: a language with ``trusted_run``
+    (Python, sh) runs in place; any other is built (trusted) once in ``workdir`` and run from there.
 
     Python programs find the project's ``reference`` package on their PYTHONPATH (after their own folder, so a
     ``reference/`` copied in beside them, as ``judge export`` does, wins); see docs/package-format.md.
     """
-    if path.suffix == ".py":
-        env = {"PYTHONPATH": tools.package_pythonpath} if tools.package_pythonpath else {}
-        return Build(
-            Program("python3", path.parent, (tools.python, str(path)), env=env, trusted=True, processes=64),
-            None,
-            "",
-            "python3",
-        )
-    if path.suffix == ".sh":
-        return Build(Program("sh", path.parent, ("/bin/sh", str(path)), trusted=True, processes=64), None, "", "sh")
+    in_place = trusted_language(path, languages)
+    if in_place is not None:
+        argv, env = trusted_command(in_place, path, tools)
+        program = Program(in_place.id, path.parent, argv, env=env, trusted=True, processes=64)
+        return Build(program, None, "", in_place.id)
     lang = language_for(path, languages)
-    if lang is None or not lang.native:
+    if lang is None:
         return Build(None, Verdict.JE, f"{path.name}: cannot run a validator written in this language", "")
     folder = path.parent
     is_folder_program = folder.name not in ("output_validators", *INPUT_VALIDATOR_FOLDERS)
@@ -266,5 +268,17 @@ def trusted_program(
         return Build(None, Verdict.JE, str(exc), lang.id)
     if built.program is None:
         return Build(None, Verdict.JE, f"validator {path.name} does not compile:\n{built.message}", lang.id)
-    exe = built.program.files / built.program.argv[0].removeprefix("./")
-    return Build(Program(lang.id, built.program.files, (str(exe),), trusted=True, processes=64), None, "", lang.id)
+    argv = _run_from_build_folder(built.program, source, lang, tools)
+    program = Program(lang.id, built.program.files, argv, env=built.program.env, trusted=True, processes=64)
+    return Build(program, None, "", lang.id)
+
+
+def _run_from_build_folder(program: Program, source: Path, lang: Language, tools: Toolchain) -> tuple[str, ...]:
+    """The run command of a built package program for a run whose working directory is not its build folder
+    (a validator runs in the test's): the same command, naming the folder's files by their full paths."""
+    box = program.files
+    sources = tuple(sorted(p.name for p in box.iterdir() if lang.is_source(p)))
+    main = _main_of(source, list(sources), lang) if source.is_dir() else sources[0]
+    entry = entry_class(lang, main, (box / main).read_text(errors="replace"))  # not None: build() found it
+    values = Placeholders(main, sources, tools, PROGRAM_MEMORY_MIB, entry=entry, folder=box)
+    return values.expand(lang.run)

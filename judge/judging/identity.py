@@ -11,7 +11,7 @@ from pathlib import Path
 
 import judge
 from judge.judging.environment import Environment
-from judge.languages.table import Language, language_for
+from judge.languages.table import Language, package_program_language
 from judge.package.problem import Problem
 
 # The judge's files whose change can change a verdict, as patterns relative to the judge package's folder: their
@@ -66,18 +66,17 @@ def judge_version(env: Environment, root: Path = JUDGE_ROOT) -> str:
 def toolchain_hash(
     language: str, problem: Problem, languages: Mapping[str, Language], fingerprint: Callable[[str], str]
 ) -> str:
-    """The fingerprints of the submission's language and, when the package's output validator is compiled,
-    of the validator's (a Python validator runs on the judge's interpreter: part of ``judge_version``)."""
+    """The fingerprints of the submission's language and, when the package's output validator is built, of
+    the validator's (one that runs in place, e.g. on the judge's own Python, is part of ``judge_version``)."""
     first, *validators = toolchain_languages(language, problem, languages)
     return "/".join([fingerprint(first), *(f"{lang}:{fingerprint(lang)}" for lang in validators)])
 
 
 def toolchain_languages(language: str, problem: Problem, languages: Mapping[str, Language]) -> tuple[str, ...]:
     """The languages whose toolchains judging a ``language`` submission of ``problem`` uses: the
-    submission's, then the output validator's when it is compiled."""
+    submission's, then the output validator's when it is built (not run in place: see ``trusted_run``)."""
     validator = problem.output_validator
-    if validator is not None and validator.suffix not in (".py", ".sh"):
-        lang = language_for(validator, languages)
-        if lang is not None:
-            return (language, lang.id)
+    lang = package_program_language(validator, languages) if validator is not None else None
+    if lang is not None and not lang.trusted_run:
+        return (language, lang.id)
     return (language,)

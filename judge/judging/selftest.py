@@ -102,7 +102,9 @@ def _validator(root: Path, tools: Toolchain) -> Program:
     folder = root / "validator"
     folder.mkdir()
     (folder / "validate.py").write_text(VALIDATOR)
-    return Program("python3", folder, (tools.python, str(folder / "validate.py")), trusted=True, processes=64)
+    # The judge's own interpreter runs it, whatever the language table says: no language is chosen here.
+    argv = (tools.python, str(folder / "validate.py"))
+    return Program(language="", files=folder, argv=argv, trusted=True, processes=64)
 
 
 def _validate(runner: Runner, validator: Program, root: Path, team_output: Path) -> str | None:

@@ -14,6 +14,7 @@ import sysconfig
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 
 from judge.runner.spec import SANDBOX_PATH, Mount
@@ -25,6 +26,14 @@ DETECT_BYTES = 4096  # how much of a file `detect_regex` sees
 
 class LanguageError(Exception):
     """A language file is malformed, or a toolchain is missing. One line, for the organizer."""
+
+
+class EntryPoint(StrEnum):
+    """What a submission's entry point (the Contest API's ``entry_point``) names in a language, if anything."""
+
+    NONE = ""  # the language takes none: the build picks the main file (see main_regex)
+    FILE = "file"  # the file to run, e.g. "main.py"
+    CLASS = "class"  # the class to run, e.g. "Main" or "zoo.b.Main"; its simple name is its file's stem
 
 
 @dataclass(frozen=True)
@@ -54,6 +63,11 @@ class Language:
     package_regex: str = ""  # ... prefixed by group 1 of this one and a dot, when it matches
     safe_file_name: bool = False  # a single source's name keeps only [A-Za-z0-9_.] (others become "_")
     default_install: bool = False  # `.ci/setup` installs it when no language list is given
+    # A package's own program (validator) in this language runs in place with this command, uncompiled, on the
+    # judge's machine (placeholders {python} and {main}, the program's full path); empty: it is built first.
+    trusted_run: tuple[str, ...] = ()
+    trusted_env: Mapping[str, str] = field(default_factory=dict)  # ... with this environment ({package_pythonpath})
+    entry_point: EntryPoint = EntryPoint.NONE  # what an uploaded submission's entry point names
 
     def is_source(self, path: Path) -> bool:
         """A file of this language (by extension alone): it is staged and passed as {files}."""
@@ -86,6 +100,35 @@ class Language:
     def uses_judge_python(self) -> bool:
         """Its commands run the judge's own interpreter, which must then be mounted in the sandbox."""
         return any("{python}" in arg for argv in (self.compile, self.run, self.check) for arg in argv)
+
+    @property
+    def takes_entry_point(self) -> bool:
+        """An upload in this language may name its entry point (the file or the class to run)."""
+        return self.entry_point is not EntryPoint.NONE
+
+    def entry_point_names(self, entry_point: str, file_name: str) -> bool:
+        """Whether ``entry_point`` names the file ``file_name``: its very name, or (a class) its stem is the
+        class's simple name (``zoo.b.Main`` names ``Main.java``)."""
+        if file_name == entry_point:
+            return True
+        return self.entry_point is EntryPoint.CLASS and Path(file_name).stem == entry_point.rsplit(".", 1)[-1]
+
+    def default_entry_point(self, main_name: str, text: str) -> str | None:
+        """The entry point of an upload that gives none, from its main file: the file's name, or the class
+        ``file_name_regex`` finds (else the file's stem); None for a language that takes no entry point."""
+        if self.entry_point is EntryPoint.FILE:
+            return main_name
+        if self.entry_point is EntryPoint.CLASS:
+            found = re.search(self.file_name_regex, text, re.MULTILINE) if self.file_name_regex else None
+            return found.group(1) if found else Path(main_name).stem
+        return None
+
+    @property
+    def default_file_name(self) -> str:
+        """The name of a source given without one (pasted code): ``main`` with its first extension, ``Main``
+        for a language whose entry point is a class (the class a JVM runs is named after its file)."""
+        stem = "Main" if self.entry_point is EntryPoint.CLASS else "main"
+        return stem + self.extensions[0]
 
     def tools(self) -> tuple[str, ...]:
         """The programs this language needs on the machine (placeholders and ./{exe} excluded)."""
@@ -142,6 +185,9 @@ _FIELDS = {
     "package_regex",
     "safe_file_name",
     "default_install",
+    "trusted_run",
+    "trusted_env",
+    "entry_point",
 }
 
 
@@ -166,7 +212,64 @@ def _regex(value: object, what: str) -> str:
     return text
 
 
+def _string_table(value: object, what: str) -> dict[str, str]:
+    if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
+        raise ValueError(f"{what}: a table of strings")
+    return {str(k): v for k, v in value.items()}
+
+
+def _entry_point(value: object) -> EntryPoint:
+    try:
+        return EntryPoint(str(value))
+    except ValueError:
+        raise ValueError(f"entry_point: one of {', '.join(repr(e.value) for e in EntryPoint)}") from None
+
+
+def _language(lang_id: str, spec: object) -> Language:
+    """One table of the file (raises KeyError, TypeError or ValueError naming what is wrong)."""
+    if not isinstance(spec, dict):
+        raise ValueError("not a table")
+    unknown = sorted(set(spec) - _FIELDS)
+    if unknown:
+        raise ValueError(f"unknown field(s) {', '.join(unknown)}")
+    lang = Language(
+        id=lang_id,
+        name=str(spec.get("name", lang_id)),
+        extensions=_extensions(spec["extensions"]),
+        run=_strings(spec["run"], "run"),
+        compile=_strings(spec.get("compile", []), "compile"),
+        env=_string_table(spec.get("env", {}), "env"),
+        packages=_strings(spec.get("packages", []), "packages"),
+        install_hint=str(spec.get("install_hint", "")),
+        check=_strings(spec.get("check", []), "check"),
+        processes=int(spec.get("processes", 1)),
+        open_files=int(spec.get("open_files", 64)),
+        mounts=_strings(spec.get("mounts", []), "mounts"),
+        address_space_limit=bool(spec.get("address_space_limit", True)),
+        priority=int(spec.get("priority", 0)),
+        detect_extensions=_extensions(spec.get("detect_extensions", [])),
+        detect_regex=_regex(spec.get("detect_regex", ""), "detect_regex"),
+        main_regex=_regex(spec.get("main_regex", ""), "main_regex"),
+        file_name_regex=_regex(spec.get("file_name_regex", ""), "file_name_regex"),
+        class_regex=_regex(spec.get("class_regex", ""), "class_regex"),
+        package_regex=_regex(spec.get("package_regex", ""), "package_regex"),
+        safe_file_name=bool(spec.get("safe_file_name", False)),
+        default_install=bool(spec.get("default_install", False)),
+        trusted_run=_strings(spec.get("trusted_run", []), "trusted_run"),
+        trusted_env=_string_table(spec.get("trusted_env", {}), "trusted_env"),
+        entry_point=_entry_point(spec.get("entry_point", "")),
+    )
+    if not lang.run:
+        raise ValueError("run: empty")
+    if lang.detect_extensions and not lang.detect_regex:
+        raise ValueError("detect_extensions needs detect_regex")
+    if lang.trusted_env and not lang.trusted_run:
+        raise ValueError("trusted_env needs trusted_run")
+    return lang
+
+
 def load_languages(path: Path = LANGUAGES_FILE) -> dict[str, Language]:
+    """The language table of ``path`` (the judge's own by default), by id. Raises LanguageError (one line)."""
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as exc:
@@ -174,49 +277,42 @@ def load_languages(path: Path = LANGUAGES_FILE) -> dict[str, Language]:
     out: dict[str, Language] = {}
     for lang_id, spec in raw.items():
         try:
-            if not isinstance(spec, dict):
-                raise ValueError("not a table")
-            unknown = sorted(set(spec) - _FIELDS)
-            if unknown:
-                raise ValueError(f"unknown field(s) {', '.join(unknown)}")
-            env = spec.get("env", {})
-            if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
-                raise ValueError("env: a table of strings")
-            lang = Language(
-                id=lang_id,
-                name=str(spec.get("name", lang_id)),
-                extensions=_extensions(spec["extensions"]),
-                run=_strings(spec["run"], "run"),
-                compile=_strings(spec.get("compile", []), "compile"),
-                env=dict(env),
-                packages=_strings(spec.get("packages", []), "packages"),
-                install_hint=str(spec.get("install_hint", "")),
-                check=_strings(spec.get("check", []), "check"),
-                processes=int(spec.get("processes", 1)),
-                open_files=int(spec.get("open_files", 64)),
-                mounts=_strings(spec.get("mounts", []), "mounts"),
-                address_space_limit=bool(spec.get("address_space_limit", True)),
-                priority=int(spec.get("priority", 0)),
-                detect_extensions=_extensions(spec.get("detect_extensions", [])),
-                detect_regex=_regex(spec.get("detect_regex", ""), "detect_regex"),
-                main_regex=_regex(spec.get("main_regex", ""), "main_regex"),
-                file_name_regex=_regex(spec.get("file_name_regex", ""), "file_name_regex"),
-                class_regex=_regex(spec.get("class_regex", ""), "class_regex"),
-                package_regex=_regex(spec.get("package_regex", ""), "package_regex"),
-                safe_file_name=bool(spec.get("safe_file_name", False)),
-                default_install=bool(spec.get("default_install", False)),
-            )
-            if not lang.run:
-                raise ValueError("run: empty")
-            if lang.detect_extensions and not lang.detect_regex:
-                raise ValueError("detect_extensions needs detect_regex")
+            out[lang_id] = _language(lang_id, spec)
         except (KeyError, TypeError, ValueError) as exc:
             raise LanguageError(f"{path} [{lang_id}]: missing or bad field {exc}") from None
-        out[lang_id] = lang
     priorities = [lang.priority for lang in out.values()]
     if len(set(priorities)) != len(priorities):
         raise LanguageError(f"{path}: two languages have the same priority (ties would be decided by order)")
+    trusted = [ext for lang in out.values() if lang.trusted_run for ext in lang.extensions]
+    if len(set(trusted)) != len(trusted):
+        raise LanguageError(f"{path}: two languages with trusted_run share an extension (which would run a program?)")
     return out
+
+
+def is_program_source(path: Path, languages: Mapping[str, Language]) -> bool:
+    """A file with an extension of one of ``languages`` (matched case-insensitively, as ``Language.is_source``)."""
+    return any(lang.is_source(path) for lang in languages.values())
+
+
+def trusted_language(path: Path, languages: Mapping[str, Language]) -> Language | None:
+    """The language whose ``trusted_run`` runs the package program ``path`` in place (by its extension alone: a
+    ``#!`` line choosing another interpreter does not matter here), or None when the program is built first."""
+    return next((lang for lang in languages.values() if lang.trusted_run and lang.is_source(path)), None)
+
+
+def package_program_language(path: Path, languages: Mapping[str, Language]) -> Language | None:
+    """The language a package's program (validator) at ``path`` is run as: its trusted one, else the language
+    its files count for (see ``language_for``); None when the table knows none."""
+    return trusted_language(path, languages) or language_for(path, languages)
+
+
+def trusted_command(lang: Language, program: Path, tools: Toolchain) -> tuple[tuple[str, ...], dict[str, str]]:
+    """The command and environment that run ``program`` (a file) in place with ``lang``'s ``trusted_run``.
+
+    An environment value that comes out empty is not set (the judge's own value, if any, stays)."""
+    argv = tuple(arg.format(python=tools.python, main=str(program)) for arg in lang.trusted_run)
+    env = {k: v.format(package_pythonpath=tools.package_pythonpath) for k, v in lang.trusted_env.items()}
+    return argv, {k: v for k, v in env.items() if v}
 
 
 def language_for(path: Path, languages: Mapping[str, Language]) -> Language | None:
@@ -316,6 +412,43 @@ def expand_env(env: Mapping[str, str], tools: Toolchain) -> dict[str, str]:
     return {k: v.replace("{python_site}", tools.python_site).replace("{python}", tools.python) for k, v in env.items()}
 
 
+@dataclass(frozen=True)
+class Placeholders:
+    """The values of a command's placeholders (see languages.toml) for one program."""
+
+    main: str  # {main}: the main source file, relative to the box
+    files: tuple[str, ...]  # {files}: the program's source files, relative to the box
+    tools: Toolchain
+    memory_mib: int
+    entry: str | None = None  # {class} (default: main's stem)
+    # Where the box's files are when the command does not run in the box (a package's program runs elsewhere):
+    # {main}, {files} and {exe} are then paths in it (``./{exe}`` too), and {dir} is it (else ".").
+    folder: Path | None = None
+
+    def expand(self, argv: tuple[str, ...]) -> tuple[str, ...]:
+        """``argv`` with its placeholders filled."""
+        where = "" if self.folder is None else f"{self.folder}/"
+        values = {
+            "python_site": self.tools.python_site,
+            "main": where + self.main,
+            "exe": where + EXE_NAME,
+            "dir": "." if self.folder is None else str(self.folder),
+            "class": self.entry or Path(self.main).stem,
+            "python": self.tools.python,
+            "memory_mib": str(self.memory_mib),
+            "heap_mib": str(max(16, self.memory_mib * 3 // 4)),
+        }
+        out: list[str] = []
+        for arg in argv:
+            if arg == "{files}":
+                out.extend(where + f for f in self.files)
+            elif self.folder is not None and arg.startswith("./{"):
+                out.append(arg[2:].format(**values))
+            else:
+                out.append(arg.format(**values))
+        return tuple(out)
+
+
 def expand(
     argv: tuple[str, ...],
     *,
@@ -325,23 +458,8 @@ def expand(
     memory_mib: int,
     entry: str | None = None,
 ) -> tuple[str, ...]:
-    """Fill the placeholders of a command (see languages.toml). ``entry`` is {class} (default: main's stem)."""
-    values = {
-        "python_site": tools.python_site,
-        "main": main,
-        "exe": EXE_NAME,
-        "class": entry or Path(main).stem,
-        "python": tools.python,
-        "memory_mib": str(memory_mib),
-        "heap_mib": str(max(16, memory_mib * 3 // 4)),
-    }
-    out: list[str] = []
-    for arg in argv:
-        if arg == "{files}":
-            out.extend(files)
-        else:
-            out.append(arg.format(**values))
-    return tuple(out)
+    """Fill the placeholders of a command run in its box (see ``Placeholders``)."""
+    return Placeholders(main=main, files=files, tools=tools, memory_mib=memory_mib, entry=entry).expand(argv)
 
 
 def select_languages(selection: str, languages: Mapping[str, Language]) -> list[Language]:

@@ -35,6 +35,10 @@ import judge
 
 FindSpec = Callable[[str], "importlib.machinery.ModuleSpec | None"]
 
+# A Python module's file, as Python's import system finds it (``import a`` loads ``a.py``): the import analysis
+# below reads Python, whatever the language table says (its programs run on the judge's own interpreter).
+PYTHON_MODULE_SUFFIX = ".py"
+
 # Parts of a package that cannot change a verdict (editing them re-judges nothing). Everything else in
 # the package counts: problem.yaml and our judge.yaml, data/, validators, include/, stubs, .timelimit.
 NOT_VERDICT_PARTS = frozenset(
@@ -82,11 +86,23 @@ def verdict_files(root: Path) -> list[Path]:
     return sorted(p for p in root.rglob("*") if p.is_file() and is_verdict_file(p.relative_to(root)))
 
 
+def is_python_module(path: Path) -> bool:
+    """A file whose imports the analysis follows (a Python module, by the import system's rule)."""
+    return path.suffix == PYTHON_MODULE_SUFFIX
+
+
+def python_sources(path: Path, skipped: Iterable[str] = ("__pycache__",)) -> list[Path]:
+    """The Python modules of a program: the file itself, or those in its folder, not under ``skipped`` folders."""
+    if path.is_file():
+        return [path] if is_python_module(path) else []
+    leave_out = set(skipped)
+    return sorted(p for p in path.rglob(f"*{PYTHON_MODULE_SUFFIX}") if not set(p.parts) & leave_out)
+
+
 def program_sources(root: Path) -> list[Path]:
     """The package's Python programs whose imports count (everything verdict-relevant, plus the input
     validators for `judge verify` and `judge export`)."""
-    out = [p for p in root.rglob("*.py") if "__pycache__" not in p.parts]
-    return sorted(p for p in out if p.relative_to(root).parts[0] != "submissions")
+    return [p for p in python_sources(root) if p.relative_to(root).parts[0] != "submissions"]
 
 
 def external_modules(
@@ -226,7 +242,7 @@ def _top_spec(top: str, find_spec: FindSpec) -> importlib.machinery.ModuleSpec |
 
 def _find_submodule(name: str, locations: list[str]) -> Path | None:
     for loc in locations:
-        for candidate in (Path(loc) / name / "__init__.py", Path(loc) / f"{name}.py"):
+        for candidate in (Path(loc) / name / "__init__.py", Path(loc) / f"{name}{PYTHON_MODULE_SUFFIX}"):
             if candidate.is_file():
                 return candidate
     return None

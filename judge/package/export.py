@@ -20,14 +20,14 @@ from __future__ import annotations
 import shutil
 import tempfile
 import zipfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 import yaml
 
-from judge.languages.table import Language, language_for, load_languages
-from judge.package.deps import ExternalModule, external_modules
+from judge.languages.table import Language, is_program_source, language_for, load_languages
+from judge.package.deps import ExternalModule, external_modules, is_python_module, python_sources
 from judge.package.extensions import JUDGE_YAML, AnswerMode, InputMode
 from judge.package.problem import INPUT_VALIDATOR_FOLDERS, Problem, find_program, load_problem
 from judge.package.testgroups import PackageError
@@ -35,7 +35,6 @@ from judge.package.testgroups import PackageError
 SKIPPED_NAMES = ("__pycache__", ".hypothesis", ".pytest_cache", ".judge-cache", ".ruff_cache")
 SKIPPED_ROOT = ("fuzz.py",)
 ENTRY = "main.py"
-SOURCE_SUFFIXES = (".py", ".c", ".cpp", ".cc", ".cxx", ".sh")
 
 
 class ExportError(Exception):
@@ -85,7 +84,7 @@ def needs_extension(problem: Problem, submission: Path, languages: Mapping[str, 
     return "; ".join(why) or None
 
 
-def _ignore(root: Path, leave_out: Iterable[str]):  # type: ignore[no-untyped-def]
+def _ignore(root: Path, leave_out: Iterable[str]) -> Callable[[str, list[str]], list[str]]:
     skipped = {(root / "submissions" / p).resolve() for p in leave_out}
 
     def ignore(folder: str, names: list[str]) -> list[str]:
@@ -98,13 +97,14 @@ def _ignore(root: Path, leave_out: Iterable[str]):  # type: ignore[no-untyped-de
     return ignore
 
 
-def units(problem: Problem) -> list[Unit]:
-    """The package's programs that may import modules from outside it."""
+def units(problem: Problem, languages: Mapping[str, Language]) -> list[Unit]:
+    """The package's programs that may import modules from outside it (``languages``: the table whose source
+    files make ``output_validator/`` one program)."""
     root = problem.path
     found: list[Unit] = []
     holders = [("output_validators", "output validator")] + [(f, "input validator") for f in INPUT_VALIDATOR_FOLDERS]
     single = root / "output_validator"
-    if single.is_dir() and any(p.is_file() and p.suffix in SOURCE_SUFFIXES for p in single.iterdir()):
+    if single.is_dir() and any(p.is_file() and is_program_source(p, languages) for p in single.iterdir()):
         found.append(Unit(PurePosixPath("output_validator"), "output validator", True))  # 2025-09: the program
     elif single.is_dir():
         holders.insert(0, ("output_validator", "output validator"))  # 2023-07 as problemtools reads it
@@ -114,7 +114,7 @@ def units(problem: Problem) -> list[Unit]:
         for entry in sorted((root / folder).iterdir()):
             if entry.name in SKIPPED_NAMES or entry.name.startswith("."):
                 continue
-            if entry.is_dir() or entry.suffix == ".py":
+            if entry.is_dir() or is_python_module(entry):
                 found.append(Unit(PurePosixPath(folder, entry.name), kind, True))
     stub_dirs = {s.files for s in problem.stubs.values()}
     if (root / "include").is_dir():  # Kattis' included files: copied in beside every submission
@@ -128,9 +128,7 @@ def units(problem: Problem) -> list[Unit]:
 
 
 def _sources(path: Path) -> list[Path]:
-    if path.is_file():
-        return [path] if path.suffix == ".py" else []
-    return sorted(p for p in path.rglob("*.py") if not set(p.parts) & set(SKIPPED_NAMES))
+    return python_sources(path, SKIPPED_NAMES)
 
 
 def _module_file(module: ExternalModule) -> PurePosixPath:
@@ -142,18 +140,18 @@ def _module_file(module: ExternalModule) -> PurePosixPath:
     return PurePosixPath(*parts[:-1], parts[-1] + module.path.suffix)
 
 
-def _entry(folder: Path) -> Path | None:
+def _entry(folder: Path, languages: Mapping[str, Language]) -> Path | None:
     """The entry of a Python folder program, as this judge picks it."""
-    found = find_program(folder)
-    return found if found is not None and found.suffix == ".py" else None
+    found = find_program(folder, languages)
+    return found if found is not None and is_python_module(found) else None
 
 
-def _place(unit: Unit, out: Path, report: ExportReport) -> Path:
+def _place(unit: Unit, out: Path, report: ExportReport, languages: Mapping[str, Language]) -> Path:
     """The unit's folder in the export (a single-file program becomes a folder with its file as main.py)."""
     target = out / unit.path
     if target.is_dir():
         if unit.runnable:
-            entry = _entry(target)
+            entry = _entry(target, languages)
             if entry is not None and entry.name != ENTRY:
                 if (target / ENTRY).exists():
                     raise ExportError(f"{unit.path}: both {entry.name} and {ENTRY}: cannot tell which one runs")
@@ -191,7 +189,8 @@ def _move_extensions(out: Path, report: ExportReport) -> None:
 
 def export_package(problem_dir: Path, out: Path, *, as_zip: bool = False, force: bool = False) -> ExportReport:
     """Write the export of ``problem_dir`` to ``out`` (a folder, or a zip file with ``as_zip``)."""
-    problem = load_problem(problem_dir)
+    languages = load_languages()
+    problem = load_problem(problem_dir, languages=languages)
     root = problem.path
     if out.resolve() == root or root in out.resolve().parents or out.resolve() in root.parents:
         raise ExportError(f"{out} is the package, inside it or above it")
@@ -205,14 +204,14 @@ def export_package(problem_dir: Path, out: Path, *, as_zip: bool = False, force:
     if as_zip:
         with tempfile.TemporaryDirectory(prefix="judge-export-") as tmp:
             folder = Path(tmp) / problem.id
-            report = _export_folder(problem, folder)
+            report = _export_folder(problem, folder, languages)
             _zip(folder, out)
             report.out = out
             return report
-    return _export_folder(problem, out)
+    return _export_folder(problem, out, languages)
 
 
-def _export_folder(problem: Problem, out: Path) -> ExportReport:
+def _export_folder(problem: Problem, out: Path, languages: Mapping[str, Language]) -> ExportReport:
     root = problem.path
     leave_out = dict(problem.extensions.export_leave_out)
     report = ExportReport(out)
@@ -228,7 +227,7 @@ def _export_folder(problem: Problem, out: Path) -> ExportReport:
             folder.rmdir()  # every submission in it was left out
     if problem.extensions.source.startswith("problem.yaml"):
         _move_extensions(out, report)
-    for unit in units(problem):
+    for unit in units(problem, languages):
         modules = external_modules(_sources(root / unit.path), root)
         local = [m for m in modules if m.kind == "local" and m.path is not None]
         for m in modules:
@@ -236,7 +235,7 @@ def _export_folder(problem: Problem, out: Path) -> ExportReport:
                 report.third_party[m.name] = m.version
         if not local:
             continue
-        folder = _place(unit, out, report)
+        folder = _place(unit, out, report, languages)
         for m in local:
             assert m.path is not None
             dest = folder / _module_file(m)
@@ -244,8 +243,7 @@ def _export_folder(problem: Problem, out: Path) -> ExportReport:
             shutil.copy2(m.path, dest)
             copied.add(dest)
         report.copied[str(unit.path)] = [m.name for m in local]
-    _check(out, copied)
-    languages = load_languages()
+    _check(out, copied, languages)
     for folder in sorted(p for p in (out / "submissions").glob("*") if p.is_dir()):
         for sub in sorted(folder.iterdir()):
             if sub.name.startswith(".") or sub.name in ("README.md", "submissions.yaml"):
@@ -256,14 +254,14 @@ def _export_folder(problem: Problem, out: Path) -> ExportReport:
     return report
 
 
-def _check(out: Path, copied: set[Path]) -> None:
+def _check(out: Path, copied: set[Path], languages: Mapping[str, Language]) -> None:
     """The export loads and none of its programs needs a module from outside it (the modules copied in are
     modules, not programs: their own imports were followed when they were picked)."""
     try:
-        exported = load_problem(out)
+        exported = load_problem(out, languages=languages)
     except PackageError as exc:
         raise ExportError(f"the export does not load: {exc}") from None
-    for unit in units(exported):
+    for unit in units(exported, languages):
         sources = [p for p in _sources(out / unit.path) if p not in copied]
         left = [m.name for m in external_modules(sources, out) if m.kind == "local"]
         if left:

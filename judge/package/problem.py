@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from judge.languages.table import Language, is_program_source, load_languages
 from judge.package.deps import verdict_hash
 from judge.package.extensions import AnswerMode, Extensions, InputMode, MetricSpec, StubSpec, load_extensions
 from judge.package.formats import FormatVersion, format_version
@@ -160,35 +161,34 @@ def _limits(config: Mapping[str, Any], root: Path) -> ProblemLimits:
     )
 
 
-def find_program(base: Path) -> Path | None:
-    """A validator given as a file or a folder (see docs/package-format.md)."""
+def find_program(base: Path, languages: Mapping[str, Language]) -> Path | None:
+    """A validator given as a file or a folder (see docs/package-format.md): a folder's program is its source
+    file in a language of ``languages`` (one named after the folder, validate, validator or main among several)."""
     if base.is_file():
         return base
     if not base.is_dir():
         return None
-    sources = sorted(
-        p for p in base.iterdir() if p.is_file() and p.suffix in (".py", ".c", ".cpp", ".cc", ".cxx", ".sh")
-    )
+    sources = sorted(p for p in base.iterdir() if p.is_file() and is_program_source(p, languages))
     if not sources:
         subdirs = [p for p in base.iterdir() if p.is_dir() and not p.name.startswith((".", "__"))]
-        return find_program(subdirs[0]) if len(subdirs) == 1 else None
+        return find_program(subdirs[0], languages) if len(subdirs) == 1 else None
     if len(sources) == 1:
         return sources[0]
     for stem in (base.name, "validate", "validator", "main"):
         for p in sources:
             if p.stem == stem:
                 return p
-    # A compiled folder of several C/C++ files: the first one stands for the folder.
-    return sources[0] if sources else None
+    # A compiled folder of several source files: the first one stands for the folder.
+    return sources[0]
 
 
-def _output_validator(root: Path, version: FormatVersion) -> Path | None:
+def _output_validator(root: Path, version: FormatVersion, languages: Mapping[str, Language]) -> Path | None:
     for folder in version.output_validator_folders:
         base = root / folder
         if not base.exists():
             continue
         if folder == "output_validator":
-            found = find_program(base)
+            found = find_program(base, languages)
         else:
             entries = sorted(e for e in base.iterdir() if not e.name.startswith((".", "__")))
             if not entries:
@@ -198,9 +198,9 @@ def _output_validator(root: Path, version: FormatVersion) -> Path | None:
                 if len(dirs) != 1:
                     raise PackageError(f"{base}: expected exactly one output validator, found {len(dirs)}")
                 entries = dirs
-            found = find_program(entries[0]) if len(entries) == 1 else find_program(base)
+            found = find_program(entries[0] if len(entries) == 1 else base, languages)
         if found is None:
-            raise PackageError(f"{base}: no validator program found (expected a .py, .c or .cpp file)")
+            raise PackageError(f"{base}: no validator program found (no source file in a language the judge knows)")
         return found
     return None
 
@@ -213,15 +213,15 @@ def program_name(path: Path) -> str:
     return path.stem if path.parent.name in INPUT_VALIDATOR_FOLDERS else path.parent.name
 
 
-def _input_validators(root: Path) -> tuple[Path, ...]:
+def _input_validators(root: Path, languages: Mapping[str, Language]) -> tuple[Path, ...]:
+    """Every input validator (a file or a folder of the first input validator folder), in any known language."""
     bases = [root / f for f in INPUT_VALIDATOR_FOLDERS if (root / f).is_dir()]
     if not bases:
         return ()
-    base = bases[0]
     out: list[Path] = []
-    for entry in sorted(e for e in base.iterdir() if not e.name.startswith((".", "__"))):
-        found = find_program(entry)
-        if found is not None and found.suffix in (".py", ".c", ".cpp", ".cc", ".sh"):
+    for entry in sorted(e for e in bases[0].iterdir() if not e.name.startswith((".", "__"))):
+        found = find_program(entry, languages)
+        if found is not None and is_program_source(found, languages):
             out.append(found)
     return tuple(out)
 
@@ -232,31 +232,30 @@ def package_hash(root: Path) -> str:
     return verdict_hash(root)
 
 
-def load_problem(path: Path) -> Problem:
-    """Read a package. Raises PackageError with a one-line reason."""
+def _problem_config(path: Path) -> tuple[Path, dict[str, Any]]:
+    """The package's folder (resolved) and its problem.yaml."""
     root = path.resolve()
     if not root.is_dir():
         raise PackageError(f"{path}: not a directory")
     yaml_path = root / "problem.yaml"
     if not yaml_path.is_file():
         raise PackageError(f"{path}: no problem.yaml (is this a problem package?)")
-    config = read_yaml(yaml_path)
-    version = format_version(config)
-    words = _types(config)
-    scoring = "scoring" in words
-    limits = _limits(config, root)
+    return root, read_yaml(yaml_path)
+
+
+def _name(config: Mapping[str, Any], root: Path) -> str:
+    """The problem's (English) name."""
     name_raw = config.get("name", root.name)
-    name = name_raw.get("en", next(iter(name_raw.values()), root.name)) if isinstance(name_raw, dict) else str(name_raw)
-    validator_args = parse_args(
-        config.get("validator_args", config.get("validator_flags")), "problem.yaml validator_flags"
-    )
+    if isinstance(name_raw, dict):
+        return str(name_raw.get("en", next(iter(name_raw.values()), root.name)))
+    return str(name_raw)
+
+
+def _test_data(path: Path, root: Path, version: FormatVersion, scoring: bool) -> tuple[TestGroup | None, TestGroup]:
+    """data/sample (None when it is missing, or is all there is) and data/secret, with their groups."""
     data_root = root / "data"
     rules = _group_rules(version)
-    defaults: dict[str, Any] = {
-        "_default_aggregation": "sum" if scoring else "min",
-        "_default_on_reject": "continue" if scoring else "break",
-    }
-    inherited = root_settings(data_root, rules, defaults)
+    inherited = root_settings(data_root, rules, scoring=scoring)
     sample = None
     if (data_root / "sample").is_dir():
         sample = load_group(
@@ -277,41 +276,59 @@ def load_problem(path: Path) -> Problem:
     secret = load_group(secret_dir, data_root, inherited=inherited, max_score=secret_max, scored=True, rules=rules)
     if not secret.all_tests():
         raise PackageError(f"{path}: data/secret has no test cases (*.in)")
+    return sample, secret
+
+
+def _statement(root: Path, version: FormatVersion) -> Path | None:
+    """The problem statement the judge shows: Markdown or LaTeX, English first."""
+    for folder in version.statement_folders:
+        for cand in ("problem.en.md", "problem.md", "problem.en.tex", "problem.tex"):
+            if (root / folder / cand).is_file():
+                return root / folder / cand
+    return None
+
+
+def load_problem(path: Path, *, languages: Mapping[str, Language] | None = None) -> Problem:
+    """Read a package. Raises PackageError with a one-line reason.
+
+    ``languages``: the table whose extensions a validator may have (default: the judge's own)."""
+    known = load_languages() if languages is None else languages
+    root, config = _problem_config(path)
+    version = format_version(config)
+    words = _types(config)
+    scoring = "scoring" in words
+    limits = _limits(config, root)
+    validator_args = parse_args(
+        config.get("validator_args", config.get("validator_flags")), "problem.yaml validator_flags"
+    )
+    sample, secret = _test_data(path, root, version, scoring)
     interactive = "interactive" in words
     multi_pass = "multi-pass" in words
-    output_validator = _output_validator(root, version)
+    output_validator = _output_validator(root, version, known)
     if (interactive or multi_pass) and output_validator is None:
         raise PackageError(f"{path}: interactive and multi-pass problems need an output validator")
     ext = load_extensions(root, config)
     allow_file_writing = config.get("allow_file_writing", False)
     if not isinstance(allow_file_writing, bool):
         raise PackageError(f"{path}: allow_file_writing must be true or false, not {allow_file_writing!r}")
-    statement = None
-    for folder in version.statement_folders:
-        for cand in ("problem.en.md", "problem.md", "problem.en.tex", "problem.tex"):
-            if (root / folder / cand).is_file():
-                statement = root / folder / cand
-                break
-        if statement:
-            break
     return Problem(
         id=root.name,
         path=root,
-        name=name,
+        name=_name(config, root),
         scoring=scoring,
         interactive=interactive,
         multi_pass=multi_pass,
         limits=limits,
         validator_args=validator_args,
         output_validator=output_validator,
-        input_validators=_input_validators(root),
+        input_validators=_input_validators(root, known),
         sample=sample,
         secret=secret,
         input_mode=ext.input_mode,
         answer_mode=ext.answer_mode,
         stubs=ext.stubs,
         metric=ext.metric,
-        statement=statement,
+        statement=_statement(root, version),
         content_hash=package_hash(root),
         format_version=version,
         extensions=ext,

@@ -5,7 +5,7 @@ Pure: reads files, runs nothing. See docs/package-format.md, "Test groups and sc
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -121,7 +121,13 @@ def group_config(path: Path, files: tuple[str, ...] = ("test_group.yaml", "testd
 _TEST_SUFFIXES = (".in",)
 
 UNSUPPORTED_KEYS = ("require_pass", "static_validation_score", "static_validator_args")  # 2025-09
-_NOT_INHERITED = ("max_score", "range", "grading", "score_aggregation", "grader_flags")
+AGGREGATIONS = {
+    "min": ScoreAggregation.MIN,
+    "sum": ScoreAggregation.SUM,
+    "avg": ScoreAggregation.AVG,
+    "pass-fail": ScoreAggregation.PASS_FAIL,
+}
+ON_REJECT = ("break", "continue")
 
 
 @dataclass(frozen=True)
@@ -148,31 +154,100 @@ def _aggregation_word(cfg: Mapping[str, Any], group_name: str) -> str | None:
     return word
 
 
-def _aggregation(group_name: str, settings: Mapping[str, Any], own: Mapping[str, Any], rules: GroupRules) -> str:
-    word = _aggregation_word(own, group_name)
-    if word is None and rules.inherit:
-        word = settings.get("_aggregation")  # the parent's, resolved
-    if word is None:
-        if group_name == "secret" or rules.inherit:
-            word = settings.get("_default_aggregation", "min")
-        else:
-            word = rules.default_aggregation_subgroups
-    if word not in ("min", "sum", "avg", "pass-fail"):
-        raise PackageError(f"data/{group_name}: score_aggregation must be min, sum or avg, not {word!r}")
-    return str(word)
+def _given(own: Mapping[str, Any], *keys: str) -> tuple[bool, Any]:
+    """(True, value) for the first of ``keys`` the settings give (even as null), else (False, None)."""
+    for key in keys:
+        if key in own:
+            return True, own[key]
+    return False, None
 
 
-def root_settings(data_root: Path, rules: GroupRules, defaults: Mapping[str, Any]) -> dict[str, Any]:
-    """What data/sample and data/secret inherit: the defaults and (legacy, 2023-07) data/testdata.yaml."""
-    out = dict(defaults)
+def _input_args(value: Any, where: str) -> tuple[tuple[str, ...], dict[str, tuple[str, ...]]]:
+    """Input validator arguments: one list for all validators, or a map validator name -> arguments."""
+    if isinstance(value, dict):
+        return (), {str(k): parse_args(v, f"{where}.{k}") for k, v in value.items()}
+    return parse_args(value, where), {}
+
+
+@dataclass(frozen=True)
+class GroupSettings:
+    """A group's settings, resolved: what it is judged with and what its subgroups inherit. data/ has some too
+    (the problem's defaults and, legacy and 2023-07, data/testdata.yaml): data/sample and data/secret inherit
+    them. ``inherit`` is the one step from a group's settings to a subgroup's (docs/package-format.md)."""
+
+    default_aggregation: str  # the problem's: "sum" for scoring problems, else "min"
+    default_on_reject: str  # the problem's: "continue" for scoring problems, else "break"
+    aggregation: str = ""  # min, sum, avg or pass-fail ("" for data/ without data/testdata.yaml)
+    on_reject: str | None = None  # break or continue, when this group (or, inheriting, one above) gives it
+    output_validator_args: tuple[str, ...] = ()
+    input_validator_args: tuple[str, ...] = ()  # for every input validator, unless by name is given
+    input_validator_args_by_name: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    args: tuple[str, ...] = ()  # the submission's command-line arguments (2025-09)
+
+    @classmethod
+    def of_problem(cls, *, scoring: bool) -> GroupSettings:
+        """What data/ has before data/testdata.yaml: the problem type's defaults."""
+        return cls(
+            default_aggregation="sum" if scoring else "min", default_on_reject="continue" if scoring else "break"
+        )
+
+    @property
+    def aggregation_kind(self) -> ScoreAggregation:
+        return AGGREGATIONS[self.aggregation]
+
+    @property
+    def on_reject_break(self) -> bool:
+        return (self.on_reject or self.default_on_reject) == "break"
+
+    def inherit(self, own: Mapping[str, Any], path: Path, name: str, rules: GroupRules) -> GroupSettings:
+        """The settings of the subgroup at ``path`` (``name`` relative to data/) whose own settings file gives
+        ``own``. Legacy and 2023-07 subgroups inherit everything they do not give; 2025-09 ones only the
+        arguments (and the problem's defaults). Arguments a group gives replace those it would inherit."""
+        where = f"data/{name}"
+        on_reject = own["on_reject"] if "on_reject" in own else (self.on_reject if rules.inherit else None)
+        if ("on_reject" in own or on_reject is not None) and on_reject not in ON_REJECT:
+            raise PackageError(f"{where}: on_reject must be break or continue")
+        given, value = _given(own, "output_validator_args", "output_validator_flags")
+        validator_args = parse_args(value, where) if given else self.output_validator_args
+        given, value = _given(own, "input_validator_args", "input_validator_flags")
+        by_name = self.input_validator_args_by_name
+        input_args, by_name = _input_args(value, where) if given else (self.input_validator_args, by_name)
+        given, value = _given(own, "args")
+        return GroupSettings(
+            default_aggregation=self.default_aggregation,
+            default_on_reject=self.default_on_reject,
+            aggregation=self._aggregation_of(own, path, name, rules),
+            on_reject=on_reject,
+            output_validator_args=validator_args,
+            input_validator_args=input_args,
+            input_validator_args_by_name=by_name,
+            args=parse_args(value, f"{where}: args") if given else self.args,
+        )
+
+    def _aggregation_of(self, own: Mapping[str, Any], path: Path, name: str, rules: GroupRules) -> str:
+        """A subgroup's aggregation: its own word, else (inheriting) this group's, else the default."""
+        word = _aggregation_word(own, name)
+        if word is None and rules.inherit and self.aggregation:
+            word = self.aggregation
+        if word is None:
+            word = (
+                self.default_aggregation if name == "secret" or rules.inherit else rules.default_aggregation_subgroups
+            )
+        if word not in AGGREGATIONS:
+            raise PackageError(f"data/{name}: score_aggregation must be min, sum or avg, not {word!r}")
+        if rules.inherit and "accept_score" in own and declared_max(own, f"data/{name}") is None:
+            if not _has_subfolders(path):
+                word = "min"  # legacy accept_score: the group is worth it when all its tests pass
+        return word
+
+
+def root_settings(data_root: Path, rules: GroupRules, *, scoring: bool) -> GroupSettings:
+    """What data/sample and data/secret inherit: the problem's defaults and (legacy, 2023-07) data/testdata.yaml."""
+    problem = GroupSettings.of_problem(scoring=scoring)
     if not rules.inherit:
-        return out
-    own = group_config(data_root, rules.files)
-    out.update({k: v for k, v in own.items() if k not in ("range", "max_score", "grading", "grader_flags")})
-    word = _aggregation_word(own, ".")
-    if word is not None:
-        out["_aggregation"] = word
-    return out
+        return problem
+    own = group_config(data_root, rules.files)  # its accept_score says what groups are worth, not how data/ scores
+    return problem.inherit({k: v for k, v in own.items() if k != "accept_score"}, data_root, ".", rules)
 
 
 def _is_group(folder: Path, rules: GroupRules) -> bool:
@@ -196,22 +271,6 @@ def _test_case(entry: Path, data_root: Path, group: str, rules: GroupRules) -> T
     )
 
 
-def _own_first(own: Mapping[str, Any], inherited: Mapping[str, Any], *keys: str) -> Any:
-    """The group's own value of the first of ``keys`` it sets, else the inherited one."""
-    for source in (own, inherited):
-        for key in keys:
-            if key in source:
-                return source[key]
-    return None
-
-
-def _input_args(value: Any, where: str) -> tuple[tuple[str, ...], dict[str, tuple[str, ...]]]:
-    """Input validator arguments: one list for all validators, or a map validator name -> arguments."""
-    if isinstance(value, dict):
-        return (), {str(k): parse_args(v, f"{where}.{k}") for k, v in value.items()}
-    return parse_args(value, where), {}
-
-
 def _test_config(entry: Path, where: str) -> dict[str, Any]:
     """A 2025-09 test case's own settings (``X.yaml`` beside ``X.in``)."""
     yaml_path = entry.with_suffix(".yaml")
@@ -223,45 +282,8 @@ def _test_config(entry: Path, where: str) -> dict[str, Any]:
     return cfg
 
 
-def load_group(
-    path: Path,
-    data_root: Path,
-    *,
-    inherited: Mapping[str, Any],
-    max_score: float,
-    scored: bool,
-    rules: GroupRules,
-) -> TestGroup:
-    own = group_config(path, rules.files)
-    name = path.relative_to(data_root).as_posix()
-    for key in UNSUPPORTED_KEYS:
-        if own.get(key):
-            raise PackageError(f"data/{name}: `{key}` is not supported (see docs/package-format.md)")
-    if rules.inherit:
-        settings = {**inherited, **own}
-    else:
-        settings = {**{k: v for k, v in inherited.items() if k.startswith("_")}, **own}
-    aggregation_word = _aggregation(name, settings, own, rules)
-    if rules.inherit and "accept_score" in own and declared_max(own, f"data/{name}") is None:
-        if not _has_subfolders(path):
-            aggregation_word = "min"  # legacy accept_score: the group is worth it when all its tests pass
-    aggregation = {
-        "min": ScoreAggregation.MIN,
-        "pass-fail": ScoreAggregation.PASS_FAIL,
-        "avg": ScoreAggregation.AVG,
-    }.get(aggregation_word, ScoreAggregation.SUM)
-    on_reject = settings.get("on_reject", settings.get("_default_on_reject", "break"))
-    if on_reject not in ("break", "continue"):
-        raise PackageError(f"data/{name}: on_reject must be break or continue")
-    # Arguments: a group's own replace what it inherits (Kattis); in 2025-09 they are inherited too.
-    validator_args = parse_args(
-        _own_first(own, inherited, "output_validator_args", "output_validator_flags"), f"data/{name}"
-    )
-    input_args, input_by_name = _input_args(
-        _own_first(own, inherited, "input_validator_args", "input_validator_flags"), f"data/{name}"
-    )
-    program_args = parse_args(_own_first(own, inherited, "args"), f"data/{name}: args")
-
+def _group_contents(path: Path, data_root: Path, name: str, rules: GroupRules) -> tuple[list[TestCase], list[Path]]:
+    """A group's tests (in name order) and its subgroups' folders."""
     tests: list[TestCase] = []
     subdirs: list[Path] = []
     folders = [path]  # this group's folder, and (2025-09) its folders that are not groups
@@ -284,42 +306,42 @@ def load_group(
     if subdirs and len(tests) and not rules.inherit:
         raise PackageError(f"data/{name}: test groups (folders with test_group.yaml) and other tests side by side")
     tests.sort(key=lambda t: t.name)
+    return tests, subdirs
 
-    child_inherit: dict[str, Any] = {k: v for k, v in settings.items() if k not in _NOT_INHERITED}
-    child_inherit["output_validator_args"] = list(validator_args)
-    child_inherit["input_validator_args"] = dict(input_by_name) if input_by_name else list(input_args)
-    child_inherit["args"] = list(program_args)
-    child_inherit.pop("output_validator_flags", None)
-    child_inherit.pop("input_validator_flags", None)
-    if rules.inherit:
-        child_inherit["_aggregation"] = aggregation_word
 
-    sub_maxes: list[float | None] = []
-    for sub in subdirs:
-        sub_maxes.append(group_worth(sub, data_root, rules.files))
+def load_group(
+    path: Path,
+    data_root: Path,
+    *,
+    inherited: GroupSettings,
+    max_score: float,
+    scored: bool,
+    rules: GroupRules,
+) -> TestGroup:
+    """The group at ``path`` (under ``data_root``) with its subgroups; ``inherited``: its parent's settings."""
+    own = group_config(path, rules.files)
+    name = path.relative_to(data_root).as_posix()
+    for key in UNSUPPORTED_KEYS:
+        if own.get(key):
+            raise PackageError(f"data/{name}: `{key}` is not supported (see docs/package-format.md)")
+    settings = inherited.inherit(own, path, name, rules)
+    tests, subdirs = _group_contents(path, data_root, name, rules)
+    sub_maxes = [group_worth(sub, data_root, rules.files) for sub in subdirs]
     given = sum(m for m in sub_maxes if m is not None)
     missing = sum(1 for m in sub_maxes if m is None)
     share = max(max_score - given, 0.0) / missing if missing else 0.0
     subgroups = tuple(
-        load_group(
-            sub,
-            data_root,
-            inherited=child_inherit,
-            max_score=m if m is not None else share,
-            scored=scored,
-            rules=rules,
-        )
+        load_group(sub, data_root, inherited=settings, max_score=share if m is None else m, scored=scored, rules=rules)
         for sub, m in zip(subdirs, sub_maxes, strict=True)
     )
     # how subgroups combine: legacy grader_flags (sum, avg, min, max); 2025-09: the group's own aggregation
-    combine = (
-        _combine_word(own, f"data/{name}")
-        if rules.inherit
-        else ("min" if own.get("score_aggregation") == "min" else "sum")
-    )
-    n = len(tests)
-    if aggregation is ScoreAggregation.SUM and rules.score_files_absolute and n and not subgroups:
-        score_file_max = max_score / n
+    if rules.inherit:
+        combine = _combine_word(own, f"data/{name}")
+    else:
+        combine = "min" if own.get("score_aggregation") == "min" else "sum"
+    aggregation = settings.aggregation_kind
+    if aggregation is ScoreAggregation.SUM and rules.score_files_absolute and tests and not subgroups:
+        score_file_max = max_score / len(tests)
     else:
         score_file_max = max_score if not subgroups else 0.0
     return TestGroup(
@@ -327,14 +349,14 @@ def load_group(
         path=path,
         max_score=max_score,
         aggregation=aggregation,
-        on_reject_break=on_reject == "break",
-        validator_args=validator_args,
-        input_validator_args=input_args,
+        on_reject_break=settings.on_reject_break,
+        validator_args=settings.output_validator_args,
+        input_validator_args=settings.input_validator_args,
         tests=tuple(tests),
         subgroups=subgroups,
         scored=scored,
-        input_validator_args_by_name=input_by_name,
-        args=program_args,
+        input_validator_args_by_name=settings.input_validator_args_by_name,
+        args=settings.args,
         score_file_max=score_file_max,
         combine=combine,
     )
@@ -361,7 +383,7 @@ def declared_max(cfg: Mapping[str, Any], where: str) -> float | None:
     return None
 
 
-_COMBINE = {
+_COMBINE: dict[str, Callable[[list[float]], float]] = {
     "sum": sum,
     "avg": lambda xs: sum(xs) / len(xs),
     "min": min,
