@@ -157,8 +157,6 @@ def language_literals(source: str, words: Mapping[str, str]) -> list[tuple[str, 
 
 
 # Literals of the table allowed outside judge/languages/: (file under judge/, scope, literal) -> why.
-TEMPORARY = "TEMPORARY: serve switches in issue 26 (Language.takes_entry_point, entry_point_names, default_entry_point,"
-TEMPORARY += " default_file_name)"
 EXEMPT = {
     # The sandbox's own launcher (judge/runner/helper.c) is C, built with the host's C compiler when the judge
     # starts: a tool of the judge, not a language submissions are written in.
@@ -171,11 +169,6 @@ EXEMPT = {
     ("runner/interactive.py", "Proxy._loop", "r"): "a pipe end that is read (select), not the R language",
     ("runner/interactive.py", "Proxy._wanted", "r"): "a pipe end that is read (select), not the R language",
     ("serve/http/pages.py", "<module>", ".js"): "the content type of the server's own static scripts, not submissions",
-    ("serve/http/pages.py", "_form_file", "java"): TEMPORARY,
-    ("serve/model/upload.py", "<module>", "python3"): TEMPORARY,
-    ("serve/model/upload.py", "<module>", "java"): TEMPORARY,
-    ("serve/model/upload.py", "main_file", "java"): TEMPORARY,
-    ("serve/model/upload.py", "default_entry_point", "java"): TEMPORARY,
 }
 
 

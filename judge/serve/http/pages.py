@@ -196,7 +196,7 @@ def _form_file(page: Page, chosen: dict[str, str]) -> tuple[str, bytes]:
         lang = page.server.languages.get(chosen["language"])
         if lang is None:
             raise Refused(400, f"unknown language {chosen['language']!r}")
-        name = ("Main" if lang.id == "java" else "main") + lang.extensions[0]
+        name = lang.default_file_name
     return _safe_name(name), chosen["code"].replace("\r\n", "\n").encode("utf-8")
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import base64
 import binascii
 import io
-import re
 import zipfile
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -26,7 +25,6 @@ from judge.serve.model.errors import Refused
 
 # Properties a POST may carry; which of them a team may set is checked below.
 ALLOWED = ("id", "language_id", "problem_id", "team_id", "time", "contest_time", "entry_point", "files", "reaction")
-ENTRY_POINT_LANGUAGES = ("python3", "java")
 
 
 @dataclass(frozen=True)
@@ -107,27 +105,21 @@ def main_file(files: list[SourceFile], lang: Language, entry_point: str | None) 
     """The file the entry point names (or the only one in the language, or main.*); None: let the build pick."""
     sources = [f for f in files if PurePosixPath(f.name).suffix.lower() in lang.extensions]
     if entry_point is not None:
-        stem = entry_point.rsplit(".", 1)[-1] if lang.id == "java" else None
-        for f in sources:
-            if f.name == entry_point or (stem is not None and PurePosixPath(f.name).stem == stem):
-                return f
-        return None
+        return next((f for f in sources if lang.entry_point_names(entry_point, f.name)), None)
     if len(sources) == 1:
         return sources[0]
     return next((f for f in sources if PurePosixPath(f.name).stem.lower() == "main"), None)
 
 
 def default_entry_point(files: list[SourceFile], lang: Language) -> str | None:
-    """What the spec calls the entry point, when the client gave none: Python's main file, Java's class."""
-    if lang.id not in ENTRY_POINT_LANGUAGES:
+    """What the spec calls the entry point, when the client gave none: the main file, or the class it
+    declares, for a language whose table says it takes one (languages.toml ``entry_point``)."""
+    if not lang.takes_entry_point:
         return None
     main = main_file(files, lang, None)
     if main is None:
         return None
-    if lang.id == "java":
-        m = re.search(rb"public\s+(?:final\s+)?class\s+(\w+)", main.data)
-        return m.group(1).decode() if m else PurePosixPath(main.name).stem
-    return main.name
+    return lang.default_entry_point(main.name, main.data.decode("utf-8", errors="replace"))
 
 
 def job_files(
@@ -202,7 +194,7 @@ def check_upload(request: SubmissionRequest, contest: Contest, languages: Mappin
     exts = ", ".join(lang.extensions)
     if not any(PurePosixPath(f.name).suffix.lower() in lang.extensions for f in files):
         raise Refused(400, f"the zip holds no {lang.name} source file ({exts})")
-    entry = upload.entry_point if lang.id in ENTRY_POINT_LANGUAGES else None
+    entry = upload.entry_point if lang.takes_entry_point else None
     if entry is not None and main_file(files, lang, entry) is None:
         raise Refused(400, f"entry_point {entry!r} names no {lang.name} file in the zip")
     return CheckedUpload(files, files_zip, entry or default_entry_point(files, lang))
