@@ -47,9 +47,9 @@ from judge.cluster.service import (
     JudgePlugin,
     Outcome,
     PackageRef,
-    Refused,
     Skipped,
     WorkerConfig,
+    WorkerRefused,
     identity_task,
     judge_task,
     package_task,
@@ -236,7 +236,7 @@ class ClusterJudges:
                     raise
                 except Exception as exc:  # noqa: BLE001 - a worker that cannot answer: the cluster is unusable
                     raise ClusterError(f"a judge worker could not say what it judges with: {_innermost(exc)}") from None
-                if isinstance(outcome, Refused):
+                if isinstance(outcome, WorkerRefused):
                     self._refused_by(outcome)
                 elif isinstance(outcome, Identity):
                     identities.append(outcome)
@@ -307,7 +307,7 @@ class ClusterJudges:
                 return judge_error(problem, job, outcome.message)
             self._refused_by(outcome)  # and send it again: the worker took itself out of the pool
 
-    def _refused_by(self, refused: Refused) -> None:
+    def _refused_by(self, refused: WorkerRefused) -> None:
         with self._lock:
             first = refused.worker not in self._refused
             self._refused.add(refused.worker)
@@ -315,9 +315,9 @@ class ClusterJudges:
             self._note(f"worker {refused.worker} left the cluster: {refused.reason}; its jobs go to other workers")
 
     def _on_retired(self, event: tuple[float, dict[str, str]]) -> None:
-        """A worker's retirement (a Dask event), which may come before or instead of its Refused answer."""
+        """A worker's retirement (a Dask event), which may come before or instead of its WorkerRefused answer."""
         _, message = event
-        self._refused_by(Refused(str(message.get("reason", "")), str(message.get("worker", "?"))))
+        self._refused_by(WorkerRefused(str(message.get("reason", "")), str(message.get("worker", "?"))))
 
     def _package(self, problem: Problem) -> PackageRef:
         """The package's archive as a task of the cluster (made once per grading; kept while grading, so

@@ -7,7 +7,7 @@ join). A job is judged with jobs.judge_job, exactly as locally. Whatever happens
 
 - ``Judged``: the result (it may be a JE: the package's or the judge's failure, as locally);
 - ``Skipped``: the language's toolchain is missing here (a reason, not a verdict);
-- ``Refused``: this worker cannot judge like the coordinator expects: its sandbox broke (a JE result is
+- ``WorkerRefused``: this worker cannot judge like the coordinator expects: its sandbox broke (a JE result is
   followed by the self-test; when that fails too, the JE is the sandbox's, and is not returned), or its
   judge or toolchain versions differ from the ones the coordinator keys results with. The worker stops
   taking judge jobs (its ``judge`` resource drops to 0) and retires from the cluster; the coordinator
@@ -117,7 +117,7 @@ class Skipped:
 
 
 @dataclass(frozen=True)
-class Refused:
+class WorkerRefused:
     reason: str
     worker: str
 
@@ -128,7 +128,7 @@ class Failed:
     worker: str
 
 
-Outcome = Judged | Skipped | Refused | Failed
+Outcome = Judged | Skipped | WorkerRefused | Failed
 
 
 class JudgePlugin(WorkerPlugin):
@@ -183,11 +183,11 @@ class JudgeService:
         info = self.env.runner.info
         return f"{self.judge_version}, sandbox {info.backend} ({info.mode}), packages in {self.config.package_cache}"
 
-    def identity(self, worker: Worker, languages: tuple[str, ...]) -> Identity | Refused:
-        """What this worker keys results with; Refused when its sandbox broke (the toolchains' versions are
+    def identity(self, worker: Worker, languages: tuple[str, ...]) -> Identity | WorkerRefused:
+        """What this worker keys results with; WorkerRefused when its sandbox broke (the toolchains' versions are
         what they print in the sandbox)."""
         if self.retired is not None:
-            return Refused(self.retired, worker.address)
+            return WorkerRefused(self.retired, worker.address)
         fingerprints = {lang: self._fingerprints.of(lang) for lang in languages}
         broken = self.check_sandbox()
         if broken is not None:
@@ -220,7 +220,7 @@ class JudgeService:
     def judge(self, worker: Worker, job: JudgeJob, package: PackageRef, expected: Expected) -> Outcome:
         address = worker.address
         if self.retired is not None:
-            return Refused(self.retired, address)
+            return WorkerRefused(self.retired, address)
         try:
             packages = self.packages(package)
             problem = packages.problem(job.problem)
@@ -253,7 +253,7 @@ class JudgeService:
             result = self_test(self.env.runner, self.env.tools)
         return None if result.ok else result.failure()
 
-    def retire(self, worker: Worker, reason: str) -> Refused:
+    def retire(self, worker: Worker, reason: str) -> WorkerRefused:
         """Take no more judge jobs, and leave the cluster (the results this worker holds move elsewhere)."""
         with self._lock:
             first = self.retired is None
@@ -264,7 +264,7 @@ class JudgeService:
             worker.log_event(RETIRED_TOPIC, {"worker": worker.address, "reason": reason})  # for coordinators
             sync(worker.loop, worker.set_resources, **{RESOURCE: 0})
             worker.loop.add_callback(_leave, worker, reason)
-        return Refused(self.retired or reason, worker.address)
+        return WorkerRefused(self.retired or reason, worker.address)
 
     def close(self) -> None:
         with self._lock:
@@ -275,7 +275,7 @@ class JudgeService:
 
 
 async def _leave(worker: Worker, reason: str) -> None:
-    """Once the tasks running here have returned (each answers Refused, or a result judged before the
+    """Once the tasks running here have returned (each answers WorkerRefused, or a result judged before the
     sandbox broke), retire through the scheduler, which moves their outcomes to other workers first; then
     close (with the Nanny, if any)."""
     deadline = time.monotonic() + LEAVE_WAIT_S
@@ -310,7 +310,7 @@ def judge_task(job: JudgeJob, package: PackageRef, expected: Expected) -> Outcom
         return Failed(f"judge error on worker {worker.address} (not the contestant's fault): {detail}", worker.address)
 
 
-def identity_task(languages: tuple[str, ...]) -> Identity | Refused:
+def identity_task(languages: tuple[str, ...]) -> Identity | WorkerRefused:
     """The identity of the worker that runs it, with the fingerprints of ``languages``."""
     worker, service = _service()
     return service.identity(worker, languages)

@@ -74,13 +74,13 @@ class _Setup:
 
 
 @dataclass(frozen=True)
-class _Judging:
+class _JudgingChoice:
     judge_fn: JudgeFn
     options: ServeOptions
     describe: str  # for the start line
 
 
-def _judging(args: argparse.Namespace, spec: ClusterSpec | None, env: Environment, setup: _Setup) -> _Judging:
+def _judging(args: argparse.Namespace, spec: ClusterSpec | None, env: Environment, setup: _Setup) -> _JudgingChoice:
     """Judge here (``--jobs`` threads on this machine's sandbox) or on a Dask cluster."""
     from judge.serve.services.judging import judges_fn, local_judge
 
@@ -88,15 +88,15 @@ def _judging(args: argparse.Namespace, spec: ClusterSpec | None, env: Environmen
     if spec is None:
         packages = setup.stack.enter_context(Packages(problems, env))
         options = ServeOptions(workers=args.jobs, log=_log)
-        return _Judging(local_judge(packages, env), options, f"{args.jobs} judging worker(s)")
+        return _JudgingChoice(local_judge(packages, env), options, f"{args.jobs} judging worker(s)")
     wanted = {lang for lid in languages for p in problems.values() for lang in toolchain_languages(lid, p, languages)}
     judges = cluster_judges(args, spec, problems, wanted, setup.stack)
     options = ServeOptions(workers=CLUSTER_THREADS, capacity=judges.slots, log=_log)
     describe = f"judging on the Dask cluster {spec.describe()} ({judges.slots()} judge slot(s) now)"
-    return _Judging(judges_fn(judges, problems, languages), options, describe)
+    return _JudgingChoice(judges_fn(judges, problems, languages), options, describe)
 
 
-def _announce(server: Server, env: Environment, judging: _Judging, sock: socket.socket) -> None:
+def _announce(server: Server, env: Environment, judging: _JudgingChoice, sock: socket.socket) -> None:
     """The start lines: warnings, what runs, where."""
     contest, languages = server.contest, server.languages
     for w in env.runner.info.warnings:

@@ -55,7 +55,7 @@ class Entry:
 
 
 @dataclass(frozen=True)
-class Contest:
+class ContestFolder:
     root: Path
     contestants: tuple[str, ...]  # every contestant folder, sorted, even one with nothing judgeable
     entries: tuple[Entry, ...]  # sorted by (contestant, problem)
@@ -88,7 +88,7 @@ def _problem_id(entry: Path) -> str:
     return entry.name.split(".", 1)[0]
 
 
-def discover(root: Path, problems: Mapping[str, Problem], languages: Mapping[str, Language]) -> Contest:
+def discover(root: Path, problems: Mapping[str, Problem], languages: Mapping[str, Language]) -> ContestFolder:
     """Read a contest folder. Never raises for a contestant's mistake: it becomes an Issue."""
     contestants: list[str] = []
     issues: list[Issue] = []
@@ -132,4 +132,4 @@ def discover(root: Path, problems: Mapping[str, Problem], languages: Mapping[str
             issues.append(Issue("ambiguous", f"{name}/{pid}.*", reason, name, pid))
             continue
         entries.append(group[0])
-    return Contest(root, tuple(contestants), tuple(entries), tuple(issues))
+    return ContestFolder(root, tuple(contestants), tuple(entries), tuple(issues))

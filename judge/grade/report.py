@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from judge.fuzz.outcome import FuzzStatus, show_bytes
-from judge.grade.discovery import Contest, Issue
+from judge.grade.discovery import ContestFolder, Issue
 from judge.grade.fuzzing import FuzzSummary, outcome_from_json
 from judge.grade.options import BoardOptions
 from judge.grade.progress import printable
@@ -55,7 +55,7 @@ def board_fuzz(fuzzed: StoredFuzz, problems_dir: Path, contest_root: Path) -> Bo
 
 
 def build_board(
-    contest: Contest,
+    contest: ContestFolder,
     problems: Mapping[str, Problem],
     summary: Summary,
     issues: Sequence[Issue],

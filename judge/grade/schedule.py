@@ -15,7 +15,7 @@ from contextlib import closing
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from judge.grade.discovery import Contest, Entry, Issue
+from judge.grade.discovery import ContestFolder, Entry, Issue
 from judge.grade.options import GradeOptions
 from judge.grade.storage import RunKey, Store, StoredRun
 from judge.grade.workloop import LongestFirst, run_all, split_reused
@@ -103,7 +103,7 @@ class Grading:
     """What one grading works on: the contest's submissions, the problems they are for, and the environment that
     judges them on this machine (built at the edge, `judge grade`)."""
 
-    contest: Contest
+    contest: ContestFolder
     problems: Mapping[str, Problem]
     env: Environment
 
