@@ -14,7 +14,7 @@ from starlette.responses import Response
 
 from judge.judging.verdict import Verdict
 from judge.serve.http.context import number_id
-from judge.serve.http.pages import newest_first, submission_row, verdict_class
+from judge.serve.http.rows import newest_first, submission_row, verdict_class
 from judge.serve.http.web import Page, PageSpec, Redirect
 from judge.serve.model.errors import Refused
 from judge.serve.model.times import format_time

@@ -19,58 +19,19 @@ from starlette.responses import Response
 from judge.judging.jobs import SourceFile
 from judge.scoreboard.statements import render_statement, statement_assets
 from judge.serve.http.context import number_id
+from judge.serve.http.rows import newest_first, submission_row, verdict_class
 from judge.serve.http.sessions import basic_header
 from judge.serve.http.web import Page, PageSpec, Redirect
 from judge.serve.model.apijson import problem_json
 from judge.serve.model.errors import Refused
-from judge.serve.model.times import format_reltime
 from judge.serve.model.upload import SubmissionFiles, SubmissionRequest
 from judge.serve.model.viewer import Role
 from judge.serve.services import config, documents, results, submissions
 from judge.serve.services.accounts import AuthError
-from judge.serve.services.submissions import SubmissionView
-from judge.serve.visibility import Detail, shown_verdict
+from judge.serve.visibility import Detail
 
 STATIC = Path(__file__).resolve().parent / "static"
 STATIC_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8"}
-
-
-# ------------------------------------------------------------------------------------------------ shared views
-
-
-def verdict_class(verdict: str | None) -> str:
-    return "none" if verdict is None else verdict.lower()
-
-
-def submission_row(page: Page, v: SubmissionView) -> dict[str, Any]:
-    """One row of a submissions list: its current judgement as the viewer may see it (staff: our own
-    verdict, PV not WA)."""
-    server, s, j = page.server, v.submission, v.judgement
-    info = server.contest.info
-    verdict = shown_verdict(page.sight, j) if j is not None else None
-    cp = server.contest.problem(s.problem_id)
-    team = server.contest.team(s.team_id)
-    start = info.start_s if info.start_s is not None else s.time_s
-    return {
-        "id": str(s.id),
-        "contest_time": format_reltime(s.time_s - start).split(".")[0],
-        "problem": cp.label if cp else s.problem_id,
-        "problem_id": s.problem_id,
-        "problem_name": cp.name if cp else s.problem_id,
-        "team_id": s.team_id,
-        "team": (team.display_name or team.name) if team else s.team_id,
-        "language": s.language_id,
-        "verdict": verdict,
-        "css": verdict_class(verdict),
-        "score": round(j.score or 0.0, 6) if j is not None and j.done else None,
-        "max_score": None if cp is None else cp.problem.secret.max_score,
-        # no result to show while the board is frozen: pending, or hidden by the freeze
-        "hidden": j is None and not page.viewer.staff and page.sight.phase.frozen_from(page.now) is not None,
-    }
-
-
-def newest_first(page: Page, views: list[SubmissionView], limit: int | None = None) -> list[dict[str, Any]]:
-    return [submission_row(page, v) for v in reversed(views[-limit:] if limit else views)]
 
 
 # ------------------------------------------------------------------------------------------------ login
