@@ -69,3 +69,10 @@ def test_a_malformed_json_body_is_a_400_never_a_500(api: Api, server: Server, bo
         assert "\n" not in message and len(r.content) < 300
     assert stored(server) == 0
     assert api.get(C, "admin").json().get("scoreboard_thaw_time") is None
+
+
+@pytest.mark.parametrize("header", [b"Basic \xff\xfe", b"Basic \xc3\xa9t\xc3\xa9", b"Basic " + b"=" * 3, b"Digest x"])
+def test_malformed_credentials_are_a_401(api: Api, header: bytes) -> None:
+    """Non-ASCII bytes in the Authorization header were a ValueError (500) in base64's decoder."""
+    r = api.get(f"{C}/account", headers={"authorization": header})
+    assert r.status_code == 401 and r.headers["www-authenticate"].startswith("Basic"), r.text

@@ -11,7 +11,6 @@ window block further attempts (right or wrong) with 429 until the window has pas
 from __future__ import annotations
 
 import base64
-import binascii
 import hashlib
 import hmac
 import secrets
@@ -158,7 +157,7 @@ class Authenticator:
             raise AuthError(401, "use HTTP Basic authentication")
         try:
             username, sep, password = base64.b64decode(token.strip(), validate=True).decode("utf-8").partition(":")
-        except (binascii.Error, UnicodeDecodeError):
+        except ValueError:  # binascii.Error, UnicodeDecodeError, and non-ASCII text for b64decode
             raise AuthError(401, "malformed Basic credentials") from None
         if not sep:
             raise AuthError(401, "malformed Basic credentials (expected user:password)")
