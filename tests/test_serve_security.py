@@ -7,11 +7,20 @@ tests/test_serve_process.py. docs/security.md says what each defends against."""
 
 from __future__ import annotations
 
+import asyncio
+import base64
+import json
+import re
 from pathlib import Path
 
 import pytest
+from serve_channels import LoopApi, log_in
 from serve_fixtures import HOUR, T0, Api, FakeClock, db, make_server, write_contest
 
+from judge.serve.http.admin_pages import ADMIN_PAGES
+from judge.serve.http.api import ROUTES
+from judge.serve.http.pages import PAGES
+from judge.serve.model.upload import pack
 from judge.serve.services.server import Server
 
 C = "/api/contests/test"
@@ -76,3 +85,86 @@ def test_malformed_credentials_are_a_401(api: Api, header: bytes) -> None:
     """Non-ASCII bytes in the Authorization header were a ValueError (500) in base64's decoder."""
     r = api.get(f"{C}/account", headers={"authorization": header})
     assert r.status_code == 401 and r.headers["www-authenticate"].startswith("Basic"), r.text
+
+
+# ================================================================================================= F4
+
+EVIL = "http://evil.example"
+STATE_CHANGING = ("POST", "PUT", "PATCH", "DELETE")
+
+
+def concrete(path: str) -> str:
+    """A route's path with its parameters filled in (the contest, submission 1, problem sum)."""
+    return path.replace("{cid}", "test").replace("{id}", "1" if "submissions" in path else "sum")
+
+
+def changes(server: Server) -> tuple[int, ...]:
+    """What a state-changing request could have changed: submissions, jobs, events, the freeze and thaw."""
+    conn = db(server)
+    counts = tuple(
+        int(conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0]) for t in ("submissions", "jobs", "events")
+    )
+    return (*counts, int(conn.execute("SELECT count(*) FROM meta").fetchone()[0]))
+
+
+def test_every_state_changing_request_from_another_site_is_refused(api: Api, server: Server) -> None:
+    """F4: whatever the route (the API's or a page), its body type or the credentials it carries, a POST,
+    PUT, PATCH or DELETE whose Origin is another site's is a 403 and changes nothing."""
+    assert api.submit("team1").status_code == 201
+    server.judging.run_pending()
+    before = changes(server)
+    api_routes = [concrete(r.path) for r in ROUTES if r.method in STATE_CHANGING]
+    page_routes = [concrete(p.path) for p in (*PAGES, *ADMIN_PAGES) if p.method in STATE_CHANGING]
+    assert len(api_routes) >= 4 and len(page_routes) >= 7  # submit, rejudge x2, thaw; login, logout, submit, ...
+    for route in ROUTES:
+        if route.method not in STATE_CHANGING:
+            continue
+        for user in ("team1", "admin"):
+            for headers in ({"origin": EVIL, **JSON}, {"origin": "null", **JSON}, {"origin": EVIL}):
+                r = api.request(route.method, concrete(route.path), user, content=b"{}", headers=headers)
+                assert r.status_code == 403 and "cross-site" in r.json()["message"], (route.path, r.text)
+    with asyncio.Runner() as runner:
+        loop_api = LoopApi(server, runner)
+        for user in ("team1", "admin"):
+            browser = log_in(loop_api, user)
+            token = re.search(r'name="csrf" value="([^"]+)"', browser.get("/scoreboard").text)
+            for page in (*PAGES, *ADMIN_PAGES):
+                if page.method not in STATE_CHANGING:
+                    continue
+                data = {"csrf": token.group(1) if token else "", "problem": "sum", "code": "x", "language": "python3"}
+                r = browser.request(page.method, concrete(page.path), data=data, headers={"origin": EVIL})
+                assert r.status_code == 403 and "cross-site" in r.text, (page.path, r.status_code)
+    assert changes(server) == before
+
+
+def test_another_sites_form_cannot_submit_or_rejudge_with_the_browsers_credentials(api: Api, server: Server) -> None:
+    """F4's reproduction: a form on another site posts text/plain or urlencoded bodies (shaped to read as
+    JSON) with the Basic credentials the browser holds: 201 and 202 before; now 415 without an Origin (a
+    browser that sends none) and 403 with it."""
+    sent = api.submit("team1").json()["id"]
+    server.judging.run_pending()
+    before = changes(server)
+    smuggled = json.dumps(
+        {
+            "problem_id": "sum",
+            "language_id": "python3",
+            "files": [{"data": base64.b64encode(pack({"a.py": b"print(1)\n"})).decode()}],
+        }
+    ).encode()
+    for kind in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "text/json"):
+        r = api.request("POST", f"{C}/submissions", "team1", content=smuggled, headers={"content-type": kind})
+        assert r.status_code == 415 and "application/json" in r.json()["message"], (kind, r.text)
+        r = api.request("POST", f"{C}/submissions/{sent}/rejudge", "admin", content=b"", headers={"content-type": kind})
+        assert r.status_code == 415, (kind, r.text)
+        r = api.request("PATCH", C, "admin", content=b'{"id": "test"}', headers={"content-type": kind})
+        assert r.status_code == 415, (kind, r.text)
+        headers = {"content-type": kind, "origin": EVIL}
+        assert api.request("POST", f"{C}/submissions", "team1", content=smuggled, headers=headers).status_code == 403
+    assert changes(server) == before
+    # the server's own pages (same origin), and clients that are not browsers (no Origin), still work
+    own = {"origin": "http://testserver", **JSON}
+    assert api.request("POST", f"{C}/submissions", "team1", content=smuggled, headers=own).status_code == 201
+    assert api.request("POST", f"{C}/submissions", "team1", content=smuggled, headers=JSON).status_code == 201
+    assert api.request("POST", f"{C}/submissions/{sent}/rejudge", "admin").status_code == 202
+    charset = {"content-type": "application/json; charset=utf-8", "origin": "HTTP://TESTSERVER:80"}
+    assert api.request("POST", f"{C}/submissions", "team2", content=smuggled, headers=charset).status_code == 201

@@ -255,6 +255,9 @@ class RouteSpec:
     handler: Callable[[Ctx], Any]
     stream: bool = False  # the handler is async and returns a streaming response (the event feed)
     body_limit: str = "small"  # small | submission
+    # the media types a POST/PUT/PATCH body may have (else 415; none declared: the first); the handler reads
+    # ctx.media_type. A cross-site request is refused whatever its type (http/origin.py).
+    bodies: tuple[str, ...] = ("application/json",)
 
 
 C = "/api/contests/{cid}"

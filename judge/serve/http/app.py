@@ -22,6 +22,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from judge.serve.http.admin_pages import ADMIN_PAGES
 from judge.serve.http.api import ROUTES, RouteSpec
 from judge.serve.http.context import Ctx
+from judge.serve.http.origin import cross_site, media_type, unsupported_body
 from judge.serve.http.pages import PAGES
 from judge.serve.http.sessions import Sessions
 from judge.serve.http.web import environment, page_endpoint
@@ -60,7 +61,7 @@ async def _read_body(request: Request, limit: int) -> bytes:
 
 def _endpoint(server: Server, spec: RouteSpec) -> Any:
     limit = _submission_body_limit(server) if spec.body_limit == "submission" else SMALL_BODY
-    has_body = spec.method in ("POST", "PUT", "PATCH")
+    has_body = spec.method in ("POST", "PUT", "PATCH")  # a body of one of spec.bodies' types, or none
 
     def admit(authorization: str | None, address: str) -> Viewer:
         server.timeline.tick()
@@ -76,13 +77,22 @@ def _endpoint(server: Server, spec: RouteSpec) -> Any:
         address = request.client.host if request.client else "unknown"
         authorization = request.headers.get("authorization")
         params, query = dict(request.path_params), dict(request.query_params)
+        content_type = request.headers.get("content-type")
         try:
+            refusal = cross_site(
+                spec.method, request.headers.get("origin"), request.url.scheme, request.headers.get("host")
+            )
+            if refusal is not None:
+                raise Refused(403, refusal)
+            if has_body and (refusal := unsupported_body(content_type, spec.bodies)) is not None:
+                raise Refused(415, refusal)
             if not has_body and not spec.stream:
                 result = await run_in_threadpool(answer, authorization, address, params, query)
             else:
                 viewer = await run_in_threadpool(admit, authorization, address)
                 body = await _read_body(request, limit) if has_body else b""
-                ctx = Ctx(server, viewer, params, query, body, server.clock.now())
+                kind = media_type(content_type) or spec.bodies[0]
+                ctx = Ctx(server, viewer, params, query, body, server.clock.now(), kind)
                 result = await spec.handler(ctx) if spec.stream else await run_in_threadpool(spec.handler, ctx)
         except Refused as exc:
             return error(exc.status, exc.message, exc.headers)

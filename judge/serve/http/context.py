@@ -21,6 +21,7 @@ class Ctx:
     query: Mapping[str, str]
     body: bytes
     now: float
+    media_type: str | None = None  # the body's (one of the route's RouteSpec.bodies); None: no body
 
     @property
     def sight(self) -> Sight:

@@ -1,5 +1,6 @@
 """The HTML pages' plumbing: what a page handler gets (``Page``), the wrapper app.py puts around each
-(session cookie, bounded form, CSRF check on every POST, worker thread), and rendering with jinja2
+(session cookie, bounded form, the cross-site check (origin.py) and the CSRF check on every POST, worker
+thread), and rendering with jinja2
 (judge/serve/http/templates/, autoescape on). Page handlers call the same services as the API's
 handlers (judge/serve/services), for the same viewer, so a page shows what the API would.
 
@@ -23,6 +24,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from judge import __version__
 from judge.scoreboard.render import TEMPLATES as BOARD_TEMPLATES
+from judge.serve.http.origin import cross_site
 from judge.serve.http.sessions import COOKIE, Session, Sessions, cookie_header
 from judge.serve.model.errors import Refused
 from judge.serve.model.times import format_time
@@ -210,6 +212,11 @@ def page_endpoint(server: Server, env: Environment, sessions: Sessions, spec: Pa
             set_session=session if fresh else None,
         )
         try:
+            refusal = cross_site(
+                spec.method, request.headers.get("origin"), request.url.scheme, request.headers.get("host")
+            )
+            if refusal is not None:
+                raise Refused(403, refusal)
             if spec.method == "POST":
                 page.form, page.files = await _read_form(request, limit)
                 if fresh or not sessions.csrf_ok(session, page.form.get("csrf")):
