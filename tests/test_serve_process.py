@@ -189,3 +189,34 @@ def test_judging_on_a_local_dask_cluster(contest: Path, tmp_path: Path, servers:
     assert [j["judgement_type_id"] for j in verdicts[wrong]] == ["WA"]
     assert "judging on the Dask cluster" in server.log.read_text()
     assert server.kill(signal.SIGTERM) == 143
+
+
+def failed_logins(server: Serve, n: int, forwarded: Callable[[int], str]) -> list[int]:
+    """``n`` logins with wrong passwords for distinct unknown usernames (the per-account lockout never trips),
+    each with the X-Forwarded-For ``forwarded(i)``: their statuses."""
+    out = []
+    for i in range(n):
+        r = httpx.get(
+            server.url("account"), auth=(f"nobody{i}", "wrong"), headers={"x-forwarded-for": forwarded(i)}, timeout=30
+        )
+        out.append(r.status_code)
+    return out
+
+
+def test_x_forwarded_for_is_trusted_only_from_the_proxies_named(
+    contest: Path, tmp_path: Path, servers: list[Serve]
+) -> None:
+    """F3 of issue 27: 30 failed logins from loopback, each claiming another address in X-Forwarded-For, never
+    hit the per-address limit (uvicorn trusted the header from 127.0.0.1). Now the peer's own address counts
+    unless --forwarded-allow-ips names the proxy; with it, each forwarded address is counted apart."""
+    plain = Serve(contest, tmp_path / "serve.log")  # the defaults: 20 failures per address within 60 s
+    servers.append(plain)
+    assert failed_logins(plain, 22, lambda i: f"10.0.0.{i}") == [401] * 20 + [429] * 2
+    assert plain.kill(signal.SIGTERM) == 143
+    behind = Serve(contest, tmp_path / "serve2.log", "--address-lockout", "4/600", "--forwarded-allow-ips", "127.0.0.1")
+    servers.append(behind)
+    assert failed_logins(behind, 6, lambda i: f"10.0.0.{i}") == [401] * 6  # six clients behind the proxy
+    assert failed_logins(behind, 6, lambda i: "10.0.0.99") == [401] * 4 + [429] * 2  # one client behind it
+    assert behind.kill(signal.SIGTERM) == 143
+    for bad in (["--forwarded-allow-ips", "localhost"], ["--account-lockout", "5"], ["--address-lockout", "x/60"]):
+        assert main(["serve", str(contest), "--problems", str(FIXTURES), "--port", "0", *bad]) == 2

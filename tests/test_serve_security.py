@@ -15,13 +15,27 @@ from pathlib import Path
 
 import pytest
 from serve_channels import LoopApi, log_in
-from serve_fixtures import HOUR, T0, Api, FakeClock, db, make_server, write_contest
+from serve_fixtures import (
+    CHEAP_HASHER,
+    FIXTURES,
+    HOUR,
+    T0,
+    Api,
+    FakeClock,
+    ScriptedJudge,
+    db,
+    make_server,
+    write_contest,
+)
 
+from judge.languages.table import load_languages
 from judge.serve.http.admin_pages import ADMIN_PAGES
 from judge.serve.http.api import ROUTES
 from judge.serve.http.pages import PAGES
+from judge.serve.model.contest import load_contest
 from judge.serve.model.upload import pack
-from judge.serve.services.server import Server
+from judge.serve.services.accounts import Lockout, LoginLimits
+from judge.serve.services.server import ServeOptions, Server, open_server
 
 C = "/api/contests/test"
 JSON = {"content-type": "application/json"}
@@ -168,3 +182,35 @@ def test_another_sites_form_cannot_submit_or_rejudge_with_the_browsers_credentia
     assert api.request("POST", f"{C}/submissions/{sent}/rejudge", "admin").status_code == 202
     charset = {"content-type": "application/json; charset=utf-8", "origin": "HTTP://TESTSERVER:80"}
     assert api.request("POST", f"{C}/submissions", "team2", content=smuggled, headers=charset).status_code == 201
+
+
+# ================================================================================================= F3
+
+
+def _server_with(root: Path, clock: FakeClock, limits: LoginLimits) -> Server:
+    contest = load_contest(root, FIXTURES)
+    judge = ScriptedJudge({p.id: p.problem for p in contest.problems})
+    langs = {k: v for k, v in load_languages().items() if k == "python3"}
+    return open_server(contest, langs, judge, ServeOptions(hasher=CHEAP_HASHER, clock=clock, login_limits=limits))
+
+
+def test_the_account_lockout_is_configurable(tmp_path: Path, clock: FakeClock) -> None:
+    """F3: anyone who knows a username can keep that account's Basic-auth logins refused for the window (5
+    failures a minute by default); `--account-lockout 0` turns it off (the per-address limit stays)."""
+    for n, (limits, want) in enumerate(
+        (
+            (LoginLimits(), [401] * 5 + [429] * 3),
+            (LoginLimits(account=Lockout(2, 60.0)), [401] * 2 + [429] * 6),
+            (LoginLimits(account=Lockout(0, 0.0)), [401] * 8),
+            (LoginLimits(account=Lockout(0, 0.0), address=Lockout(3, 60.0)), [401] * 3 + [429] * 5),
+        )
+    ):
+        server = _server_with(write_contest(tmp_path / f"contest{n}"), clock, limits)
+        api = Api.of(server)
+        got = [api.get(f"{C}/account", "team1", password="wrong").status_code for _ in range(8)]
+        assert got == want, limits
+        right = api.get(f"{C}/account", "team1").status_code
+        assert right == (429 if want[-1] == 429 else 200)  # locked: the right password too, until the window ends
+        clock.advance(61)
+        assert api.get(f"{C}/account", "team1").status_code == 200
+        server.close()

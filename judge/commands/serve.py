@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import fcntl
+import ipaddress
 import socket
 import sys
 import time
@@ -26,6 +27,7 @@ from judge.languages.table import Language, missing_tool
 from judge.package.problem import Problem
 from judge.serve.model.contest import ContestError, load_contest
 from judge.serve.model.times import TimeError, format_time, parse_time
+from judge.serve.services.accounts import Lockout, LoginLimits
 from judge.serve.services.demo import write_demo
 from judge.serve.services.judging import JudgeFn
 from judge.serve.services.server import ServeOptions, Server, open_server
@@ -66,10 +68,40 @@ def _lock(root: Path) -> IO[bytes]:
     return f
 
 
+def _lockout(option: str, value: str) -> Lockout:
+    """``N/SECONDS`` (or ``0``: off) of --account-lockout / --address-lockout."""
+    if value.strip() == "0":
+        return Lockout(0, 0.0)
+    failures, sep, seconds = value.partition("/")
+    try:
+        lockout = Lockout(int(failures), float(seconds))
+    except ValueError:
+        lockout = Lockout(-1, 0.0)
+    if not sep or lockout.failures < 1 or not 0 < lockout.window_s <= 86400:
+        raise UsageError(f"{option} {value!r}: give N/SECONDS (e.g. 5/60: 5 failures within 60 s), or 0 for none")
+    return lockout
+
+
+def _trusted_proxies(value: str) -> str:
+    """--forwarded-allow-ips: comma-separated addresses or networks, or ``*`` (uvicorn's syntax); "" for none."""
+    entries = [e.strip() for e in value.split(",") if e.strip()]
+    for entry in entries:
+        if entry == "*":
+            continue
+        try:
+            ipaddress.ip_network(entry, strict=False)
+        except ValueError:
+            raise UsageError(
+                f"--forwarded-allow-ips: {entry!r} is not an address or a network (e.g. 127.0.0.1)"
+            ) from None
+    return ",".join(entries)
+
+
 @dataclass(frozen=True)
 class _Setup:
     problems: dict[str, Problem]
     languages: dict[str, Language]
+    limits: LoginLimits
     stack: ExitStack
 
 
@@ -87,11 +119,11 @@ def _judging(args: argparse.Namespace, spec: ClusterSpec | None, env: Environmen
     problems, languages = setup.problems, setup.languages
     if spec is None:
         packages = setup.stack.enter_context(Packages(problems, env))
-        options = ServeOptions(workers=args.jobs, log=_log)
+        options = ServeOptions(workers=args.jobs, log=_log, login_limits=setup.limits)
         return _JudgingChoice(local_judge(packages, env), options, f"{args.jobs} judging worker(s)")
     wanted = {lang for lid in languages for p in problems.values() for lang in toolchain_languages(lid, p, languages)}
     judges = cluster_judges(args, spec, problems, wanted, setup.stack)
-    options = ServeOptions(workers=CLUSTER_THREADS, capacity=judges.slots, log=_log)
+    options = ServeOptions(workers=CLUSTER_THREADS, capacity=judges.slots, log=_log, login_limits=setup.limits)
     describe = f"judging on the Dask cluster {spec.describe()} ({judges.slots()} judge slot(s) now)"
     return _JudgingChoice(judges_fn(judges, problems, languages), options, describe)
 
@@ -123,6 +155,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     spec = cluster_spec(args) if args.cluster else None
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    proxies = _trusted_proxies(args.forwarded_allow_ips)
+    limits = LoginLimits(
+        _lockout("--account-lockout", args.account_lockout), _lockout("--address-lockout", args.address_lockout)
+    )
     try:
         contest = load_contest(Path(args.contest_dir), Path(args.problems) if args.problems else None)
     except ContestError as exc:
@@ -134,14 +170,24 @@ def cmd_serve(args: argparse.Namespace) -> int:
     env = make_environment(args, check=spec is None or spec.local_workers > 0, niceness=args.judge_nice)
     languages = {lid: lang for lid, lang in env.languages.items() if missing_tool(lang, env.tools) is None}
     with ExitStack() as stack:
-        judging = _judging(args, spec, env, _Setup({p.id: p.problem for p in contest.problems}, languages, stack))
+        judging = _judging(
+            args, spec, env, _Setup({p.id: p.problem for p in contest.problems}, languages, limits, stack)
+        )
         try:
             server = open_server(contest, languages, judging.judge_fn, judging.options)
         except (ContestError, StorageError) as exc:
             raise UsageError(str(exc)) from None
         _announce(server, env, judging, sock)
         app = create_app(server, background=True)
-        config = uvicorn.Config(app, log_level="info", timeout_graceful_shutdown=3, lifespan="on")
+        # X-Forwarded-For/-Proto only from the proxies named (uvicorn's default trusts 127.0.0.1: F3 of issue 27)
+        config = uvicorn.Config(
+            app,
+            log_level="info",
+            timeout_graceful_shutdown=3,
+            lifespan="on",
+            proxy_headers=bool(proxies),
+            forwarded_allow_ips=proxies or "",
+        )
         try:
             uvicorn.Server(config).run(sockets=[sock])
         finally:

@@ -75,8 +75,27 @@ def _verifies(hasher: PasswordHasher, digest: str, password: str) -> bool:
         return False
 
 
+@dataclass(frozen=True)
+class Lockout:
+    """After ``failures`` failed logins for one key (a username, an address) within ``window_s`` seconds, that
+    key's logins are refused (429) until the window has passed; ``failures == 0``: never."""
+
+    failures: int
+    window_s: float
+
+
+@dataclass(frozen=True)
+class LoginLimits:
+    """`judge serve --account-lockout`, `--address-lockout` (docs/security.md: the account lockout lets anyone
+    who knows a username keep its Basic-auth logins refused for the window; a page session already open is
+    not affected)."""
+
+    account: Lockout = Lockout(5, 60.0)
+    address: Lockout = Lockout(20, 60.0)
+
+
 class LoginThrottle:
-    """At most ``max_failures`` failed logins per key within ``window_s`` seconds."""
+    """At most ``max_failures`` failed logins per key within ``window_s`` seconds (0: no limit)."""
 
     def __init__(self, clock: Clock, max_failures: int = 5, window_s: float = 60.0) -> None:
         self._clock = clock
@@ -96,7 +115,7 @@ class LoginThrottle:
         now = self._clock.now()
         with self._lock:
             q = self._recent(key, now)
-            if len(q) < self.max_failures:
+            if self.max_failures <= 0 or len(q) < self.max_failures:
                 return None
             return q[-self.max_failures] + self.window_s - now
 
@@ -125,13 +144,11 @@ class Authenticator:
         accounts: Sequence[AccountRecord],
         hasher: PasswordHasher,
         clock: Clock,
-        *,
-        per_user: LoginThrottle | None = None,
-        per_address: LoginThrottle | None = None,
+        limits: LoginLimits = LoginLimits(),
     ) -> None:
         self._hasher = hasher
-        self._per_user = per_user or LoginThrottle(clock, 5, 60.0)
-        self._per_address = per_address or LoginThrottle(clock, 20, 60.0)
+        self._per_user = LoginThrottle(clock, limits.account.failures, limits.account.window_s)
+        self._per_address = LoginThrottle(clock, limits.address.failures, limits.address.window_s)
         self._accounts: dict[str, _Stored] = {}
         for a in accounts:
             viewer = Viewer(Role(a.type), a.id, a.username, a.team_id)

@@ -22,7 +22,7 @@ from judge.serve.model.apijson import (
 from judge.serve.model.contest import Contest, ContestError
 from judge.serve.model.times import Clock, SystemClock
 from judge.serve.model.viewer import Viewer
-from judge.serve.services.accounts import Authenticator, sync_accounts
+from judge.serve.services.accounts import Authenticator, LoginLimits, sync_accounts
 from judge.serve.services.board import BoardCache
 from judge.serve.services.events import EventBus, publish_if_changed, sync_collection
 from judge.serve.services.judging import JobQueue, JudgeFn, JudgingSetup, republish_judgements
@@ -95,6 +95,7 @@ class ServeOptions:
     hasher: PasswordHasher | None = None  # argon2 parameters (tests: cheap ones)
     clock: Clock | None = None
     log: Callable[[str], None] = lambda line: None
+    login_limits: LoginLimits = LoginLimits()  # --account-lockout, --address-lockout
 
 
 def _claim_database(w: Writer, contest: Contest, hasher: PasswordHasher, storage: Storage) -> None:
@@ -146,7 +147,7 @@ def open_server(
     with storage.write() as w:
         _claim_database(w, contest, hasher, storage)
     with storage.read() as r:
-        auth = Authenticator(r.accounts(), hasher, clock)
+        auth = Authenticator(r.accounts(), hasher, clock, options.login_limits)
     bus = EventBus()
     timeline = Timeline(contest.info, storage, clock, bus)
     queue = JobQueue(storage, timeline, bus, JudgingSetup(contest, languages, judge_fn, options.log))
