@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 
 import pytest
-from serve_channels import LoopApi, log_in
+from serve_channels import Browser, LoopApi, log_in
 from serve_fixtures import (
     CHEAP_HASHER,
     FIXTURES,
@@ -32,6 +32,7 @@ from judge.languages.table import load_languages
 from judge.serve.http.admin_pages import ADMIN_PAGES
 from judge.serve.http.api import ROUTES
 from judge.serve.http.pages import PAGES
+from judge.serve.http.sessions import COOKIE
 from judge.serve.model.contest import load_contest
 from judge.serve.model.upload import pack
 from judge.serve.services.accounts import Lockout, LoginLimits
@@ -214,3 +215,59 @@ def test_the_account_lockout_is_configurable(tmp_path: Path, clock: FakeClock) -
         clock.advance(61)
         assert api.get(f"{C}/account", "team1").status_code == 200
         server.close()
+
+
+# ================================================================================================= F2
+
+
+def _csrf(html: str) -> str:
+    m = re.search(r'name="csrf" value="([^"]+)"', html)
+    assert m is not None, html[:300]
+    return m.group(1)
+
+
+def test_a_cookie_copied_before_logout_is_worth_nothing_after_it(server: Server, clock: FakeClock) -> None:
+    """F2 of issue 27: a cookie copied before "Log out" still loaded /submit and stored a submission afterwards
+    (a signed, stateless cookie valid 12 h). Now the logout ends the session on the server at once."""
+    with asyncio.Runner() as runner:
+        api = LoopApi(server, runner)
+        team = log_in(api, "team1")
+        copied = team.client.cookies[COOKIE]
+        token = _csrf(team.get("/submit").text)  # what a thief who copied the cookie could also have copied
+        assert team.request("POST", "/logout", data={"csrf": token}).status_code == 303
+        thief = Browser(api)
+        thief.client.cookies.set(COOKIE, copied)
+        assert thief.request("GET", "/submit").headers["location"] == "/login"
+        r = thief.request("POST", "/submit", data={"csrf": token, "problem": "sum", "language": "python3", "code": "x"})
+        assert r.status_code == 303 and r.headers["location"] == "/login"
+        assert stored(server) == 0
+        # a live session ends 12 h after its login
+        late = log_in(api, "team2")
+        assert late.request("GET", "/submit").status_code == 200
+        clock.advance(12 * HOUR + 1)
+        assert late.request("GET", "/submit").headers["location"] == "/login"
+
+
+def test_sessions_survive_a_restart_unless_the_password_changed(tmp_path: Path, clock: FakeClock) -> None:
+    """Sessions are stored, so a restarted server keeps them; a password changed in accounts.yaml (as a reset
+    would, issue 30) ends that account's sessions at the start, and only its."""
+    root = write_contest(tmp_path / "contest")
+    with asyncio.Runner() as runner:
+        first = make_server(root, clock)
+        api = LoopApi(first, runner)
+        one, two = log_in(api, "team1"), log_in(api, "team2")
+        cookies = {"team1": one.client.cookies[COOKIE], "team2": two.client.cookies[COOKIE]}
+        first.close()
+        accounts = json.loads((root / "accounts.yaml").read_text())
+        for a in accounts:
+            if a["username"] == "team2":
+                a["password"] = "a new password"
+        (root / "accounts.yaml").write_text(json.dumps(accounts))
+        second = make_server(root, clock)
+        api = LoopApi(second, runner)
+        for user, cookie in cookies.items():
+            b = Browser(api)
+            b.client.cookies.set(COOKIE, cookie)
+            r = b.request("GET", "/submit")
+            assert r.status_code == (200 if user == "team1" else 303), user
+        second.close()

@@ -24,12 +24,11 @@ from judge.serve.http.api import ROUTES, RouteSpec
 from judge.serve.http.context import Ctx
 from judge.serve.http.origin import cross_site, media_type, unsupported_body
 from judge.serve.http.pages import PAGES
-from judge.serve.http.sessions import Sessions
 from judge.serve.http.web import environment, page_endpoint
 from judge.serve.model.errors import Refused
 from judge.serve.model.viewer import Viewer
 from judge.serve.services.access import REALM
-from judge.serve.services.accounts import AuthError, session_secret
+from judge.serve.services.accounts import AuthError
 from judge.serve.services.server import Server
 
 SMALL_BODY = 64 * 1024
@@ -152,10 +151,9 @@ def create_app(server: Server, *, background: bool = False) -> Starlette:
             if background:
                 await run_in_threadpool(server.stop)
 
-    env, sessions = environment(), Sessions(session_secret(server.storage))
+    env = environment()
     routes = [Route(spec.path, _endpoint(server, spec), methods=[spec.method]) for spec in ROUTES] + [
-        Route(spec.path, page_endpoint(server, env, sessions, spec), methods=[spec.method])
-        for spec in (*PAGES, *ADMIN_PAGES)
+        Route(spec.path, page_endpoint(server, env, spec), methods=[spec.method]) for spec in (*PAGES, *ADMIN_PAGES)
     ]
     app = Starlette(
         routes=routes,

@@ -25,10 +25,11 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from judge import __version__
 from judge.scoreboard.render import TEMPLATES as BOARD_TEMPLATES
 from judge.serve.http.origin import cross_site
-from judge.serve.http.sessions import COOKIE, Session, Sessions, cookie_header
+from judge.serve.http.sessions import COOKIE, cookie_header, csrf, csrf_ok
 from judge.serve.model.errors import Refused
 from judge.serve.model.times import format_time
 from judge.serve.model.viewer import PUBLIC, Role, Viewer
+from judge.serve.services import sessions
 from judge.serve.services.server import Server
 from judge.serve.visibility import Sight
 
@@ -78,8 +79,7 @@ class Page:
 
     server: Server
     env: Environment
-    sessions: Sessions
-    session: Session
+    cookie: str  # the session cookie the request came with (or a new one: set_cookie)
     viewer: Viewer
     params: Mapping[str, str]
     query: Mapping[str, str]
@@ -88,7 +88,7 @@ class Page:
     address: str
     secure: bool
     now: float
-    set_session: Session | None = None  # a new session to send (login, logout)
+    set_cookie: str | None = None  # a new session cookie to send (a first visit, login, logout)
     headers: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -125,7 +125,7 @@ class Page:
             "contest": server.contest.info,
             "viewer": self.viewer,
             "team": team,
-            "csrf": self.sessions.csrf(self.set_session or self.session),
+            "csrf": csrf(self.set_cookie or self.cookie),
             "state": state,
             "board_frozen": phase.board_frozen(self.now),
             "judge_version": __version__,
@@ -179,29 +179,26 @@ def error_page(page: Page, status: int, message: str) -> HTMLResponse:
     return page.render("serve/error.html", status=status, status_code=status, message=message)
 
 
-def page_endpoint(server: Server, env: Environment, sessions: Sessions, spec: PageSpec) -> Any:
+def page_endpoint(server: Server, env: Environment, spec: PageSpec) -> Any:
     limit = _form_limit(server, spec.form_limit)
 
     def ticked(page: Page) -> Response:
-        """The page, after the contest clock's tick (one trip to a worker thread)."""
+        """The page, for the session's viewer, after the contest clock's tick (one trip to a worker thread)."""
+        page.viewer = sessions.viewer_of(server, page.cookie, page.now)
         server.timeline.tick()
         return spec.handler(page)
 
     async def endpoint(request: Request) -> Response:
         now = server.clock.now()
-        session = sessions.decode(request.cookies.get(COOKIE), now)
-        fresh = session is None
-        if session is None:
-            session = sessions.new(None, now)
-        viewer = PUBLIC
-        if session.username is not None:
-            viewer = server.auth.viewer_of(session.username) or PUBLIC
+        cookie = request.cookies.get(COOKIE)
+        fresh = not sessions.well_formed(cookie)
+        if cookie is None or fresh:
+            cookie = sessions.new_cookie()
         page = Page(
             server=server,
             env=env,
-            sessions=sessions,
-            session=session,
-            viewer=viewer,
+            cookie=cookie,
+            viewer=PUBLIC,
             params={**request.path_params, "_path": request.url.path},
             query=dict(request.query_params),
             form={},
@@ -209,7 +206,7 @@ def page_endpoint(server: Server, env: Environment, sessions: Sessions, spec: Pa
             address=request.client.host if request.client else "unknown",
             secure=request.url.scheme == "https",
             now=now,
-            set_session=session if fresh else None,
+            set_cookie=cookie if fresh else None,
         )
         try:
             refusal = cross_site(
@@ -219,7 +216,7 @@ def page_endpoint(server: Server, env: Environment, sessions: Sessions, spec: Pa
                 raise Refused(403, refusal)
             if spec.method == "POST":
                 page.form, page.files = await _read_form(request, limit)
-                if fresh or not sessions.csrf_ok(session, page.form.get("csrf")):
+                if fresh or not csrf_ok(cookie, page.form.get("csrf")):
                     raise Refused(403, "this form has expired or did not come from this site: reload the page")
             response = await run_in_threadpool(ticked, page)
         except Redirect as r:
@@ -230,8 +227,8 @@ def page_endpoint(server: Server, env: Environment, sessions: Sessions, spec: Pa
                 response.headers[k] = v
         for k, v in {**SECURITY_HEADERS, **page.headers}.items():
             response.headers.setdefault(k, v)
-        if page.set_session is not None:
-            response.headers.append("set-cookie", cookie_header(sessions.encode(page.set_session), secure=page.secure))
+        if page.set_cookie is not None:
+            response.headers.append("set-cookie", cookie_header(page.set_cookie, secure=page.secure))
         return response
 
     return endpoint

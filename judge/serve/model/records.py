@@ -172,3 +172,15 @@ class Counted:
 
     submission: SubmissionRecord
     judgement: JudgementRecord | None
+
+
+@dataclass(frozen=True)
+class SessionRecord:
+    """A logged-in page session (docs/security.md): the cookie is ``<selector>.<verifier>``; only the
+    verifier's SHA-256 is stored, so the database alone cannot be turned into a cookie."""
+
+    selector: str
+    verifier_sha256: str
+    account_id: str
+    created_s: float
+    expires_s: float

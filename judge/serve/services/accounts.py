@@ -13,7 +13,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-import secrets
 import threading
 from collections import deque
 from collections.abc import Sequence
@@ -26,9 +25,8 @@ from judge.serve.model.contest import AccountSpec, ContestError
 from judge.serve.model.records import AccountRecord
 from judge.serve.model.times import Clock
 from judge.serve.model.viewer import PUBLIC, Role, Viewer
-from judge.serve.storage import Storage, Writer
+from judge.serve.storage import Writer
 
-SESSION_SECRET = "session_secret"  # the pages' cookie-signing key, in ``meta``
 ARGON2_AT_ONCE = 2
 
 
@@ -50,9 +48,10 @@ def is_hash(password: str) -> bool:
     return True
 
 
-def sync_accounts(w: Writer, accounts: Sequence[AccountSpec], hasher: PasswordHasher) -> None:
+def sync_accounts(w: Writer, accounts: Sequence[AccountSpec], hasher: PasswordHasher) -> list[str]:
     """Make the stored accounts match accounts.yaml (inside the caller's transaction). A plain password that
-    still verifies against the stored hash keeps it; any other is hashed anew."""
+    still verifies against the stored hash keeps it; any other is hashed anew. Returns the ids of the
+    accounts whose password changed or that are gone (their sessions must end)."""
     stored = {a.id: a.password_hash for a in w.accounts()}
     records = []
     for a in accounts:
@@ -66,6 +65,8 @@ def sync_accounts(w: Writer, accounts: Sequence[AccountSpec], hasher: PasswordHa
                 digest = hasher.hash(a.password)
         records.append(AccountRecord(a.id, a.username, digest, a.type, a.team_id, a.name))
     w.replace_accounts(records)
+    kept = {r.id: r.password_hash for r in records}
+    return sorted(aid for aid, digest in stored.items() if kept.get(aid) != digest)
 
 
 def _verifies(hasher: PasswordHasher, digest: str, password: str) -> bool:
@@ -150,9 +151,11 @@ class Authenticator:
         self._per_user = LoginThrottle(clock, limits.account.failures, limits.account.window_s)
         self._per_address = LoginThrottle(clock, limits.address.failures, limits.address.window_s)
         self._accounts: dict[str, _Stored] = {}
+        self._by_id: dict[str, Viewer] = {}
         for a in accounts:
             viewer = Viewer(Role(a.type), a.id, a.username, a.team_id)
             self._accounts[a.username] = _Stored(viewer, a.password_hash)
+            self._by_id[a.id] = viewer
         self._dummy = hasher.hash("not a password")  # unknown users cost the same time as known ones
         self._verified: dict[str, bytes] = {}
         self._lock = threading.Lock()
@@ -160,10 +163,9 @@ class Authenticator:
         # once) must not take the cores and memory the judging needs, so at most this many verify at a time
         self._argon2 = threading.BoundedSemaphore(ARGON2_AT_ONCE)
 
-    def viewer_of(self, username: str) -> Viewer | None:
+    def viewer_of_account(self, account_id: str) -> Viewer | None:
         """The viewer of an account (a page session names it); None if it is gone."""
-        stored = self._accounts.get(username)
-        return None if stored is None else stored.viewer
+        return self._by_id.get(account_id)
 
     def authenticate(self, header: str | None, address: str) -> Viewer:
         """The viewer for an Authorization header (None: public). Raises AuthError (401, or 429)."""
@@ -200,14 +202,3 @@ class Authenticator:
             self._verified[username] = fingerprint
         assert stored is not None
         return stored.viewer
-
-
-def session_secret(storage: Storage) -> bytes:
-    """The key that signs the pages' session cookies: made on first use and kept in the database, so a
-    restarted server keeps its sessions."""
-    with storage.write() as w:
-        value = w.get_meta(SESSION_SECRET)
-        if value is None:
-            value = secrets.token_hex(32)
-            w.set_meta(SESSION_SECRET, value)
-    return bytes.fromhex(value)

@@ -22,6 +22,7 @@ from judge.serve.model.apijson import (
 from judge.serve.model.contest import Contest, ContestError
 from judge.serve.model.times import Clock, SystemClock
 from judge.serve.model.viewer import Viewer
+from judge.serve.services import sessions
 from judge.serve.services.accounts import Authenticator, LoginLimits, sync_accounts
 from judge.serve.services.board import BoardCache
 from judge.serve.services.events import EventBus, publish_if_changed, sync_collection
@@ -106,7 +107,8 @@ def _claim_database(w: Writer, contest: Contest, hasher: PasswordHasher, storage
             "move the database away to start a new contest"
         )
     w.set_meta("contest_id", contest.info.id)
-    sync_accounts(w, contest.accounts, hasher)
+    for account_id in sync_accounts(w, contest.accounts, hasher):
+        sessions.end_all(w, account_id)  # a changed password (or a removed account) ends its sessions
 
 
 def _publish_configuration(w: Writer, server: Server, now: float) -> None:

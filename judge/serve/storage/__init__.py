@@ -29,6 +29,7 @@ from judge.serve.model.records import (
     NewRun,
     NewSubmission,
     RunRecord,
+    SessionRecord,
     SubmissionRecord,
 )
 
@@ -108,6 +109,8 @@ class Reader(Protocol):
         """The ids of every object of ``kind`` ever published."""
         ...
 
+    def session(self, selector: str) -> SessionRecord | None: ...
+
 
 class Writer(Reader, Protocol):
     """A reader that changes things; all of it one transaction."""
@@ -149,6 +152,16 @@ class Writer(Reader, Protocol):
     def add_event(self, new: NewEvent) -> int:
         """Append to the event log; returns the event's token."""
         ...
+
+    def add_session(self, new: SessionRecord) -> None: ...
+
+    def end_session(self, selector: str) -> None: ...
+
+    def end_sessions(self, account_id: str) -> int:
+        """End every session of the account; returns how many there were."""
+        ...
+
+    def end_expired_sessions(self, now: float) -> int: ...
 
 
 class Storage(Protocol):

@@ -8,7 +8,7 @@ the upgrade to 3 moves.
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_s REAL NOT NULL);
@@ -87,6 +87,14 @@ CREATE TABLE IF NOT EXISTS events (
     time_s REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS events_object ON events(type, obj_id, id);
+CREATE TABLE IF NOT EXISTS sessions (
+    selector TEXT PRIMARY KEY,
+    verifier_sha256 TEXT NOT NULL,
+    account_id TEXT NOT NULL,
+    created_s REAL NOT NULL,
+    expires_s REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS sessions_account ON sessions(account_id);
 """
 
 # version -> the statements that bring it to version + 1, in order
@@ -95,5 +103,8 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
     2: (  # the version gets a table of its own
         "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_s REAL NOT NULL)",
         "DELETE FROM meta WHERE key = 'schema'",
+    ),
+    3: (  # issue 27: page sessions are stored (the table above), and no cookie-signing key is kept any more
+        "DELETE FROM meta WHERE key = 'session_secret'",
     ),
 }

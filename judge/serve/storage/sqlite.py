@@ -30,6 +30,7 @@ from judge.serve.model.records import (
     NewSubmission,
     RunRecord,
     Scope,
+    SessionRecord,
     SubmissionRecord,
 )
 from judge.serve.storage import StorageError
@@ -224,6 +225,13 @@ class SqliteReader:
         rows = self._c.execute("SELECT DISTINCT obj_id FROM events WHERE type = ? AND obj_id IS NOT NULL", (kind,))
         return [str(r[0]) for r in rows]
 
+    def session(self, selector: str) -> SessionRecord | None:
+        row = self._c.execute(
+            "SELECT selector, verifier_sha256, account_id, created_s, expires_s FROM sessions WHERE selector = ?",
+            (selector,),
+        ).fetchone()
+        return None if row is None else SessionRecord(*tuple(row))
+
 
 class SqliteWriter(SqliteReader):
     def set_meta(self, key: str, value: str) -> None:
@@ -351,6 +359,21 @@ class SqliteWriter(SqliteReader):
             (new.type, new.obj_id, new.data, a.scope.value, a.team_id, int(a.frozen), new.time_s),
         )
         return int(cur.lastrowid or 0)
+
+    def add_session(self, new: SessionRecord) -> None:
+        self._c.execute(
+            "INSERT INTO sessions (selector, verifier_sha256, account_id, created_s, expires_s) VALUES (?, ?, ?, ?, ?)",
+            (new.selector, new.verifier_sha256, new.account_id, new.created_s, new.expires_s),
+        )
+
+    def end_session(self, selector: str) -> None:
+        self._c.execute("DELETE FROM sessions WHERE selector = ?", (selector,))
+
+    def end_sessions(self, account_id: str) -> int:
+        return int(self._c.execute("DELETE FROM sessions WHERE account_id = ?", (account_id,)).rowcount)
+
+    def end_expired_sessions(self, now: float) -> int:
+        return int(self._c.execute("DELETE FROM sessions WHERE expires_s <= ?", (now,)).rowcount)
 
 
 class SqliteStorage:
