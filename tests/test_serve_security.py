@@ -28,6 +28,7 @@ from serve_fixtures import (
     write_contest,
 )
 
+from judge.commands.cli import main
 from judge.languages.table import load_languages
 from judge.serve.http.admin_pages import ADMIN_PAGES
 from judge.serve.http.api import ROUTES
@@ -271,3 +272,49 @@ def test_sessions_survive_a_restart_unless_the_password_changed(tmp_path: Path, 
             r = b.request("GET", "/submit")
             assert r.status_code == (200 if user == "team1" else 303), user
         second.close()
+
+
+# ================================================================================================= F5
+
+
+def mode(path: Path) -> int:
+    return path.stat().st_mode & 0o777
+
+
+def test_the_database_and_its_wal_and_shm_are_owner_only(api: Api, server: Server) -> None:
+    """F5 of issue 27: contest.sqlite and its -wal/-shm were created 0644 under the default umask; the user
+    nobody read the cookie key from them."""
+    assert api.submit("team1").status_code == 201  # something in the WAL
+    server.judging.run_pending()
+    db_path = server.storage.path
+    files = [db_path, db_path.with_name(db_path.name + "-wal"), db_path.with_name(db_path.name + "-shm")]
+    assert all(f.exists() for f in files)
+    assert {f.name: mode(f) for f in files} == {f.name: 0o600 for f in files}
+
+
+def test_the_database_holds_no_key_and_its_sessions_cannot_be_replayed(server: Server, clock: FakeClock) -> None:
+    """F5: whoever reads a copy of the database (or the contest package) must not be able to make a cookie:
+    there is no signing key any more, and a session is stored as its verifier's SHA-256 only."""
+    with asyncio.Runner() as runner:
+        api = LoopApi(server, runner)
+        admin = log_in(api, "admin")
+        assert admin.request("GET", "/admin").status_code == 200
+        conn = db(server)
+        assert {k for (k,) in conn.execute("SELECT key FROM meta")} <= {"contest_id", "freeze_time", "thaw_time"}
+        rows = conn.execute("SELECT selector, verifier_sha256 FROM sessions").fetchall()
+        selector, verifier = admin.client.cookies[COOKIE].split(".")
+        assert rows == [(selector, rows[0][1])] and verifier not in rows[0][1]  # the hash only
+        for forged in (f"{rows[0][0]}.{rows[0][1]}", f"{rows[0][0]}.{rows[0][1][:43]}"):
+            thief = Browser(api)
+            thief.client.cookies.set(COOKIE, forged)
+            assert thief.request("GET", "/admin").headers["location"] == "/login"
+        package = admin.request("GET", "/admin/contest-package.zip").content
+        assert rows[0][0].encode() not in package and b"$argon2" not in package
+
+
+def test_contest_init_makes_its_folder_and_accounts_owner_only(tmp_path: Path) -> None:
+    """F5: the accounts.yaml `judge contest init` writes holds argon2 hashes (attackable offline): 0600, in a
+    0700 folder."""
+    dest = tmp_path / "made" / "demo"
+    assert main(["contest", "init", str(dest), "--problems", str(FIXTURES), "--teams", "2"]) == 0
+    assert mode(dest) == 0o700 and mode(dest / "accounts.yaml") == 0o600

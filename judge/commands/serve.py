@@ -6,7 +6,9 @@ from __future__ import annotations
 import argparse
 import fcntl
 import ipaddress
+import os
 import socket
+import stat
 import sys
 import time
 from contextlib import ExitStack
@@ -59,7 +61,7 @@ def _listen(host: str, port: int) -> socket.socket:
 def _lock(root: Path) -> IO[bytes]:
     """One server per contest: a second would judge the same jobs twice (stored once, but wasted)."""
     path = root / LOCK_NAME
-    f = path.open("ab")
+    f = os.fdopen(os.open(path, os.O_CREAT | os.O_WRONLY | os.O_APPEND, 0o600), "ab")
     try:
         fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
@@ -95,6 +97,21 @@ def _trusted_proxies(value: str) -> str:
                 f"--forwarded-allow-ips: {entry!r} is not an address or a network (e.g. 127.0.0.1)"
             ) from None
     return ",".join(entries)
+
+
+def _exposed(root: Path) -> list[str]:
+    """Warnings for the files of the contest that hold secrets (every team's code, password hashes, sessions)
+    but that other users of this machine may read (F5 of issue 27; docs/security.md)."""
+    out = []
+    names = (DB_NAME, f"{DB_NAME}-wal", f"{DB_NAME}-shm", "accounts.yaml", "accounts.json")
+    for path in (root / n for n in names):
+        try:
+            mode = stat.S_IMODE(path.stat().st_mode)
+        except OSError:
+            continue
+        if mode & 0o077:
+            out.append(f"{path} can be read by other users of this machine (mode {mode:04o}): chmod 600 {path}")
+    return out
 
 
 @dataclass(frozen=True)
@@ -135,6 +152,8 @@ def _announce(server: Server, env: Environment, judging: _JudgingChoice, sock: s
         _log(f"WARNING: {w}")
     if not contest.accounts:
         _log("WARNING: accounts.yaml lists no accounts: nobody can log in or submit")
+    for exposed in _exposed(contest.root):
+        _log(f"WARNING: {exposed}")
     _log(
         f"contest {contest.info.id!r}: {len(contest.problems)} problems, {len(contest.teams)} teams, "
         f"languages {', '.join(sorted(languages))}; {judging.describe}; database "

@@ -1,5 +1,5 @@
 """The SQLite implementation of the storage Protocols (storage/__init__.py): one database file (WAL) in
-CONTEST_DIR, a connection per thread, every statement parameterized.
+CONTEST_DIR, a connection per thread, every statement parameterized; the file owner-only (0600) when this creates it.
 
 Every write is one ``BEGIN IMMEDIATE`` transaction: a submission and its job are committed together
 before the client hears back; a judgement's result, its runs, its events and its job's ``done`` flag are
@@ -9,6 +9,7 @@ done. ``synchronous=FULL``: an acknowledged submission survives a power cut too.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 import time
@@ -385,6 +386,7 @@ class SqliteStorage:
         self._lock = threading.Lock()
         self._all: list[sqlite3.Connection] = []
         try:
+            _create_private(path)
             conn = self._conn()
             conn.execute("PRAGMA journal_mode=WAL")
             with self._transaction() as c:
@@ -441,6 +443,18 @@ class SqliteStorage:
                     pass
             self._all.clear()
         self._local = threading.local()
+
+
+def _create_private(path: Path) -> None:
+    """A new database file is created owner-only (0600) before SQLite opens it: it holds every team's code,
+    the password hashes and the sessions, and SQLite gives its -wal and -shm files the database's mode. An
+    existing file keeps its mode (`judge serve` warns at the start when others may read it)."""
+    try:
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    except FileExistsError:
+        pass
+    except OSError as exc:
+        raise StorageError(f"{path}: cannot create the contest database: {exc.strerror or exc}") from None
 
 
 def _has_table(conn: sqlite3.Connection, name: str) -> bool:
