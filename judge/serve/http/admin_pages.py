@@ -16,6 +16,7 @@ from judge.judging.verdict import Verdict
 from judge.serve.http.context import number_id
 from judge.serve.http.rows import newest_first, submission_row, verdict_class
 from judge.serve.http.web import Page, PageSpec, Redirect
+from judge.serve.model.apijson import judgement_id
 from judge.serve.model.errors import Refused
 from judge.serve.model.times import format_time
 from judge.serve.services import archive, control, results, submissions
@@ -97,7 +98,8 @@ def _judgement_view(d: JudgementDetail) -> dict[str, Any]:
         for r in d.runs
     ]
     return {
-        "id": j.id,
+        "id": judgement_id(j.submission_id, j.ordinal),
+        "ordinal": j.ordinal,  # the submission's first judgement, its second, ...
         "current": j.current,
         "verdict": j.verdict,
         "css": verdict_class(j.verdict),

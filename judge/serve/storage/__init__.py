@@ -20,6 +20,7 @@ from typing import Protocol
 
 from judge.serve.model.records import (
     AccountRecord,
+    Audience,
     Counted,
     EventRecord,
     JobRecord,
@@ -97,6 +98,11 @@ class Reader(Protocol):
 
     def events(self, after: int, limit: int) -> list[EventRecord]:
         """The events after token ``after``, at most ``limit``."""
+        ...
+
+    def event_audiences(self, after: int, limit: int) -> list[tuple[int, Audience]]:
+        """The (id, audience) of the events after ``after``, at most ``limit``: enough to count what a viewer
+        sees (services/events.py) without reading the events' data."""
         ...
 
     def latest_event(self) -> int:

@@ -35,13 +35,18 @@ from judge.serve.model.records import (
     SubmissionRecord,
 )
 from judge.serve.storage import StorageError
-from judge.serve.storage.schema import MIGRATIONS, SCHEMA_VERSION, TABLES
+from judge.serve.storage.schema import MIGRATIONS, SCHEMA_VERSION, TABLES, Step
 
 SUBMISSION_COLUMNS = "s.id, s.team_id, s.account_id, s.problem_id, s.language_id, s.entry_point, s.time_s"
 _JUDGEMENT_FIELDS = (
     "id submission_id current start_s end_s verdict judgement_type score max_score max_run_time memory_kib metric "
-    "metric_name compile_message package_hash"
+    "metric_name compile_message package_hash ordinal"
 ).split()
+# a run, with its judgement's submission and ordinal
+RUN_SELECT = (
+    "SELECT r.*, coalesce(j.submission_id, 0) AS j_submission_id, coalesce(j.ordinal, 1) AS j_ordinal "
+    "FROM runs r LEFT JOIN judgements j ON j.id = r.judgement_id"
+)
 JUDGEMENT_COLUMNS = ", ".join(f"j.{f}" for f in _JUDGEMENT_FIELDS)
 JUDGEMENT_COLUMNS_AS_J = ", ".join(f"j.{f} AS j_{f}" for f in _JUDGEMENT_FIELDS)  # beside a submission's
 
@@ -75,6 +80,7 @@ def _judgement(r: sqlite3.Row, prefix: str = "") -> JudgementRecord:
         metric_name=r[prefix + "metric_name"],
         compile_message=r[prefix + "compile_message"],
         package_hash=r[prefix + "package_hash"],
+        ordinal=int(r[prefix + "ordinal"]),
     )
 
 
@@ -93,6 +99,8 @@ def _run(r: sqlite3.Row) -> RunRecord:
         score=float(r["score"]),
         message=r["message"],
         transcript=r["transcript"],
+        submission_id=int(r["j_submission_id"]),
+        judgement_ordinal=int(r["j_ordinal"]),
     )
 
 
@@ -170,8 +178,8 @@ class SqliteReader:
     def runs(
         self, *, ids: Collection[int] | None = None, judgement_ids: Collection[int] | None = None
     ) -> list[RunRecord]:
-        w = _Where().among("id", ids).among("judgement_id", judgement_ids)
-        return [_run(r) for r in self._c.execute(f"SELECT * FROM runs WHERE {w.sql} ORDER BY id", w.args)]
+        w = _Where().among("r.id", ids).among("r.judgement_id", judgement_ids)
+        return [_run(r) for r in self._c.execute(f"{RUN_SELECT} WHERE {w.sql} ORDER BY r.id", w.args)]
 
     def counted(self, window: tuple[float, float] | None) -> list[Counted]:
         where, args = ("s.time_s >= ? AND s.time_s < ?", window) if window is not None else ("1", ())
@@ -212,6 +220,12 @@ class SqliteReader:
     def events(self, after: int, limit: int) -> list[EventRecord]:
         rows = self._c.execute("SELECT * FROM events WHERE id > ? ORDER BY id LIMIT ?", (after, limit))
         return [_event(r) for r in rows]
+
+    def event_audiences(self, after: int, limit: int) -> list[tuple[int, Audience]]:
+        rows = self._c.execute(
+            "SELECT id, scope, team_id, frozen FROM events WHERE id > ? ORDER BY id LIMIT ?", (after, limit)
+        )
+        return [(int(r["id"]), Audience(Scope(r["scope"]), r["team_id"], bool(r["frozen"]))) for r in rows]
 
     def latest_event(self) -> int:
         return int(self._c.execute("SELECT max(id) FROM events").fetchone()[0] or 0)
@@ -282,11 +296,13 @@ class SqliteWriter(SqliteReader):
         ]
 
     def add_judgement(self, submission_id: int, current: bool, start_s: float) -> JudgementRecord:
+        row = self._c.execute("SELECT max(ordinal) FROM judgements WHERE submission_id = ?", (submission_id,))
+        ordinal = int(row.fetchone()[0] or 0) + 1
         cur = self._c.execute(
-            "INSERT INTO judgements (submission_id, current, start_s) VALUES (?, ?, ?)",
-            (submission_id, int(current), start_s),
+            "INSERT INTO judgements (submission_id, current, start_s, ordinal) VALUES (?, ?, ?, ?)",
+            (submission_id, int(current), start_s, ordinal),
         )
-        return JudgementRecord(int(cur.lastrowid or 0), submission_id, current, start_s)
+        return JudgementRecord(int(cur.lastrowid or 0), submission_id, current, start_s, ordinal=ordinal)
 
     def attach_judgement(self, job_id: int, judgement_id: int) -> None:
         self._c.execute("UPDATE jobs SET judgement_id = ? WHERE id = ?", (judgement_id, job_id))
@@ -347,7 +363,7 @@ class SqliteWriter(SqliteReader):
                 n.transcript,
             ),
         )
-        row = self._c.execute("SELECT * FROM runs WHERE id = ?", (cur.lastrowid,)).fetchone()
+        row = self._c.execute(f"{RUN_SELECT} WHERE r.id = ?", (cur.lastrowid,)).fetchone()
         return _run(row)
 
     def finish_job(self, job_id: int) -> None:
@@ -482,7 +498,11 @@ def _bring_up_to_date(conn: sqlite3.Connection, path: Path) -> None:
         raise StorageError(f"{path}: written by another version of judge serve (schema {version})")
     for step in range(version, SCHEMA_VERSION) if version else ():
         for statement in MIGRATIONS.get(step, ()):
-            conn.execute(statement)
+            if isinstance(statement, Step):
+                if all(_has_table(conn, t) for t in statement.tables):
+                    conn.execute(statement.sql)
+            else:
+                conn.execute(statement)
     for statement in TABLES.split(";"):
         if statement.strip():
             conn.execute(statement)
