@@ -9,9 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import io
 import json
 import re
+import stat
+import zipfile
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 from serve_channels import Browser, LoopApi, log_in
@@ -34,7 +38,8 @@ from judge.serve.http.admin_pages import ADMIN_PAGES
 from judge.serve.http.api import ROUTES
 from judge.serve.http.pages import PAGES
 from judge.serve.http.sessions import COOKIE
-from judge.serve.model.contest import load_contest
+from judge.serve.model.contest import ContestInfo, load_contest
+from judge.serve.model.times import format_time
 from judge.serve.model.upload import pack
 from judge.serve.services.accounts import Lockout, LoginLimits
 from judge.serve.services.server import ServeOptions, Server, open_server
@@ -318,3 +323,73 @@ def test_contest_init_makes_its_folder_and_accounts_owner_only(tmp_path: Path) -
     dest = tmp_path / "made" / "demo"
     assert main(["contest", "init", str(dest), "--problems", str(FIXTURES), "--teams", "2"]) == 0
     assert mode(dest) == 0o700 and mode(dest / "accounts.yaml") == 0o600
+
+
+# ================================================================================================= smaller ones
+
+
+def test_a_stored_zip_keeps_no_symlink_flag(api: Api, server: Server) -> None:
+    """A zip entry flagged as a symlink (its data the link's target) was stored and downloaded as it came:
+    whoever unpacked the download (an organizer's tool) made the link. The stored zip holds regular files."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        link = zipfile.ZipInfo("sum.py")
+        link.external_attr = (stat.S_IFLNK | 0o777) << 16
+        link.create_system = 3  # unix
+        zf.writestr(link, "/etc/passwd")
+        zf.writestr("util.py", "a + b\n")
+    body = {
+        "problem_id": "sum",
+        "language_id": "python3",
+        "files": [{"data": base64.b64encode(buf.getvalue()).decode()}],
+    }
+    r = api.request("POST", f"{C}/submissions", "team1", json=body)
+    assert r.status_code == 201, r.text
+    download = api.get(f"{C}/submissions/{r.json()['id']}/files", "admin").content
+    with zipfile.ZipFile(io.BytesIO(download)) as zf:
+        infos = zf.infolist()
+        assert [i.filename for i in infos] == ["sum.py", "util.py"]
+        assert zf.read("sum.py") == b"/etc/passwd"  # the bytes that were judged, as a plain file
+        assert all(stat.S_ISREG(i.external_attr >> 16) and not stat.S_ISLNK(i.external_attr >> 16) for i in infos)
+
+
+def test_a_page_shows_only_the_servers_own_messages(server: Server) -> None:
+    """?message= put any text in the organizers' page's message area (escaped, but a link could make it say
+    anything); ?submitted= any number in a team's. Only messages the server issues are shown now."""
+    with asyncio.Runner() as runner:
+        api = LoopApi(server, runner)
+        assert api.submit("team1").status_code == 201
+        admin, team = log_in(api, "admin"), log_in(api, "team1")
+        for text in ("the contest is cancelled: go home", "the scoreboard is frozen <b>now</b>", "x" * 300):
+            for path in ("/admin", "/admin/submissions/1"):
+                page = admin.get(f"{path}?message={quote(text)}").text
+                assert 'id="message"' not in page and "go home" not in page, (path, text)
+        page = admin.get(f"/admin?message={quote('rejudge of problem sum: 2 submission(s) queued')}").text
+        assert 'id="message"' in page  # one of the server's own
+        assert 'id="submitted"' not in team.get("/submissions?submitted=999").text
+        assert 'id="submitted"' not in team.get("/submissions?submitted=please%20call%20us").text
+        assert "Submission 1 received" in team.get("/submissions?submitted=1").text
+        other = log_in(api, "team2")
+        assert 'id="submitted"' not in other.get("/submissions?submitted=1").text  # not team2's
+
+
+def test_every_message_the_organizers_pages_issue_is_shown() -> None:
+    """The table covers what the handlers say, the freeze's refusals (model/phase.py) included."""
+    from judge.serve.http import notices
+    from judge.serve.model.phase import Phase
+
+    info = ContestInfo("t", "T", "T", start_s=T0, duration_s=5 * HOUR, freeze_duration_s=HOUR)
+    reasons = [
+        Phase(info, freeze_s=T0 + 4 * HOUR, thaw_s=None).freeze_refusal(T0 - 1),
+        Phase(info, freeze_s=T0 + 4 * HOUR, thaw_s=None).freeze_refusal(T0 + 4.5 * HOUR),
+        Phase(info, freeze_s=T0 + 4 * HOUR, thaw_s=T0 + 5 * HOUR, thawed_at=T0 + 5 * HOUR).freeze_refusal(T0 + HOUR),
+    ]
+    issued = [notices.notice(notices.NOT_FROZEN, reason=r) for r in reasons]
+    issued += [notices.FROZEN, notices.THAWED, notices.notice(notices.THAWS_AT, time=format_time(T0 + 5 * HOUR))]
+    for what, what_id in (("submission", "12"), ("problem", "sum")):
+        issued += [
+            notices.notice(t, what=what, id=what_id, n=n)
+            for t, n in ((notices.REJUDGED, 3), (notices.REJUDGED_NONE, 0))
+        ]
+    assert all(r is not None for r in reasons)
+    assert [notices.shown(m) for m in issued] == issued

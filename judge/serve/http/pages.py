@@ -192,7 +192,10 @@ def my_submissions(page: Page) -> Response:
     rows = newest_first(page, submissions.submission_views(page.server, page.sight, team_id=page.viewer.team_id))
     if page.query.get("fragment"):
         return page.render("serve/_my_rows.html", rows=rows)
-    return page.render("serve/submissions.html", rows=rows, submitted=page.query.get("submitted"))
+    submitted = page.query.get("submitted")  # shown only for one of the team's own submissions (issue 27)
+    return page.render(
+        "serve/submissions.html", rows=rows, submitted=submitted if submitted in {r["id"] for r in rows} else None
+    )
 
 
 def _test_row(t: results.TestView) -> dict[str, Any]:
