@@ -1,8 +1,8 @@
-"""The HTML pages' plumbing: what a page handler gets (``Page``), the wrapper app.py puts around each
-(session cookie, bounded form, the cross-site check (origin.py) and the CSRF check on every POST, worker
-thread), and rendering with jinja2
-(judge/serve/http/templates/, autoescape on). Page handlers call the same services as the API's
-handlers (judge/serve/services), for the same viewer, so a page shows what the API would.
+"""The HTML pages' plumbing: what a page handler gets (``Page``), the wrapper app.py puts around each (the
+session cookie and its stored session, a bounded form, the cross-site check (origin.py) and the CSRF check
+on every POST, a worker thread), and rendering with jinja2 (judge/serve/http/templates/, autoescape on).
+Page handlers call the same services as the API's handlers (judge/serve/services), for the same viewer, so
+a page shows what the API would.
 
 Every page answer carries a Content-Security-Policy that allows scripts from this server only (no inline
 script), ``X-Frame-Options: DENY`` and ``Cache-Control: no-store``.
