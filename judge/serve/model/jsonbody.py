@@ -18,6 +18,7 @@ from judge.serve.model.errors import Refused
 MAX_DEPTH = 32  # our bodies nest 3 deep; the spec's objects a few more
 MAX_DIGITS = 40  # an integer's digits (ids and times are strings; no property needs more)
 # a string literal (skipped whole, in C), or a bracket: what the depth scan looks at
+_SURROGATE = re.compile(rb"\\u[dD][89abcdefABCDEF]")
 _TOKENS = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]', re.S)
 
 
@@ -72,6 +73,8 @@ def parse_json_body(body: bytes) -> Any:
         raise Refused(400, f"the body must be JSON: {exc}") from None
     except (ValueError, RecursionError):  # JSONDecodeError is a ValueError
         raise Refused(400, "the body must be JSON") from None
+    if _SURROGATE.search(body) is None:  # a lone surrogate can only come from such an escape
+        return value
     try:
         json.dumps(value, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError:

@@ -114,13 +114,17 @@ def locate(r: Reader, sight: Sight, token: int, batch: int = 5000) -> Cursor | N
     """The cursor just after the viewer's ``token``-th event; None when the viewer's stream is shorter (a
     token it cannot have received). Reads the audiences only, never the events' data."""
     cursor = Cursor()
+    decided: dict[Audience, bool] = {}  # few distinct audiences: each decided once
     while cursor.token < token:
         heads = r.event_audiences(cursor.event_id, batch)
         if not heads:
             return None
         seen = cursor.token
         for event_id, audience in heads:
-            if sees_audience(sight, audience):
+            sees = decided.get(audience)
+            if sees is None:
+                sees = decided[audience] = sees_audience(sight, audience)
+            if sees:
                 seen += 1
                 if seen == token:
                     return Cursor(event_id, token)

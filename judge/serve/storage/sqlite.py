@@ -224,8 +224,16 @@ class SqliteReader:
     def event_audiences(self, after: int, limit: int) -> list[tuple[int, Audience]]:
         rows = self._c.execute(
             "SELECT id, scope, team_id, frozen FROM events WHERE id > ? ORDER BY id LIMIT ?", (after, limit)
-        )
-        return [(int(r["id"]), Audience(Scope(r["scope"]), r["team_id"], bool(r["frozen"]))) for r in rows]
+        ).fetchall()
+        made: dict[tuple[str, str | None, int], Audience] = {}  # few distinct audiences: one record each
+        out = []
+        for r in rows:
+            key = (r[1], r[2], r[3])
+            audience = made.get(key)
+            if audience is None:
+                audience = made[key] = Audience(Scope(r[1]), r[2], bool(r[3]))
+            out.append((int(r[0]), audience))
+        return out
 
     def latest_event(self) -> int:
         return int(self._c.execute("SELECT max(id) FROM events").fetchone()[0] or 0)
