@@ -393,3 +393,13 @@ def test_every_message_the_organizers_pages_issue_is_shown() -> None:
         ]
     assert all(r is not None for r in reasons)
     assert [notices.shown(m) for m in issued] == issued
+
+
+def test_a_refused_form_still_shows_who_is_logged_in(server: Server) -> None:
+    """A form refused before the session is looked up (its CSRF token, its Origin) renders the error page for
+    the session's viewer, not for the public."""
+    with asyncio.Runner() as runner:
+        team = log_in(LoopApi(server, runner), "team1")
+        for headers in ({}, {"origin": EVIL}):
+            r = team.request("POST", "/submit", data={"csrf": "wrong", "code": "x"}, headers=headers)
+            assert r.status_code == 403 and "Log out" in r.text and "Zeta" in r.text, headers

@@ -222,6 +222,8 @@ def page_endpoint(server: Server, env: Environment, spec: PageSpec) -> Any:
         except Redirect as r:
             response = RedirectResponse(r.url, status_code=303)
         except Refused as exc:
+            if page.viewer is PUBLIC and not fresh:  # refused before the session was looked up (CSRF, Origin)
+                page.viewer = await run_in_threadpool(sessions.viewer_of, server, page.cookie, page.now)
             response = error_page(page, exc.status, exc.message)
             for k, v in (exc.headers or {}).items():
                 response.headers[k] = v
