@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -189,3 +190,98 @@ def test_judging_on_a_local_dask_cluster(contest: Path, tmp_path: Path, servers:
     assert [j["judgement_type_id"] for j in verdicts[wrong]] == ["WA"]
     assert "judging on the Dask cluster" in server.log.read_text()
     assert server.kill(signal.SIGTERM) == 143
+
+
+def failed_logins(server: Serve, n: int, forwarded: Callable[[int], str]) -> list[int]:
+    """``n`` logins with wrong passwords for distinct unknown usernames (the per-account lockout never trips),
+    each with the X-Forwarded-For ``forwarded(i)``: their statuses."""
+    out = []
+    for i in range(n):
+        r = httpx.get(
+            server.url("account"), auth=(f"nobody{i}", "wrong"), headers={"x-forwarded-for": forwarded(i)}, timeout=30
+        )
+        out.append(r.status_code)
+    return out
+
+
+def test_x_forwarded_for_is_trusted_only_from_the_proxies_named(
+    contest: Path, tmp_path: Path, servers: list[Serve]
+) -> None:
+    """F3 of issue 27: 30 failed logins from loopback, each claiming another address in X-Forwarded-For, never
+    hit the per-address limit (uvicorn trusted the header from 127.0.0.1). Now the peer's own address counts
+    unless --forwarded-allow-ips names the proxy; with it, each forwarded address is counted apart."""
+    plain = Serve(contest, tmp_path / "serve.log")  # the defaults: 20 failures per address within 60 s
+    servers.append(plain)
+    assert failed_logins(plain, 22, lambda i: f"10.0.0.{i}") == [401] * 20 + [429] * 2
+    assert plain.kill(signal.SIGTERM) == 143
+    behind = Serve(contest, tmp_path / "serve2.log", "--address-lockout", "4/600", "--forwarded-allow-ips", "127.0.0.1")
+    servers.append(behind)
+    assert failed_logins(behind, 6, lambda i: f"10.0.0.{i}") == [401] * 6  # six clients behind the proxy
+    assert failed_logins(behind, 6, lambda i: "10.0.0.99") == [401] * 4 + [429] * 2  # one client behind it
+    assert behind.kill(signal.SIGTERM) == 143
+    for bad in (["--forwarded-allow-ips", "localhost"], ["--account-lockout", "5"], ["--address-lockout", "x/60"]):
+        assert main(["serve", str(contest), "--problems", str(FIXTURES), "--port", "0", *bad]) == 2
+
+
+def test_the_pen_tests_reproductions_are_refused_by_judge_serve(
+    contest: Path, tmp_path: Path, servers: list[Serve]
+) -> None:
+    """Issue 27's reproductions, re-run against `judge serve` itself: the database and its WAL/SHM are 0600
+    and a readable one is named at the start (F5); malformed JSON is a 400 with one log line, no traceback
+    (F6); another site's request is refused (F4); a cookie copied before the logout is the public (F2)."""
+    log = tmp_path / "serve.log"
+    server = Serve(contest, log)
+    servers.append(server)
+    sid = server.submit("team1", SUM_AC)  # the WAL and SHM exist while the server runs
+    wait_for("the judgement", lambda: final(server, sid))
+    db = contest / "contest.sqlite"
+    files = [db, db.with_name("contest.sqlite-wal"), db.with_name("contest.sqlite-shm")]
+    assert {f.name: f.stat().st_mode & 0o777 for f in files} == {f.name: 0o600 for f in files}
+    warnings = [line for line in log.read_text().splitlines() if "can be read by other users" in line]
+    assert [w.split("WARNING: ")[1].split(" ")[0] for w in warnings] == [str(contest / "accounts.yaml")]
+
+    before = len(log.read_text().splitlines())
+    r = httpx.post(
+        server.url("submissions"),
+        content=b"[" * 12_000,
+        headers={"content-type": "application/json"},
+        auth=("team1", PASSWORDS["team1"]),
+        timeout=30,
+    )
+    assert r.status_code == 400 and r.json()["message"].startswith("the body must be JSON")
+    new = wait_for("the access log line", lambda: log.read_text().splitlines()[before:])
+    time.sleep(0.5)  # nothing else follows it
+    new = log.read_text().splitlines()[before:]
+    assert len(new) == 1 and "400" in new[0] and "Traceback" not in log.read_text(), new
+
+    evil = {"origin": "http://evil.example", "content-type": "application/json"}
+    r = httpx.post(server.url("submissions/1/rejudge"), headers=evil, auth=("admin", PASSWORDS["admin"]), timeout=30)
+    assert r.status_code == 403
+    r = httpx.post(
+        server.url("submissions/1/rejudge"),
+        headers={"content-type": "text/plain"},
+        auth=("admin", PASSWORDS["admin"]),
+        timeout=30,
+    )
+    assert r.status_code == 415
+
+    pages = f"http://127.0.0.1:{server.port}"
+    with httpx.Client(base_url=pages, timeout=30) as browser:
+        token = re.search(r'name="csrf" value="([^"]+)"', browser.get("/login").text)
+        assert token is not None
+        r = browser.post("/login", data={"csrf": token.group(1), "username": "team1", "password": PASSWORDS["team1"]})
+        assert r.status_code == 303
+        copied = browser.cookies["judge_session"]
+        token = re.search(r'name="csrf" value="([^"]+)"', browser.get("/submit").text)
+        assert token is not None
+        assert browser.post("/logout", data={"csrf": token.group(1)}).status_code == 303
+    with httpx.Client(base_url=pages, timeout=30, cookies={"judge_session": copied}) as thief:
+        assert thief.get("/submit").headers["location"] == "/login"
+    assert server.kill(signal.SIGTERM) == 143
+
+    db.chmod(0o644)
+    again = Serve(contest, log)
+    servers.append(again)
+    warned = [line for line in log.read_text().splitlines() if "can be read by other users" in line][len(warnings) :]
+    assert any(str(db) in line and "chmod 600" in line for line in warned), warned
+    assert again.kill(signal.SIGTERM) == 143

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from serve_fixtures import FIXTURES, Api, FakeClock, feed, make_server
+from serve_v2_ids import renamed
 
 from judge.serve.storage import StorageError, open_storage
 from judge.serve.storage.schema import SCHEMA_VERSION
@@ -24,7 +25,7 @@ PATHS += ("/judgement-types", "/languages", "/groups", "/organizations")
 @pytest.fixture
 def old_contest(tmp_path: Path) -> Path:
     root = tmp_path / "contest"
-    shutil.copytree(V2, root, ignore=shutil.ignore_patterns("answers.json", "README.md"))
+    shutil.copytree(V2, root, ignore=shutil.ignore_patterns("answers*.json", "README.md"))
     return root
 
 
@@ -88,3 +89,10 @@ def test_a_failed_write_leaves_nothing(tmp_path: Path) -> None:
     with storage.read() as r:
         assert r.get_meta("half") is None
     storage.close()
+
+
+def test_the_golden_answers_are_the_schema_2_releases_with_the_new_ids_only() -> None:
+    """answers.json is what the schema-2 release answered (answers.schema2.json) with the judgements', runs'
+    and tokens' ids of issue 27 and nothing else changed (tests/serve_v2_ids.py wrote it)."""
+    old = json.loads((V2 / "answers.schema2.json").read_text())
+    assert renamed(old, V2 / "contest.sqlite") == json.loads((V2 / "answers.json").read_text())

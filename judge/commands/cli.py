@@ -259,6 +259,26 @@ def _serve_args(sub: Subcommands) -> None:
         help=f"the nice value (0..19) of the programs, compilers and validators the server runs (default "
         f"{SERVE_NICENESS}: judging yields the CPU to the pages and the API; verdicts count CPU time only)",
     )
+    p.add_argument(
+        "--forwarded-allow-ips",
+        default="",
+        metavar="IPS",
+        help="the proxies whose X-Forwarded-For and X-Forwarded-Proto are trusted: comma-separated addresses or "
+        "networks, or * (default none: the peer's own address counts; docs/security.md)",
+    )
+    p.add_argument(
+        "--account-lockout",
+        default="5/60",
+        metavar="N/SECONDS",
+        help="after N failed logins for one username within SECONDS, refuse that username's logins until the "
+        "window has passed (default 5/60; 0 turns it off; docs/security.md says what it costs)",
+    )
+    p.add_argument(
+        "--address-lockout",
+        default="20/60",
+        metavar="N/SECONDS",
+        help="the same for failed logins from one client address (default 20/60; 0 turns it off)",
+    )
     _cluster_options(p)
     p.set_defaults(func=command("serve", "cmd_serve"))
 

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import argparse
 import fcntl
+import ipaddress
+import os
 import socket
+import stat
 import sys
 import time
 from contextlib import ExitStack
@@ -26,6 +29,7 @@ from judge.languages.table import Language, missing_tool
 from judge.package.problem import Problem
 from judge.serve.model.contest import ContestError, load_contest
 from judge.serve.model.times import TimeError, format_time, parse_time
+from judge.serve.services.accounts import Lockout, LoginLimits
 from judge.serve.services.demo import write_demo
 from judge.serve.services.judging import JudgeFn
 from judge.serve.services.server import ServeOptions, Server, open_server
@@ -57,7 +61,7 @@ def _listen(host: str, port: int) -> socket.socket:
 def _lock(root: Path) -> IO[bytes]:
     """One server per contest: a second would judge the same jobs twice (stored once, but wasted)."""
     path = root / LOCK_NAME
-    f = path.open("ab")
+    f = os.fdopen(os.open(path, os.O_CREAT | os.O_WRONLY | os.O_APPEND, 0o600), "ab")
     try:
         fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
@@ -66,10 +70,55 @@ def _lock(root: Path) -> IO[bytes]:
     return f
 
 
+def _lockout(option: str, value: str) -> Lockout:
+    """``N/SECONDS`` (or ``0``: off) of --account-lockout / --address-lockout."""
+    if value.strip() == "0":
+        return Lockout(0, 0.0)
+    failures, sep, seconds = value.partition("/")
+    try:
+        lockout = Lockout(int(failures), float(seconds))
+    except ValueError:
+        lockout = Lockout(-1, 0.0)
+    if not sep or lockout.failures < 1 or not 0 < lockout.window_s <= 86400:
+        raise UsageError(f"{option} {value!r}: give N/SECONDS (e.g. 5/60: 5 failures within 60 s), or 0 for none")
+    return lockout
+
+
+def _trusted_proxies(value: str) -> str:
+    """--forwarded-allow-ips: comma-separated addresses or networks, or ``*`` (uvicorn's syntax); "" for none."""
+    entries = [e.strip() for e in value.split(",") if e.strip()]
+    for entry in entries:
+        if entry == "*":
+            continue
+        try:
+            ipaddress.ip_network(entry, strict=False)
+        except ValueError:
+            raise UsageError(
+                f"--forwarded-allow-ips: {entry!r} is not an address or a network (e.g. 127.0.0.1)"
+            ) from None
+    return ",".join(entries)
+
+
+def _exposed(root: Path) -> list[str]:
+    """Warnings for the files of the contest that hold secrets (every team's code, password hashes, sessions)
+    but that other users of this machine may read (F5 of issue 27; docs/security.md)."""
+    out = []
+    names = (DB_NAME, f"{DB_NAME}-wal", f"{DB_NAME}-shm", "accounts.yaml", "accounts.json")
+    for path in (root / n for n in names):
+        try:
+            mode = stat.S_IMODE(path.stat().st_mode)
+        except OSError:
+            continue
+        if mode & 0o077:
+            out.append(f"{path} can be read by other users of this machine (mode {mode:04o}): chmod 600 {path}")
+    return out
+
+
 @dataclass(frozen=True)
 class _Setup:
     problems: dict[str, Problem]
     languages: dict[str, Language]
+    limits: LoginLimits
     stack: ExitStack
 
 
@@ -87,11 +136,11 @@ def _judging(args: argparse.Namespace, spec: ClusterSpec | None, env: Environmen
     problems, languages = setup.problems, setup.languages
     if spec is None:
         packages = setup.stack.enter_context(Packages(problems, env))
-        options = ServeOptions(workers=args.jobs, log=_log)
+        options = ServeOptions(workers=args.jobs, log=_log, login_limits=setup.limits)
         return _JudgingChoice(local_judge(packages, env), options, f"{args.jobs} judging worker(s)")
     wanted = {lang for lid in languages for p in problems.values() for lang in toolchain_languages(lid, p, languages)}
     judges = cluster_judges(args, spec, problems, wanted, setup.stack)
-    options = ServeOptions(workers=CLUSTER_THREADS, capacity=judges.slots, log=_log)
+    options = ServeOptions(workers=CLUSTER_THREADS, capacity=judges.slots, log=_log, login_limits=setup.limits)
     describe = f"judging on the Dask cluster {spec.describe()} ({judges.slots()} judge slot(s) now)"
     return _JudgingChoice(judges_fn(judges, problems, languages), options, describe)
 
@@ -103,6 +152,8 @@ def _announce(server: Server, env: Environment, judging: _JudgingChoice, sock: s
         _log(f"WARNING: {w}")
     if not contest.accounts:
         _log("WARNING: accounts.yaml lists no accounts: nobody can log in or submit")
+    for exposed in _exposed(contest.root):
+        _log(f"WARNING: {exposed}")
     _log(
         f"contest {contest.info.id!r}: {len(contest.problems)} problems, {len(contest.teams)} teams, "
         f"languages {', '.join(sorted(languages))}; {judging.describe}; database "
@@ -123,6 +174,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     spec = cluster_spec(args) if args.cluster else None
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    proxies = _trusted_proxies(args.forwarded_allow_ips)
+    limits = LoginLimits(
+        _lockout("--account-lockout", args.account_lockout), _lockout("--address-lockout", args.address_lockout)
+    )
     try:
         contest = load_contest(Path(args.contest_dir), Path(args.problems) if args.problems else None)
     except ContestError as exc:
@@ -134,14 +189,24 @@ def cmd_serve(args: argparse.Namespace) -> int:
     env = make_environment(args, check=spec is None or spec.local_workers > 0, niceness=args.judge_nice)
     languages = {lid: lang for lid, lang in env.languages.items() if missing_tool(lang, env.tools) is None}
     with ExitStack() as stack:
-        judging = _judging(args, spec, env, _Setup({p.id: p.problem for p in contest.problems}, languages, stack))
+        judging = _judging(
+            args, spec, env, _Setup({p.id: p.problem for p in contest.problems}, languages, limits, stack)
+        )
         try:
             server = open_server(contest, languages, judging.judge_fn, judging.options)
         except (ContestError, StorageError) as exc:
             raise UsageError(str(exc)) from None
         _announce(server, env, judging, sock)
         app = create_app(server, background=True)
-        config = uvicorn.Config(app, log_level="info", timeout_graceful_shutdown=3, lifespan="on")
+        # X-Forwarded-For/-Proto only from the proxies named (uvicorn's default trusts 127.0.0.1: F3 of issue 27)
+        config = uvicorn.Config(
+            app,
+            log_level="info",
+            timeout_graceful_shutdown=3,
+            lifespan="on",
+            proxy_headers=bool(proxies),
+            forwarded_allow_ips=proxies or "",
+        )
         try:
             uvicorn.Server(config).run(sockets=[sock])
         finally:

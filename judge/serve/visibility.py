@@ -158,7 +158,13 @@ def account_audience(team_id: str | None) -> Audience:
 
 
 def sees_event(s: Sight, event: EventRecord) -> bool:
-    a = event.audience
+    return sees_audience(s, event.audience)
+
+
+def sees_audience(s: Sight, a: Audience) -> bool:
+    """Whether an event published for ``a`` is in the viewer's feed. It depends on who looks and the audience
+    only, never on the time: a viewer's stream only grows, so the tokens that number it (services/events.py)
+    never change."""
     if s.staff:
         return True
     if a.scope is Scope.PUBLIC:

@@ -13,9 +13,11 @@ from urllib.parse import urlencode
 from starlette.responses import Response
 
 from judge.judging.verdict import Verdict
+from judge.serve.http import notices
 from judge.serve.http.context import number_id
 from judge.serve.http.rows import newest_first, submission_row, verdict_class
 from judge.serve.http.web import Page, PageSpec, Redirect
+from judge.serve.model.apijson import judgement_id
 from judge.serve.model.errors import Refused
 from judge.serve.model.times import format_time
 from judge.serve.services import archive, control, results, submissions
@@ -73,7 +75,7 @@ def all_submissions(page: Page) -> Response:
         options=options,
         query=query,
         limit=LIST_LIMIT,
-        message=page.query.get("message"),
+        message=notices.shown(page.query.get("message")),
         **_freeze_context(page),
     )
 
@@ -97,7 +99,8 @@ def _judgement_view(d: JudgementDetail) -> dict[str, Any]:
         for r in d.runs
     ]
     return {
-        "id": j.id,
+        "id": judgement_id(j.submission_id, j.ordinal),
+        "ordinal": j.ordinal,  # the submission's first judgement, its second, ...
         "current": j.current,
         "verdict": j.verdict,
         "css": verdict_class(j.verdict),
@@ -122,29 +125,30 @@ def submission_detail(page: Page) -> Response:
         "row": submission_row(page, detail.view),
         "judgements": [_judgement_view(d) for d in detail.judgements],
         "files": detail.files,
-        "message": page.query.get("message"),
+        "message": notices.shown(page.query.get("message")),
     }
     if page.query.get("fragment"):
         return page.render("serve/_admin_detail.html", **context)
     return page.render("serve/admin_submission.html", **context)
 
 
-def _queued_message(queued: list[int], what: str) -> str:
-    return f"{what}: {len(queued)} submission(s) queued" + ("" if queued else " (already being judged)")
+def _queued_message(queued: list[int], what: str, what_id: str) -> str:
+    template = notices.REJUDGED if queued else notices.REJUDGED_NONE
+    return notices.notice(template, what=what, id=what_id, n=len(queued))
 
 
 def rejudge_submission(page: Page) -> Response:
     page.need_staff()
     what = page.params["id"]
     queued = submissions.rejudge_submission(page.server, page.viewer, number_id(what), page.now, what=what)
-    message = _queued_message(queued, f"rejudge of submission {what}")
+    message = _queued_message(queued, "submission", what)
     raise Redirect(f"/admin/submissions/{what}?" + urlencode({"message": message}))
 
 
 def rejudge_problem(page: Page) -> Response:
     page.need_staff()
     queued = submissions.rejudge_problem(page.server, page.viewer, page.params["id"], page.now)
-    message = _queued_message(queued, f"rejudge of problem {page.params['id']}")
+    message = _queued_message(queued, "problem", page.params["id"])
     raise Redirect("/admin?" + urlencode({"message": message}))
 
 
@@ -155,7 +159,7 @@ def thaw(page: Page) -> Response:
     at = max(page.now, info.end_s or page.now)
     body = {"id": info.id, "scoreboard_thaw_time": format_time(at)}
     control.patch_contest(page.server, page.viewer, lambda: body, page.now)
-    message = "the scoreboard is thawed" if at <= page.now else f"the scoreboard thaws at {format_time(at)}"
+    message = notices.THAWED if at <= page.now else notices.notice(notices.THAWS_AT, time=format_time(at))
     raise Redirect("/admin?" + urlencode({"message": message}))
 
 
@@ -167,8 +171,9 @@ def freeze(page: Page) -> Response:
     except Refused as exc:
         if exc.status != 409:  # not an admin: the API's answer
             raise
-        raise Redirect("/admin?" + urlencode({"message": f"not frozen: {exc.message}"})) from None
-    raise Redirect("/admin?" + urlencode({"message": "the scoreboard is frozen"}))
+        message = notices.notice(notices.NOT_FROZEN, reason=exc.message)
+        raise Redirect("/admin?" + urlencode({"message": message})) from None
+    raise Redirect("/admin?" + urlencode({"message": notices.FROZEN}))
 
 
 def download_results(page: Page) -> Response:

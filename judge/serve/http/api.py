@@ -18,7 +18,7 @@ from starlette.responses import JSONResponse, Response
 
 from judge.serve.http import feed
 from judge.serve.http.context import Ctx, number_id
-from judge.serve.model.apijson import account_json, api_json, statement_mime, submission_json
+from judge.serve.model.apijson import account_json, api_json, statement_mime, submission_json, submission_of
 from judge.serve.model.errors import Refused
 from judge.serve.model.upload import parse_upload
 from judge.serve.model.viewer import Role, Viewer
@@ -182,7 +182,8 @@ def item(kind: str, getter: Getter) -> Callable[[Ctx], Any]:
 
 
 def numbered(kind: str, listing: Listing) -> tuple[Callable[[Ctx], Any], Callable[[Ctx], Any]]:
-    """The collection and item handlers of live data (numeric ids: an item is fetched by its id alone)."""
+    """The collection and item handlers of live data (an item is looked for among its submission's: every
+    live id starts with the submission's number, model/apijson.py)."""
 
     def many(ctx: Ctx) -> Any:
         ctx.contest()
@@ -190,7 +191,7 @@ def numbered(kind: str, listing: Listing) -> tuple[Callable[[Ctx], Any], Callabl
 
     def single(ctx: Ctx) -> Any:
         ctx.contest()
-        n = number_id(ctx.param("id"))
+        n = submission_of(ctx.param("id"))
         return one(listing(ctx.server, ctx.sight, [n]) if n is not None else [], ctx, kind.rstrip("s"))
 
     return many, single
@@ -255,6 +256,9 @@ class RouteSpec:
     handler: Callable[[Ctx], Any]
     stream: bool = False  # the handler is async and returns a streaming response (the event feed)
     body_limit: str = "small"  # small | submission
+    # the media types a POST/PUT/PATCH body may have (else 415; none declared: the first); the handler reads
+    # ctx.media_type. A cross-site request is refused whatever its type (http/origin.py).
+    bodies: tuple[str, ...] = ("application/json",)
 
 
 C = "/api/contests/{cid}"

@@ -22,13 +22,13 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from judge.serve.http.admin_pages import ADMIN_PAGES
 from judge.serve.http.api import ROUTES, RouteSpec
 from judge.serve.http.context import Ctx
+from judge.serve.http.origin import cross_site, media_type, unsupported_body
 from judge.serve.http.pages import PAGES
-from judge.serve.http.sessions import Sessions
 from judge.serve.http.web import environment, page_endpoint
 from judge.serve.model.errors import Refused
 from judge.serve.model.viewer import Viewer
 from judge.serve.services.access import REALM
-from judge.serve.services.accounts import AuthError, session_secret
+from judge.serve.services.accounts import AuthError
 from judge.serve.services.server import Server
 
 SMALL_BODY = 64 * 1024
@@ -60,7 +60,7 @@ async def _read_body(request: Request, limit: int) -> bytes:
 
 def _endpoint(server: Server, spec: RouteSpec) -> Any:
     limit = _submission_body_limit(server) if spec.body_limit == "submission" else SMALL_BODY
-    has_body = spec.method in ("POST", "PUT", "PATCH")
+    has_body = spec.method in ("POST", "PUT", "PATCH")  # a body of one of spec.bodies' types, or none
 
     def admit(authorization: str | None, address: str) -> Viewer:
         server.timeline.tick()
@@ -76,13 +76,22 @@ def _endpoint(server: Server, spec: RouteSpec) -> Any:
         address = request.client.host if request.client else "unknown"
         authorization = request.headers.get("authorization")
         params, query = dict(request.path_params), dict(request.query_params)
+        content_type = request.headers.get("content-type")
         try:
+            refusal = cross_site(
+                spec.method, request.headers.get("origin"), request.url.scheme, request.headers.get("host")
+            )
+            if refusal is not None:
+                raise Refused(403, refusal)
+            if has_body and (refusal := unsupported_body(content_type, spec.bodies)) is not None:
+                raise Refused(415, refusal)
             if not has_body and not spec.stream:
                 result = await run_in_threadpool(answer, authorization, address, params, query)
             else:
                 viewer = await run_in_threadpool(admit, authorization, address)
                 body = await _read_body(request, limit) if has_body else b""
-                ctx = Ctx(server, viewer, params, query, body, server.clock.now())
+                kind = media_type(content_type) or spec.bodies[0]
+                ctx = Ctx(server, viewer, params, query, body, server.clock.now(), kind)
                 result = await spec.handler(ctx) if spec.stream else await run_in_threadpool(spec.handler, ctx)
         except Refused as exc:
             return error(exc.status, exc.message, exc.headers)
@@ -142,10 +151,9 @@ def create_app(server: Server, *, background: bool = False) -> Starlette:
             if background:
                 await run_in_threadpool(server.stop)
 
-    env, sessions = environment(), Sessions(session_secret(server.storage))
+    env = environment()
     routes = [Route(spec.path, _endpoint(server, spec), methods=[spec.method]) for spec in ROUTES] + [
-        Route(spec.path, page_endpoint(server, env, sessions, spec), methods=[spec.method])
-        for spec in (*PAGES, *ADMIN_PAGES)
+        Route(spec.path, page_endpoint(server, env, spec), methods=[spec.method]) for spec in (*PAGES, *ADMIN_PAGES)
     ]
     app = Starlette(
         routes=routes,

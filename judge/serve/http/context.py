@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from judge.serve.model.errors import Refused
+from judge.serve.model.jsonbody import parse_json_body
 from judge.serve.model.viewer import Viewer
 from judge.serve.services.server import Server
 from judge.serve.visibility import Sight
@@ -21,6 +21,7 @@ class Ctx:
     query: Mapping[str, str]
     body: bytes
     now: float
+    media_type: str | None = None  # the body's (one of the route's RouteSpec.bodies); None: no body
 
     @property
     def sight(self) -> Sight:
@@ -37,10 +38,8 @@ class Ctx:
         return self.params[name]
 
     def json(self) -> Any:
-        try:
-            return json.loads(self.body)
-        except (UnicodeDecodeError, json.JSONDecodeError):
-            raise Refused(400, "the body must be JSON") from None
+        """The body's JSON value (strict: model/jsonbody.py). Raises Refused (400)."""
+        return parse_json_body(self.body)
 
 
 def number_id(value: str) -> int | None:

@@ -1,7 +1,8 @@
 """``GET contests/<id>/event-feed``: NDJSON, every event the viewer may see from the beginning (or after
 ``since_token``), then the new ones as they are published; a newline every 120 s keeps the connection
-open. Each line carries its ``token``; a client that reconnects with ``?since_token=<token>`` gets every
-event after it. An unknown token (not one we issued) is a 400, as the spec says; ``since_id`` (the name
+open. Each line carries its ``token`` (its place in this viewer's stream); a client that reconnects with
+``?since_token=<token>`` gets every event after it. A token this viewer was not given is a 400, as the spec
+says; ``since_id`` (the name
 older drafts and `check-api.sh` use) is read the same way. ``?stream=false`` (as DOMjudge) sends the
 events so far and ends.
 """
@@ -17,6 +18,7 @@ from starlette.responses import StreamingResponse
 
 from judge.serve.http.context import Ctx
 from judge.serve.services import feed
+from judge.serve.services.events import Cursor
 
 KEEPALIVE_S = 120.0
 POLL_S = 0.2  # how often a waiting stream looks at the bus (no database work unless it moved)
@@ -28,12 +30,12 @@ async def event_feed(ctx: Ctx) -> StreamingResponse:
     ctx.contest()
     server = ctx.server
     token = ctx.query.get("since_token", ctx.query.get("since_id"))
-    after = await run_in_threadpool(feed.start_after, server, token)
-    stream = ctx.query.get("stream", "true").lower() not in ("false", "0", "no")
     viewer = ctx.viewer
+    after = await run_in_threadpool(feed.start_after, server, viewer, token)
+    stream = ctx.query.get("stream", "true").lower() not in ("false", "0", "no")
 
-    def read(after_id: int) -> tuple[list[str], int, bool]:
-        return feed.next_lines(server, viewer, after_id, BATCH)
+    def read(cursor: Cursor) -> tuple[list[str], Cursor, bool]:
+        return feed.next_lines(server, viewer, cursor, BATCH)
 
     async def lines() -> AsyncIterator[str]:
         nonlocal after

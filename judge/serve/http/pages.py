@@ -26,7 +26,7 @@ from judge.serve.model.apijson import problem_json
 from judge.serve.model.errors import Refused
 from judge.serve.model.upload import SubmissionFiles, SubmissionRequest
 from judge.serve.model.viewer import Role
-from judge.serve.services import config, documents, results, submissions
+from judge.serve.services import config, documents, results, sessions, submissions
 from judge.serve.services.accounts import AuthError
 from judge.serve.visibility import Detail
 
@@ -58,12 +58,15 @@ def login(page: Page) -> Response:
         if exc.retry_after_s is not None:
             page.headers["Retry-After"] = str(max(1, int(exc.retry_after_s + 0.999)))
         return page.render("serve/login.html", status=exc.status, message=exc.message, username=username)
-    page.set_session = page.sessions.new(viewer.username, page.now)  # a new session id: no fixation
+    page.set_cookie = sessions.log_in(page.server, viewer, page.now)  # a new session: no fixation
     raise Redirect("/admin" if viewer.staff else "/submissions" if viewer.role is Role.TEAM else "/scoreboard")
 
 
 def logout(page: Page) -> Response:
-    page.set_session = page.sessions.new(None, page.now)
+    """The session ends on the server at once (a copy of the cookie is worth nothing after); a new, public
+    cookie replaces it."""
+    sessions.log_out(page.server, page.cookie)
+    page.set_cookie = sessions.new_cookie()
     raise Redirect("/scoreboard")
 
 
@@ -189,7 +192,10 @@ def my_submissions(page: Page) -> Response:
     rows = newest_first(page, submissions.submission_views(page.server, page.sight, team_id=page.viewer.team_id))
     if page.query.get("fragment"):
         return page.render("serve/_my_rows.html", rows=rows)
-    return page.render("serve/submissions.html", rows=rows, submitted=page.query.get("submitted"))
+    submitted = page.query.get("submitted")  # shown only for one of the team's own submissions (issue 27)
+    return page.render(
+        "serve/submissions.html", rows=rows, submitted=submitted if submitted in {r["id"] for r in rows} else None
+    )
 
 
 def _test_row(t: results.TestView) -> dict[str, Any]:

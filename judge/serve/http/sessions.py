@@ -1,14 +1,14 @@
-"""Sessions of the HTML pages: a signed cookie, and the CSRF token of every form.
+"""The pages' session cookie and the CSRF token of every form (the sessions themselves are kept on the server:
+services/sessions.py, docs/security.md).
 
-The cookie (``judge_session``) holds a random session id, the account's username (none: the public) and when
-it was issued, signed with HMAC-SHA256 under a key kept in the contest's database (made once, so a restarted
-server keeps its sessions: services.accounts.session_secret). It is ``HttpOnly`` (no script reads it),
+The cookie (``judge_session``) is ``<selector>.<verifier>``, random. It is ``HttpOnly`` (no script reads it),
 ``SameSite=Lax`` (other sites' forms do not carry it), ``Secure`` when the request came over HTTPS (behind a
-TLS proxy), and valid for ``SESSION_S``. Every visitor gets one, the public too, so the login form has a
-CSRF token.
+TLS proxy named by ``--forwarded-allow-ips``), and lasts ``SESSION_S``. Every visitor gets one, the public
+too, so the login form has a CSRF token; only a login stores one (and the logout deletes it).
 
-The CSRF token of a form is HMAC(key, "csrf:" + session id): every POST must carry it in the ``csrf``
-field, else 403. A login starts a new session id (no session fixation); a logout ends it.
+The CSRF token of a form is HMAC-SHA256 keyed by the cookie: a page shows it, another site can neither read
+it nor compute it. Every POST must carry it in the ``csrf`` field, else 403. A login starts a new cookie (no
+session fixation); a logout ends the session and gives a new, public cookie.
 
 Passwords are checked by the API's ``Authenticator`` (argon2, the same login throttle).
 """
@@ -16,58 +16,20 @@ Passwords are checked by the API's ``Authenticator`` (argon2, the same login thr
 from __future__ import annotations
 
 import base64
-import binascii
 import hashlib
 import hmac
-import json
-import secrets
-from dataclasses import dataclass
+
+from judge.serve.services.sessions import SESSION_S
 
 COOKIE = "judge_session"
-SESSION_S = 12 * 3600.0
 
 
-@dataclass(frozen=True)
-class Session:
-    sid: str
-    username: str | None
-    issued_s: float
+def csrf(cookie: str) -> str:
+    return hmac.new(cookie.encode("ascii"), b"csrf", hashlib.sha256).hexdigest()
 
 
-class Sessions:
-    def __init__(self, key: bytes) -> None:
-        self._key = key
-
-    def _sign(self, payload: bytes) -> str:
-        return hmac.new(self._key, payload, hashlib.sha256).hexdigest()
-
-    def new(self, username: str | None, now: float) -> Session:
-        return Session(secrets.token_urlsafe(18), username, now)
-
-    def encode(self, s: Session) -> str:
-        payload = base64.urlsafe_b64encode(json.dumps([s.sid, s.username, s.issued_s]).encode()).decode()
-        return f"{payload}.{self._sign(payload.encode())}"
-
-    def decode(self, cookie: str | None, now: float) -> Session | None:
-        """The session of a cookie; None when absent, forged, malformed or expired."""
-        if not cookie or "." not in cookie or len(cookie) > 1024:
-            return None
-        payload, _, mac = cookie.rpartition(".")
-        if not hmac.compare_digest(mac, self._sign(payload.encode())):
-            return None
-        try:
-            sid, username, issued = json.loads(base64.urlsafe_b64decode(payload.encode()))
-        except (binascii.Error, ValueError, TypeError):
-            return None
-        if not isinstance(sid, str) or not isinstance(issued, int | float) or now - issued > SESSION_S:
-            return None
-        return Session(sid, username if isinstance(username, str) else None, float(issued))
-
-    def csrf(self, s: Session) -> str:
-        return self._sign(f"csrf:{s.sid}".encode())
-
-    def csrf_ok(self, s: Session, token: str | None) -> bool:
-        return token is not None and hmac.compare_digest(token, self.csrf(s))
+def csrf_ok(cookie: str, token: str | None) -> bool:
+    return token is not None and hmac.compare_digest(token.encode("utf-8", "replace"), csrf(cookie).encode("ascii"))
 
 
 def cookie_header(value: str, *, secure: bool, max_age_s: float = SESSION_S) -> str:

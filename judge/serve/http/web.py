@@ -1,7 +1,8 @@
-"""The HTML pages' plumbing: what a page handler gets (``Page``), the wrapper app.py puts around each
-(session cookie, bounded form, CSRF check on every POST, worker thread), and rendering with jinja2
-(judge/serve/http/templates/, autoescape on). Page handlers call the same services as the API's
-handlers (judge/serve/services), for the same viewer, so a page shows what the API would.
+"""The HTML pages' plumbing: what a page handler gets (``Page``), the wrapper app.py puts around each (the
+session cookie and its stored session, a bounded form, the cross-site check (origin.py) and the CSRF check
+on every POST, a worker thread), and rendering with jinja2 (judge/serve/http/templates/, autoescape on).
+Page handlers call the same services as the API's handlers (judge/serve/services), for the same viewer, so
+a page shows what the API would.
 
 Every page answer carries a Content-Security-Policy that allows scripts from this server only (no inline
 script), ``X-Frame-Options: DENY`` and ``Cache-Control: no-store``.
@@ -23,10 +24,12 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from judge import __version__
 from judge.scoreboard.render import TEMPLATES as BOARD_TEMPLATES
-from judge.serve.http.sessions import COOKIE, Session, Sessions, cookie_header
+from judge.serve.http.origin import cross_site
+from judge.serve.http.sessions import COOKIE, cookie_header, csrf, csrf_ok
 from judge.serve.model.errors import Refused
 from judge.serve.model.times import format_time
 from judge.serve.model.viewer import PUBLIC, Role, Viewer
+from judge.serve.services import sessions
 from judge.serve.services.server import Server
 from judge.serve.visibility import Sight
 
@@ -76,8 +79,7 @@ class Page:
 
     server: Server
     env: Environment
-    sessions: Sessions
-    session: Session
+    cookie: str  # the session cookie the request came with (or a new one: set_cookie)
     viewer: Viewer
     params: Mapping[str, str]
     query: Mapping[str, str]
@@ -86,7 +88,7 @@ class Page:
     address: str
     secure: bool
     now: float
-    set_session: Session | None = None  # a new session to send (login, logout)
+    set_cookie: str | None = None  # a new session cookie to send (a first visit, login, logout)
     headers: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -123,7 +125,7 @@ class Page:
             "contest": server.contest.info,
             "viewer": self.viewer,
             "team": team,
-            "csrf": self.sessions.csrf(self.set_session or self.session),
+            "csrf": csrf(self.set_cookie or self.cookie),
             "state": state,
             "board_frozen": phase.board_frozen(self.now),
             "judge_version": __version__,
@@ -177,29 +179,26 @@ def error_page(page: Page, status: int, message: str) -> HTMLResponse:
     return page.render("serve/error.html", status=status, status_code=status, message=message)
 
 
-def page_endpoint(server: Server, env: Environment, sessions: Sessions, spec: PageSpec) -> Any:
+def page_endpoint(server: Server, env: Environment, spec: PageSpec) -> Any:
     limit = _form_limit(server, spec.form_limit)
 
     def ticked(page: Page) -> Response:
-        """The page, after the contest clock's tick (one trip to a worker thread)."""
+        """The page, for the session's viewer, after the contest clock's tick (one trip to a worker thread)."""
+        page.viewer = sessions.viewer_of(server, page.cookie, page.now)
         server.timeline.tick()
         return spec.handler(page)
 
     async def endpoint(request: Request) -> Response:
         now = server.clock.now()
-        session = sessions.decode(request.cookies.get(COOKIE), now)
-        fresh = session is None
-        if session is None:
-            session = sessions.new(None, now)
-        viewer = PUBLIC
-        if session.username is not None:
-            viewer = server.auth.viewer_of(session.username) or PUBLIC
+        cookie = request.cookies.get(COOKIE)
+        fresh = not sessions.well_formed(cookie)
+        if cookie is None or fresh:
+            cookie = sessions.new_cookie()
         page = Page(
             server=server,
             env=env,
-            sessions=sessions,
-            session=session,
-            viewer=viewer,
+            cookie=cookie,
+            viewer=PUBLIC,
             params={**request.path_params, "_path": request.url.path},
             query=dict(request.query_params),
             form={},
@@ -207,24 +206,31 @@ def page_endpoint(server: Server, env: Environment, sessions: Sessions, spec: Pa
             address=request.client.host if request.client else "unknown",
             secure=request.url.scheme == "https",
             now=now,
-            set_session=session if fresh else None,
+            set_cookie=cookie if fresh else None,
         )
         try:
+            refusal = cross_site(
+                spec.method, request.headers.get("origin"), request.url.scheme, request.headers.get("host")
+            )
+            if refusal is not None:
+                raise Refused(403, refusal)
             if spec.method == "POST":
                 page.form, page.files = await _read_form(request, limit)
-                if fresh or not sessions.csrf_ok(session, page.form.get("csrf")):
+                if fresh or not csrf_ok(cookie, page.form.get("csrf")):
                     raise Refused(403, "this form has expired or did not come from this site: reload the page")
             response = await run_in_threadpool(ticked, page)
         except Redirect as r:
             response = RedirectResponse(r.url, status_code=303)
         except Refused as exc:
+            if page.viewer is PUBLIC and not fresh:  # refused before the session was looked up (CSRF, Origin)
+                page.viewer = await run_in_threadpool(sessions.viewer_of, server, page.cookie, page.now)
             response = error_page(page, exc.status, exc.message)
             for k, v in (exc.headers or {}).items():
                 response.headers[k] = v
         for k, v in {**SECURITY_HEADERS, **page.headers}.items():
             response.headers.setdefault(k, v)
-        if page.set_session is not None:
-            response.headers.append("set-cookie", cookie_header(sessions.encode(page.set_session), secure=page.secure))
+        if page.set_cookie is not None:
+            response.headers.append("set-cookie", cookie_header(page.set_cookie, secure=page.secure))
         return response
 
     return endpoint

@@ -9,6 +9,7 @@ reports it as a wrong answer. The database keeps our own verdict.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -155,11 +156,33 @@ def submission_json(sub: SubmissionRecord, info: ContestInfo) -> dict[str, Any]:
     }
 
 
+def judgement_id(submission_id: int, ordinal: int) -> str:
+    """A judgement's id: its submission's for the first (``12``), with its number for later ones (``12-2``).
+    It counts only judgements of a submission whose judgements the viewer sees: never a hidden one (F1 of
+    issue 27; a global number would tell how many hidden judgements were made)."""
+    return str(submission_id) if ordinal == 1 else f"{submission_id}-{ordinal}"
+
+
+def run_id(r: RunRecord) -> str:
+    """A run's id: its judgement's and the test's ordinal (``12-5``, ``12-2-5``)."""
+    return f"{judgement_id(r.submission_id, r.judgement_ordinal)}-{r.ordinal}"
+
+
+_LIVE_ID = re.compile(r"([0-9]{1,18})(?:-[0-9]{1,9}){0,2}")
+
+
+def submission_of(api_id: str) -> int | None:
+    """The submission a submission's, judgement's or run's id belongs to (its leading number); None when the
+    text is no such id."""
+    m = _LIVE_ID.fullmatch(api_id)
+    return None if m is None else int(m.group(1))
+
+
 def judgement_json(j: JudgementRecord, info: ContestInfo) -> dict[str, Any]:
     end = j.end_s
     return compact(
         {
-            "id": str(j.id),
+            "id": judgement_id(j.submission_id, j.ordinal),
             "submission_id": str(j.submission_id),
             "judgement_type_id": j.judgement_type if end is not None else None,
             "score": round(j.score or 0.0, 6) if end is not None else None,
@@ -175,8 +198,8 @@ def judgement_json(j: JudgementRecord, info: ContestInfo) -> dict[str, Any]:
 
 def run_json(r: RunRecord, info: ContestInfo) -> dict[str, Any]:
     return {
-        "id": str(r.id),
-        "judgement_id": str(r.judgement_id),
+        "id": run_id(r),
+        "judgement_id": judgement_id(r.submission_id, r.judgement_ordinal),
         "ordinal": r.ordinal,
         "judgement_type_id": r.judgement_type,
         "time": format_time(r.time_s),

@@ -1,7 +1,10 @@
 """What the storage layer gives out and takes in: frozen records, never rows or dicts.
 
-Times are POSIX seconds (``*_s``). Ids are the database's (submissions, judgements, runs, jobs: 1, 2, ...;
-an event's id is its feed token).
+Times are POSIX seconds (``*_s``). Ids are the database's (submissions, judgements, runs, jobs, events: 1,
+2, ...). Only a submission's is shown as it is: a judgement is shown by its submission's id and its
+``ordinal`` among that submission's judgements, a run by its judgement's and the test's ordinal, an event by
+its place in the stream of the one who reads it (model/apijson.py, services/events.py: F1 of issue 27, a
+global number would count what the viewer may not see).
 """
 
 from __future__ import annotations
@@ -59,6 +62,7 @@ class JudgementRecord:
     metric_name: str | None = None
     compile_message: str | None = None
     package_hash: str | None = None
+    ordinal: int = 1  # 1 for the submission's first judgement, 2 for its first rejudge's, ...
 
     @property
     def done(self) -> bool:
@@ -100,6 +104,8 @@ class RunRecord:
     score: float
     message: str
     transcript: str = ""
+    submission_id: int = 0  # the judgement's (the API's run id derives from them)
+    judgement_ordinal: int = 1
 
 
 @dataclass(frozen=True)
@@ -172,3 +178,15 @@ class Counted:
 
     submission: SubmissionRecord
     judgement: JudgementRecord | None
+
+
+@dataclass(frozen=True)
+class SessionRecord:
+    """A logged-in page session (docs/security.md): the cookie is ``<selector>.<verifier>``; only the
+    verifier's SHA-256 is stored, so the database alone cannot be turned into a cookie."""
+
+    selector: str
+    verifier_sha256: str
+    account_id: str
+    created_s: float
+    expires_s: float

@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import binascii
 import io
+import stat
 import zipfile
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -35,10 +36,12 @@ class SubmissionFiles:
     files: tuple[SourceFile, ...] = ()
 
     def read(self, limit_bytes: int) -> tuple[list[SourceFile], bytes]:
-        """The files, checked against the limit, and the zip to store (the posted one as it came).
-        Raises Refused."""
+        """The files, checked against the limit, and the zip to store: made anew from the checked files, so
+        it holds regular files only (a posted zip's symlink flags, extra fields, folders and comments are
+        not kept: whoever unpacks the download gets the files that were judged, issue 27). Raises Refused."""
         if self.zip_bytes is not None:
-            return unpack(self.zip_bytes, limit_bytes), self.zip_bytes
+            files = unpack(self.zip_bytes, limit_bytes)
+            return files, pack({f.name: f.data for f in files})
         for f in self.files:
             check_name(f.name)
         total = sum(len(f.data) for f in self.files)
@@ -201,9 +204,13 @@ def check_upload(request: SubmissionRequest, contest: Contest, languages: Mappin
 
 
 def pack(files: Mapping[str, bytes]) -> bytes:
-    """A zip of ``files`` at its root: what a client base64-encodes into ``files[0].data``."""
+    """A zip of ``files`` at its root: what a client base64-encodes into ``files[0].data``, and what is stored.
+    Regular files (mode 0644), a fixed date: the same files always make the same bytes."""
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
         for name, data in files.items():
-            zf.writestr(name, data)
+            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            info.external_attr = (stat.S_IFREG | 0o644) << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            zf.writestr(info, data)
     return buf.getvalue()

@@ -11,10 +11,8 @@ window block further attempts (right or wrong) with 429 until the window has pas
 from __future__ import annotations
 
 import base64
-import binascii
 import hashlib
 import hmac
-import secrets
 import threading
 from collections import deque
 from collections.abc import Sequence
@@ -27,9 +25,8 @@ from judge.serve.model.contest import AccountSpec, ContestError
 from judge.serve.model.records import AccountRecord
 from judge.serve.model.times import Clock
 from judge.serve.model.viewer import PUBLIC, Role, Viewer
-from judge.serve.storage import Storage, Writer
+from judge.serve.storage import Writer
 
-SESSION_SECRET = "session_secret"  # the pages' cookie-signing key, in ``meta``
 ARGON2_AT_ONCE = 2
 
 
@@ -51,9 +48,10 @@ def is_hash(password: str) -> bool:
     return True
 
 
-def sync_accounts(w: Writer, accounts: Sequence[AccountSpec], hasher: PasswordHasher) -> None:
+def sync_accounts(w: Writer, accounts: Sequence[AccountSpec], hasher: PasswordHasher) -> list[str]:
     """Make the stored accounts match accounts.yaml (inside the caller's transaction). A plain password that
-    still verifies against the stored hash keeps it; any other is hashed anew."""
+    still verifies against the stored hash keeps it; any other is hashed anew. Returns the ids of the
+    accounts whose password changed or that are gone (their sessions must end)."""
     stored = {a.id: a.password_hash for a in w.accounts()}
     records = []
     for a in accounts:
@@ -67,6 +65,8 @@ def sync_accounts(w: Writer, accounts: Sequence[AccountSpec], hasher: PasswordHa
                 digest = hasher.hash(a.password)
         records.append(AccountRecord(a.id, a.username, digest, a.type, a.team_id, a.name))
     w.replace_accounts(records)
+    kept = {r.id: r.password_hash for r in records}
+    return sorted(aid for aid, digest in stored.items() if kept.get(aid) != digest)
 
 
 def _verifies(hasher: PasswordHasher, digest: str, password: str) -> bool:
@@ -76,8 +76,27 @@ def _verifies(hasher: PasswordHasher, digest: str, password: str) -> bool:
         return False
 
 
+@dataclass(frozen=True)
+class Lockout:
+    """After ``failures`` failed logins for one key (a username, an address) within ``window_s`` seconds, that
+    key's logins are refused (429) until the window has passed; ``failures == 0``: never."""
+
+    failures: int
+    window_s: float
+
+
+@dataclass(frozen=True)
+class LoginLimits:
+    """`judge serve --account-lockout`, `--address-lockout` (docs/security.md: the account lockout lets anyone
+    who knows a username keep its Basic-auth logins refused for the window; a page session already open is
+    not affected)."""
+
+    account: Lockout = Lockout(5, 60.0)
+    address: Lockout = Lockout(20, 60.0)
+
+
 class LoginThrottle:
-    """At most ``max_failures`` failed logins per key within ``window_s`` seconds."""
+    """At most ``max_failures`` failed logins per key within ``window_s`` seconds (0: no limit)."""
 
     def __init__(self, clock: Clock, max_failures: int = 5, window_s: float = 60.0) -> None:
         self._clock = clock
@@ -97,7 +116,7 @@ class LoginThrottle:
         now = self._clock.now()
         with self._lock:
             q = self._recent(key, now)
-            if len(q) < self.max_failures:
+            if self.max_failures <= 0 or len(q) < self.max_failures:
                 return None
             return q[-self.max_failures] + self.window_s - now
 
@@ -126,17 +145,17 @@ class Authenticator:
         accounts: Sequence[AccountRecord],
         hasher: PasswordHasher,
         clock: Clock,
-        *,
-        per_user: LoginThrottle | None = None,
-        per_address: LoginThrottle | None = None,
+        limits: LoginLimits = LoginLimits(),
     ) -> None:
         self._hasher = hasher
-        self._per_user = per_user or LoginThrottle(clock, 5, 60.0)
-        self._per_address = per_address or LoginThrottle(clock, 20, 60.0)
+        self._per_user = LoginThrottle(clock, limits.account.failures, limits.account.window_s)
+        self._per_address = LoginThrottle(clock, limits.address.failures, limits.address.window_s)
         self._accounts: dict[str, _Stored] = {}
+        self._by_id: dict[str, Viewer] = {}
         for a in accounts:
             viewer = Viewer(Role(a.type), a.id, a.username, a.team_id)
             self._accounts[a.username] = _Stored(viewer, a.password_hash)
+            self._by_id[a.id] = viewer
         self._dummy = hasher.hash("not a password")  # unknown users cost the same time as known ones
         self._verified: dict[str, bytes] = {}
         self._lock = threading.Lock()
@@ -144,10 +163,9 @@ class Authenticator:
         # once) must not take the cores and memory the judging needs, so at most this many verify at a time
         self._argon2 = threading.BoundedSemaphore(ARGON2_AT_ONCE)
 
-    def viewer_of(self, username: str) -> Viewer | None:
+    def viewer_of_account(self, account_id: str) -> Viewer | None:
         """The viewer of an account (a page session names it); None if it is gone."""
-        stored = self._accounts.get(username)
-        return None if stored is None else stored.viewer
+        return self._by_id.get(account_id)
 
     def authenticate(self, header: str | None, address: str) -> Viewer:
         """The viewer for an Authorization header (None: public). Raises AuthError (401, or 429)."""
@@ -158,7 +176,7 @@ class Authenticator:
             raise AuthError(401, "use HTTP Basic authentication")
         try:
             username, sep, password = base64.b64decode(token.strip(), validate=True).decode("utf-8").partition(":")
-        except (binascii.Error, UnicodeDecodeError):
+        except ValueError:  # binascii.Error, UnicodeDecodeError, and non-ASCII text for b64decode
             raise AuthError(401, "malformed Basic credentials") from None
         if not sep:
             raise AuthError(401, "malformed Basic credentials (expected user:password)")
@@ -184,14 +202,3 @@ class Authenticator:
             self._verified[username] = fingerprint
         assert stored is not None
         return stored.viewer
-
-
-def session_secret(storage: Storage) -> bytes:
-    """The key that signs the pages' session cookies: made on first use and kept in the database, so a
-    restarted server keeps its sessions."""
-    with storage.write() as w:
-        value = w.get_meta(SESSION_SECRET)
-        if value is None:
-            value = secrets.token_hex(32)
-            w.set_meta(SESSION_SECRET, value)
-    return bytes.fromhex(value)

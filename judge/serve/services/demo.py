@@ -1,11 +1,12 @@
 """`judge contest init DIR`: a ready contest package with the project's problems (copied into
 DIR/problems/, so the contest does not change when the repository does), a few teams, a judge and an
 admin. Passwords are random, printed once, and stored only as argon2 hashes (in accounts.yaml, which the
-format allows, and then in the database)."""
+format allows, and then in the database). The folder is made 0700 and accounts.yaml 0600 (docs/security.md)."""
 
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import shutil
 from collections.abc import Sequence
@@ -104,8 +105,15 @@ def _write_accounts(dest: Path, team_ids: Sequence[str], hasher: PasswordHasher)
         for lg in logins
     ]
     header = "# Passwords are argon2 hashes; `judge contest init` printed the passwords once.\n"
-    (dest / "accounts.yaml").write_text(header + yaml.safe_dump(accounts, sort_keys=False), encoding="utf-8")
+    private_file(dest / "accounts.yaml", header + yaml.safe_dump(accounts, sort_keys=False))
     return logins
+
+
+def private_file(path: Path, text: str) -> None:
+    """Write a new file readable by its owner only (0600): the hashes in it can be attacked offline."""
+    fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text)
 
 
 def write_demo(
@@ -117,8 +125,11 @@ def write_demo(
     hasher: PasswordHasher,
     contest_id: str = "demo",
 ) -> list[Login]:
-    """Write the package into ``dest`` (created; must not exist or be empty). Returns the logins."""
-    dest.mkdir(parents=True, exist_ok=True)
+    """Write the package into ``dest`` (created owner-only, 0700: its secret test data, accounts and later its
+    database are the organizer's alone; must not exist or be empty). Returns the logins."""
+    if not dest.exists():
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.mkdir(mode=0o700)
     _write_problems(dest, problems)
     (dest / "contest.yaml").write_text(_contest_yaml(contest_id, start_s), encoding="utf-8")
     return _write_accounts(dest, _write_teams(dest, teams), hasher)

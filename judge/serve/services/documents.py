@@ -62,19 +62,22 @@ def accounts(server: Server, sight: Sight) -> list[Doc]:
     return [account_json(a) for a in config.accounts(server, sight)]
 
 
-def submissions_doc(server: Server, sight: Sight, ids: list[int] | None = None) -> list[Doc]:
+# The live collections: ``submission_ids`` narrows them to those submissions (and their judgements and runs)
+
+
+def submissions_doc(server: Server, sight: Sight, submission_ids: list[int] | None = None) -> list[Doc]:
     info = server.contest.info
-    return [submission_json(s, info) for s in submissions.submissions(server, sight, ids)]
+    return [submission_json(s, info) for s in submissions.submissions(server, sight, submission_ids)]
 
 
-def judgements(server: Server, sight: Sight, ids: list[int] | None = None) -> list[Doc]:
+def judgements(server: Server, sight: Sight, submission_ids: list[int] | None = None) -> list[Doc]:
     info = server.contest.info
-    return [judgement_json(j, info) for j in results.judgements(server, sight, ids)]
+    return [judgement_json(j, info) for j in results.judgements(server, sight, submission_ids)]
 
 
-def runs(server: Server, sight: Sight, ids: list[int] | None = None) -> list[Doc]:
+def runs(server: Server, sight: Sight, submission_ids: list[int] | None = None) -> list[Doc]:
     info = server.contest.info
-    return [run_json(r, info) for r in results.runs(server, sight, ids)]
+    return [run_json(r, info) for r in results.runs(server, sight, submission_ids)]
 
 
 def scoreboard_doc(server: Server, sight: Sight, group_id: str | None = None) -> Doc:

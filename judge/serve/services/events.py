@@ -1,6 +1,7 @@
 """The event log behind the event feed: every change to an object the API shows is one event, written in
 the same transaction as the change; its audience comes from visibility.py. Reading the feed for a viewer
-filters the log with ``visibility.sees_event``. The event's id is the feed's ``token``.
+filters the log with ``visibility.sees_event``, and numbers what it keeps: a line's ``token`` is its place in
+that viewer's stream (the event's id in the log would count the events the viewer may not see).
 """
 
 from __future__ import annotations
@@ -8,11 +9,12 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from judge.serve.model.records import Audience, EventRecord, NewEvent
 from judge.serve.storage import Reader, Writer
-from judge.serve.visibility import EVERYONE, Sight, sees_event
+from judge.serve.visibility import EVERYONE, Sight, sees_audience, sees_event
 
 
 def dump(data: Any) -> str:
@@ -69,30 +71,65 @@ def sync_collection(
             publish_if_changed(w, kind, obj_id, None, now=now, audience=last.audience)
 
 
-def line(event: EventRecord) -> str:
+@dataclass(frozen=True)
+class Cursor:
+    """Where a viewer's feed stands: after the event ``event_id`` of the log, which was the ``token``-th
+    event of the viewer's stream (its token). 0, 0: the beginning."""
+
+    event_id: int = 0
+    token: int = 0
+
+
+def line(event: EventRecord, token: int) -> str:
     """One line of the NDJSON feed."""
     return (
-        f'{{"type":{json.dumps(event.type)},"id":{json.dumps(event.obj_id)},"data":{event.data},'
-        f'"token":"{event.id}"}}\n'
+        f'{{"type":{json.dumps(event.type)},"id":{json.dumps(event.obj_id)},"data":{event.data},"token":"{token}"}}\n'
     )
 
 
-def lines_after(r: Reader, after: int, sight: Sight, limit: int = 1000) -> tuple[list[str], int, bool]:
-    """The feed lines after token ``after`` that the viewer may see, the last token read, and whether
-    there may be more to read at once (``limit`` events were read)."""
-    events = r.events(after, limit)
-    out = [line(e) for e in events if sees_event(sight, e)]
-    return out, (events[-1].id if events else after), len(events) == limit
+def lines_after(r: Reader, cursor: Cursor, sight: Sight, limit: int = 1000) -> tuple[list[str], Cursor, bool]:
+    """The feed lines after ``cursor`` that the viewer may see, the cursor after them, and whether there may
+    be more to read at once (``limit`` events were read). A line's token is its place in the viewer's own
+    stream (1, 2, ...): what the viewer may not see is not counted (F1 of issue 27)."""
+    events = r.events(cursor.event_id, limit)
+    out, token = [], cursor.token
+    for e in events:
+        if sees_event(sight, e):
+            token += 1
+            out.append(line(e, token))
+    return out, Cursor(events[-1].id if events else cursor.event_id, token), len(events) == limit
 
 
 def all_lines(r: Reader, sight: Sight) -> list[str]:
     """Every feed line the viewer may see, from the beginning."""
     out: list[str] = []
-    after, more = 0, True
+    cursor, more = Cursor(), True
     while more:
-        batch, after, more = lines_after(r, after, sight)
+        batch, cursor, more = lines_after(r, cursor, sight)
         out.extend(batch)
     return out
+
+
+def locate(r: Reader, sight: Sight, token: int, batch: int = 5000) -> Cursor | None:
+    """The cursor just after the viewer's ``token``-th event; None when the viewer's stream is shorter (a
+    token it cannot have received). Reads the audiences only, never the events' data."""
+    cursor = Cursor()
+    decided: dict[Audience, bool] = {}  # few distinct audiences: each decided once
+    while cursor.token < token:
+        heads = r.event_audiences(cursor.event_id, batch)
+        if not heads:
+            return None
+        seen = cursor.token
+        for event_id, audience in heads:
+            sees = decided.get(audience)
+            if sees is None:
+                sees = decided[audience] = sees_audience(sight, audience)
+            if sees:
+                seen += 1
+                if seen == token:
+                    return Cursor(event_id, token)
+        cursor = Cursor(heads[-1][0], seen)
+    return cursor
 
 
 class EventBus:

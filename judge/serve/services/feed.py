@@ -1,4 +1,9 @@
-"""The event feed for one viewer: where a (re)connecting client starts, and the next lines it may see."""
+"""The event feed for one viewer: where a (re)connecting client starts, and the next lines it may see.
+
+A token is the place of an event in the viewer's own stream (services/events.py), so ``since_token`` is
+judged against the tokens this viewer could have received, and nothing else: a larger one is a 400 whether
+or not events the viewer may not see exist (F1 of issue 27).
+"""
 
 from __future__ import annotations
 
@@ -6,25 +11,28 @@ from typing import TYPE_CHECKING
 
 from judge.serve.model.errors import Refused
 from judge.serve.model.viewer import Viewer
-from judge.serve.services.events import lines_after
+from judge.serve.services.events import Cursor, lines_after, locate
 
 if TYPE_CHECKING:
     from judge.serve.services.server import Server
 
 
-def start_after(server: Server, token: str | None) -> int:
-    """The token a feed starts after: 0 (the beginning), or one this server issued (else a 400)."""
-    if token is None:
-        return 0
-    with server.storage.read() as r:
-        latest = r.latest_event()
-    if not token.isdigit() or len(token) > 18 or int(token) > latest:
-        raise Refused(400, f"unknown since_token {token!r} (use a token from this server's event feed)")
-    return int(token)
+def start_after(server: Server, viewer: Viewer, token: str | None) -> Cursor:
+    """Where the viewer's feed starts: the beginning, or after a token it was given (else a 400)."""
+    if token is None or token == "0":
+        return Cursor()
+    cursor = None
+    if token.isdigit() and len(token) <= 18:
+        sight = server.sight(viewer, server.clock.now())
+        with server.storage.read() as r:
+            cursor = locate(r, sight, int(token))
+    if cursor is None:
+        raise Refused(400, f"unknown since_token {token[:40]!r} (use a token from this server's event feed)")
+    return cursor
 
 
-def next_lines(server: Server, viewer: Viewer, after: int, limit: int) -> tuple[list[str], int, bool]:
-    """The viewer's lines after ``after``, the last token read, and whether more may be waiting."""
+def next_lines(server: Server, viewer: Viewer, cursor: Cursor, limit: int) -> tuple[list[str], Cursor, bool]:
+    """The viewer's lines after ``cursor``, the cursor after them, and whether more may be waiting."""
     sight = server.sight(viewer, server.clock.now())
     with server.storage.read() as r:
-        return lines_after(r, after, sight, limit)
+        return lines_after(r, cursor, sight, limit)

@@ -32,7 +32,7 @@ from judge.judging.submission import Environment, unjudged
 from judge.judging.verdict import Verdict
 from judge.languages.table import Language
 from judge.package.problem import Problem
-from judge.serve.model.apijson import judgement_json, judgement_type, run_json
+from judge.serve.model.apijson import judgement_json, judgement_type, run_id, run_json
 from judge.serve.model.contest import Contest
 from judge.serve.model.phase import Phase
 from judge.serve.model.records import JobRecord, JudgementOutcome, JudgementRecord, NewRun, SubmissionRecord
@@ -78,7 +78,8 @@ class Claimed:
 
 def publish_judgement(w: Writer, phase: Phase, judgement: JudgementRecord, sub: SubmissionRecord, now: float) -> None:
     audience = judgement_audience(phase, sub, now)
-    publish(w, "judgements", str(judgement.id), judgement_json(judgement, phase.info), now=now, audience=audience)
+    obj = judgement_json(judgement, phase.info)
+    publish(w, "judgements", obj["id"], obj, now=now, audience=audience)
 
 
 def republish_judgements(w: Writer, phase: Phase, since_s: float, now: float) -> None:
@@ -235,7 +236,7 @@ class JobQueue:
         for old in changed:
             publish_judgement(w, phase, old, s, now)
         for run in w.runs(judgement_ids=[c.judgement_id]):
-            publish(w, "runs", str(run.id), run_json(run, phase.info), now=now, audience=run_audience(phase, s))
+            publish(w, "runs", run_id(run), run_json(run, phase.info), now=now, audience=run_audience(phase, s))
         (judgement,) = w.judgements(ids=[c.judgement_id])
         publish_judgement(w, phase, judgement, s, now)
 

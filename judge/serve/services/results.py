@@ -22,21 +22,23 @@ def _subs_by_id(r: Reader, ids: set[int]) -> dict[int, SubmissionRecord]:
     return {s.id: s for s in r.submissions(ids=ids)}
 
 
-def judgements(server: Server, sight: Sight, ids: list[int] | None = None) -> list[JudgementRecord]:
-    """The judgements the viewer may see (``ids``: only those), in id order."""
+def judgements(server: Server, sight: Sight, submission_ids: list[int] | None = None) -> list[JudgementRecord]:
+    """The judgements the viewer may see (``submission_ids``: of those submissions only), in the order they
+    were made."""
     with server.storage.read() as r:
-        found = r.judgements(ids=ids)
+        found = r.judgements(submission_ids=submission_ids)
         subs = _subs_by_id(r, {j.submission_id for j in found})
     return [j for j in found if sees_judgement(sight, subs[j.submission_id])]
 
 
-def runs(server: Server, sight: Sight, ids: list[int] | None = None) -> list[RunRecord]:
-    """The runs (per-test results) the viewer may see, in id order."""
+def runs(server: Server, sight: Sight, submission_ids: list[int] | None = None) -> list[RunRecord]:
+    """The runs (per-test results) the viewer may see (``submission_ids``: of those submissions' judgements
+    only), in the order they were made."""
     with server.storage.read() as r:
-        found = r.runs(ids=ids)
-        by_judgement = {j.id: j for j in r.judgements(ids={run.judgement_id for run in found})}
-        subs = _subs_by_id(r, {j.submission_id for j in by_judgement.values()})
-    return [run for run in found if sees_runs(sight, subs[by_judgement[run.judgement_id].submission_id])]
+        judgement_ids = None if submission_ids is None else [j.id for j in r.judgements(submission_ids=submission_ids)]
+        found = r.runs(judgement_ids=judgement_ids)
+        subs = _subs_by_id(r, {run.submission_id for run in found})
+    return [run for run in found if sees_runs(sight, subs[run.submission_id])]
 
 
 @dataclass(frozen=True)

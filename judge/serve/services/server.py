@@ -22,7 +22,8 @@ from judge.serve.model.apijson import (
 from judge.serve.model.contest import Contest, ContestError
 from judge.serve.model.times import Clock, SystemClock
 from judge.serve.model.viewer import Viewer
-from judge.serve.services.accounts import Authenticator, sync_accounts
+from judge.serve.services import sessions
+from judge.serve.services.accounts import Authenticator, LoginLimits, sync_accounts
 from judge.serve.services.board import BoardCache
 from judge.serve.services.events import EventBus, publish_if_changed, sync_collection
 from judge.serve.services.judging import JobQueue, JudgeFn, JudgingSetup, republish_judgements
@@ -95,6 +96,7 @@ class ServeOptions:
     hasher: PasswordHasher | None = None  # argon2 parameters (tests: cheap ones)
     clock: Clock | None = None
     log: Callable[[str], None] = lambda line: None
+    login_limits: LoginLimits = LoginLimits()  # --account-lockout, --address-lockout
 
 
 def _claim_database(w: Writer, contest: Contest, hasher: PasswordHasher, storage: Storage) -> None:
@@ -105,7 +107,8 @@ def _claim_database(w: Writer, contest: Contest, hasher: PasswordHasher, storage
             "move the database away to start a new contest"
         )
     w.set_meta("contest_id", contest.info.id)
-    sync_accounts(w, contest.accounts, hasher)
+    for account_id in sync_accounts(w, contest.accounts, hasher):
+        sessions.end_all(w, account_id)  # a changed password (or a removed account) ends its sessions
 
 
 def _publish_configuration(w: Writer, server: Server, now: float) -> None:
@@ -146,7 +149,7 @@ def open_server(
     with storage.write() as w:
         _claim_database(w, contest, hasher, storage)
     with storage.read() as r:
-        auth = Authenticator(r.accounts(), hasher, clock)
+        auth = Authenticator(r.accounts(), hasher, clock, options.login_limits)
     bus = EventBus()
     timeline = Timeline(contest.info, storage, clock, bus)
     queue = JobQueue(storage, timeline, bus, JudgingSetup(contest, languages, judge_fn, options.log))

@@ -20,6 +20,7 @@ from typing import Protocol
 
 from judge.serve.model.records import (
     AccountRecord,
+    Audience,
     Counted,
     EventRecord,
     JobRecord,
@@ -29,6 +30,7 @@ from judge.serve.model.records import (
     NewRun,
     NewSubmission,
     RunRecord,
+    SessionRecord,
     SubmissionRecord,
 )
 
@@ -98,6 +100,11 @@ class Reader(Protocol):
         """The events after token ``after``, at most ``limit``."""
         ...
 
+    def event_audiences(self, after: int, limit: int) -> list[tuple[int, Audience]]:
+        """The (id, audience) of the events after ``after``, at most ``limit``: enough to count what a viewer
+        sees (services/events.py) without reading the events' data."""
+        ...
+
     def latest_event(self) -> int:
         """The newest event's token (0: none)."""
         ...
@@ -107,6 +114,8 @@ class Reader(Protocol):
     def event_objects(self, kind: str) -> list[str]:
         """The ids of every object of ``kind`` ever published."""
         ...
+
+    def session(self, selector: str) -> SessionRecord | None: ...
 
 
 class Writer(Reader, Protocol):
@@ -149,6 +158,16 @@ class Writer(Reader, Protocol):
     def add_event(self, new: NewEvent) -> int:
         """Append to the event log; returns the event's token."""
         ...
+
+    def add_session(self, new: SessionRecord) -> None: ...
+
+    def end_session(self, selector: str) -> None: ...
+
+    def end_sessions(self, account_id: str) -> int:
+        """End every session of the account; returns how many there were."""
+        ...
+
+    def end_expired_sessions(self, now: float) -> int: ...
 
 
 class Storage(Protocol):

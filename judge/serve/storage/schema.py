@@ -8,7 +8,12 @@ the upgrade to 3 moves.
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 3
+from dataclasses import dataclass
+
+SCHEMA_VERSION = 4
+
+# The API's id of the judgement ``j`` (model/apijson.judgement_id, in SQL, for the upgrade to 4)
+JUDGEMENT_ID = "(CASE j.ordinal WHEN 1 THEN CAST(j.submission_id AS TEXT) ELSE j.submission_id || '-' || j.ordinal END)"
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_s REAL NOT NULL);
@@ -48,9 +53,11 @@ CREATE TABLE IF NOT EXISTS judgements (
     metric REAL,
     metric_name TEXT,
     compile_message TEXT,
-    package_hash TEXT
+    package_hash TEXT,
+    ordinal INTEGER NOT NULL DEFAULT 1
 );
 CREATE INDEX IF NOT EXISTS judgements_submission ON judgements(submission_id);
+CREATE UNIQUE INDEX IF NOT EXISTS judgements_ordinal ON judgements(submission_id, ordinal);
 CREATE TABLE IF NOT EXISTS runs (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     judgement_id INTEGER NOT NULL REFERENCES judgements(id),
@@ -87,13 +94,59 @@ CREATE TABLE IF NOT EXISTS events (
     time_s REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS events_object ON events(type, obj_id, id);
+CREATE TABLE IF NOT EXISTS sessions (
+    selector TEXT PRIMARY KEY,
+    verifier_sha256 TEXT NOT NULL,
+    account_id TEXT NOT NULL,
+    created_s REAL NOT NULL,
+    expires_s REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS sessions_account ON sessions(account_id);
 """
 
+
+@dataclass(frozen=True)
+class Step:
+    """A statement of a migration that runs only when ``tables`` exist (a table an old database lacks is
+    created by TABLES, already in its new shape)."""
+
+    sql: str
+    tables: tuple[str, ...]
+
+
 # version -> the statements that bring it to version + 1, in order
-MIGRATIONS: dict[int, tuple[str, ...]] = {
+MIGRATIONS: dict[int, tuple[str | Step, ...]] = {
     1: ("ALTER TABLE runs ADD COLUMN transcript TEXT NOT NULL DEFAULT ''",),  # interactive traffic
     2: (  # the version gets a table of its own
         "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_s REAL NOT NULL)",
         "DELETE FROM meta WHERE key = 'schema'",
+    ),
+    3: (  # issue 27: page sessions are stored (the table above), and no cookie-signing key is kept any more;
+        "DELETE FROM meta WHERE key = 'session_secret'",
+        # a judgement is numbered within its submission, and the API's ids of judgements and runs derive from
+        # that (records.py): the event log's copies of them are renamed the same way
+        Step("ALTER TABLE judgements ADD COLUMN ordinal INTEGER NOT NULL DEFAULT 1", ("judgements",)),
+        Step(
+            "UPDATE judgements SET ordinal = (SELECT count(*) FROM judgements k "
+            "WHERE k.submission_id = judgements.submission_id AND k.id <= judgements.id)",
+            ("judgements",),
+        ),
+        Step(
+            f"UPDATE events SET obj_id = coalesce((SELECT {JUDGEMENT_ID} FROM judgements j "
+            "WHERE j.id = CAST(events.obj_id AS INTEGER)), obj_id), "
+            "data = CASE WHEN data = 'null' THEN data ELSE coalesce((SELECT json_set(events.data, '$.id', "
+            f"{JUDGEMENT_ID}) FROM judgements j WHERE j.id = CAST(events.obj_id AS INTEGER)), data) END "
+            "WHERE type = 'judgements'",
+            ("events", "judgements"),
+        ),
+        Step(
+            f"UPDATE events SET obj_id = coalesce((SELECT {JUDGEMENT_ID} || '-' || r.ordinal FROM runs r "
+            "JOIN judgements j ON j.id = r.judgement_id WHERE r.id = CAST(events.obj_id AS INTEGER)), obj_id), "
+            "data = CASE WHEN data = 'null' THEN data ELSE coalesce((SELECT json_set(events.data, "
+            f"'$.id', {JUDGEMENT_ID} || '-' || r.ordinal, '$.judgement_id', {JUDGEMENT_ID}) FROM runs r "
+            "JOIN judgements j ON j.id = r.judgement_id WHERE r.id = CAST(events.obj_id AS INTEGER)), data) END "
+            "WHERE type = 'runs'",
+            ("events", "judgements", "runs"),
+        ),
     ),
 }

@@ -1,5 +1,5 @@
 """The SQLite implementation of the storage Protocols (storage/__init__.py): one database file (WAL) in
-CONTEST_DIR, a connection per thread, every statement parameterized.
+CONTEST_DIR, a connection per thread, every statement parameterized; the file owner-only (0600) when this creates it.
 
 Every write is one ``BEGIN IMMEDIATE`` transaction: a submission and its job are committed together
 before the client hears back; a judgement's result, its runs, its events and its job's ``done`` flag are
@@ -9,13 +9,13 @@ done. ``synchronous=FULL``: an acknowledged submission survives a power cut too.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 import time
 from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 from judge.serve.model.records import (
     AccountRecord,
@@ -30,98 +30,22 @@ from judge.serve.model.records import (
     NewSubmission,
     RunRecord,
     Scope,
+    SessionRecord,
     SubmissionRecord,
 )
 from judge.serve.storage import StorageError
-from judge.serve.storage.schema import MIGRATIONS, SCHEMA_VERSION, TABLES
-
-SUBMISSION_COLUMNS = "s.id, s.team_id, s.account_id, s.problem_id, s.language_id, s.entry_point, s.time_s"
-_JUDGEMENT_FIELDS = (
-    "id submission_id current start_s end_s verdict judgement_type score max_score max_run_time memory_kib metric "
-    "metric_name compile_message package_hash"
-).split()
-JUDGEMENT_COLUMNS = ", ".join(f"j.{f}" for f in _JUDGEMENT_FIELDS)
-JUDGEMENT_COLUMNS_AS_J = ", ".join(f"j.{f} AS j_{f}" for f in _JUDGEMENT_FIELDS)  # beside a submission's
-
-
-def _submission(r: sqlite3.Row, prefix: str = "") -> SubmissionRecord:
-    return SubmissionRecord(
-        id=int(r[prefix + "id"]),
-        team_id=r[prefix + "team_id"],
-        account_id=r[prefix + "account_id"],
-        problem_id=r[prefix + "problem_id"],
-        language_id=r[prefix + "language_id"],
-        entry_point=r[prefix + "entry_point"],
-        time_s=float(r[prefix + "time_s"]),
-    )
-
-
-def _judgement(r: sqlite3.Row, prefix: str = "") -> JudgementRecord:
-    return JudgementRecord(
-        id=int(r[prefix + "id"]),
-        submission_id=int(r[prefix + "submission_id"]),
-        current=bool(r[prefix + "current"]),
-        start_s=float(r[prefix + "start_s"]),
-        end_s=r[prefix + "end_s"],
-        verdict=r[prefix + "verdict"],
-        judgement_type=r[prefix + "judgement_type"],
-        score=r[prefix + "score"],
-        max_score=r[prefix + "max_score"],
-        max_run_time=r[prefix + "max_run_time"],
-        memory_kib=r[prefix + "memory_kib"],
-        metric=r[prefix + "metric"],
-        metric_name=r[prefix + "metric_name"],
-        compile_message=r[prefix + "compile_message"],
-        package_hash=r[prefix + "package_hash"],
-    )
-
-
-def _run(r: sqlite3.Row) -> RunRecord:
-    return RunRecord(
-        id=int(r["id"]),
-        judgement_id=int(r["judgement_id"]),
-        ordinal=int(r["ordinal"]),
-        name=r["name"],
-        verdict=r["verdict"],
-        judgement_type=r["judgement_type"],
-        time_s=float(r["time_s"]),
-        run_time=float(r["run_time"]),
-        wall_time_s=float(r["wall_time_s"]),
-        memory_kib=int(r["memory_kib"]),
-        score=float(r["score"]),
-        message=r["message"],
-        transcript=r["transcript"],
-    )
-
-
-def _event(r: sqlite3.Row) -> EventRecord:
-    audience = Audience(Scope(r["scope"]), r["team_id"], bool(r["frozen"]))
-    return EventRecord(int(r["id"]), r["type"], r["obj_id"], r["data"], audience, float(r["time_s"]))
-
-
-class _Where:
-    """``column IN (...)`` / ``column = ?`` conditions, parameterized."""
-
-    def __init__(self) -> None:
-        self.parts: list[str] = ["1"]
-        self.args: list[Any] = []
-
-    def equal(self, column: str, value: object | None) -> _Where:
-        if value is not None:
-            self.parts.append(f"{column} = ?")
-            self.args.append(value)
-        return self
-
-    def among(self, column: str, values: Collection[Any] | None) -> _Where:
-        if values is not None:
-            values = list(values)
-            self.parts.append(f"{column} IN ({', '.join('?' * len(values))})" if values else "0")
-            self.args.extend(values)
-        return self
-
-    @property
-    def sql(self) -> str:
-        return " AND ".join(self.parts)
+from judge.serve.storage.rows import (
+    JUDGEMENT_COLUMNS,
+    JUDGEMENT_COLUMNS_AS_J,
+    RUN_SELECT,
+    SUBMISSION_COLUMNS,
+    Where,
+    event_record,
+    judgement_record,
+    run_record,
+    submission_record,
+)
+from judge.serve.storage.schema import MIGRATIONS, SCHEMA_VERSION, TABLES, Step
 
 
 class SqliteReader:
@@ -144,10 +68,10 @@ class SqliteReader:
         problem_id: str | None = None,
         language_id: str | None = None,
     ) -> list[SubmissionRecord]:
-        w = _Where().among("s.id", ids).equal("s.team_id", team_id).equal("s.problem_id", problem_id)
+        w = Where().among("s.id", ids).equal("s.team_id", team_id).equal("s.problem_id", problem_id)
         w.equal("s.language_id", language_id)
         rows = self._c.execute(f"SELECT {SUBMISSION_COLUMNS} FROM submissions s WHERE {w.sql} ORDER BY s.id", w.args)
-        return [_submission(r) for r in rows]
+        return [submission_record(r) for r in rows]
 
     def submission_files(self, submission_id: int) -> bytes | None:
         row = self._c.execute("SELECT files FROM submissions WHERE id = ?", (submission_id,)).fetchone()
@@ -160,16 +84,16 @@ class SqliteReader:
         submission_ids: Collection[int] | None = None,
         current: bool | None = None,
     ) -> list[JudgementRecord]:
-        w = _Where().among("j.id", ids).among("j.submission_id", submission_ids)
+        w = Where().among("j.id", ids).among("j.submission_id", submission_ids)
         w.equal("j.current", None if current is None else int(current))
         rows = self._c.execute(f"SELECT {JUDGEMENT_COLUMNS} FROM judgements j WHERE {w.sql} ORDER BY j.id", w.args)
-        return [_judgement(r) for r in rows]
+        return [judgement_record(r) for r in rows]
 
     def runs(
         self, *, ids: Collection[int] | None = None, judgement_ids: Collection[int] | None = None
     ) -> list[RunRecord]:
-        w = _Where().among("id", ids).among("judgement_id", judgement_ids)
-        return [_run(r) for r in self._c.execute(f"SELECT * FROM runs WHERE {w.sql} ORDER BY id", w.args)]
+        w = Where().among("r.id", ids).among("r.judgement_id", judgement_ids)
+        return [run_record(r) for r in self._c.execute(f"{RUN_SELECT} WHERE {w.sql} ORDER BY r.id", w.args)]
 
     def counted(self, window: tuple[float, float] | None) -> list[Counted]:
         where, args = ("s.time_s >= ? AND s.time_s < ?", window) if window is not None else ("1", ())
@@ -180,7 +104,7 @@ class SqliteReader:
             f"WHERE {where} ORDER BY s.time_s, s.id",
             args,
         )
-        return [Counted(_submission(r), None if r["j_id"] is None else _judgement(r, "j_")) for r in rows]
+        return [Counted(submission_record(r), None if r["j_id"] is None else judgement_record(r, "j_")) for r in rows]
 
     def latest_submission_s(self, until_s: float) -> float | None:
         row = self._c.execute("SELECT max(time_s) FROM submissions WHERE time_s <= ?", (until_s,)).fetchone()
@@ -209,7 +133,21 @@ class SqliteReader:
 
     def events(self, after: int, limit: int) -> list[EventRecord]:
         rows = self._c.execute("SELECT * FROM events WHERE id > ? ORDER BY id LIMIT ?", (after, limit))
-        return [_event(r) for r in rows]
+        return [event_record(r) for r in rows]
+
+    def event_audiences(self, after: int, limit: int) -> list[tuple[int, Audience]]:
+        rows = self._c.execute(
+            "SELECT id, scope, team_id, frozen FROM events WHERE id > ? ORDER BY id LIMIT ?", (after, limit)
+        ).fetchall()
+        made: dict[tuple[str, str | None, int], Audience] = {}  # few distinct audiences: one record each
+        out = []
+        for r in rows:
+            key = (r[1], r[2], r[3])
+            audience = made.get(key)
+            if audience is None:
+                audience = made[key] = Audience(Scope(r[1]), r[2], bool(r[3]))
+            out.append((int(r[0]), audience))
+        return out
 
     def latest_event(self) -> int:
         return int(self._c.execute("SELECT max(id) FROM events").fetchone()[0] or 0)
@@ -218,11 +156,18 @@ class SqliteReader:
         row = self._c.execute(
             "SELECT * FROM events WHERE type = ? AND obj_id IS ? ORDER BY id DESC LIMIT 1", (kind, obj_id)
         ).fetchone()
-        return None if row is None else _event(row)
+        return None if row is None else event_record(row)
 
     def event_objects(self, kind: str) -> list[str]:
         rows = self._c.execute("SELECT DISTINCT obj_id FROM events WHERE type = ? AND obj_id IS NOT NULL", (kind,))
         return [str(r[0]) for r in rows]
+
+    def session(self, selector: str) -> SessionRecord | None:
+        row = self._c.execute(
+            "SELECT selector, verifier_sha256, account_id, created_s, expires_s FROM sessions WHERE selector = ?",
+            (selector,),
+        ).fetchone()
+        return None if row is None else SessionRecord(*tuple(row))
 
 
 class SqliteWriter(SqliteReader):
@@ -269,15 +214,18 @@ class SqliteWriter(SqliteReader):
             (limit,),
         )
         return [
-            JobRecord(int(r["job_id"]), r["judgement_id"], r["reason"], _submission(r), bytes(r["files"])) for r in rows
+            JobRecord(int(r["job_id"]), r["judgement_id"], r["reason"], submission_record(r), bytes(r["files"]))
+            for r in rows
         ]
 
     def add_judgement(self, submission_id: int, current: bool, start_s: float) -> JudgementRecord:
+        row = self._c.execute("SELECT max(ordinal) FROM judgements WHERE submission_id = ?", (submission_id,))
+        ordinal = int(row.fetchone()[0] or 0) + 1
         cur = self._c.execute(
-            "INSERT INTO judgements (submission_id, current, start_s) VALUES (?, ?, ?)",
-            (submission_id, int(current), start_s),
+            "INSERT INTO judgements (submission_id, current, start_s, ordinal) VALUES (?, ?, ?, ?)",
+            (submission_id, int(current), start_s, ordinal),
         )
-        return JudgementRecord(int(cur.lastrowid or 0), submission_id, current, start_s)
+        return JudgementRecord(int(cur.lastrowid or 0), submission_id, current, start_s, ordinal=ordinal)
 
     def attach_judgement(self, job_id: int, judgement_id: int) -> None:
         self._c.execute("UPDATE jobs SET judgement_id = ? WHERE id = ?", (judgement_id, job_id))
@@ -338,8 +286,8 @@ class SqliteWriter(SqliteReader):
                 n.transcript,
             ),
         )
-        row = self._c.execute("SELECT * FROM runs WHERE id = ?", (cur.lastrowid,)).fetchone()
-        return _run(row)
+        row = self._c.execute(f"{RUN_SELECT} WHERE r.id = ?", (cur.lastrowid,)).fetchone()
+        return run_record(row)
 
     def finish_job(self, job_id: int) -> None:
         self._c.execute("UPDATE jobs SET done = 1 WHERE id = ?", (job_id,))
@@ -352,6 +300,21 @@ class SqliteWriter(SqliteReader):
         )
         return int(cur.lastrowid or 0)
 
+    def add_session(self, new: SessionRecord) -> None:
+        self._c.execute(
+            "INSERT INTO sessions (selector, verifier_sha256, account_id, created_s, expires_s) VALUES (?, ?, ?, ?, ?)",
+            (new.selector, new.verifier_sha256, new.account_id, new.created_s, new.expires_s),
+        )
+
+    def end_session(self, selector: str) -> None:
+        self._c.execute("DELETE FROM sessions WHERE selector = ?", (selector,))
+
+    def end_sessions(self, account_id: str) -> int:
+        return int(self._c.execute("DELETE FROM sessions WHERE account_id = ?", (account_id,)).rowcount)
+
+    def end_expired_sessions(self, now: float) -> int:
+        return int(self._c.execute("DELETE FROM sessions WHERE expires_s <= ?", (now,)).rowcount)
+
 
 class SqliteStorage:
     """Thread-safe: each thread gets its own connection (autocommit; explicit transactions)."""
@@ -362,6 +325,7 @@ class SqliteStorage:
         self._lock = threading.Lock()
         self._all: list[sqlite3.Connection] = []
         try:
+            _create_private(path)
             conn = self._conn()
             conn.execute("PRAGMA journal_mode=WAL")
             with self._transaction() as c:
@@ -420,6 +384,18 @@ class SqliteStorage:
         self._local = threading.local()
 
 
+def _create_private(path: Path) -> None:
+    """A new database file is created owner-only (0600) before SQLite opens it: it holds every team's code,
+    the password hashes and the sessions, and SQLite gives its -wal and -shm files the database's mode. An
+    existing file keeps its mode (`judge serve` warns at the start when others may read it)."""
+    try:
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    except FileExistsError:
+        pass
+    except OSError as exc:
+        raise StorageError(f"{path}: cannot create the contest database: {exc.strerror or exc}") from None
+
+
 def _has_table(conn: sqlite3.Connection, name: str) -> bool:
     return conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)).fetchone() is not None
 
@@ -445,7 +421,11 @@ def _bring_up_to_date(conn: sqlite3.Connection, path: Path) -> None:
         raise StorageError(f"{path}: written by another version of judge serve (schema {version})")
     for step in range(version, SCHEMA_VERSION) if version else ():
         for statement in MIGRATIONS.get(step, ()):
-            conn.execute(statement)
+            if isinstance(statement, Step):
+                if all(_has_table(conn, t) for t in statement.tables):
+                    conn.execute(statement.sql)
+            else:
+                conn.execute(statement)
     for statement in TABLES.split(";"):
         if statement.strip():
             conn.execute(statement)

@@ -1,0 +1,50 @@
+"""The messages a page shows after an organizer's action (``?message=`` on the redirect): only those the server
+itself issues, each a template of this table whose slots take a number, an id or a time (issue 27: any text
+in the URL used to appear in the page's message area, so a link could make the admin page say anything; it
+was escaped, but said what the link's author wanted). A message that matches no template is not shown.
+"""
+
+from __future__ import annotations
+
+import re
+
+SLOTS = {
+    "n": r"[0-9]{1,6}",
+    "id": r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,35}",
+    "time": r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}[+-][0-9]{2}:[0-9]{2}",
+}
+FROZEN = "the scoreboard is frozen"
+THAWED = "the scoreboard is thawed"
+THAWS_AT = "the scoreboard thaws at {time}"
+NOT_FROZEN = "not frozen: {reason}"  # the reason is one of phase.freeze_refusal's, below
+REJUDGED = "rejudge of {what} {id}: {n} submission(s) queued"
+REJUDGED_NONE = "rejudge of {what} {id}: 0 submission(s) queued (already being judged)"
+TEMPLATES = (
+    FROZEN,
+    THAWED,
+    THAWS_AT,
+    "not frozen: the contest is not running: there is nothing to freeze",
+    "not frozen: the scoreboard was thawed at {time}",
+    "not frozen: the scoreboard is frozen since {time}",
+    *(t.replace("{what}", what) for t in (REJUDGED, REJUDGED_NONE) for what in ("submission", "problem")),
+)
+
+
+def _pattern(template: str) -> re.Pattern[str]:
+    parts = re.split(r"\{(\w+)\}", template)
+    return re.compile("".join(re.escape(p) if i % 2 == 0 else f"(?:{SLOTS[p]})" for i, p in enumerate(parts)))
+
+
+_PATTERNS = tuple(_pattern(t) for t in TEMPLATES)
+
+
+def shown(text: str | None) -> str | None:
+    """``text`` if the server issues such a message, else None (nothing is shown)."""
+    if text is None or len(text) > 200:
+        return None
+    return text if any(p.fullmatch(text) for p in _PATTERNS) else None
+
+
+def notice(template: str, **slots: object) -> str:
+    """A message of the table, its slots filled in (what the redirect carries)."""
+    return template.format(**slots)
