@@ -24,7 +24,7 @@ from judge.judging.prepared import Packages
 from judge.judging.submission import Environment
 from judge.languages.table import Language, missing_tool
 from judge.package.problem import Problem
-from judge.serve.model.contest import ContestError, load_contest
+from judge.serve.model.contest import ContestError, ContestInfo, load_contest
 from judge.serve.model.times import TimeError, format_time, parse_time
 from judge.serve.services.demo import write_demo
 from judge.serve.services.judging import JudgeFn
@@ -96,6 +96,14 @@ def _judging(args: argparse.Namespace, spec: ClusterSpec | None, env: Environmen
     return _JudgingChoice(judges_fn(judges, problems, languages), options, describe)
 
 
+def _kind(info: ContestInfo) -> str:
+    """What the start line says of the contest's type."""
+    if not info.pass_fail:
+        return "a score contest: ranked by total score"
+    judging = "every test judged" if info.judge_all_tests else "judging stops at the first failed test"
+    return f"a pass-fail contest: {info.penalty_s / 60:g} penalty minutes per rejected submission, {judging}"
+
+
 def _announce(server: Server, env: Environment, judging: _JudgingChoice, sock: socket.socket) -> None:
     """The start lines: warnings, what runs, where."""
     contest, languages = server.contest, server.languages
@@ -104,7 +112,8 @@ def _announce(server: Server, env: Environment, judging: _JudgingChoice, sock: s
     if not contest.accounts:
         _log("WARNING: accounts.yaml lists no accounts: nobody can log in or submit")
     _log(
-        f"contest {contest.info.id!r}: {len(contest.problems)} problems, {len(contest.teams)} teams, "
+        f"contest {contest.info.id!r} ({_kind(contest.info)}): {len(contest.problems)} problems, "
+        f"{len(contest.teams)} teams, "
         f"languages {', '.join(sorted(languages))}; {judging.describe}; database "
         f"{contest.root / DB_NAME}; {server.judging.pending()} submission(s) waiting to be judged"
     )

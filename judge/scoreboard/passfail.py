@@ -170,9 +170,7 @@ def rank(
         mine.setdefault((t.team_id, t.problem_id), []).append(t)
     unranked = []
     for team in teams:
-        cells = tuple(
-            cell(pid, mine.get((team.id, pid), []), penalty_s, team.id in first[pid]) for pid in problem_ids
-        )
+        cells = tuple(cell(pid, mine.get((team.id, pid), []), penalty_s, team.id in first[pid]) for pid in problem_ids)
         unranked.append((_row_key(cells), team, cells))
     unranked.sort(key=lambda r: (r[0], r[1].name.casefold(), r[1].name, r[1].id))
     rows: list[Row] = []

@@ -18,7 +18,7 @@ from starlette.responses import JSONResponse, Response
 
 from judge.serve.http import feed
 from judge.serve.http.context import Ctx, number_id
-from judge.serve.model.apijson import account_json, api_json, statement_mime, submission_json
+from judge.serve.model.apijson import account_json, api_json, contests_json, statement_mime, submission_json
 from judge.serve.model.errors import Refused
 from judge.serve.model.upload import parse_upload
 from judge.serve.model.viewer import Role, Viewer
@@ -85,10 +85,12 @@ PROPERTIES: dict[str, tuple[str, ...]] = {
         "time",
         "contest_time",
     ),
+    "awards": ("id", "citation", "team_ids"),
     "scoreboard": ("time", "contest_time", "state", "rows"),
     "event-feed": ("type", "id", "data", "token"),
 }
 CAPABILITIES = {Role.TEAM: ["team_submit"], Role.ADMIN: ["contest_thaw", "admin_submit"]}
+PASS_FAIL_PROPERTIES = {"contest": ("penalty_time",), "judgement-types": ("penalty",)}  # only a pass-fail contest's
 
 
 def filtered(items: list[dict[str, Any]], ctx: Ctx, kind: str) -> list[dict[str, Any]]:
@@ -115,20 +117,38 @@ def get_api(ctx: Ctx) -> Any:
     return api_json()
 
 
+def strict(ctx: Ctx) -> bool:
+    """``?strict=true``: DOMjudge's parameter for the spec's properties only (check-api.sh's ``-a strict=1``)."""
+    return ctx.query.get("strict", "").lower() in ("1", "true", "yes")
+
+
+def contest_doc(ctx: Ctx) -> dict[str, Any]:
+    """The contest object, with DOMjudge's ``shortname`` unless strict (apijson.contests_json)."""
+    return contests_json(documents.contest(ctx.server, ctx.sight), ctx.server.contest.info, strict=strict(ctx))
+
+
 def get_contests(ctx: Ctx) -> Any:
-    return [documents.contest(ctx.server, ctx.sight)]
+    return [contest_doc(ctx)]
 
 
-def access_json(viewer: Viewer) -> dict[str, Any]:
+def get_contest(ctx: Ctx) -> Any:
+    ctx.contest()
+    return contest_doc(ctx)
+
+
+def access_json(viewer: Viewer, pass_fail: bool) -> dict[str, Any]:
+    def properties(kind: str) -> list[str]:
+        return [*PROPERTIES[kind], *(PASS_FAIL_PROPERTIES.get(kind, ()) if pass_fail else ())]
+
     return {
         "capabilities": CAPABILITIES.get(viewer.role, []),
-        "endpoints": [{"type": kind, "properties": list(props)} for kind, props in PROPERTIES.items()],
+        "endpoints": [{"type": kind, "properties": properties(kind)} for kind in PROPERTIES],
     }
 
 
 def get_access(ctx: Ctx) -> Any:
     ctx.contest()
-    return access_json(ctx.viewer)
+    return access_json(ctx.viewer, ctx.server.contest.info.pass_fail)
 
 
 def get_account(ctx: Ctx) -> Any:
@@ -276,7 +296,7 @@ ROUTES: tuple[RouteSpec, ...] = (
     RouteSpec("GET", "/api", get_api),
     RouteSpec("GET", "/api/", get_api),
     RouteSpec("GET", "/api/contests", get_contests),
-    RouteSpec("GET", C, document(documents.contest)),
+    RouteSpec("GET", C, get_contest),
     RouteSpec("PATCH", C, patch_contest),
     RouteSpec("GET", f"{C}/access", get_access),
     RouteSpec("GET", f"{C}/state", document(documents.state)),
@@ -297,6 +317,7 @@ ROUTES: tuple[RouteSpec, ...] = (
     RouteSpec("POST", f"{C}/submissions/{{id}}/rejudge", rejudge_submission),
     *_live("judgements", documents.judgements),
     *_live("runs", documents.runs),
+    *_config("awards", documents.awards),
     RouteSpec("GET", f"{C}/scoreboard", get_scoreboard),
     RouteSpec("GET", f"{C}/event-feed", feed.event_feed, stream=True),
 )

@@ -8,7 +8,7 @@ the upgrade to 3 moves.
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_s REAL NOT NULL);
@@ -96,4 +96,6 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
         "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_s REAL NOT NULL)",
         "DELETE FROM meta WHERE key = 'schema'",
     ),
+    # the contest's scoreboard type is remembered (services/server.py): releases before 4 ran score contests
+    3: ("INSERT OR IGNORE INTO meta (key, value) VALUES ('scoreboard_type', 'score')",),
 }
