@@ -13,6 +13,7 @@ from serve_fixtures import T0, Api, FakeClock, make_server, write_contest
 from judge.judging.verdict import Verdict
 from judge.serve.services.judging import Claimed
 
+
 def scoring(tmp_path: Path) -> Path:
     """A scoring problem (ours are): groups secret/g1 and secret/g2 of two tests each, worth 50 each; a
     rejection does not stop judging by itself."""

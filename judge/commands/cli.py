@@ -275,9 +275,18 @@ def _contest_args(sub: Subcommands) -> None:
     )
     p.add_argument("dir", metavar="DIR")
     p.add_argument(
-        "--problems", default="problems", metavar="DIR", help="problem packages to copy in (default: problems/)"
+        "--problems",
+        default=None,
+        metavar="DIR",
+        help="problem packages to copy in (default: the judge's own demo problems, from any folder)",
     )
     p.add_argument("--teams", type=int, default=4, metavar="N", help="number of teams (default 4)")
+    p.add_argument(
+        "--type",
+        choices=("score", "pass-fail"),
+        default="score",
+        help="score: ranked by total score (default); pass-fail: an ICPC contest (solved, then penalty time)",
+    )
     p.add_argument(
         "--start", default=None, metavar="TIME", help="start time, e.g. 2026-11-22T10:00:00+01 (default: now)"
     )

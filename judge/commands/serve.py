@@ -15,6 +15,7 @@ from typing import IO
 
 from argon2 import PasswordHasher
 
+import judge
 from judge.cluster.coordinator import ClusterSpec
 from judge.commands.cluster import cluster_judges, cluster_spec
 from judge.commands.common import EXIT_OK, UsageError, make_environment
@@ -24,6 +25,7 @@ from judge.judging.prepared import Packages
 from judge.judging.submission import Environment
 from judge.languages.table import Language, missing_tool
 from judge.package.problem import Problem
+from judge.scoreboard.passfail import ScoreboardType
 from judge.serve.model.contest import ContestError, ContestInfo, load_contest
 from judge.serve.model.times import TimeError, format_time, parse_time
 from judge.serve.services.demo import write_demo
@@ -159,13 +161,20 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def demo_problems() -> Path:
+    """The project's own problems (``problems/`` beside the installed ``judge`` package: a checkout, or an
+    editable install of one), whatever the working directory."""
+    return Path(judge.__file__).resolve().parent.parent / "problems"
+
+
 def cmd_contest_init(args: argparse.Namespace) -> int:
     dest = Path(args.dir)
     if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
         raise UsageError(f"{dest}: exists and is not an empty folder (nothing was written)")
-    problems_dir = Path(args.problems)
+    problems_dir = Path(args.problems) if args.problems is not None else demo_problems()
     if not problems_dir.is_dir():
-        raise UsageError(f"{problems_dir}: not a folder of problem packages (use --problems DIR)")
+        where = "" if args.problems is not None else " (the judge's demo problems are not installed here)"
+        raise UsageError(f"{problems_dir}: not a folder of problem packages{where}: use --problems DIR")
     problems, issues = load_problems(problems_dir)
     if issues:
         raise UsageError(f"{problems_dir}/{issues[0].path}: {issues[0].reason}")
@@ -177,11 +186,11 @@ def cmd_contest_init(args: argparse.Namespace) -> int:
         start = time.time() // 60 * 60 if args.start is None else parse_time(args.start, "--start")
     except TimeError as exc:
         raise UsageError(str(exc)) from None
-    logins = write_demo(
-        dest, [problems[k] for k in sorted(problems)], teams=args.teams, start_s=start, hasher=PasswordHasher()
-    )
+    kind = ScoreboardType(args.type)
+    ordered = [problems[k] for k in sorted(problems)]
+    logins = write_demo(dest, ordered, teams=args.teams, start_s=start, hasher=PasswordHasher(), kind=kind)
     print(
-        f"wrote the contest package {dest} ({len(problems)} problems, {args.teams} teams); "
+        f"wrote the {kind.value} contest package {dest} ({len(problems)} problems, {args.teams} teams); "
         f"it starts at {format_time(start)} and runs 5 h"
     )
     print("passwords (shown only this once; accounts.yaml keeps argon2 hashes):")

@@ -18,9 +18,11 @@ from starlette.responses import JSONResponse, Response
 
 from judge.serve.http import feed
 from judge.serve.http.context import Ctx, number_id
+from judge.serve.http.domjudge import domjudge_submission
+from judge.serve.http.forms import JSON, MULTIPART
 from judge.serve.model.apijson import account_json, api_json, contests_json, statement_mime, submission_json
 from judge.serve.model.errors import Refused
-from judge.serve.model.upload import parse_upload
+from judge.serve.model.upload import SubmissionRequest, parse_upload
 from judge.serve.model.viewer import Role, Viewer
 from judge.serve.services import config, control, documents, submissions
 from judge.serve.services.server import Server
@@ -225,10 +227,15 @@ def get_scoreboard(ctx: Ctx) -> Any:
 
 
 def post_submission(ctx: Ctx) -> Response:
-    """The spec's team-submit and admin-submit."""
+    """The spec's team-submit and admin-submit: a JSON body, or DOMjudge's form (domjudge.py)."""
     ctx.contest()
     staff = ctx.viewer.role is Role.ADMIN
-    sub = submissions.submit(ctx.server, ctx.viewer, lambda: parse_upload(ctx.json(), staff=staff), ctx.now)
+
+    def request() -> SubmissionRequest:
+        form = ctx.form
+        return parse_upload(ctx.json(), staff=staff) if form is None else domjudge_submission(form, staff=staff)
+
+    sub = submissions.submit(ctx.server, ctx.viewer, request, ctx.now)
     obj = submission_json(sub, ctx.server.contest.info)
     location = f"/api/contests/{ctx.server.contest.info.id}/submissions/{sub.id}"
     return JSONResponse(obj, status_code=201, headers={"Location": location})
@@ -275,6 +282,7 @@ class RouteSpec:
     handler: Callable[[Ctx], Any]
     stream: bool = False  # the handler is async and returns a streaming response (the event feed)
     body_limit: str = "small"  # small | submission
+    accepts: tuple[str, ...] = (JSON,)  # the media types of the bodies it takes (the first: the spec's)
 
 
 C = "/api/contests/{cid}"
@@ -312,7 +320,7 @@ ROUTES: tuple[RouteSpec, ...] = (
     *_config("accounts", documents.accounts),
     *_config("clarifications", clarifications),
     *_live("submissions", documents.submissions_doc),
-    RouteSpec("POST", f"{C}/submissions", post_submission, body_limit="submission"),
+    RouteSpec("POST", f"{C}/submissions", post_submission, body_limit="submission", accepts=(JSON, MULTIPART)),
     RouteSpec("GET", f"{C}/submissions/{{id}}/files", submission_files),
     RouteSpec("POST", f"{C}/submissions/{{id}}/rejudge", rejudge_submission),
     *_live("judgements", documents.judgements),

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from judge.serve.http.forms import Form
 from judge.serve.model.errors import Refused
 from judge.serve.model.viewer import Viewer
 from judge.serve.services.server import Server
@@ -21,6 +22,7 @@ class Ctx:
     query: Mapping[str, str]
     body: bytes
     now: float
+    form: Form | None = None  # a multipart/form-data body, on a route that accepts one (RouteSpec.accepts)
 
     @property
     def sight(self) -> Sight:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from markupsafe import Markup
 from starlette.responses import Response
@@ -211,6 +212,11 @@ def _test_row(t: results.TestView) -> dict[str, Any]:
     }
 
 
+def domjudge_link(page: Page) -> Response:
+    """``/team/submission/<id>``: where DOMjudge's ``submit`` client sends a team after submitting."""
+    raise Redirect(f"/submissions/{quote(page.params['id'], safe='')}")
+
+
 def feedback(page: Page) -> Response:
     """A team's own submission (docs/serve.md: samples in full, secret tests verdict only)."""
     page.need_login()
@@ -331,5 +337,6 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("POST", "/submit", submit, form_limit="submission"),
     PageSpec("GET", "/submissions", my_submissions),
     PageSpec("GET", "/submissions/{id}", feedback),
+    PageSpec("GET", "/team/submission/{id}", domjudge_link),
     PageSpec("GET", "/scoreboard", scoreboard),
 )

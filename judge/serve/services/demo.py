@@ -16,6 +16,7 @@ import yaml
 from argon2 import PasswordHasher
 
 from judge.package.problem import Problem
+from judge.scoreboard.passfail import ScoreboardType
 from judge.serve.model.contest import LABELS
 from judge.serve.model.times import format_time
 
@@ -43,15 +44,25 @@ def _password() -> str:
     return secrets.token_urlsafe(9)
 
 
-def _contest_yaml(contest_id: str, start_s: float) -> str:
+def _contest_yaml(contest_id: str, start_s: float, kind: ScoreboardType) -> str:
+    if kind is ScoreboardType.PASS_FAIL:
+        ranking = (
+            "# ICPC rules: ranked by problems solved, then time (each solve's minute + 20 per rejected try)\n"
+            "scoreboard_type: pass-fail\n"
+            'penalty_time: "0:20:00"\n'
+            "judge_all_tests: false  # judging stops at a submission's first failed test (its verdict is known)\n"
+        )
+    else:
+        ranking = "scoreboard_type: score  # ranked by total score (the problems score 0..100)\n"
     return (
         "# The contest (CCS Contest Package format; see docs/serve.md). Times need a time zone.\n"
         f"id: {contest_id}\n"
-        "name: Demo contest\n"
+        f"name: {'Demo ICPC contest' if kind is ScoreboardType.PASS_FAIL else 'Demo contest'}\n"
+        f"shortname: {contest_id}  # DOMjudge's; its command-line submit client needs one\n"
         f'start_time: "{format_time(start_s)}"\n'
         'duration: "5:00:00"\n'
         'scoreboard_freeze_duration: "1:00:00"\n'
-        "scoreboard_type: score\n"
+        f"{ranking}"
         "# judge serve's own settings: the largest submission (KiB) and the per-team rate limit\n"
         "code_limit: 256\n"
         "rate_limit: {submissions: 10, seconds: 60}\n"
@@ -116,9 +127,10 @@ def write_demo(
     start_s: float,
     hasher: PasswordHasher,
     contest_id: str = "demo",
+    kind: ScoreboardType = ScoreboardType.SCORE,
 ) -> list[Login]:
     """Write the package into ``dest`` (created; must not exist or be empty). Returns the logins."""
     dest.mkdir(parents=True, exist_ok=True)
     _write_problems(dest, problems)
-    (dest / "contest.yaml").write_text(_contest_yaml(contest_id, start_s), encoding="utf-8")
+    (dest / "contest.yaml").write_text(_contest_yaml(contest_id, start_s, kind), encoding="utf-8")
     return _write_accounts(dest, _write_teams(dest, teams), hasher)
