@@ -22,7 +22,7 @@ from judge.cluster import ClusterError
 from judge.commands.common import EXIT_JE, EXIT_OK, EXIT_USAGE, SelfTestFailed, UsageError
 from judge.commands.defaults import SERVE_NICENESS, default_jobs
 from judge.fuzz.options import FUZZ_SHRINK_TIME_S
-from judge.grade.options import FUZZ_SEED, GRADE_DB_NAME
+from judge.grade.options import FUZZ_SEED, GRADE_DB_NAME, PENALTY_MINUTES
 from judge.languages.table import LanguageError
 from judge.package.problem import PackageError
 
@@ -172,6 +172,20 @@ def _grade_args(sub: Subcommands) -> None:
     _json_option(p, help_text="also write OUT/results.json")
     p.add_argument("--rejudge", action="store_true", help="judge everything again, ignoring stored results")
     p.add_argument("--title", default="Scoreboard", help="the board's title")
+    p.add_argument(
+        "--scoreboard",
+        choices=("score", "pass-fail"),
+        default="score",
+        help="score: ranked by total score (default); pass-fail: the ICPC way (solved, then penalty time; several "
+        "files of one problem are attempts, timed by SUBMISSIONS_DIR/times.yaml or the files' times)",
+    )
+    p.add_argument(
+        "--penalty-minutes",
+        type=float,
+        default=None,
+        metavar="M",
+        help=f"pass-fail: the minutes a rejected attempt before the accepted one costs (default {PENALTY_MINUTES:g})",
+    )
     p.add_argument(
         "--fuzz",
         type=int,
