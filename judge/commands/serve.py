@@ -28,7 +28,7 @@ from judge.package.problem import Problem
 from judge.scoreboard.passfail import ScoreboardType
 from judge.serve.model.contest import ContestError, ContestInfo, load_contest
 from judge.serve.model.times import TimeError, format_time, parse_time
-from judge.serve.services.demo import write_demo
+from judge.serve.services.demo import DemoOptions, write_demo
 from judge.serve.services.judging import JudgeFn
 from judge.serve.services.server import ServeOptions, Server, open_server
 from judge.serve.storage import DB_NAME, StorageError
@@ -188,7 +188,7 @@ def cmd_contest_init(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     kind = ScoreboardType(args.type)
     ordered = [problems[k] for k in sorted(problems)]
-    logins = write_demo(dest, ordered, teams=args.teams, start_s=start, hasher=PasswordHasher(), kind=kind)
+    logins = write_demo(dest, ordered, DemoOptions(teams=args.teams, start_s=start, kind=kind), PasswordHasher())
     print(
         f"wrote the {kind.value} contest package {dest} ({len(problems)} problems, {args.teams} teams); "
         f"it starts at {format_time(start)} and runs 5 h"

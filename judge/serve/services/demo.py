@@ -119,18 +119,20 @@ def _write_accounts(dest: Path, team_ids: Sequence[str], hasher: PasswordHasher)
     return logins
 
 
-def write_demo(
-    dest: Path,
-    problems: Sequence[Problem],
-    *,
-    teams: int,
-    start_s: float,
-    hasher: PasswordHasher,
-    contest_id: str = "demo",
-    kind: ScoreboardType = ScoreboardType.SCORE,
-) -> list[Login]:
+@dataclass(frozen=True)
+class DemoOptions:
+    """What `judge contest init` writes: how many teams, the start, the contest's id and type."""
+
+    teams: int
+    start_s: float
+    contest_id: str = "demo"
+    kind: ScoreboardType = ScoreboardType.SCORE
+
+
+def write_demo(dest: Path, problems: Sequence[Problem], options: DemoOptions, hasher: PasswordHasher) -> list[Login]:
     """Write the package into ``dest`` (created; must not exist or be empty). Returns the logins."""
     dest.mkdir(parents=True, exist_ok=True)
     _write_problems(dest, problems)
-    (dest / "contest.yaml").write_text(_contest_yaml(contest_id, start_s, kind), encoding="utf-8")
-    return _write_accounts(dest, _write_teams(dest, teams), hasher)
+    contest_yaml = _contest_yaml(options.contest_id, options.start_s, options.kind)
+    (dest / "contest.yaml").write_text(contest_yaml, encoding="utf-8")
+    return _write_accounts(dest, _write_teams(dest, options.teams), hasher)
