@@ -35,12 +35,17 @@ pytestmark = [
     pytest.mark.skipif(sync_playwright is None, reason="playwright is not installed (pip install playwright)"),
     pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (apt-get install chromium)"),
 ]
-START = time.time() - (4 * 3600 + 600)
+IN_THE_FREEZE_S = 4 * 3600 + 600  # how long ago the contest started: 4 h 10 min
 
 
 @pytest.fixture
-def server(tmp_path: Path, sandbox_runner: Runner) -> Iterator[Serve]:
-    root = write_contest(tmp_path / "contest", start=format_time(START), rate=(20, 60), scoreboard_type="pass-fail")
+def start() -> float:
+    return time.time() - IN_THE_FREEZE_S
+
+
+@pytest.fixture
+def server(tmp_path: Path, sandbox_runner: Runner, start: float) -> Iterator[Serve]:
+    root = write_contest(tmp_path / "contest", start=format_time(start), rate=(20, 60), scoreboard_type="pass-fail")
     (root / "organizations.json").write_text(
         json.dumps([{"id": "uni", "name": "Uni", "formal_name": "Some University"}])
     )
@@ -54,27 +59,31 @@ def server(tmp_path: Path, sandbox_runner: Runner) -> Iterator[Serve]:
         s.proc.wait()
 
 
-def dated(server: Serve, team: str, source: str, minute: float, problem: str = "sum") -> None:
-    """An admin's submission for ``team``, made ``minute`` minutes into the contest."""
+def dated(server: Serve, team: str, source: str, at_s: float, problem: str = "sum") -> None:
+    """An admin's submission for ``team``, made at ``at_s``."""
     body = {
         "problem_id": problem,
         "language_id": "python3",
         "team_id": team,
-        "time": format_time(START + minute * 60),
+        "time": format_time(at_s),
         "files": [{"data": base64.b64encode(pack({"sum.py": source.encode()})).decode()}],
     }
     r = httpx.post(server.url("submissions"), json=body, auth=("admin", PASSWORDS["admin"]), timeout=30)
     assert r.status_code == 201, r.text
 
 
-def test_the_pass_fail_board_in_the_browser(server: Serve, browser: Browser, shots: Path) -> None:  # noqa: F811
+def test_the_pass_fail_board_in_the_browser(server: Serve, browser: Browser, shots: Path, start: float) -> None:  # noqa: F811
     base = server.base.removesuffix("/api")
+
+    def minute(m: float) -> float:
+        return start + m * 60
+
     # before the freeze: team3 fails sum at minute 10 and solves it at 47 (47 + 20 = 67, the first solve);
     # team2 fails divisor at 30 (tried: no cost) and solves sum at 52 (52)
-    dated(server, "team3", SUM_WA, 10)
-    dated(server, "team3", SUM_AC, 47.5)
-    dated(server, "team2", SUM_WA, 30, problem="divisor")
-    dated(server, "team2", SUM_AC, 52)
+    dated(server, "team3", SUM_WA, minute(10))
+    dated(server, "team3", SUM_AC, minute(47.5))
+    dated(server, "team2", SUM_WA, minute(30), problem="divisor")
+    dated(server, "team2", SUM_AC, minute(52))
     public = Person(browser, base, shots, "passfail-public")
     public.go("/scoreboard")
     public.page.evaluate("window.__loaded_once = 1")  # gone if the page reloads
