@@ -19,7 +19,9 @@ from judge.runner.spec import InteractiveResult, LimitHit, RunResult, RunSpec
 ONE_TEST = {"secret/01": (b"1\n", b"1\n")}
 
 
-def judge(tmp_path: Path, package: Path, runner: FakeRunner, *, all_tests: bool = False) -> SubmissionResult:
+def judge(
+    tmp_path: Path, package: Path, runner: FakeRunner, *, all_tests: bool = False, stop_at_failure: bool = False
+) -> SubmissionResult:
     """Judge ``sub.py`` (its syntax check is a compile run, which the fake passes) against ``package``."""
     source = tmp_path / "sub.py"
     source.write_text("print(1)\n")
@@ -29,7 +31,10 @@ def judge(tmp_path: Path, package: Path, runner: FakeRunner, *, all_tests: bool 
     prepared = prepare(load_problem(package), env, work)
     (tmp_path / "judge").mkdir()
     return judge_submission(
-        prepared, source, env, options=JudgeOptions(workdir=tmp_path / "judge", all_tests=all_tests)
+        prepared,
+        source,
+        env,
+        options=JudgeOptions(workdir=tmp_path / "judge", all_tests=all_tests, stop_at_failure=stop_at_failure),
     )
 
 

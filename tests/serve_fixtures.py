@@ -62,9 +62,12 @@ def write_contest(
     freeze: str = "1:00:00",
     rate: tuple[int, int] = (3, 60),
     code_limit_kib: int = 16,
+    scoreboard_type: str = "score",
+    extra: tuple[str, ...] = (),
 ) -> Path:
     """A contest package: 5 hours from ``start``, problems A = sum, B = divisor (from tests/fixtures),
-    teams team1..team3, accounts team1..team3 (plain passwords), judge, admin."""
+    teams team1..team3, accounts team1..team3 (plain passwords), judge, admin. ``extra``: more lines of
+    contest.yaml."""
     root.mkdir(parents=True, exist_ok=True)
     lines = [
         "id: test",
@@ -72,9 +75,10 @@ def write_contest(
         f"start_time: {json.dumps(start)}" if start else "start_time: null",
         "duration: 5:00:00",  # unquoted: PyYAML reads 18000 (sexagesimal), which we accept
         f'scoreboard_freeze_duration: "{freeze}"',
-        "scoreboard_type: score",
+        f"scoreboard_type: {scoreboard_type}",
         f"code_limit: {code_limit_kib}",
         f"rate_limit: {{submissions: {rate[0]}, seconds: {rate[1]}}}",
+        *extra,
     ]
     (root / "contest.yaml").write_text("\n".join(lines) + "\n")
     (root / "problems.yaml").write_text("- {id: sum, label: A, rgb: '#f00'}\n- {id: divisor, label: B}\n")

@@ -60,7 +60,7 @@ def test_the_fixture_contest_loads(tmp_path: Path) -> None:
         ),
         (
             lambda d: (d / "contest.yaml").write_text(
-                "id: x\nname: X\nduration: 1:00:00\nscoreboard_type: pass-fail\n"
+                "id: x\nname: X\nduration: 1:00:00\nscoreboard_type: icpc\n"  # pass-fail is supported now
             ),
             "pass-fail",
         ),

@@ -22,7 +22,7 @@ from judge.cluster import ClusterError
 from judge.commands.common import EXIT_JE, EXIT_OK, EXIT_USAGE, SelfTestFailed, UsageError
 from judge.commands.defaults import SERVE_NICENESS, default_jobs
 from judge.fuzz.options import FUZZ_SHRINK_TIME_S
-from judge.grade.options import FUZZ_SEED, GRADE_DB_NAME
+from judge.grade.options import FUZZ_SEED, GRADE_DB_NAME, PENALTY_MINUTES
 from judge.languages.table import LanguageError
 from judge.package.problem import PackageError
 
@@ -173,6 +173,20 @@ def _grade_args(sub: Subcommands) -> None:
     p.add_argument("--rejudge", action="store_true", help="judge everything again, ignoring stored results")
     p.add_argument("--title", default="Scoreboard", help="the board's title")
     p.add_argument(
+        "--scoreboard",
+        choices=("score", "pass-fail"),
+        default="score",
+        help="score: ranked by total score (default); pass-fail: the ICPC way (solved, then penalty time; several "
+        "files of one problem are attempts, timed by SUBMISSIONS_DIR/times.yaml or the files' times)",
+    )
+    p.add_argument(
+        "--penalty-minutes",
+        type=float,
+        default=None,
+        metavar="M",
+        help=f"pass-fail: the minutes a rejected attempt before the accepted one costs (default {PENALTY_MINUTES:g})",
+    )
+    p.add_argument(
         "--fuzz",
         type=int,
         default=None,
@@ -295,9 +309,18 @@ def _contest_args(sub: Subcommands) -> None:
     )
     p.add_argument("dir", metavar="DIR")
     p.add_argument(
-        "--problems", default="problems", metavar="DIR", help="problem packages to copy in (default: problems/)"
+        "--problems",
+        default=None,
+        metavar="DIR",
+        help="problem packages to copy in (default: the judge's own demo problems, from any folder)",
     )
     p.add_argument("--teams", type=int, default=4, metavar="N", help="number of teams (default 4)")
+    p.add_argument(
+        "--type",
+        choices=("score", "pass-fail"),
+        default="score",
+        help="score: ranked by total score (default); pass-fail: an ICPC contest (solved, then penalty time)",
+    )
     p.add_argument(
         "--start", default=None, metavar="TIME", help="start time, e.g. 2026-11-22T10:00:00+01 (default: now)"
     )

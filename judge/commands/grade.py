@@ -14,13 +14,21 @@ from judge.commands.cluster import cluster_judges, cluster_spec
 from judge.commands.common import EXIT_JE, EXIT_OK, UsageError, make_environment
 from judge.fuzz.engine import tune_for_fuzzing
 from judge.fuzz.outcome import FuzzStatus
-from judge.grade.discovery import Issue, discover, load_problems
+from judge.grade.discovery import ContestFolder, Issue, discover, load_problems
 from judge.grade.fuzzing import FuzzSummary, fuzz_contest
-from judge.grade.options import GRADE_DB_NAME, BoardOptions, GradeFuzzOptions, GradeOptions
+from judge.grade.options import (
+    GRADE_DB_NAME,
+    PENALTY_MINUTES,
+    BoardOptions,
+    GradeFuzzOptions,
+    GradeOptions,
+    PassFailSettings,
+)
 from judge.grade.progress import Progress, printable
 from judge.grade.report import build_board, fuzz_text, issues_text, standings_table, write_results_json
 from judge.grade.schedule import Grading, Summary, grade
 from judge.grade.storage import OldSchema, Store, StoreError
+from judge.grade.times import TimesError, submission_times
 from judge.judging.identity import toolchain_languages
 from judge.judging.judges import Judges
 from judge.package.problem import Problem
@@ -57,6 +65,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
     progress = Progress(sys.stderr, tty=sys.stderr.isatty())
     with ExitStack() as stack:
         grading, judges = _grading(args, root, problems, cluster, stack)
+        pass_fail = _pass_fail(args, grading.contest)  # before judging: a bad times.yaml stops here
         try:
             store = stack.enter_context(open_store(db_path))
         except StoreError as exc:
@@ -70,7 +79,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
             fuzz = fuzz_contest(grading, store, summary, fuzz_options, listener=progress)
     contest = grading.contest
     issues = [*package_issues, *contest.issues, *summary.issues]
-    board = build_board(contest, problems, summary, issues, BoardOptions(args.title, problems_dir), fuzz)
+    board = build_board(contest, problems, summary, issues, BoardOptions(args.title, problems_dir, pass_fail), fuzz)
     write_board(board, out)
     _print_board(board, issues, fuzz)
     extra = f", {write_results_json(board, out / 'results.json')}" if args.json else ""
@@ -91,6 +100,10 @@ def _check_options(args: argparse.Namespace, root: Path, problems_dir: Path) -> 
         raise UsageError(f"{problems_dir}: not a folder of problem packages (use --problems DIR)")
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    if args.penalty_minutes is not None and args.scoreboard != "pass-fail":
+        raise UsageError("--penalty-minutes goes with --scoreboard pass-fail")
+    if args.penalty_minutes is not None and not 0 <= args.penalty_minutes <= 24 * 60:
+        raise UsageError("--penalty-minutes must be between 0 and 1440")
     if args.fuzz is not None and args.fuzz < 1:
         raise UsageError("--fuzz must be at least 1 (examples per submission)")
     if not 0 <= args.fuzz_seed < 2**63:
@@ -105,6 +118,18 @@ def _check_options(args: argparse.Namespace, root: Path, problems_dir: Path) -> 
     return cluster_spec(args)
 
 
+def _pass_fail(args: argparse.Namespace, contest: ContestFolder) -> PassFailSettings | None:
+    """``--scoreboard pass-fail``: the penalty, and when each submission was made (grade/times.py)."""
+    if args.scoreboard != "pass-fail":
+        return None
+    try:
+        times = submission_times(contest.root, contest.entries)
+    except TimesError as exc:
+        raise UsageError(str(exc)) from None
+    minutes = PENALTY_MINUTES if args.penalty_minutes is None else args.penalty_minutes
+    return PassFailSettings(minutes * 60, times)
+
+
 def _grading(
     args: argparse.Namespace,
     root: Path,
@@ -116,7 +141,7 @@ def _grading(
     # On a cluster the workers judge, each after its own self-test; a local cluster's workers share
     # this machine, so its self-test comes first (one clear message rather than N workers failing).
     env = make_environment(args, check=cluster is None or cluster.local_workers > 0)
-    contest = discover(root, problems, env.languages)
+    contest = discover(root, problems, env.languages, attempts=args.scoreboard == "pass-fail")
     if cluster is None:
         return Grading(contest, problems, env), None
     languages = {

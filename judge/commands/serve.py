@@ -18,6 +18,7 @@ from typing import IO
 
 from argon2 import PasswordHasher
 
+import judge
 from judge.cluster.coordinator import ClusterSpec
 from judge.commands.cluster import cluster_judges, cluster_spec
 from judge.commands.common import EXIT_OK, UsageError, make_environment
@@ -27,10 +28,11 @@ from judge.judging.prepared import Packages
 from judge.judging.submission import Environment
 from judge.languages.table import Language, missing_tool
 from judge.package.problem import Problem
-from judge.serve.model.contest import ContestError, load_contest
+from judge.scoreboard.passfail import ScoreboardType
+from judge.serve.model.contest import ContestError, ContestInfo, load_contest
 from judge.serve.model.times import TimeError, format_time, parse_time
 from judge.serve.services.accounts import Lockout, LoginLimits
-from judge.serve.services.demo import write_demo
+from judge.serve.services.demo import DemoOptions, write_demo
 from judge.serve.services.judging import JudgeFn
 from judge.serve.services.server import ServeOptions, Server, open_server
 from judge.serve.storage import DB_NAME, StorageError
@@ -145,6 +147,14 @@ def _judging(args: argparse.Namespace, spec: ClusterSpec | None, env: Environmen
     return _JudgingChoice(judges_fn(judges, problems, languages), options, describe)
 
 
+def _kind(info: ContestInfo) -> str:
+    """What the start line says of the contest's type."""
+    if not info.pass_fail:
+        return "a score contest: ranked by total score"
+    judging = "every test judged" if info.judge_all_tests else "judging stops at the first failed test"
+    return f"a pass-fail contest: {info.penalty_s / 60:g} penalty minutes per rejected submission, {judging}"
+
+
 def _announce(server: Server, env: Environment, judging: _JudgingChoice, sock: socket.socket) -> None:
     """The start lines: warnings, what runs, where."""
     contest, languages = server.contest, server.languages
@@ -155,7 +165,8 @@ def _announce(server: Server, env: Environment, judging: _JudgingChoice, sock: s
     for exposed in _exposed(contest.root):
         _log(f"WARNING: {exposed}")
     _log(
-        f"contest {contest.info.id!r}: {len(contest.problems)} problems, {len(contest.teams)} teams, "
+        f"contest {contest.info.id!r} ({_kind(contest.info)}): {len(contest.problems)} problems, "
+        f"{len(contest.teams)} teams, "
         f"languages {', '.join(sorted(languages))}; {judging.describe}; database "
         f"{contest.root / DB_NAME}; {server.judging.pending()} submission(s) waiting to be judged"
     )
@@ -215,13 +226,20 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def demo_problems() -> Path:
+    """The project's own problems (``problems/`` beside the installed ``judge`` package: a checkout, or an
+    editable install of one), whatever the working directory."""
+    return Path(judge.__file__).resolve().parent.parent / "problems"
+
+
 def cmd_contest_init(args: argparse.Namespace) -> int:
     dest = Path(args.dir)
     if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
         raise UsageError(f"{dest}: exists and is not an empty folder (nothing was written)")
-    problems_dir = Path(args.problems)
+    problems_dir = Path(args.problems) if args.problems is not None else demo_problems()
     if not problems_dir.is_dir():
-        raise UsageError(f"{problems_dir}: not a folder of problem packages (use --problems DIR)")
+        where = "" if args.problems is not None else " (the judge's demo problems are not installed here)"
+        raise UsageError(f"{problems_dir}: not a folder of problem packages{where}: use --problems DIR")
     problems, issues = load_problems(problems_dir)
     if issues:
         raise UsageError(f"{problems_dir}/{issues[0].path}: {issues[0].reason}")
@@ -233,11 +251,11 @@ def cmd_contest_init(args: argparse.Namespace) -> int:
         start = time.time() // 60 * 60 if args.start is None else parse_time(args.start, "--start")
     except TimeError as exc:
         raise UsageError(str(exc)) from None
-    logins = write_demo(
-        dest, [problems[k] for k in sorted(problems)], teams=args.teams, start_s=start, hasher=PasswordHasher()
-    )
+    kind = ScoreboardType(args.type)
+    ordered = [problems[k] for k in sorted(problems)]
+    logins = write_demo(dest, ordered, DemoOptions(teams=args.teams, start_s=start, kind=kind), PasswordHasher())
     print(
-        f"wrote the contest package {dest} ({len(problems)} problems, {args.teams} teams); "
+        f"wrote the {kind.value} contest package {dest} ({len(problems)} problems, {args.teams} teams); "
         f"it starts at {format_time(start)} and runs 5 h"
     )
     print("passwords (shown only this once; accounts.yaml keeps argon2 hashes):")

@@ -1,14 +1,17 @@
 """What is in a contest folder: contestants, their submissions, and what cannot be judged (and why).
 
 Layout: ``SUBMISSIONS_DIR/<contestant>/<problem-id>.<ext>`` (one file) or ``<problem-id>/`` (a folder of
-files). The extension picks the language. Nothing here runs a program; problems that cannot be judged
-become ``Issue`` records, shown in the output and on the scoreboard, and grading goes on.
+files). The extension picks the language. For a pass-fail board (``attempts``), several files of one
+problem, ``<problem-id>.<anything>.<ext>``, are that contestant's attempts (``times.yaml``, grade/times.py,
+says when each was made); otherwise they are ambiguous and none is judged. Nothing here runs a program;
+problems that cannot be judged become ``Issue`` records, shown in the output and on the scoreboard, and
+grading goes on.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from judge.judging.jobs import Unreadable, is_hidden, read_submission
@@ -48,10 +51,12 @@ class Entry:
     rel: str  # "<contestant>/<name>", for messages
     language: str
     source_hash: str
+    attempt: bool = False  # one of several attempts at the problem (a pass-fail board's)
 
     @property
     def key(self) -> tuple[str, str]:
-        return (self.contestant, self.problem)
+        """What names the entry in a grading: (contestant, problem); an attempt, (contestant, its path)."""
+        return (self.contestant, self.rel if self.attempt else self.problem)
 
 
 @dataclass(frozen=True)
@@ -88,8 +93,14 @@ def _problem_id(entry: Path) -> str:
     return entry.name.split(".", 1)[0]
 
 
-def discover(root: Path, problems: Mapping[str, Problem], languages: Mapping[str, Language]) -> ContestFolder:
-    """Read a contest folder. Never raises for a contestant's mistake: it becomes an Issue."""
+TIMES_NAME = "times.yaml"  # when the submissions were made (grade/times.py): not a contestant
+
+
+def discover(
+    root: Path, problems: Mapping[str, Problem], languages: Mapping[str, Language], *, attempts: bool = False
+) -> ContestFolder:
+    """Read a contest folder. Never raises for a contestant's mistake: it becomes an Issue. ``attempts``:
+    several submissions of a contestant for one problem are its attempts (a pass-fail board's)."""
     contestants: list[str] = []
     issues: list[Issue] = []
     found: dict[tuple[str, str], list[Entry]] = {}
@@ -97,7 +108,7 @@ def discover(root: Path, problems: Mapping[str, Problem], languages: Mapping[str
         if is_hidden(top):
             continue
         if not top.is_dir() or top.is_symlink():
-            if not top.name.lower().startswith("readme"):
+            if not top.name.lower().startswith("readme") and top.name != TIMES_NAME:
                 issues.append(Issue("stray-file", top.name, "not a contestant folder (a contestant is a folder)"))
             continue
         name = top.name
@@ -126,6 +137,9 @@ def discover(root: Path, problems: Mapping[str, Problem], languages: Mapping[str
             found.setdefault((name, pid), []).append(Entry(name, pid, item, rel, lang.id, digest))
     entries: list[Entry] = []
     for (name, pid), group in sorted(found.items()):
+        if len(group) > 1 and attempts:
+            entries.extend(replace(e, attempt=True) for e in group)
+            continue
         if len(group) > 1:
             files = ", ".join(e.path.name for e in group)
             reason = f"several submissions for {pid} ({files}): none is judged; keep one"

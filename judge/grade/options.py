@@ -6,11 +6,13 @@ the grader (judge/commands/defaults.py says why).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 GRADE_DB_NAME = "grade.sqlite"  # `judge grade`: OUT/grade.sqlite
 FUZZ_SEED = 1  # `judge grade --fuzz-seed`: fixed, so that the same contest gives the same board
+PENALTY_MINUTES = 20.0  # `judge grade --scoreboard pass-fail --penalty-minutes`: the ICPC's
 
 
 @dataclass(frozen=True)
@@ -32,8 +34,18 @@ class GradeFuzzOptions:
 
 
 @dataclass(frozen=True)
+class PassFailSettings:
+    """`judge grade --scoreboard pass-fail`: the penalty of a rejected attempt, and when each submission was
+    made (contest seconds by ``<contestant>/<file>``: grade/times.py)."""
+
+    penalty_s: float = PENALTY_MINUTES * 60
+    times: Mapping[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class BoardOptions:
-    """How the board names things (``report.build_board``)."""
+    """How the board names things and ranks (``report.build_board``)."""
 
     title: str = "Scoreboard"
     problems_dir: Path = Path("problems")  # the packages' folder, for the `judge fuzz` command lines shown
+    pass_fail: PassFailSettings | None = None  # None: ranked by score

@@ -4,19 +4,22 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from judge.fuzz.outcome import FuzzStatus, show_bytes
 from judge.grade.discovery import ContestFolder, Issue
 from judge.grade.fuzzing import FuzzSummary, outcome_from_json
-from judge.grade.options import BoardOptions
+from judge.grade.options import BoardOptions, PassFailSettings
 from judge.grade.progress import printable
 from judge.grade.schedule import Summary
 from judge.grade.storage import StoredFuzz
 from judge.package.problem import Problem
-from judge.scoreboard.model import Board, BoardFuzz, BoardProblem, BoardRun, FuzzSettings, Notice
+from judge.scoreboard.model import Board, BoardFuzz, BoardProblem, BoardRun, FuzzSettings, Notice, PassFailBoard
 from judge.scoreboard.pages import fmt_metric, fmt_score
+from judge.scoreboard.passfail import Outcome, Team, Try, outcome, rank
+from judge.scoreboard.passfailview import minutes
 from judge.scoreboard.ranking import counted_metric, standings
 from judge.scoreboard.text import table
 
@@ -81,7 +84,7 @@ def build_board(
         )
         for key, run in summary.runs.items()
     }
-    return Board(
+    board = Board(
         title=options.title,
         problems=tuple(board_problem(problems[pid]) for pid in sorted(problems)),
         contestants=contest.contestants,
@@ -91,6 +94,31 @@ def build_board(
         sandbox_warnings=tuple(summary.warnings),
         fuzz=None if fuzz is None else FuzzSettings(fuzz.examples, fuzz.seed),
     )
+    return board if options.pass_fail is None else pass_fail_board(board, contest, summary, options.pass_fail)
+
+
+def pass_fail_board(board: Board, contest: ContestFolder, summary: Summary, settings: PassFailSettings) -> Board:
+    """``board`` ranked the ICPC way (scoreboard/passfail.py, as `judge serve`'s pass-fail contests) from every
+    judged attempt and when it was made; each cell's run is the attempt that decided it: the first accepted
+    one, else the last."""
+    tries: list[Try] = []
+    cells: dict[tuple[str, str], list[tuple[Try, tuple[str, str]]]] = {}
+    for order, e in enumerate(contest.entries):
+        run = summary.runs.get(e.key)
+        if run is None:
+            continue  # not judged (its toolchain is missing): a notice, not a try
+        t = Try(e.contestant, e.problem, settings.times[e.rel], outcome(run.result.verdict), order)
+        tries.append(t)
+        cells.setdefault((e.contestant, e.problem), []).append((t, e.key))
+    runs = {}
+    for cell, mine in cells.items():
+        mine.sort(key=lambda m: (m[0].time_s, m[0].order))
+        solved = [m for m in mine if m[0].outcome is Outcome.SOLVED]
+        runs[cell] = board.runs[(solved[0] if solved else mine[-1])[1]]
+    teams = [Team(c, c) for c in contest.contestants]
+    standings = rank([p.id for p in board.problems], teams, tries, settings.penalty_s)
+    attempts = {cell: len(mine) for cell, mine in cells.items()}
+    return replace(board, runs=runs, pass_fail=PassFailBoard(standings, settings.penalty_s, attempts))
 
 
 def fuzz_json(f: BoardFuzz) -> dict[str, Any]:
@@ -144,6 +172,7 @@ def results_json(board: Board) -> dict[str, Any]:
             for p in board.problems
         ],
         "standings": [{"rank": s.rank, "contestant": s.contestant, "total": s.total} for s in standings(board)],
+        **_pass_fail_json(board),
         "results": results,
         "not_judged": [
             {"kind": n.kind, "path": n.path, "reason": n.reason, "contestant": n.contestant} for n in board.notices
@@ -153,6 +182,35 @@ def results_json(board: Board) -> dict[str, Any]:
     if board.fuzz is not None:  # without --fuzz the document is as it always was
         doc["fuzz"] = {"examples": board.fuzz.examples, "seed": board.fuzz.seed}
     return doc
+
+
+def _pass_fail_json(board: Board) -> dict[str, Any]:
+    """A pass-fail board's standings, in the Contest API's scoreboard rows' terms (times in minutes here);
+    nothing for a score board (its document is as it always was)."""
+    pf = board.pass_fail
+    if pf is None:
+        return {}
+    rows = [
+        {
+            "rank": r.rank,
+            "contestant": r.team_id,
+            "num_solved": r.num_solved,
+            "total_time_minutes": r.total_time_s / 60,
+            "last_solve_minute": None if r.last_solve_s is None else r.last_solve_s / 60,
+            "problems": {
+                c.problem_id: {
+                    "attempts": pf.attempts.get((r.team_id, c.problem_id), 0),
+                    "num_judged": c.num_judged,
+                    "solved": c.solved,
+                    "minute": None if c.time_s is None else c.time_s / 60,
+                    "first_to_solve": c.first,
+                }
+                for c in r.cells
+            },
+        }
+        for r in pf.standings.rows
+    ]
+    return {"scoreboard_type": "pass-fail", "penalty_minutes": pf.penalty_s / 60, "pass_fail_standings": rows}
 
 
 def write_results_json(board: Board, path: Path) -> Path:
@@ -165,6 +223,8 @@ def write_results_json(board: Board, path: Path) -> Path:
 
 def standings_table(board: Board) -> str:
     """The board as a plain-text table for the terminal."""
+    if board.pass_fail is not None:
+        return _pass_fail_table(board, board.pass_fail)
     headers = ["rank", "contestant", *[p.id for p in board.problems], "total"]
     rows = []
     for s in standings(board):
@@ -179,6 +239,19 @@ def standings_table(board: Board) -> str:
             cells.append(f"{fmt_score(r.score)} {r.verdict.value}{metric}")
         rows.append([str(s.rank), printable(s.contestant), *cells, fmt_score(s.total)])
     return table(headers, rows)
+
+
+def _pass_fail_table(board: Board, pf: PassFailBoard) -> str:
+    """Per cell tries / solve minute (``2/47``; ``1/-`` tried; ``-`` nothing), then solved and time."""
+    headers = ["rank", "contestant", *[p.id for p in board.problems], "solved", "time"]
+    rows = []
+    for r in pf.standings.rows:
+        cells = []
+        for c in r.cells:
+            shown = f"{c.num_judged}/{minutes(c.time_s) if c.time_s is not None else '-'}"
+            cells.append((shown + ("*" if c.first else "")) if c.num_judged else "-")
+        rows.append([str(r.rank), printable(r.team_id), *cells, str(r.num_solved), minutes(r.total_time_s)])
+    return table(headers, rows) + "\n(tries/minute of the first accepted one; * the first to solve it)"
 
 
 def issues_text(issues: Sequence[Issue]) -> str:

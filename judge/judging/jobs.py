@@ -49,6 +49,7 @@ class JudgeJob:
     folder: str | None = None  # a folder submission's name (None: a single file)
     label: str = ""  # what results call the source (e.g. "ann/sum.py")
     all_tests: bool = False  # judge tests past where the contest stops too (`judge verify --all-tests`)
+    stop_at_failure: bool = False  # stop at the first failed test (a pass-fail contest's lazy judging)
 
     def source_hash(self) -> str:
         return source_hash(self.files)
@@ -159,7 +160,9 @@ def judge_job(
     with tempfile.TemporaryDirectory(prefix="judge-job-") as tmp:
         try:
             source = job.stage(Path(tmp))
-            options = JudgeOptions(language=lang, all_tests=job.all_tests, on_test=on_test)
+            options = JudgeOptions(
+                language=lang, all_tests=job.all_tests, stop_at_failure=job.stop_at_failure, on_test=on_test
+            )
             result = judge_submission(prepared, source, env, options=options)
         except SkipLanguage:
             raise

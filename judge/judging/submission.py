@@ -72,6 +72,9 @@ class JudgeOptions:
     # also judge the tests that the contest would not (after a rejection in a group with ``on_reject: break``);
     # they are marked ``skipped`` and count for nothing (`judge verify --all-tests`)
     all_tests: bool = False
+    # stop at the first test that fails, whatever the problem and its groups say: the verdict is then known
+    # (a pass-fail contest's lazy judging; the score is only what the tests run so far earned)
+    stop_at_failure: bool = False
     workdir: Path | None = None  # None: a temporary folder, removed afterwards
     on_test: Callable[[CaseResult], None] | None = None  # called with each test's result as soon as it is known
 
@@ -132,7 +135,8 @@ def _sandbox_warnings(problem: Problem, env: Environment) -> tuple[str, ...]:
 
 def _judge_tests(ctx: Context, options: JudgeOptions) -> dict[str, CaseResult]:
     """Judge the tests in order, each in a folder of its own inside ``ctx.workdir``, until judging stops: at
-    the first rejection of a pass-fail problem, or of a group with ``on_reject: break`` (its other tests)."""
+    the first rejection of a pass-fail problem (or of any problem with ``options.stop_at_failure``), or of a
+    group with ``on_reject: break`` (its other tests)."""
     problem = ctx.problem
     results: dict[str, CaseResult] = {}
     stopped_groups: set[str] = set()
@@ -152,8 +156,8 @@ def _judge_tests(ctx: Context, options: JudgeOptions) -> dict[str, CaseResult]:
             options.on_test(result)
         if beyond:
             continue
-        if result.verdict is not Verdict.AC and problem.group(test.group).on_reject_break:
-            if not problem.scoring:
+        if result.verdict is not Verdict.AC and (options.stop_at_failure or problem.group(test.group).on_reject_break):
+            if options.stop_at_failure or not problem.scoring:
                 stop_all = True
             else:
                 stopped_groups.add(test.group)

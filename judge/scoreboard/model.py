@@ -11,6 +11,7 @@ from typing import Any
 
 from judge.fuzz.outcome import FuzzOutcome
 from judge.judging.results import SubmissionResult
+from judge.scoreboard.passfail import Standings
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,16 @@ class Notice:
 
 
 @dataclass(frozen=True)
+class PassFailBoard:
+    """A board ranked the ICPC way (`judge grade --scoreboard pass-fail`, scoreboard/passfail.py); the
+    board's ``runs`` then hold, per cell, the attempt that decided it (its first accepted one, else its last)."""
+
+    standings: Standings
+    penalty_s: float
+    attempts: Mapping[tuple[str, str], int]  # (contestant, problem id) -> how many attempts were judged
+
+
+@dataclass(frozen=True)
 class Board:
     title: str
     problems: tuple[BoardProblem, ...]
@@ -81,6 +92,7 @@ class Board:
     judge_version: str = ""
     sandbox_warnings: tuple[str, ...] = ()
     fuzz: FuzzSettings | None = None  # None: graded without --fuzz (the board shows nothing of it)
+    pass_fail: PassFailBoard | None = None  # None: ranked by score (scoreboard/ranking.py)
 
 
 _SAFE = re.compile(r"[^A-Za-z0-9_-]")

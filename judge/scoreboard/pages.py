@@ -10,7 +10,8 @@ from typing import Any
 
 from judge.scoreboard.charts import Chart, bar_chart, score_bins, value_bins
 from judge.scoreboard.fuzzview import board_fuzz, cell_fuzz, submission_fuzz
-from judge.scoreboard.model import Board, BoardProblem, BoardRun, slug
+from judge.scoreboard.model import Board, BoardProblem, BoardRun, PassFailBoard, slug
+from judge.scoreboard.passfailview import cell_view, minutes, row_totals
 from judge.scoreboard.ranking import cell_class, counted_metric, problem_order, standings
 
 VERDICT_NAMES = {
@@ -85,7 +86,26 @@ def _cell(p: BoardProblem, run: BoardRun | None, contestant: str) -> dict[str, A
     }
 
 
+def _passfail_rows(board: Board, pf: PassFailBoard) -> list[dict[str, Any]]:
+    rows = []
+    for row in pf.standings.rows:
+        cells = []
+        for p, c in zip(board.problems, row.cells, strict=True):
+            href = submission_href(row.team_id, p.id) if (row.team_id, p.id) in board.runs else None
+            cells.append(cell_view(c, pf.penalty_s, href))
+        rows.append({**row_totals(row), "contestant": row.team_id, "cells": cells})
+    return rows
+
+
 def index_context(board: Board) -> dict[str, Any]:
+    pf = board.pass_fail
+    if pf is not None:
+        return {
+            **_index_base(board),
+            "pass_fail": True,
+            "rows": _passfail_rows(board, pf),
+            "penalty_minutes": minutes(pf.penalty_s),
+        }
     rows = []
     for s in standings(board):
         rows.append(
@@ -96,11 +116,15 @@ def index_context(board: Board) -> dict[str, Any]:
                 "cells": [_cell(p, r, s.contestant) for p, r in zip(board.problems, s.runs, strict=True)],
             }
         )
+    return {**_index_base(board), "pass_fail": False, "rows": rows}
+
+
+def _index_base(board: Board) -> dict[str, Any]:
+    """What the index shows whichever way it is ranked."""
     return {
         "title": board.title,
         "root": "",
         "problems": [_problem_header(p) for p in board.problems],
-        "rows": rows,
         "max_total": fmt_score(sum(p.max_score for p in board.problems)),
         "notices": [n for n in board.notices],
         "judge_version": board.judge_version,

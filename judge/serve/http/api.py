@@ -18,9 +18,18 @@ from starlette.responses import JSONResponse, Response
 
 from judge.serve.http import feed
 from judge.serve.http.context import Ctx, number_id
-from judge.serve.model.apijson import account_json, api_json, statement_mime, submission_json, submission_of
+from judge.serve.http.domjudge import domjudge_submission
+from judge.serve.http.forms import JSON, MULTIPART
+from judge.serve.model.apijson import (
+    account_json,
+    api_json,
+    contests_json,
+    statement_mime,
+    submission_json,
+    submission_of,
+)
 from judge.serve.model.errors import Refused
-from judge.serve.model.upload import parse_upload
+from judge.serve.model.upload import SubmissionRequest, parse_upload
 from judge.serve.model.viewer import Role, Viewer
 from judge.serve.services import config, control, documents, submissions
 from judge.serve.services.server import Server
@@ -85,10 +94,12 @@ PROPERTIES: dict[str, tuple[str, ...]] = {
         "time",
         "contest_time",
     ),
+    "awards": ("id", "citation", "team_ids"),
     "scoreboard": ("time", "contest_time", "state", "rows"),
     "event-feed": ("type", "id", "data", "token"),
 }
 CAPABILITIES = {Role.TEAM: ["team_submit"], Role.ADMIN: ["contest_thaw", "admin_submit"]}
+PASS_FAIL_PROPERTIES = {"contest": ("penalty_time",), "judgement-types": ("penalty",)}  # only a pass-fail contest's
 
 
 def filtered(items: list[dict[str, Any]], ctx: Ctx, kind: str) -> list[dict[str, Any]]:
@@ -115,20 +126,38 @@ def get_api(ctx: Ctx) -> Any:
     return api_json()
 
 
+def strict(ctx: Ctx) -> bool:
+    """``?strict=true``: DOMjudge's parameter for the spec's properties only (check-api.sh's ``-a strict=1``)."""
+    return ctx.query.get("strict", "").lower() in ("1", "true", "yes")
+
+
+def contest_doc(ctx: Ctx) -> dict[str, Any]:
+    """The contest object, with DOMjudge's ``shortname`` unless strict (apijson.contests_json)."""
+    return contests_json(documents.contest(ctx.server, ctx.sight), ctx.server.contest.info, strict=strict(ctx))
+
+
 def get_contests(ctx: Ctx) -> Any:
-    return [documents.contest(ctx.server, ctx.sight)]
+    return [contest_doc(ctx)]
 
 
-def access_json(viewer: Viewer) -> dict[str, Any]:
+def get_contest(ctx: Ctx) -> Any:
+    ctx.contest()
+    return contest_doc(ctx)
+
+
+def access_json(viewer: Viewer, pass_fail: bool) -> dict[str, Any]:
+    def properties(kind: str) -> list[str]:
+        return [*PROPERTIES[kind], *(PASS_FAIL_PROPERTIES.get(kind, ()) if pass_fail else ())]
+
     return {
         "capabilities": CAPABILITIES.get(viewer.role, []),
-        "endpoints": [{"type": kind, "properties": list(props)} for kind, props in PROPERTIES.items()],
+        "endpoints": [{"type": kind, "properties": properties(kind)} for kind in PROPERTIES],
     }
 
 
 def get_access(ctx: Ctx) -> Any:
     ctx.contest()
-    return access_json(ctx.viewer)
+    return access_json(ctx.viewer, ctx.server.contest.info.pass_fail)
 
 
 def get_account(ctx: Ctx) -> Any:
@@ -206,10 +235,15 @@ def get_scoreboard(ctx: Ctx) -> Any:
 
 
 def post_submission(ctx: Ctx) -> Response:
-    """The spec's team-submit and admin-submit."""
+    """The spec's team-submit and admin-submit: a JSON body, or DOMjudge's form (domjudge.py)."""
     ctx.contest()
     staff = ctx.viewer.role is Role.ADMIN
-    sub = submissions.submit(ctx.server, ctx.viewer, lambda: parse_upload(ctx.json(), staff=staff), ctx.now)
+
+    def request() -> SubmissionRequest:
+        form = ctx.form
+        return parse_upload(ctx.json(), staff=staff) if form is None else domjudge_submission(form, staff=staff)
+
+    sub = submissions.submit(ctx.server, ctx.viewer, request, ctx.now)
     obj = submission_json(sub, ctx.server.contest.info)
     location = f"/api/contests/{ctx.server.contest.info.id}/submissions/{sub.id}"
     return JSONResponse(obj, status_code=201, headers={"Location": location})
@@ -257,8 +291,9 @@ class RouteSpec:
     stream: bool = False  # the handler is async and returns a streaming response (the event feed)
     body_limit: str = "small"  # small | submission
     # the media types a POST/PUT/PATCH body may have (else 415; none declared: the first); the handler reads
-    # ctx.media_type. A cross-site request is refused whatever its type (http/origin.py).
-    bodies: tuple[str, ...] = ("application/json",)
+    # ctx.media_type (a multipart body is parsed into ctx.form). A cross-site request is refused whatever its
+    # type (http/origin.py).
+    bodies: tuple[str, ...] = (JSON,)
 
 
 C = "/api/contests/{cid}"
@@ -280,7 +315,7 @@ ROUTES: tuple[RouteSpec, ...] = (
     RouteSpec("GET", "/api", get_api),
     RouteSpec("GET", "/api/", get_api),
     RouteSpec("GET", "/api/contests", get_contests),
-    RouteSpec("GET", C, document(documents.contest)),
+    RouteSpec("GET", C, get_contest),
     RouteSpec("PATCH", C, patch_contest),
     RouteSpec("GET", f"{C}/access", get_access),
     RouteSpec("GET", f"{C}/state", document(documents.state)),
@@ -296,11 +331,12 @@ ROUTES: tuple[RouteSpec, ...] = (
     *_config("accounts", documents.accounts),
     *_config("clarifications", clarifications),
     *_live("submissions", documents.submissions_doc),
-    RouteSpec("POST", f"{C}/submissions", post_submission, body_limit="submission"),
+    RouteSpec("POST", f"{C}/submissions", post_submission, body_limit="submission", bodies=(JSON, MULTIPART)),
     RouteSpec("GET", f"{C}/submissions/{{id}}/files", submission_files),
     RouteSpec("POST", f"{C}/submissions/{{id}}/rejudge", rejudge_submission),
     *_live("judgements", documents.judgements),
     *_live("runs", documents.runs),
+    *_config("awards", documents.awards),
     RouteSpec("GET", f"{C}/scoreboard", get_scoreboard),
     RouteSpec("GET", f"{C}/event-feed", feed.event_feed, stream=True),
 )

@@ -19,9 +19,11 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from judge.judging.jobs import MAX_FOLDER_FILES
 from judge.serve.http.admin_pages import ADMIN_PAGES
 from judge.serve.http.api import ROUTES, RouteSpec
 from judge.serve.http.context import Ctx
+from judge.serve.http.forms import MULTIPART, parse_form, read_body
 from judge.serve.http.origin import cross_site, media_type, unsupported_body
 from judge.serve.http.pages import PAGES
 from judge.serve.http.web import environment, page_endpoint
@@ -32,6 +34,7 @@ from judge.serve.services.accounts import AuthError
 from judge.serve.services.server import Server
 
 SMALL_BODY = 64 * 1024
+MAX_FILES = MAX_FOLDER_FILES  # a multipart submission's files (DOMjudge's code[])
 
 
 def error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
@@ -42,20 +45,6 @@ def _submission_body_limit(server: Server) -> int:
     """base64 of the largest allowed zip, and room for the rest of the JSON."""
     largest = max(p.code_limit_kib for p in server.contest.problems) * 1024
     return largest * 4 // 3 + SMALL_BODY
-
-
-async def _read_body(request: Request, limit: int) -> bytes:
-    declared = request.headers.get("content-length", "")
-    too_big = f"the request body is larger than {limit // 1024} KiB"
-    if declared.isdigit() and int(declared) > limit:
-        raise Refused(413, too_big)
-    chunks, total = [], 0
-    async for chunk in request.stream():
-        total += len(chunk)
-        if total > limit:
-            raise Refused(413, too_big)
-        chunks.append(chunk)
-    return b"".join(chunks)
 
 
 def _endpoint(server: Server, spec: RouteSpec) -> Any:
@@ -89,9 +78,13 @@ def _endpoint(server: Server, spec: RouteSpec) -> Any:
                 result = await run_in_threadpool(answer, authorization, address, params, query)
             else:
                 viewer = await run_in_threadpool(admit, authorization, address)
-                body = await _read_body(request, limit) if has_body else b""
-                kind = media_type(content_type) or spec.bodies[0]
-                ctx = Ctx(server, viewer, params, query, body, server.clock.now(), kind)
+                body = await read_body(request, limit) if has_body else b""
+                kind = (media_type(content_type) or spec.bodies[0]) if has_body else None
+                form = None
+                if kind == MULTIPART:  # one of spec.bodies (else the 415 above)
+                    form = await parse_form(request.headers, body, max_files=MAX_FILES, max_fields=16, limit=limit)
+                    body = b""
+                ctx = Ctx(server, viewer, params, query, body, server.clock.now(), kind, form)
                 result = await spec.handler(ctx) if spec.stream else await run_in_threadpool(spec.handler, ctx)
         except Refused as exc:
             return error(exc.status, exc.message, exc.headers)

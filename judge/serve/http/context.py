@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from judge.serve.http.forms import Form
 from judge.serve.model.errors import Refused
 from judge.serve.model.jsonbody import parse_json_body
 from judge.serve.model.viewer import Viewer
@@ -22,6 +23,7 @@ class Ctx:
     body: bytes
     now: float
     media_type: str | None = None  # the body's (one of the route's RouteSpec.bodies); None: no body
+    form: Form | None = None  # a multipart/form-data body, on a route that takes one (RouteSpec.bodies)
 
     @property
     def sight(self) -> Sight:

@@ -12,12 +12,16 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from markupsafe import Markup
 from starlette.responses import Response
 
 from judge.judging.jobs import SourceFile
+from judge.scoreboard.passfail import Standings
+from judge.scoreboard.passfailview import cell_view, minutes, row_totals
 from judge.scoreboard.statements import render_statement, statement_assets
+from judge.serve import visibility
 from judge.serve.http.context import number_id
 from judge.serve.http.rows import newest_first, submission_row, verdict_class
 from judge.serve.http.sessions import basic_header
@@ -26,6 +30,7 @@ from judge.serve.model.apijson import problem_json
 from judge.serve.model.errors import Refused
 from judge.serve.model.upload import SubmissionFiles, SubmissionRequest
 from judge.serve.model.viewer import Role
+from judge.serve.services import board as boards
 from judge.serve.services import config, documents, results, sessions, submissions
 from judge.serve.services.accounts import AuthError
 from judge.serve.visibility import Detail
@@ -213,6 +218,11 @@ def _test_row(t: results.TestView) -> dict[str, Any]:
     }
 
 
+def domjudge_link(page: Page) -> Response:
+    """``/team/submission/<id>``: where DOMjudge's ``submit`` client sends a team after submitting."""
+    raise Redirect(f"/submissions/{quote(page.params['id'], safe='')}")
+
+
 def feedback(page: Page) -> Response:
     """A team's own submission (docs/serve.md: samples in full, secret tests verdict only)."""
     page.need_login()
@@ -235,33 +245,70 @@ def feedback(page: Page) -> Response:
 # ------------------------------------------------------------------------------------------------ scoreboard
 
 
-def board_view(page: Page) -> dict[str, Any]:
-    board = documents.scoreboard_doc(page.server, page.sight)
-    contest = page.server.contest
-    problems: list[dict[str, Any]] = [
-        {"id": p.id, "label": p.label, "name": p.name, "max_score": p.problem.secret.max_score}
-        for p in contest.problems
+def _team_cells(page: Page, team_id: str) -> dict[str, Any]:
+    """A row's team: its name and organization, as the board shows them."""
+    team = page.server.contest.team(team_id)
+    orgs = {o["id"]: o for o in page.server.contest.organizations}
+    org = orgs.get(team.organization_id) if team is not None and team.organization_id else None
+    return {
+        "team_id": team_id,
+        "team": (team.display_name or team.name) if team else team_id,
+        "organization": org.get("formal_name", org["name"]) if org else None,
+    }
+
+
+def _problem_heads(page: Page, shown: bool) -> list[dict[str, Any]]:
+    """The problem columns: none before the problems are public (their names are secret until the start)."""
+    if not shown:
+        return []
+    return [
+        {"id": p.id, "label": p.label, "name": p.name, "max_score": p.problem.secret.max_score, "rgb": p.rgb}
+        for p in page.server.contest.problems
     ]
-    max_by_id = {p.id: p.problem.secret.max_score for p in contest.problems}
+
+
+def _score_rows(page: Page, board: dict[str, Any]) -> list[dict[str, Any]]:
+    max_by_id = {p.id: p.problem.secret.max_score for p in page.server.contest.problems}
     rows = []
     for r in board["rows"]:
-        team = contest.team(r["team_id"])
         cells = []
         for c in r.get("problems", []):
             full = c["score"] >= max_by_id[c["problem_id"]] - 1e-9
             css = "ac" if full else "partial" if c["score"] > 0 else "wa" if c["num_judged"] else "none"
             cells.append({**c, "css": css})
         rows.append(
-            {
-                "rank": r["rank"],
-                "team_id": r["team_id"],
-                "team": (team.display_name or team.name) if team else r["team_id"],
-                "score": r["score"]["score"],
-                "cells": cells,
-            }
+            {"rank": r["rank"], **_team_cells(page, r["team_id"]), "score": r["score"]["score"], "cells": cells}
         )
+    return rows
+
+
+def _passfail_rows(page: Page, st: Standings, shown: bool) -> list[dict[str, Any]]:
+    penalty = page.server.contest.info.penalty_s
+    return [
+        {
+            **row_totals(row),
+            **_team_cells(page, row.team_id),
+            "cells": [cell_view(c, penalty) for c in row.cells] if shown else [],
+        }
+        for row in st.rows
+    ]
+
+
+def board_view(page: Page) -> dict[str, Any]:
+    board, ranked = boards.ranked(page.server, page.sight)
+    shown = visibility.board_view(page.sight).show_problems
+    pass_fail = ranked.standings is not None
+    rows = _passfail_rows(page, ranked.standings, shown) if ranked.standings is not None else _score_rows(page, board)
     live = page.viewer.staff and page.sight.phase.board_frozen(page.now)
-    return {"board": board, "problems": problems, "rows": rows, "staff_live": live}
+    info = page.server.contest.info
+    return {
+        "board": board,
+        "problems": _problem_heads(page, shown),
+        "rows": rows,
+        "staff_live": live,
+        "pass_fail": pass_fail,
+        "penalty_minutes": minutes(info.penalty_s),
+    }
 
 
 def scoreboard(page: Page) -> Response:
@@ -296,5 +343,6 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("POST", "/submit", submit, form_limit="submission"),
     PageSpec("GET", "/submissions", my_submissions),
     PageSpec("GET", "/submissions/{id}", feedback),
+    PageSpec("GET", "/team/submission/{id}", domjudge_link),
     PageSpec("GET", "/scoreboard", scoreboard),
 )

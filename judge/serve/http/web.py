@@ -14,17 +14,17 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl
 
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, PrefixLoader, StrictUndefined
 from starlette.concurrency import run_in_threadpool
-from starlette.datastructures import UploadFile
-from starlette.formparsers import MultiPartException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from judge import __version__
 from judge.scoreboard.render import TEMPLATES as BOARD_TEMPLATES
-from judge.serve.http.origin import cross_site
+from judge.serve.http.forms import MULTIPART, FormFile, parse_form, read_body
+from judge.serve.http.origin import cross_site, media_type
 from judge.serve.http.sessions import COOKIE, cookie_header, csrf, csrf_ok
 from judge.serve.model.errors import Refused
 from judge.serve.model.times import format_time
@@ -63,14 +63,6 @@ class Redirect(Exception):
     def __init__(self, url: str) -> None:
         super().__init__(url)
         self.url = url
-
-
-@dataclass(frozen=True)
-class FormFile:
-    """A file a form uploaded."""
-
-    filename: str
-    data: bytes
 
 
 @dataclass
@@ -154,25 +146,15 @@ def _form_limit(server: Server, kind: str) -> int:
 
 
 async def _read_form(request: Request, limit: int) -> tuple[dict[str, str], dict[str, FormFile]]:
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > limit:
-        raise Refused(413, f"the form is larger than {limit // 1024} KiB")
-    try:
-        async with request.form(max_files=2, max_fields=30, max_part_size=limit) as form:
-            fields: dict[str, str] = {}
-            files: dict[str, FormFile] = {}
-            for key, value in form.multi_items():
-                if isinstance(value, UploadFile):
-                    data = await value.read(limit + 1)
-                    if len(data) > limit:
-                        raise Refused(413, f"the file is larger than {limit // 1024} KiB")
-                    if value.filename:
-                        files[key] = FormFile(value.filename, data)
-                else:
-                    fields[key] = value
-            return fields, files
-    except MultiPartException as exc:
-        raise Refused(400, f"a malformed form: {exc.message}") from None
+    """A page's form (urlencoded, or multipart with at most two files)."""
+    body = await read_body(request, limit)
+    kind = media_type(request.headers.get("content-type"))
+    if kind == MULTIPART:
+        form = await parse_form(request.headers, body, max_files=2, max_fields=30, limit=limit)
+        return dict(form.fields), form.file_map()
+    if kind == "application/x-www-form-urlencoded":
+        return dict(parse_qsl(body.decode("utf-8", errors="replace"), keep_blank_values=True)), {}
+    return {}, {}
 
 
 def error_page(page: Page, status: int, message: str) -> HTMLResponse:

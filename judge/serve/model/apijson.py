@@ -16,6 +16,7 @@ from typing import Any
 from judge import __version__
 from judge.judging.verdict import Verdict
 from judge.languages.table import Language
+from judge.scoreboard.passfail import Outcome, outcome
 from judge.serve.model.contest import AccountSpec, ContestInfo, ContestProblem, Team
 from judge.serve.model.phase import Phase
 from judge.serve.model.records import JudgementRecord, RunRecord, SubmissionRecord
@@ -46,10 +47,19 @@ def judgement_type(verdict: Verdict) -> str:
 
 
 def judgement_types_json() -> list[dict[str, Any]]:
+    """The judgement types of every contest: ``id``, ``name`` and ``solved`` (scoreboard/passfail.outcome
+    decides which solve)."""
     seen: dict[str, dict[str, Any]] = {}
-    for jt, name in JUDGEMENT_TYPES.values():
-        seen.setdefault(jt, {"id": jt, "name": name, "solved": jt == "AC"})
+    for verdict, (jt, name) in JUDGEMENT_TYPES.items():
+        seen.setdefault(jt, {"id": jt, "name": name, "solved": outcome(verdict) is Outcome.SOLVED})
     return list(seen.values())
+
+
+def with_penalty(types: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A pass-fail contest's judgement types: each also says whether it costs penalty time (the spec wants
+    ``penalty`` exactly when the contest has a ``penalty_time``); CE and JE cost nothing (passfail.outcome)."""
+    kinds = {jt: outcome(v) for v, (jt, _) in reversed(list(JUDGEMENT_TYPES.items()))}
+    return [{**t, "penalty": kinds[t["id"]] is Outcome.REJECTED} for t in types]
 
 
 def api_json() -> dict[str, Any]:
@@ -68,9 +78,19 @@ def contest_json(phase: Phase) -> dict[str, Any]:
             "duration": format_reltime(info.duration_s),
             "scoreboard_freeze_duration": format_reltime(phase.freeze_duration_s()),
             "scoreboard_thaw_time": None if thaw_s is None else format_time(thaw_s),
-            "scoreboard_type": "score",
+            "scoreboard_type": info.scoreboard_type.value,
+            "penalty_time": format_reltime(info.penalty_s) if info.pass_fail else None,
         }
     )
+
+
+def contests_json(contest: dict[str, Any], info: ContestInfo, *, strict: bool) -> dict[str, Any]:
+    """The contest object of the REST endpoints: with DOMjudge's ``shortname`` when contest.yaml gives one
+    (DOMjudge's command-line ``submit`` client needs it), unless the client asks ``?strict=true`` (DOMjudge's
+    parameter: the spec's properties only). The event feed carries the spec's object."""
+    if strict or info.shortname is None:
+        return contest
+    return {**contest, "shortname": info.shortname}
 
 
 STATEMENT_TYPES = {".md": "text/markdown", ".tex": "application/x-tex", ".pdf": "application/pdf"}

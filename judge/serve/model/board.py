@@ -1,5 +1,6 @@
 """The live scoreboard: the database's judgements as the ``Board`` that `judge grade` renders, ranked by
-the same code (judge/scoreboard/ranking.py), then written as the Contest API's scoreboard object.
+the same code (judge/scoreboard/ranking.py), then written as the Contest API's scoreboard object. A
+pass-fail contest is ranked by judge/scoreboard/passfail.py (also `judge grade`'s), from the same attempts.
 
 For each team and problem the submission that counts is the best one judged so far: the highest score,
 then (for a problem with a metric) the better metric, then the earliest. JE counts for nothing (never
@@ -21,6 +22,7 @@ from judge.grade.report import board_problem
 from judge.judging.results import SubmissionResult
 from judge.judging.verdict import Verdict
 from judge.scoreboard.model import Board, BoardRun
+from judge.scoreboard.passfail import Cell, Standings, Team, Try, outcome, rank
 from judge.scoreboard.ranking import metric_key, standings
 from judge.serve.model.contest import Contest
 from judge.serve.model.records import Counted
@@ -140,3 +142,72 @@ def scoreboard_json(
         "state": state,
         "rows": list(rows),
     }
+
+
+# ------------------------------------------------------------------------------------------------ pass-fail
+
+
+def passfail_tries(contest: Contest, tries: Sequence[Attempt]) -> list[Try]:
+    """The attempts as the pass-fail ranking takes them: contest times, and what each verdict means."""
+    start = contest.info.start_s if contest.info.start_s is not None else 0.0
+    return [
+        Try(
+            a.team_id,
+            a.problem_id,
+            a.time_s - start,
+            None if a.result is None else outcome(a.result.verdict),
+            a.submission_id,
+        )
+        for a in tries
+    ]
+
+
+def passfail_standings(contest: Contest, tries: Sequence[Attempt], eligible: Sequence[str]) -> Standings:
+    """``contest``'s teams ranked the ICPC way; first to solve among the ``eligible`` teams' attempts (the
+    whole contest's, also on a group's board)."""
+    teams = [Team(t.id, t.name) for t in contest.teams]
+    problems = [p.id for p in contest.problems]
+    return rank(problems, teams, passfail_tries(contest, tries), contest.info.penalty_s, eligible=eligible)
+
+
+def _cell_json(c: Cell) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "problem_id": c.problem_id,
+        "num_judged": c.num_judged,
+        "num_pending": c.num_pending,
+        "solved": c.solved,
+    }
+    if c.time_s is not None:
+        out["time"] = format_reltime(c.time_s)
+    return out
+
+
+def passfail_rows(st: Standings, *, show_problems: bool) -> list[dict[str, Any]]:
+    """The spec's scoreboard rows of a pass-fail contest (``score.time``: the last solve, null without one)."""
+    rows = []
+    for row in st.rows:
+        out: dict[str, Any] = {
+            "rank": row.rank,
+            "team_id": row.team_id,
+            "score": {
+                "num_solved": row.num_solved,
+                "total_time": format_reltime(row.total_time_s),
+                "time": None if row.last_solve_s is None else format_reltime(row.last_solve_s),
+            },
+        }
+        if show_problems:
+            out["problems"] = [_cell_json(c) for c in row.cells]
+        rows.append(out)
+    return rows
+
+
+def first_to_solve_awards(contest: Contest, st: Standings) -> list[dict[str, Any]]:
+    """The spec's ``first-to-solve-<problem id>`` awards (team_ids empty while nobody is known to be first)."""
+    return [
+        {
+            "id": f"first-to-solve-{p.id}",
+            "citation": f"First to solve problem {p.label}",
+            "team_ids": list(st.first_to_solve.get(p.id, ())),
+        }
+        for p in contest.problems
+    ]

@@ -18,6 +18,7 @@ from typing import Any
 import yaml
 
 from judge.package.problem import PackageError, Problem, load_problem
+from judge.scoreboard.passfail import DEFAULT_PENALTY_S, ScoreboardType
 from judge.serve.model.times import TimeError, parse_reltime, parse_time
 
 DEFAULT_CODE_LIMIT_KIB = 256
@@ -54,6 +55,16 @@ class ContestInfo:
     code_limit_kib: int = DEFAULT_CODE_LIMIT_KIB
     rate_submissions: int = DEFAULT_RATE_SUBMISSIONS
     rate_seconds: float = DEFAULT_RATE_SECONDS
+    # contest.yaml without the key is the spec's default, pass-fail (load_info); a record made in code is
+    # a score contest unless it says otherwise
+    scoreboard_type: ScoreboardType = ScoreboardType.SCORE
+    penalty_s: float = DEFAULT_PENALTY_S  # pass-fail: the time a rejected submission costs
+    judge_all_tests: bool = False  # pass-fail: judge every test even after one fails (default: stop there)
+    shortname: str | None = None  # DOMjudge's contest property (its command-line client needs one)
+
+    @property
+    def pass_fail(self) -> bool:
+        return self.scoreboard_type is ScoreboardType.PASS_FAIL
 
     @property
     def end_s(self) -> float | None:
@@ -171,14 +182,56 @@ def _positive_int(value: Any, where: str) -> int:
     return value
 
 
+def _scoreboard_type(data: Mapping[str, Any], where: str) -> ScoreboardType:
+    """The spec's default when the key is absent: pass-fail."""
+    kind = data.get("scoreboard_type", ScoreboardType.PASS_FAIL.value)
+    try:
+        return ScoreboardType(kind)
+    except ValueError:
+        raise ContestError(f"{where}: scoreboard_type {kind!r} is not `pass-fail` or `score`") from None
+
+
+def _penalty_s(value: Any, where: str, duration_s: float) -> float:
+    """``penalty_time``: a RELTIME ("0:20:00"), or a number of minutes (as older packages write it)."""
+    if value is None:
+        return DEFAULT_PENALTY_S
+    if isinstance(value, bool):
+        raise ContestError(f'{where}: penalty_time must be a duration like "0:20:00" or minutes, got {value!r}')
+    try:
+        minutes = isinstance(value, int | float)
+        penalty = float(value) * 60 if minutes else parse_reltime(value, f"{where}: penalty_time")
+    except TimeError as exc:
+        raise ContestError(str(exc)) from None
+    if not 0 <= penalty <= duration_s:
+        raise ContestError(
+            f"{where}: penalty_time {value!r} is not between 0 and the contest's duration (a number is minutes; "
+            'write a duration quoted, "0:20:00": unquoted, YAML reads 1:00:00 as the number 3600)'
+        )
+    return penalty
+
+
+def _flag(data: Mapping[str, Any], key: str, where: str) -> bool:
+    value = data.get(key, False)
+    if not isinstance(value, bool):
+        raise ContestError(f"{where}: `{key}` must be true or false, got {value!r}")
+    return value
+
+
+def _shortname(data: Mapping[str, Any], where: str) -> str | None:
+    if data.get("shortname") is None:
+        return None
+    value = _text(data, "shortname", where)
+    if not value.strip():
+        raise ContestError(f"{where}: `shortname` must not be empty")
+    return value
+
+
 def load_info(path: Path) -> ContestInfo:
     data = _read(path)
     if not isinstance(data, dict):
         raise ContestError(f"{path}: expected a mapping")
     where = str(path)
-    kind = data.get("scoreboard_type", "score")
-    if kind != "score":
-        raise ContestError(f"{where}: scoreboard_type {kind!r} is not supported: judge serve runs `score` contests")
+    kind = _scoreboard_type(data, where)
     try:
         start = None if data.get("start_time") is None else parse_time(data["start_time"], f"{where}: start_time")
         if "duration" not in data:
@@ -212,6 +265,10 @@ def load_info(path: Path) -> ContestInfo:
         rate_seconds=float(
             _positive_int(rate.get("seconds", int(DEFAULT_RATE_SECONDS)), f"{where}: rate_limit.seconds")
         ),
+        scoreboard_type=kind,
+        penalty_s=_penalty_s(data.get("penalty_time"), where, duration),
+        judge_all_tests=_flag(data, "judge_all_tests", where),
+        shortname=_shortname(data, where),
     )
 
 

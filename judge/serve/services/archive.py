@@ -2,7 +2,7 @@
 code from the live board) and the contest as a CCS contest package archive (a zip of the Contest API's
 own JSON: contest.json, state.json, judgement-types.json, languages.json, problems.json, groups.json,
 organizations.json, teams.json, submissions.json with each submission's ``submissions/<id>/files.zip``,
-judgements.json, runs.json, scoreboard.json, event-feed.ndjson), as the viewer may see them (staff:
+judgements.json, runs.json, awards.json, scoreboard.json, event-feed.ndjson), as the viewer may see them (staff:
 everything, live)."""
 
 from __future__ import annotations
@@ -10,10 +10,13 @@ from __future__ import annotations
 import io
 import json
 import zipfile
+from collections import Counter
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from judge.grade.report import results_json
-from judge.serve.model.board import attempts, build_board
+from judge.scoreboard.model import PassFailBoard
+from judge.serve.model.board import attempts, build_board, passfail_standings
 from judge.serve.model.errors import Refused
 from judge.serve.services import documents
 from judge.serve.services.events import all_lines
@@ -35,7 +38,12 @@ def results_document(server: Server, sight: Sight) -> dict[str, Any]:
     window = None if info.start_s is None or info.end_s is None else (info.start_s, info.end_s)
     with server.storage.read() as r:
         counted = r.counted(window) if window is not None else []
-    board, _ = build_board(server.contest, attempts(counted, frozen_from=None))
+    tries = attempts(counted, frozen_from=None)
+    board, _ = build_board(server.contest, tries)
+    if info.pass_fail:  # its standings as the scoreboard ranks them
+        standings = passfail_standings(server.contest, tries, [t.id for t in server.contest.teams])
+        judged = Counter((a.team_id, a.problem_id) for a in tries if a.result is not None)
+        board = replace(board, pass_fail=PassFailBoard(standings, info.penalty_s, dict(judged)))
     return results_json(board)
 
 
@@ -58,6 +66,7 @@ def contest_package(server: Server, sight: Sight) -> bytes:
         "submissions.json": documents.submissions_doc(server, sight),
         "judgements.json": documents.judgements(server, sight),
         "runs.json": documents.runs(server, sight),
+        "awards.json": documents.awards(server, sight),
         "scoreboard.json": documents.scoreboard_doc(server, sight),
     }
     buf = io.BytesIO()

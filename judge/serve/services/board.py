@@ -1,15 +1,24 @@
 """The live scoreboard, as the Contest API's scoreboard object: ranked by the same code as `judge grade`
-(model/board.py) from the stored judgements, frozen or live as visibility.board_view says, and cached."""
+(model/board.py; a pass-fail contest by scoreboard/passfail.py) from the stored judgements, frozen or live
+as visibility.board_view says, and cached; and the awards the board decides (first to solve)."""
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from judge.serve.model.board import attempts, scoreboard_json, scoreboard_rows
+from judge.scoreboard.passfail import Standings
+from judge.serve.model.board import (
+    attempts,
+    first_to_solve_awards,
+    passfail_rows,
+    passfail_standings,
+    scoreboard_json,
+    scoreboard_rows,
+)
 from judge.serve.model.contest import Contest
 from judge.serve.model.errors import Refused
 from judge.serve.storage import Reader
@@ -17,6 +26,15 @@ from judge.serve.visibility import Sight, board_view
 
 if TYPE_CHECKING:
     from judge.serve.services.server import Server
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """A ranked board: the spec's rows, and for a pass-fail contest the standings they were written from
+    (the pages draw their cells, first to solve among them, and the awards read them)."""
+
+    rows: list[dict[str, Any]]
+    standings: Standings | None = None
 
 
 class BoardCache:
@@ -29,9 +47,9 @@ class BoardCache:
     def __init__(self, size: int = 8) -> None:
         self._size = size
         self._lock = threading.Lock()
-        self._rows: OrderedDict[Hashable, list[dict[str, Any]]] = OrderedDict()
+        self._rows: OrderedDict[Hashable, Ranked] = OrderedDict()
 
-    def rows(self, key: Hashable, compute: Callable[[], list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    def rows(self, key: Hashable, compute: Callable[[], Ranked]) -> Ranked:
         with self._lock:
             if key in self._rows:
                 self._rows.move_to_end(key)
@@ -53,19 +71,42 @@ def group_contest(contest: Contest, group_id: str | None) -> Contest:
     return replace(contest, teams=tuple(t for t in contest.teams if group_id in t.group_ids))
 
 
-def ranked_rows(r: Reader, contest: Contest, frozen_from: float | None, show_problems: bool) -> list[dict[str, Any]]:
+def ranked_rows(r: Reader, contest: Contest, whole: Contest, frozen_from: float | None, show_problems: bool) -> Ranked:
+    """``contest``'s board (``whole``: the contest it is a group of, whose teams may be first to solve)."""
     info = contest.info
     window = None if info.start_s is None or info.end_s is None else (info.start_s, info.end_s)
     counted = r.counted(window) if window is not None else []
-    return scoreboard_rows(contest, attempts(counted, frozen_from=frozen_from), show_problems=show_problems)
+    tries = attempts(counted, frozen_from=frozen_from)
+    if info.pass_fail:
+        st = passfail_standings(contest, tries, [t.id for t in whole.teams])
+        return Ranked(passfail_rows(st, show_problems=show_problems), st)
+    return Ranked(scoreboard_rows(contest, tries, show_problems=show_problems))
 
 
-def scoreboard(server: Server, sight: Sight, group_id: str | None = None) -> dict[str, Any]:
-    """The scoreboard object for whoever looks (frozen for public and teams during the freeze)."""
+def ranked(server: Server, sight: Sight, group_id: str | None = None) -> tuple[dict[str, Any], Ranked]:
+    """The scoreboard object for whoever looks (frozen for public and teams during the freeze), and the
+    ranking it shows."""
     view = board_view(sight)
     contest = group_contest(server.contest, group_id)
     info = contest.info
     with server.storage.read() as r:
         key = (r.latest_event(), view.frozen_from, info.start_s, info.end_s, group_id, view.show_problems)
-        rows = server.boards.rows(key, lambda: ranked_rows(r, contest, view.frozen_from, view.show_problems))
-    return scoreboard_json(contest, rows, sight.phase.state_json(sight.now), sight.now)
+        board = server.boards.rows(
+            key, lambda: ranked_rows(r, contest, server.contest, view.frozen_from, view.show_problems)
+        )
+    return scoreboard_json(contest, board.rows, sight.phase.state_json(sight.now), sight.now), board
+
+
+def scoreboard(server: Server, sight: Sight, group_id: str | None = None) -> dict[str, Any]:
+    """The scoreboard object for whoever looks."""
+    return ranked(server, sight, group_id)[0]
+
+
+def awards(server: Server, sight: Sight) -> list[dict[str, Any]]:
+    """The awards the board decides, as the viewer's board shows them (frozen: a first solve in the freeze
+    is not known until the thaw). A pass-fail contest's first to solve each problem, once its problems are
+    public; none in a score contest yet."""
+    _, board = ranked(server, sight)
+    if board.standings is None or not board_view(sight).show_problems:
+        return []
+    return first_to_solve_awards(server.contest, board.standings)

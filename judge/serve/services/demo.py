@@ -17,6 +17,7 @@ import yaml
 from argon2 import PasswordHasher
 
 from judge.package.problem import Problem
+from judge.scoreboard.passfail import ScoreboardType
 from judge.serve.model.contest import LABELS
 from judge.serve.model.times import format_time
 
@@ -44,15 +45,25 @@ def _password() -> str:
     return secrets.token_urlsafe(9)
 
 
-def _contest_yaml(contest_id: str, start_s: float) -> str:
+def _contest_yaml(contest_id: str, start_s: float, kind: ScoreboardType) -> str:
+    if kind is ScoreboardType.PASS_FAIL:
+        ranking = (
+            "# ICPC rules: ranked by problems solved, then time (each solve's minute + 20 per rejected try)\n"
+            "scoreboard_type: pass-fail\n"
+            'penalty_time: "0:20:00"\n'
+            "judge_all_tests: false  # judging stops at a submission's first failed test (its verdict is known)\n"
+        )
+    else:
+        ranking = "scoreboard_type: score  # ranked by total score (the problems score 0..100)\n"
     return (
         "# The contest (CCS Contest Package format; see docs/serve.md). Times need a time zone.\n"
         f"id: {contest_id}\n"
-        "name: Demo contest\n"
+        f"name: {'Demo ICPC contest' if kind is ScoreboardType.PASS_FAIL else 'Demo contest'}\n"
+        f"shortname: {contest_id}  # DOMjudge's; its command-line submit client needs one\n"
         f'start_time: "{format_time(start_s)}"\n'
         'duration: "5:00:00"\n'
         'scoreboard_freeze_duration: "1:00:00"\n'
-        "scoreboard_type: score\n"
+        f"{ranking}"
         "# judge serve's own settings: the largest submission (KiB) and the per-team rate limit\n"
         "code_limit: 256\n"
         "rate_limit: {submissions: 10, seconds: 60}\n"
@@ -116,20 +127,23 @@ def private_file(path: Path, text: str) -> None:
         f.write(text)
 
 
-def write_demo(
-    dest: Path,
-    problems: Sequence[Problem],
-    *,
-    teams: int,
-    start_s: float,
-    hasher: PasswordHasher,
-    contest_id: str = "demo",
-) -> list[Login]:
+@dataclass(frozen=True)
+class DemoOptions:
+    """What `judge contest init` writes: how many teams, the start, the contest's id and type."""
+
+    teams: int
+    start_s: float
+    contest_id: str = "demo"
+    kind: ScoreboardType = ScoreboardType.SCORE
+
+
+def write_demo(dest: Path, problems: Sequence[Problem], options: DemoOptions, hasher: PasswordHasher) -> list[Login]:
     """Write the package into ``dest`` (created owner-only, 0700: its secret test data, accounts and later its
     database are the organizer's alone; must not exist or be empty). Returns the logins."""
     if not dest.exists():
         dest.parent.mkdir(parents=True, exist_ok=True)
         dest.mkdir(mode=0o700)
     _write_problems(dest, problems)
-    (dest / "contest.yaml").write_text(_contest_yaml(contest_id, start_s), encoding="utf-8")
-    return _write_accounts(dest, _write_teams(dest, teams), hasher)
+    contest_yaml = _contest_yaml(options.contest_id, options.start_s, options.kind)
+    (dest / "contest.yaml").write_text(contest_yaml, encoding="utf-8")
+    return _write_accounts(dest, _write_teams(dest, options.teams), hasher)

@@ -15,9 +15,9 @@ from judge.serve.model.apijson import (
     run_json,
     submission_json,
     team_json,
+    with_penalty,
 )
-from judge.serve.services import config, results, submissions
-from judge.serve.services.board import scoreboard
+from judge.serve.services import board, config, results, submissions
 from judge.serve.visibility import Sight
 
 if TYPE_CHECKING:
@@ -35,7 +35,8 @@ def state(server: Server, sight: Sight) -> Doc:
 
 
 def judgement_types(server: Server, sight: Sight) -> list[Doc]:
-    return judgement_types_json()
+    types = judgement_types_json()
+    return with_penalty(types) if server.contest.info.pass_fail else types
 
 
 def languages(server: Server, sight: Sight) -> list[Doc]:
@@ -81,4 +82,8 @@ def runs(server: Server, sight: Sight, submission_ids: list[int] | None = None) 
 
 
 def scoreboard_doc(server: Server, sight: Sight, group_id: str | None = None) -> Doc:
-    return scoreboard(server, sight, group_id)
+    return board.scoreboard(server, sight, group_id)
+
+
+def awards(server: Server, sight: Sight) -> list[Doc]:
+    return board.awards(server, sight)

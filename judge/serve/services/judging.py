@@ -161,7 +161,11 @@ class JobQueue:
             raise SkipLanguage(f"problem {s.problem_id!r} or language {s.language_id!r} is no longer in the contest")
         files, folder = job_files(unpack(c.files_zip, UNPACK_LIMIT), lang, s.entry_point)
         label = f"submission {s.id} (team {s.team_id})"
-        return JudgeJob(s.problem_id, cp.problem.content_hash, s.language_id, files, folder, label)
+        info = self._contest.info
+        lazy = info.pass_fail and not info.judge_all_tests  # the verdict is known at the first failed test
+        return JudgeJob(
+            s.problem_id, cp.problem.content_hash, s.language_id, files, folder, label, stop_at_failure=lazy
+        )
 
     def judge(self, c: Claimed) -> SubmissionResult:
         """Judge a claimed job; the judge's own failures become a JE result (never charged)."""

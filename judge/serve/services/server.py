@@ -5,6 +5,7 @@ No globals: `judge serve` and the tests each build a ``Server`` and pass it to `
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -18,6 +19,7 @@ from judge.serve.model.apijson import (
     language_json,
     problem_json,
     team_json,
+    with_penalty,
 )
 from judge.serve.model.contest import Contest, ContestError
 from judge.serve.model.times import Clock, SystemClock
@@ -107,14 +109,31 @@ def _claim_database(w: Writer, contest: Contest, hasher: PasswordHasher, storage
             "move the database away to start a new contest"
         )
     w.set_meta("contest_id", contest.info.id)
+    _claim_type(w, contest, storage)
     for account_id in sync_accounts(w, contest.accounts, hasher):
         sessions.end_all(w, account_id)  # a changed password (or a removed account) ends its sessions
+
+
+def _claim_type(w: Writer, contest: Contest, storage: Storage) -> None:
+    """A contest keeps its scoreboard type once it has submissions (a board ranked one way, then the other,
+    would tell everyone a different story). The spec's default, pass-fail, applies when contest.yaml has
+    no ``scoreboard_type``: a contest of an earlier release (all score contests) must now say so."""
+    kind = contest.info.scoreboard_type.value
+    before = w.get_meta("scoreboard_type")
+    if before is not None and before != kind and w.latest_submission_s(math.inf) is not None:
+        raise ContestError(
+            f"{storage.path} holds the submissions of a {before} contest, but contest.yaml makes it {kind} "
+            f"(without `scoreboard_type` a contest is pass-fail, as the spec says): write `scoreboard_type: "
+            f"{before}` in contest.yaml, or move the database away to start a new contest"
+        )
+    w.set_meta("scoreboard_type", kind)
 
 
 def _publish_configuration(w: Writer, server: Server, now: float) -> None:
     contest, languages = server.contest, server.languages
     publish_if_changed(w, "contest", None, server.timeline.contest_json(), now=now)
-    sync_collection(w, "judgement-types", judgement_types_json(), now=now)
+    types = judgement_types_json()
+    sync_collection(w, "judgement-types", with_penalty(types) if contest.info.pass_fail else types, now=now)
     sync_collection(w, "languages", [language_json(lang) for lang in languages.values()], now=now)
     sync_collection(w, "groups", [dict(g) for g in contest.groups], now=now)
     sync_collection(w, "organizations", [dict(o) for o in contest.organizations], now=now)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 # The API's id of the judgement ``j`` (model/apijson.judgement_id, in SQL, for the upgrade to 4)
 JUDGEMENT_ID = "(CASE j.ordinal WHEN 1 THEN CAST(j.submission_id AS TEXT) ELSE j.submission_id || '-' || j.ordinal END)"
@@ -149,4 +149,6 @@ MIGRATIONS: dict[int, tuple[str | Step, ...]] = {
             ("events", "judgements", "runs"),
         ),
     ),
+    # the contest's scoreboard type is remembered (services/server.py): releases before 5 ran score contests
+    4: ("INSERT OR IGNORE INTO meta (key, value) VALUES ('scoreboard_type', 'score')",),
 }
