@@ -19,10 +19,11 @@ from starlette.responses import JSONResponse, Response
 from judge.serve.http import feed
 from judge.serve.http.context import Ctx, number_id
 from judge.serve.model.apijson import account_json, api_json, statement_mime, submission_json
+from judge.serve.model.clarification import parse_clarification
 from judge.serve.model.errors import Refused
 from judge.serve.model.upload import parse_upload
 from judge.serve.model.viewer import Role, Viewer
-from judge.serve.services import config, control, documents, submissions
+from judge.serve.services import clarifications, config, control, documents, submissions
 from judge.serve.services.server import Server
 from judge.serve.visibility import Sight
 
@@ -88,7 +89,11 @@ PROPERTIES: dict[str, tuple[str, ...]] = {
     "scoreboard": ("time", "contest_time", "state", "rows"),
     "event-feed": ("type", "id", "data", "token"),
 }
-CAPABILITIES = {Role.TEAM: ["team_submit"], Role.ADMIN: ["contest_thaw", "admin_submit"]}
+CAPABILITIES = {
+    Role.TEAM: ["team_submit", "post_clar"],
+    Role.JUDGE: ["post_clar"],
+    Role.ADMIN: ["contest_thaw", "admin_submit", "post_clar"],
+}
 
 
 def filtered(items: list[dict[str, Any]], ctx: Ctx, kind: str) -> list[dict[str, Any]]:
@@ -145,10 +150,6 @@ def problem_statement(ctx: Ctx) -> Response:
         raise Refused(404, f"problem {cp.id!r} has no statement")
     charset = "; charset=utf-8" if mime.startswith("text/") else ""
     return Response(cp.problem.statement.read_bytes(), media_type=mime + charset)
-
-
-def clarifications(server: Server, sight: Sight) -> list[dict[str, Any]]:
-    return []  # not supported yet: always empty (docs/serve.md)
 
 
 # --------------------------------------------------------------------------------------------- documents
@@ -212,6 +213,19 @@ def post_submission(ctx: Ctx) -> Response:
     obj = submission_json(sub, ctx.server.contest.info)
     location = f"/api/contests/{ctx.server.contest.info.id}/submissions/{sub.id}"
     return JSONResponse(obj, status_code=201, headers={"Location": location})
+
+
+def get_clarification(ctx: Ctx) -> Any:
+    ctx.contest()
+    return one(documents.clarifications(ctx.server, ctx.sight, [ctx.param("id")]), ctx, "clarification")
+
+
+def post_clarification(ctx: Ctx) -> Response:
+    """The spec's post_clar: a team's question; a judge's or admin's answer or announcement."""
+    ctx.contest()
+    view = clarifications.post(ctx.server, ctx.viewer, lambda: parse_clarification(ctx.json()), ctx.now)
+    location = f"/api/contests/{ctx.server.contest.info.id}/clarifications/{view.id}"
+    return JSONResponse(view.json(ctx.server), status_code=201, headers={"Location": location})
 
 
 def submission_files(ctx: Ctx) -> Response:
@@ -290,7 +304,9 @@ ROUTES: tuple[RouteSpec, ...] = (
     *_config("organizations", documents.organizations),
     *_config("teams", documents.teams),
     *_config("accounts", documents.accounts),
-    *_config("clarifications", clarifications),
+    RouteSpec("GET", f"{C}/clarifications", collection("clarifications", documents.clarifications)),
+    RouteSpec("GET", f"{C}/clarifications/{{id}}", get_clarification),
+    RouteSpec("POST", f"{C}/clarifications", post_clarification),
     *_live("submissions", documents.submissions_doc),
     RouteSpec("POST", f"{C}/submissions", post_submission, body_limit="submission"),
     RouteSpec("GET", f"{C}/submissions/{{id}}/files", submission_files),

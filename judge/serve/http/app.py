@@ -21,6 +21,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from judge.serve.http.admin_pages import ADMIN_PAGES
 from judge.serve.http.api import ROUTES, RouteSpec
+from judge.serve.http.clar_pages import CLAR_PAGES
 from judge.serve.http.context import Ctx
 from judge.serve.http.pages import PAGES
 from judge.serve.http.sessions import Sessions
@@ -145,7 +146,7 @@ def create_app(server: Server, *, background: bool = False) -> Starlette:
     env, sessions = environment(), Sessions(session_secret(server.storage))
     routes = [Route(spec.path, _endpoint(server, spec), methods=[spec.method]) for spec in ROUTES] + [
         Route(spec.path, page_endpoint(server, env, sessions, spec), methods=[spec.method])
-        for spec in (*PAGES, *ADMIN_PAGES)
+        for spec in (*PAGES, *ADMIN_PAGES, *CLAR_PAGES)
     ]
     app = Starlette(
         routes=routes,

@@ -23,6 +23,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from judge import __version__
 from judge.scoreboard.render import TEMPLATES as BOARD_TEMPLATES
+from judge.serve.http.clar_views import notice_context
 from judge.serve.http.sessions import COOKIE, Session, Sessions, cookie_header
 from judge.serve.model.errors import Refused
 from judge.serve.model.times import format_time
@@ -129,6 +130,7 @@ class Page:
             "judge_version": __version__,
             "path": self.params.get("_path", ""),
             "start_at": None if server.contest.info.start_s is None else format_time(server.contest.info.start_s),
+            "clar_notice": notice_context(self),
         }
         html = self.env.get_template(template).render({**base, **context})
         return HTMLResponse(html, status_code=status)

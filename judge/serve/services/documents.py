@@ -16,6 +16,7 @@ from judge.serve.model.apijson import (
     submission_json,
     team_json,
 )
+from judge.serve.services import clarifications as clars
 from judge.serve.services import config, results, submissions
 from judge.serve.services.board import scoreboard
 from judge.serve.visibility import Sight
@@ -75,6 +76,10 @@ def judgements(server: Server, sight: Sight, ids: list[int] | None = None) -> li
 def runs(server: Server, sight: Sight, ids: list[int] | None = None) -> list[Doc]:
     info = server.contest.info
     return [run_json(r, info) for r in results.runs(server, sight, ids)]
+
+
+def clarifications(server: Server, sight: Sight, ids: list[str] | None = None) -> list[Doc]:
+    return [v.json(server) for v in clars.views(server, sight, ids)]
 
 
 def scoreboard_doc(server: Server, sight: Sight, group_id: str | None = None) -> Doc:

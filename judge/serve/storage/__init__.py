@@ -20,11 +20,13 @@ from typing import Protocol
 
 from judge.serve.model.records import (
     AccountRecord,
+    ClarificationRecord,
     Counted,
     EventRecord,
     JobRecord,
     JudgementOutcome,
     JudgementRecord,
+    NewClarification,
     NewEvent,
     NewRun,
     NewSubmission,
@@ -108,6 +110,20 @@ class Reader(Protocol):
         """The ids of every object of ``kind`` ever published."""
         ...
 
+    def clarifications(
+        self, *, ids: Collection[int] | None = None, public_ids: Collection[str] | None = None
+    ) -> list[ClarificationRecord]:
+        """Clarifications (narrowed to the database's ``ids`` or the API's ``public_ids``), in the order sent."""
+        ...
+
+    def recent_questions(self, team_id: str, since_s: float) -> tuple[int, float | None]:
+        """How many questions the team asked after ``since_s``, and the earliest of them."""
+        ...
+
+    def clarifications_read(self, account_id: str) -> int:
+        """The id of the last clarification the account has read (0: none)."""
+        ...
+
 
 class Writer(Reader, Protocol):
     """A reader that changes things; all of it one transaction."""
@@ -148,6 +164,12 @@ class Writer(Reader, Protocol):
 
     def add_event(self, new: NewEvent) -> int:
         """Append to the event log; returns the event's token."""
+        ...
+
+    def add_clarification(self, new: NewClarification) -> ClarificationRecord: ...
+
+    def mark_clarifications_read(self, account_id: str, last_id: int) -> None:
+        """The account has read every clarification up to ``last_id`` (it never goes back)."""
         ...
 
 

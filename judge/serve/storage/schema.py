@@ -8,7 +8,7 @@ the upgrade to 3 moves.
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_s REAL NOT NULL);
@@ -84,9 +84,26 @@ CREATE TABLE IF NOT EXISTS events (
     scope TEXT NOT NULL,
     team_id TEXT,
     frozen INTEGER NOT NULL DEFAULT 0,
-    time_s REAL NOT NULL
+    time_s REAL NOT NULL,
+    team_ids TEXT NOT NULL DEFAULT '[]',
+    staff INTEGER NOT NULL DEFAULT 1
 );
 CREATE INDEX IF NOT EXISTS events_object ON events(type, obj_id, id);
+CREATE TABLE IF NOT EXISTS clarifications (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    public_id TEXT NOT NULL UNIQUE,
+    from_team_id TEXT,
+    to_team_ids TEXT,
+    to_group_ids TEXT,
+    recipients TEXT,
+    reply_to INTEGER REFERENCES clarifications(id),
+    problem_id TEXT,
+    text TEXT NOT NULL,
+    time_s REAL NOT NULL,
+    account_id TEXT
+);
+CREATE INDEX IF NOT EXISTS clarifications_team ON clarifications(from_team_id, time_s);
+CREATE TABLE IF NOT EXISTS clarifications_read (account_id TEXT PRIMARY KEY, last_id INTEGER NOT NULL);
 """
 
 # version -> the statements that bring it to version + 1, in order
@@ -95,5 +112,13 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
     2: (  # the version gets a table of its own
         "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_s REAL NOT NULL)",
         "DELETE FROM meta WHERE key = 'schema'",
+    ),
+    3: (  # clarifications (their tables are created with the rest): events for chosen teams, and versions
+        # of an object for some teams only (team_ids, staff); every existing event keeps its meaning
+        "CREATE TABLE IF NOT EXISTS events (id INTEGER PRIMARY KEY AUTOINCREMENT, type TEXT NOT NULL, obj_id TEXT, "
+        "data TEXT NOT NULL, scope TEXT NOT NULL, team_id TEXT, frozen INTEGER NOT NULL DEFAULT 0, "
+        "time_s REAL NOT NULL)",
+        "ALTER TABLE events ADD COLUMN team_ids TEXT NOT NULL DEFAULT '[]'",
+        "ALTER TABLE events ADD COLUMN staff INTEGER NOT NULL DEFAULT 1",
     ),
 }

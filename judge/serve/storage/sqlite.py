@@ -9,6 +9,7 @@ done. ``synchronous=FULL``: an acknowledged submission survives a power cut too.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 import time
@@ -33,6 +34,7 @@ from judge.serve.model.records import (
     SubmissionRecord,
 )
 from judge.serve.storage import StorageError
+from judge.serve.storage.clarifications import ClarificationChanges, ClarificationQueries
 from judge.serve.storage.schema import MIGRATIONS, SCHEMA_VERSION, TABLES
 
 SUBMISSION_COLUMNS = "s.id, s.team_id, s.account_id, s.problem_id, s.language_id, s.entry_point, s.time_s"
@@ -95,7 +97,8 @@ def _run(r: sqlite3.Row) -> RunRecord:
 
 
 def _event(r: sqlite3.Row) -> EventRecord:
-    audience = Audience(Scope(r["scope"]), r["team_id"], bool(r["frozen"]))
+    teams = tuple(json.loads(r["team_ids"]))
+    audience = Audience(Scope(r["scope"]), r["team_id"], bool(r["frozen"]), teams, bool(r["staff"]))
     return EventRecord(int(r["id"]), r["type"], r["obj_id"], r["data"], audience, float(r["time_s"]))
 
 
@@ -124,7 +127,7 @@ class _Where:
         return " AND ".join(self.parts)
 
 
-class SqliteReader:
+class SqliteReader(ClarificationQueries):
     def __init__(self, conn: sqlite3.Connection) -> None:
         self._c = conn
 
@@ -225,7 +228,7 @@ class SqliteReader:
         return [str(r[0]) for r in rows]
 
 
-class SqliteWriter(SqliteReader):
+class SqliteWriter(SqliteReader, ClarificationChanges):
     def set_meta(self, key: str, value: str) -> None:
         self._c.execute(
             "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
@@ -347,8 +350,19 @@ class SqliteWriter(SqliteReader):
     def add_event(self, new: NewEvent) -> int:
         a = new.audience
         cur = self._c.execute(
-            "INSERT INTO events (type, obj_id, data, scope, team_id, frozen, time_s) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (new.type, new.obj_id, new.data, a.scope.value, a.team_id, int(a.frozen), new.time_s),
+            "INSERT INTO events (type, obj_id, data, scope, team_id, frozen, time_s, team_ids, staff) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                new.type,
+                new.obj_id,
+                new.data,
+                a.scope.value,
+                a.team_id,
+                int(a.frozen),
+                new.time_s,
+                json.dumps(list(a.team_ids)),
+                int(a.staff),
+            ),
         )
         return int(cur.lastrowid or 0)
 
