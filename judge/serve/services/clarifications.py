@@ -71,10 +71,13 @@ def _with_replied(r: Reader, found: list[ClarificationRecord]) -> dict[int, Clar
     return {c.id: c for c in (r.clarifications(ids=wanted) if wanted else [])}
 
 
-def views(server: Server, sight: Sight, ids: Sequence[str] | None = None) -> list[ClarView]:
-    """The clarifications the viewer sees (``ids``: the API's ids, only those), in the order sent."""
+def views(
+    server: Server, sight: Sight, ids: Sequence[str] | None = None, *, after_id: int | None = None
+) -> list[ClarView]:
+    """The clarifications the viewer sees (``ids``: the API's ids, only those; ``after_id``: only those
+    sent after that database id), in the order sent."""
     with server.storage.read() as r:
-        found = r.clarifications(public_ids=ids)
+        found = r.clarifications(public_ids=ids, after_id=after_id)
         replied = _with_replied(r, found)
     out = []
     for c in found:
@@ -239,15 +242,16 @@ def unanswered(all_seen: Sequence[ClarView]) -> list[ClarView]:
 
 
 def notice(server: Server, sight: Sight) -> Notice | None:
-    """None for the public."""
+    """None for the public. (On every page and every few seconds: only what is new is read.)"""
     viewer = sight.viewer
     if viewer.staff:
-        return Notice(len(unanswered(views(server, sight))))
+        with server.storage.read() as r:
+            return Notice(r.unanswered_questions())
     if viewer.role is not Role.TEAM or viewer.account_id is None:
         return None
     with server.storage.read() as r:
         last = r.clarifications_read(viewer.account_id)
-    new = [v for v in views(server, sight) if _unread(v, viewer, last)]
+    new = [v for v in views(server, sight, after_id=last) if _unread(v, viewer, last)]
     return Notice(len(new), new[-1] if new else None)
 
 

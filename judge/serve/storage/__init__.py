@@ -111,9 +111,18 @@ class Reader(Protocol):
         ...
 
     def clarifications(
-        self, *, ids: Collection[int] | None = None, public_ids: Collection[str] | None = None
+        self,
+        *,
+        ids: Collection[int] | None = None,
+        public_ids: Collection[str] | None = None,
+        after_id: int | None = None,
     ) -> list[ClarificationRecord]:
-        """Clarifications (narrowed to the database's ``ids`` or the API's ``public_ids``), in the order sent."""
+        """Clarifications (narrowed to the database's ``ids``, the API's ``public_ids``, those sent after
+        ``after_id``), in the order sent."""
+        ...
+
+    def unanswered_questions(self) -> int:
+        """Questions no judge has answered (no clarification from no team replies to them)."""
         ...
 
     def recent_questions(self, team_id: str, since_s: float) -> tuple[int, float | None]:

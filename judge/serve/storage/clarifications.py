@@ -46,12 +46,19 @@ class ClarificationQueries:
     _c: sqlite3.Connection
 
     def clarifications(
-        self, *, ids: Collection[int] | None = None, public_ids: Collection[str] | None = None
+        self,
+        *,
+        ids: Collection[int] | None = None,
+        public_ids: Collection[str] | None = None,
+        after_id: int | None = None,
     ) -> list[ClarificationRecord]:
         parts: list[str] = ["1"]
         args: list[object] = []
         _among("id", ids, parts, args)
         _among("public_id", public_ids, parts, args)
+        if after_id is not None:
+            parts.append("id > ?")
+            args.append(after_id)
         rows = self._c.execute(f"SELECT * FROM clarifications WHERE {' AND '.join(parts)} ORDER BY id", args)
         return [_clarification(r) for r in rows]
 
@@ -61,6 +68,13 @@ class ClarificationQueries:
             (team_id, since_s),
         ).fetchone()
         return int(row[0]), row[1]
+
+    def unanswered_questions(self) -> int:
+        row = self._c.execute(
+            "SELECT count(*) FROM clarifications q WHERE q.from_team_id IS NOT NULL AND NOT EXISTS "
+            "(SELECT 1 FROM clarifications a WHERE a.reply_to = q.id AND a.from_team_id IS NULL)"
+        ).fetchone()
+        return int(row[0])
 
     def clarifications_read(self, account_id: str) -> int:
         row = self._c.execute("SELECT last_id FROM clarifications_read WHERE account_id = ?", (account_id,))
