@@ -144,10 +144,12 @@ def test_the_jury_page_unanswered_first_canned_answers_groups_and_who_answered(s
     q1 = sent(api, "team1", text="first question", problem_id="sum")
     q2 = sent(api, "team2", text="second question")
     judge, admin = login(server, "judge"), login(server, "admin")
+    assert count(judge.get("/admin/clarifications").text) == 2
+    follow_up = sent(api, "team1", text="and a follow-up", reply_to_id=q1["id"])  # a question, not an answer
     page = judge.get("/admin/clarifications").text
-    assert count(page) == 2
+    assert count(page) == 3
     waiting = page.split('id="unanswered"')[1].split("</table>")[0]
-    assert re.findall(r'id="waiting-([0-9a-f]+)"', waiting) == [q1["id"], q2["id"]]  # oldest first
+    assert re.findall(r'id="waiting-([0-9a-f]+)"', waiting) == [q1["id"], q2["id"], follow_up["id"]]  # oldest first
     assert "Zeta" in waiting and "Alpha" in waiting and "A: Sum of two numbers" in waiting
     form = judge.get(f"/admin/clarifications/{q1['id']}").text
     assert 'id="no-answer"' in form and all(c in form for c in ("No comment.", "Read the problem statement"))
@@ -159,6 +161,8 @@ def test_the_jury_page_unanswered_first_canned_answers_groups_and_who_answered(s
     assert [c["text"] for c in everyone.values()] == ["> first question\n\nRead the problem statement carefully."]
     assert next(iter(everyone.values()))["problem_id"] == "sum"  # the answer is about the question's problem
     assert [c["text"] for c in seen(api, "team1").values()][-1] == "For the pair only."
+    r = answer(judge, follow_up["id"], canned="No comment.", to="team")
+    assert r.status_code == 303
     page = judge.get("/admin/clarifications").text
     assert count(page) == 0 and 'id="none-waiting"' in page
     assert "answered by judge" in page and "answered by admin" in page
@@ -166,7 +170,7 @@ def test_the_jury_page_unanswered_first_canned_answers_groups_and_who_answered(s
     assert "sent by judge" in thread and 'id="no-answer"' not in thread
     assert answer(judge, q1["id"], canned="<b>made up</b>", to="all").status_code == 400
     assert answer(judge, q1["id"], text="x", to="group:nope").status_code == 400
-    assert stored(server) == 4
+    assert stored(server) == 6
 
 
 def test_announcements_from_the_jury_page(server: Server) -> None:

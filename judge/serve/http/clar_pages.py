@@ -159,7 +159,8 @@ def _thread_context(page: Page, public_id: str) -> dict[str, Any]:
     return {
         "item": item(page, t.clarification),
         "replied": None if t.replied is None else item(page, t.replied),
-        "answers": [item(page, v) for v in t.answers],
+        "replies": [item(page, v) for v in t.replies],
+        "answered": t.answered,
         "groups": [(str(g["id"]), str(g["name"])) for g in page.server.contest.groups],
         "canned": CANNED,
         "problems": documents.problems(page.server, page.sight),

@@ -284,7 +284,11 @@ class Thread:
 
     clarification: ClarView
     replied: ClarView | None  # what it answers
-    answers: list[ClarView]
+    replies: list[ClarView]  # the jury's answers, and the team's follow-ups
+
+    @property
+    def answered(self) -> bool:
+        return any(not v.clarification.question for v in self.replies)
 
 
 def thread(server: Server, sight: Sight, public_id: str) -> Thread:
@@ -295,5 +299,5 @@ def thread(server: Server, sight: Sight, public_id: str) -> Thread:
         raise Refused(404, f"no clarification {public_id!r}")
     c = found[0].clarification
     replied = [v for v in every if v.clarification.id == c.reply_to_id]
-    answers = [v for v in every if v.clarification.reply_to_id == c.id]
-    return Thread(found[0], replied[0] if replied else None, answers)
+    replies = [v for v in every if v.clarification.reply_to_id == c.id]
+    return Thread(found[0], replied[0] if replied else None, replies)
