@@ -199,7 +199,7 @@ def test_who_may_open_which_page(server: Server) -> None:
     team = login(server, "team1")
     assert team.get("/admin/clarifications").status_code == 403
     judge = login(server, "judge")
-    assert judge.get("/clarifications").headers["location"] == "/admin"
+    assert judge.get("/clarifications").headers["location"] == "/admin/clarifications"
     assert judge.get("/admin/clarifications/0000000000").status_code == 404
     assert 'href="/admin/clarifications"' in judge.get("/admin").text
     assert json.dumps(count(judge.get("/clarifications/notice").text)) == "0"

@@ -39,6 +39,8 @@ def _team_context(page: Page) -> dict[str, Any]:
 
 
 def team_page(page: Page) -> Response:
+    if page.viewer.staff:
+        raise Redirect("/admin/clarifications")
     page.need_team()
     if page.query.get("fragment"):
         return page.render("serve/_clar_list.html", **_team_context(page))
