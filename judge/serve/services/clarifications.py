@@ -77,8 +77,12 @@ def views(
     """The clarifications the viewer sees (``ids``: the API's ids, only those; ``after_id``: only those
     sent after that database id), in the order sent."""
     with server.storage.read() as r:
-        found = r.clarifications(public_ids=ids, after_id=after_id)
-        replied = _with_replied(r, found)
+        return _views(r, sight, ids, after_id)
+
+
+def _views(r: Reader, sight: Sight, ids: Sequence[str] | None, after_id: int | None) -> list[ClarView]:
+    found = r.clarifications(public_ids=ids, after_id=after_id)
+    replied = _with_replied(r, found)
     out = []
     for c in found:
         if sees_clarification(sight, c):
@@ -251,7 +255,7 @@ def notice(server: Server, sight: Sight) -> Notice | None:
         return None
     with server.storage.read() as r:
         last = r.clarifications_read(viewer.account_id)
-    new = [v for v in views(server, sight, after_id=last) if _unread(v, viewer, last)]
+        new = [v for v in _views(r, sight, None, last) if _unread(v, viewer, last)]
     return Notice(len(new), new[-1] if new else None)
 
 
