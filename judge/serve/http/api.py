@@ -4,8 +4,9 @@ handler checks the URL's contest, calls one service (judge/serve/services) and r
 Visibility (judge/serve/visibility.py decides; docs/serve.md has the table): the public sees the contest,
 its state, judgement types, languages, problems (from the start on), groups, organizations, teams, the
 submissions made during the contest (not their files), their judgements (not during the freeze), the frozen
-scoreboard and the event feed of all that. A team sees the same plus its own account, its own files, its own
-runs and its own judgements during the freeze. Judges and admins see everything, live.
+scoreboard, the clarifications sent to everyone, and the event feed of all that. A team sees the same plus
+its own account, its own files, its own runs, its own judgements during the freeze, and its own questions and
+what the jury sent to it. Judges and admins see everything, live.
 """
 
 from __future__ import annotations
