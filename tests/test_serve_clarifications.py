@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import shutil
 import sqlite3
 import zipfile
 from collections.abc import Iterator
@@ -18,7 +19,7 @@ import httpx
 import pytest
 from jsonschema import Draft202012Validator
 from serve_channels import folded
-from serve_fixtures import HOUR, T0, Api, FakeClock, db, feed, make_server, write_contest
+from serve_fixtures import FIXTURES, HOUR, T0, Api, FakeClock, db, feed, make_server, write_contest
 
 from judge.serve.model.contest import ContestError, load_info
 from judge.serve.model.viewer import Role, Viewer
@@ -381,10 +382,6 @@ def test_a_restart_keeps_every_clarification_and_its_id(tmp_path: Path, clock: F
 def test_an_old_database_takes_clarifications_and_its_events_keep_their_meaning(tmp_path: Path) -> None:
     """The schema-3 events (scope, team_id, frozen) read the same after the upgrade: every team's view of
     the feed of tests/fixtures/serve_v2 is checked by test_serve_storage; here, the new columns' defaults."""
-    import shutil
-
-    from serve_fixtures import FIXTURES
-
     root = tmp_path / "contest"
     shutil.copytree(FIXTURES / "serve_v2", root, ignore=shutil.ignore_patterns("answers.json", "README.md"))
     golden = json.loads((FIXTURES / "serve_v2" / "answers.json").read_text())
