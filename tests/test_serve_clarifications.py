@@ -380,8 +380,9 @@ def test_a_restart_keeps_every_clarification_and_its_id(tmp_path: Path, clock: F
 
 
 def test_an_old_database_takes_clarifications_and_its_events_keep_their_meaning(tmp_path: Path) -> None:
-    """The schema-3 events (scope, team_id, frozen) read the same after the upgrade: every team's view of
-    the feed of tests/fixtures/serve_v2 is checked by test_serve_storage; here, the new columns' defaults."""
+    """Events written before schema 4 (scope, team_id, frozen) mean the same after the upgrade: every role's
+    feed of tests/fixtures/serve_v2 is checked against its golden answers by test_serve_storage; here, the
+    new columns' values (no teams named, staff see it) and a clarification in the upgraded database."""
     root = tmp_path / "contest"
     shutil.copytree(FIXTURES / "serve_v2", root, ignore=shutil.ignore_patterns("answers.json", "README.md"))
     golden = json.loads((FIXTURES / "serve_v2" / "answers.json").read_text())
