@@ -111,9 +111,9 @@ def test_configuration_endpoints(api: Api) -> None:
 
 def test_access_and_accounts_by_role(api: Api) -> None:
     assert api.get(f"{C}/access").json()["capabilities"] == []
-    assert api.get(f"{C}/access", "team1").json()["capabilities"] == ["team_submit"]
+    assert api.get(f"{C}/access", "team1").json()["capabilities"] == ["team_submit", "post_clar"]  # issue 29
     admin = api.get(f"{C}/access", "admin").json()
-    assert admin["capabilities"] == ["contest_thaw", "admin_submit"]
+    assert admin["capabilities"] == ["contest_thaw", "admin_submit", "post_clar"]  # issue 29: clarifications
     assert {e["type"] for e in admin["endpoints"]} >= {
         "contest",
         "problems",

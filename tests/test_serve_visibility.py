@@ -27,7 +27,7 @@ from serve_fixtures import HOUR, SUM_AC, SUM_WA, T0, Api, FakeClock, feed, make_
 
 from judge.serve.model.contest import ContestInfo
 from judge.serve.model.phase import Phase
-from judge.serve.model.records import Audience, EventRecord, Scope, SubmissionRecord
+from judge.serve.model.records import Audience, ClarificationRecord, EventRecord, Scope, SubmissionRecord
 from judge.serve.model.times import format_time, parse_time
 from judge.serve.model.viewer import PUBLIC, Role, Viewer
 from judge.serve.services import control
@@ -37,10 +37,13 @@ from judge.serve.visibility import (
     FileAccess,
     Sight,
     board_view,
+    clarification_audiences,
+    clarification_shape,
     file_access,
     judgement_audience,
     problems_audience,
     run_audience,
+    sees_clarification,
     sees_downloads,
     sees_event,
     sees_judgement,
@@ -700,3 +703,123 @@ def test_a_freeze_at_the_instant_of_a_submission_starts_after_it(tmp_path: Path)
         assert channels(api, None) == ({"1"}, {"1"})
     finally:
         server.close()
+
+
+# ================================================================================================= clarifications
+
+# team1's question, and what the jury sends: to everyone, to chosen teams or groups, and answers to team1's
+# question with each mix of recipients; and a team's question about an answer. The viewers: team1 who asked
+# ("own"), team2 ("other"), the public, staff; the events are checked for team3 too (it gets none of them).
+
+
+def clar(cid: int, **kw: Any) -> ClarificationRecord:
+    fields: dict[str, Any] = dict(
+        id=cid,
+        public_id=f"c{cid}",
+        from_team_id=None,
+        to_team_ids=None,
+        to_group_ids=None,
+        recipients=None,
+        reply_to_id=None,
+        problem_id=None,
+        text=f"text {cid}",
+        time_s=START + HOUR,
+        account_id="judge",
+    )
+    return ClarificationRecord(**{**fields, **kw})
+
+
+def chosen(cid: int, teams: tuple[str, ...], groups: tuple[str, ...], reached: tuple[str, ...], **kw: Any) -> Any:
+    return clar(cid, to_team_ids=teams, to_group_ids=groups, recipients=reached, **kw)
+
+
+QUESTION = clar(1, from_team_id="team1", problem_id="sum", account_id="team1")
+CLARS: dict[str, tuple[ClarificationRecord, ClarificationRecord | None]] = {
+    "question": (QUESTION, None),
+    "announcement": (clar(2), None),
+    "to team1": (chosen(3, ("team1",), (), ("team1",)), None),
+    "to group of team2": (chosen(4, (), ("g2",), ("team2",)), None),
+    "answer to the asker": (chosen(5, ("team1",), (), ("team1",), reply_to_id=1), QUESTION),
+    "answer to all": (clar(6, reply_to_id=1), QUESTION),
+    "answer to team2": (chosen(7, ("team2",), (), ("team2",), reply_to_id=1), QUESTION),
+    "answer to team1, team2": (chosen(8, ("team1", "team2"), (), ("team1", "team2"), reply_to_id=1), QUESTION),
+    "answer to a group of both": (chosen(9, (), ("g",), ("team1", "team2"), reply_to_id=1), QUESTION),
+    "answer to team2 of an announcement": (chosen(10, ("team2",), (), ("team2",), reply_to_id=2), clar(2)),
+    "team1 asks about an answer to all": (clar(11, from_team_id="team1", reply_to_id=6), clar(6, reply_to_id=1)),
+}
+NO = None  # not seen
+T1, T2, NONE_ = ("team1",), ("team2",), ()
+
+# role -> kind -> (link, quote, to_team_ids shown) of what it sees, or NO. Staff see everything, linked, as sent.
+# fmt: off
+CLAR_TABLE: dict[str, dict[str, tuple[bool, bool, tuple[str, ...] | None] | None]] = {
+    "public": {
+        "question": NO, "announcement": (N, N, None), "to team1": NO, "to group of team2": NO,
+        "answer to the asker": NO, "answer to all": (N, Y, None), "answer to team2": NO,
+        "answer to team1, team2": NO, "answer to a group of both": NO, "answer to team2 of an announcement": NO,
+        "team1 asks about an answer to all": NO,
+    },
+    "own": {  # team1, who asked
+        "question": (N, N, None), "announcement": (N, N, None), "to team1": (N, N, T1), "to group of team2": NO,
+        "answer to the asker": (Y, N, T1), "answer to all": (Y, N, None), "answer to team2": NO,
+        "answer to team1, team2": (Y, N, T1), "answer to a group of both": (Y, N, NONE_),
+        "answer to team2 of an announcement": NO, "team1 asks about an answer to all": (Y, N, None),
+    },
+    "other": {  # team2: never team1's question, nor that team1 got the same answer
+        "question": NO, "announcement": (N, N, None), "to team1": NO, "to group of team2": (N, N, NONE_),
+        "answer to the asker": NO, "answer to all": (N, Y, None), "answer to team2": (N, N, T2),
+        "answer to team1, team2": (N, N, T2), "answer to a group of both": (N, N, NONE_),
+        "answer to team2 of an announcement": (Y, N, T2), "team1 asks about an answer to all": NO,
+    },
+}
+# fmt: on
+
+
+@pytest.mark.parametrize("role", [*CLAR_TABLE, "judge", "admin"])
+@pytest.mark.parametrize("kind", list(CLARS))
+def test_who_sees_which_clarification_and_how(role: str, kind: str) -> None:
+    c, replied = CLARS[kind]
+    for state in STATES:  # the same before, during and after the contest
+        phase, now = STATES[state]
+        s = Sight(VIEWERS[role], phase, now)
+        want = CLAR_TABLE[role][kind] if role in CLAR_TABLE else (replied is not None, False, None)
+        seen = sees_clarification(s, c)
+        assert seen == (want is not None), (role, kind, state)
+        if want is not None:
+            shape = clarification_shape(s, c, replied)
+            assert (shape.link, shape.quote, shape.teams) == want, (role, kind, state)
+
+
+@pytest.mark.parametrize("kind", list(CLARS))
+def test_the_events_of_a_clarification_give_each_viewer_its_version_once(kind: str) -> None:
+    """For every viewer (the public, each team, staff): of the versions published for a clarification it sees
+    exactly one, the one clarification_shape gives it; of one it does not see, none."""
+    c, replied = CLARS[kind]
+    versions = clarification_audiences(c, replied)
+    phase, now = STATES["running"]
+    viewers = [PUBLIC, *(Viewer(Role.TEAM, t, t, t) for t in ("team1", "team2", "team3")), VIEWERS["judge"]]
+    for viewer in viewers:
+        s = Sight(viewer, phase, now)
+        got = [
+            shape for a, shape in versions if sees_event(s, EventRecord(1, "clarifications", c.public_id, "{}", a, now))
+        ]
+        assert got == ([clarification_shape(s, c, replied)] if sees_clarification(s, c) else []), (kind, viewer)
+
+
+# The audiences themselves, as published (scope, team_ids, staff): one version for all who see the same thing.
+# fmt: off
+CLAR_AUDIENCES = {
+    "question": [(Scope.TEAMS, T1, Y)],
+    "announcement": [(Scope.PUBLIC, NONE_, Y)],
+    "to group of team2": [(Scope.TEAMS, T2, N), (Scope.ADMIN, NONE_, Y)],  # team2 is not shown in to_team_ids
+    "answer to all": [(Scope.TEAMS, T1, Y), (Scope.OTHERS, T1, N)],  # the others: no link, the question quoted
+    "answer to team1, team2": [(Scope.TEAMS, T1, N), (Scope.TEAMS, T2, N), (Scope.ADMIN, NONE_, Y)],
+    "answer to a group of both": [(Scope.TEAMS, T1, N), (Scope.TEAMS, T2, N), (Scope.ADMIN, NONE_, Y)],
+}
+# fmt: on
+
+
+@pytest.mark.parametrize("kind", list(CLAR_AUDIENCES))
+def test_the_audiences_of_a_clarification(kind: str) -> None:
+    got = sorted((a.scope, a.team_ids, a.staff) for a, _ in clarification_audiences(*CLARS[kind]))
+    assert got == sorted(CLAR_AUDIENCES[kind])

@@ -15,6 +15,11 @@ table, and tests/test_serve_visibility.py states and checks them).
   with problem columns from the start on; staff see it live.
 - An event (a row of the event feed) carries the audience decided here when it was published
   (``*_audience``); ``sees_event`` reads it. At the thaw the frozen judgements are published again, for all.
+- Clarifications: a team sees its own questions, what the jury sent to it (or to a group of its) and what
+  was sent to everyone; the public what was sent to everyone; staff all. A team never sees another team's
+  question, nor which other teams an answer went to; an answer's ``reply_to_id`` only whoever sees the
+  question (the spec's rule), and an answer to everyone brings the question's text (not its team) to the
+  others (``clarification_shape``). Each kind of viewer's version is one event (``clarification_audiences``).
 """
 
 from __future__ import annotations
@@ -23,7 +28,14 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from judge.serve.model.phase import Phase
-from judge.serve.model.records import Audience, EventRecord, JudgementRecord, Scope, SubmissionRecord
+from judge.serve.model.records import (
+    Audience,
+    ClarificationRecord,
+    EventRecord,
+    JudgementRecord,
+    Scope,
+    SubmissionRecord,
+)
 from judge.serve.model.viewer import Role, Viewer
 
 EVERYONE = Audience(Scope.PUBLIC)
@@ -166,9 +178,81 @@ def sees_audience(s: Sight, a: Audience) -> bool:
     only, never on the time: a viewer's stream only grows, so the tokens that number it (services/events.py)
     never change."""
     if s.staff:
-        return True
+        return a.staff
     if a.scope is Scope.PUBLIC:
         return not a.frozen or s.own(a.team_id)
     if a.scope is Scope.OWNER:
         return s.own(a.team_id)
+    if a.scope is Scope.TEAMS:
+        return s.viewer.team_id is not None and s.viewer.team_id in a.team_ids
+    if a.scope is Scope.OTHERS:
+        return s.viewer.team_id is None or s.viewer.team_id not in a.team_ids
     return False
+
+
+# --------------------------------------------------------------------------------------------- clarifications
+
+
+def _reach(c: ClarificationRecord) -> frozenset[str] | None:
+    """The teams a clarification is for besides staff: a question its team; None: everyone, the public too."""
+    if c.from_team_id is not None:
+        return frozenset((c.from_team_id,))
+    return None if c.recipients is None else frozenset(c.recipients)
+
+
+def sees_clarification(s: Sight, c: ClarificationRecord) -> bool:
+    """Staff: all. A team: its own questions and what was sent to it; everyone: what was sent to everyone
+    (announcements and answers to all), before the start too."""
+    if s.staff:
+        return True
+    reach = _reach(c)
+    return reach is None or (s.viewer.team_id is not None and s.viewer.team_id in reach)
+
+
+@dataclass(frozen=True)
+class ClarShape:
+    """How a viewer who sees a clarification is shown it."""
+
+    link: bool  # reply_to_id: only to whoever sees the clarification it answers (the spec's rule)
+    quote: bool  # the answered question's text comes with the answer (never its team): an answer to everyone
+    teams: tuple[str, ...] | None  # the to_team_ids shown; None: as sent (staff; or it has none)
+
+
+def _shown_teams(team_id: str | None, c: ClarificationRecord) -> tuple[str, ...] | None:
+    """A team sees itself among the recipients, never the other teams (they asked, or were told)."""
+    if c.to_team_ids is None:
+        return None
+    return (team_id,) if team_id is not None and team_id in c.to_team_ids else ()
+
+
+def clarification_shape(s: Sight, c: ClarificationRecord, replied: ClarificationRecord | None) -> ClarShape:
+    """For a clarification ``s`` sees, answering ``replied`` (None: it answers nothing)."""
+    link = replied is not None and sees_clarification(s, replied)
+    quote = replied is not None and not link and replied.question and c.to_everyone
+    return ClarShape(link, quote, None if s.staff else _shown_teams(s.viewer.team_id, c))
+
+
+def clarification_audiences(
+    c: ClarificationRecord, replied: ClarificationRecord | None
+) -> tuple[tuple[Audience, ClarShape], ...]:
+    """The versions of a clarification the event feed publishes, each with its audience: together, every
+    viewer who sees it (``sees_clarification``) gets exactly the version ``clarification_shape`` gives it."""
+    full = ClarShape(replied is not None, False, None)
+    reach, seen = _reach(c), None if replied is None else _reach(replied)
+    if reach is None:
+        if replied is None or seen is None:
+            return ((EVERYONE, full),)
+        teams = tuple(sorted(seen))
+        cut = ClarShape(False, replied.question, None)
+        return (
+            (Audience(Scope.TEAMS, team_ids=teams), full),
+            (Audience(Scope.OTHERS, team_ids=teams, staff=False), cut),
+        )
+    by_shape: dict[ClarShape, list[str]] = {}
+    for team in sorted(reach):
+        link = replied is not None and (seen is None or team in seen)
+        by_shape.setdefault(ClarShape(link, False, _shown_teams(team, c)), []).append(team)
+    versions = [(Audience(Scope.TEAMS, team_ids=tuple(t), staff=shape == full), shape) for shape, t in by_shape.items()]
+    if full not in by_shape:
+        versions.insert(0, (STAFF_ONLY, full))
+    return tuple(versions)

@@ -4,8 +4,9 @@ handler checks the URL's contest, calls one service (judge/serve/services) and r
 Visibility (judge/serve/visibility.py decides; docs/serve.md has the table): the public sees the contest,
 its state, judgement types, languages, problems (from the start on), groups, organizations, teams, the
 submissions made during the contest (not their files), their judgements (not during the freeze), the frozen
-scoreboard and the event feed of all that. A team sees the same plus its own account, its own files, its own
-runs and its own judgements during the freeze. Judges and admins see everything, live.
+scoreboard, the clarifications sent to everyone, and the event feed of all that. A team sees the same plus
+its own account, its own files, its own runs, its own judgements during the freeze, and its own questions and
+what the jury sent to it. Judges and admins see everything, live.
 """
 
 from __future__ import annotations
@@ -28,10 +29,11 @@ from judge.serve.model.apijson import (
     submission_json,
     submission_of,
 )
+from judge.serve.model.clarification import parse_clarification
 from judge.serve.model.errors import Refused
 from judge.serve.model.upload import SubmissionRequest, parse_upload
 from judge.serve.model.viewer import Role, Viewer
-from judge.serve.services import config, control, documents, submissions
+from judge.serve.services import clarifications, config, control, documents, submissions
 from judge.serve.services.server import Server
 from judge.serve.visibility import Sight
 
@@ -98,7 +100,11 @@ PROPERTIES: dict[str, tuple[str, ...]] = {
     "scoreboard": ("time", "contest_time", "state", "rows"),
     "event-feed": ("type", "id", "data", "token"),
 }
-CAPABILITIES = {Role.TEAM: ["team_submit"], Role.ADMIN: ["contest_thaw", "admin_submit"]}
+CAPABILITIES = {
+    Role.TEAM: ["team_submit", "post_clar"],
+    Role.JUDGE: ["post_clar"],
+    Role.ADMIN: ["contest_thaw", "admin_submit", "post_clar"],
+}
 PASS_FAIL_PROPERTIES = {"contest": ("penalty_time",), "judgement-types": ("penalty",)}  # only a pass-fail contest's
 
 
@@ -176,10 +182,6 @@ def problem_statement(ctx: Ctx) -> Response:
     return Response(cp.problem.statement.read_bytes(), media_type=mime + charset)
 
 
-def clarifications(server: Server, sight: Sight) -> list[dict[str, Any]]:
-    return []  # not supported yet: always empty (docs/serve.md)
-
-
 # --------------------------------------------------------------------------------------------- documents
 
 Getter = Callable[[Server, Sight], Any]
@@ -247,6 +249,19 @@ def post_submission(ctx: Ctx) -> Response:
     obj = submission_json(sub, ctx.server.contest.info)
     location = f"/api/contests/{ctx.server.contest.info.id}/submissions/{sub.id}"
     return JSONResponse(obj, status_code=201, headers={"Location": location})
+
+
+def get_clarification(ctx: Ctx) -> Any:
+    ctx.contest()
+    return one(documents.clarifications(ctx.server, ctx.sight, [ctx.param("id")]), ctx, "clarification")
+
+
+def post_clarification(ctx: Ctx) -> Response:
+    """The spec's post_clar: a team's question; a judge's or admin's answer or announcement."""
+    ctx.contest()
+    view = clarifications.post(ctx.server, ctx.viewer, lambda: parse_clarification(ctx.json()), ctx.now)
+    location = f"/api/contests/{ctx.server.contest.info.id}/clarifications/{view.id}"
+    return JSONResponse(view.json(ctx.server), status_code=201, headers={"Location": location})
 
 
 def submission_files(ctx: Ctx) -> Response:
@@ -329,7 +344,9 @@ ROUTES: tuple[RouteSpec, ...] = (
     *_config("organizations", documents.organizations),
     *_config("teams", documents.teams),
     *_config("accounts", documents.accounts),
-    *_config("clarifications", clarifications),
+    RouteSpec("GET", f"{C}/clarifications", collection("clarifications", documents.clarifications)),
+    RouteSpec("GET", f"{C}/clarifications/{{id}}", get_clarification),
+    RouteSpec("POST", f"{C}/clarifications", post_clarification),
     *_live("submissions", documents.submissions_doc),
     RouteSpec("POST", f"{C}/submissions", post_submission, body_limit="submission", bodies=(JSON, MULTIPART)),
     RouteSpec("GET", f"{C}/submissions/{{id}}/files", submission_files),

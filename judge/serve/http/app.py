@@ -22,6 +22,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from judge.judging.jobs import MAX_FOLDER_FILES
 from judge.serve.http.admin_pages import ADMIN_PAGES
 from judge.serve.http.api import ROUTES, RouteSpec
+from judge.serve.http.clar_pages import CLAR_PAGES
 from judge.serve.http.context import Ctx
 from judge.serve.http.forms import MULTIPART, parse_form, read_body
 from judge.serve.http.origin import cross_site, media_type, unsupported_body
@@ -146,7 +147,8 @@ def create_app(server: Server, *, background: bool = False) -> Starlette:
 
     env = environment()
     routes = [Route(spec.path, _endpoint(server, spec), methods=[spec.method]) for spec in ROUTES] + [
-        Route(spec.path, page_endpoint(server, env, spec), methods=[spec.method]) for spec in (*PAGES, *ADMIN_PAGES)
+        Route(spec.path, page_endpoint(server, env, spec), methods=[spec.method])
+        for spec in (*PAGES, *ADMIN_PAGES, *CLAR_PAGES)
     ]
     app = Starlette(
         routes=routes,

@@ -23,6 +23,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from judge import __version__
 from judge.scoreboard.render import TEMPLATES as BOARD_TEMPLATES
+from judge.serve.http.clar_views import notice_context
 from judge.serve.http.forms import MULTIPART, FormFile, parse_form, read_body
 from judge.serve.http.origin import cross_site, media_type
 from judge.serve.http.sessions import COOKIE, cookie_header, csrf, csrf_ok
@@ -123,6 +124,7 @@ class Page:
             "judge_version": __version__,
             "path": self.params.get("_path", ""),
             "start_at": None if server.contest.info.start_s is None else format_time(server.contest.info.start_s),
+            "clar_notice": notice_context(self),
         }
         html = self.env.get_template(template).render({**base, **context})
         return HTMLResponse(html, status_code=status)

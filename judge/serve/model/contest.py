@@ -44,6 +44,16 @@ def valid_id(value: str) -> bool:
 
 
 @dataclass(frozen=True)
+class ClarLimits:
+    """contest.yaml's ``clarification_limits`` (ours): the longest text, and how many questions a team may
+    ask within ``seconds``."""
+
+    text_chars: int = 2000
+    questions: int = 5
+    seconds: float = 300.0
+
+
+@dataclass(frozen=True)
 class ContestInfo:
     id: str
     name: str
@@ -55,6 +65,7 @@ class ContestInfo:
     code_limit_kib: int = DEFAULT_CODE_LIMIT_KIB
     rate_submissions: int = DEFAULT_RATE_SUBMISSIONS
     rate_seconds: float = DEFAULT_RATE_SECONDS
+    clarifications: ClarLimits = ClarLimits()
     # contest.yaml without the key is the spec's default, pass-fail (load_info); a record made in code is
     # a score contest unless it says otherwise
     scoreboard_type: ScoreboardType = ScoreboardType.SCORE
@@ -269,6 +280,21 @@ def load_info(path: Path) -> ContestInfo:
         penalty_s=_penalty_s(data.get("penalty_time"), where, duration),
         judge_all_tests=_flag(data, "judge_all_tests", where),
         shortname=_shortname(data, where),
+        clarifications=_clar_limits(data.get("clarification_limits"), f"{where}: clarification_limits"),
+    )
+
+
+def _clar_limits(data: Any, where: str) -> ClarLimits:
+    """``clarification_limits: {text_chars: 2000, questions: 5, seconds: 300}`` (each optional)."""
+    if data is None:
+        return ClarLimits()
+    if not isinstance(data, dict) or set(data) - {"text_chars", "questions", "seconds"}:
+        raise ContestError(f"{where}: expected a mapping like {{text_chars: 2000, questions: 5, seconds: 300}}")
+    default = ClarLimits()
+    return ClarLimits(
+        text_chars=_positive_int(data.get("text_chars", default.text_chars), f"{where}.text_chars"),
+        questions=_positive_int(data.get("questions", default.questions), f"{where}.questions"),
+        seconds=float(_positive_int(data.get("seconds", int(default.seconds)), f"{where}.seconds")),
     )
 
 

@@ -141,6 +141,8 @@ class Scope(StrEnum):
     PUBLIC = "public"  # everyone (unless ``frozen``: then its team and staff)
     OWNER = "owner"  # the team ``team_id`` and staff
     ADMIN = "admin"  # staff only
+    TEAMS = "teams"  # the teams in ``team_ids`` (and staff, unless ``staff`` is False)
+    OTHERS = "others"  # the public and every team not in ``team_ids`` (and staff, unless ``staff`` is False)
 
 
 @dataclass(frozen=True)
@@ -148,6 +150,8 @@ class Audience:
     scope: Scope
     team_id: str | None = None
     frozen: bool = False
+    team_ids: tuple[str, ...] = ()  # the teams a TEAMS event is for, or an OTHERS event is not for
+    staff: bool = True  # False: the version of an object shown to some teams; staff see another, in full
 
 
 @dataclass(frozen=True)
@@ -190,3 +194,44 @@ class SessionRecord:
     account_id: str
     created_s: float
     expires_s: float
+
+
+@dataclass(frozen=True)
+class ClarificationRecord:
+    """A clarification: a team's question (``from_team_id``), or the jury's answer (``reply_to_id``) or
+    announcement, to everyone or to chosen teams and groups. ``id`` is the database's (the order they were
+    sent in); the API shows ``public_id`` (random: an id says nothing of how many others there are)."""
+
+    id: int
+    public_id: str
+    from_team_id: str | None
+    to_team_ids: tuple[str, ...] | None  # None (both): to everyone (or, a question: to the jury)
+    to_group_ids: tuple[str, ...] | None
+    recipients: tuple[str, ...] | None  # the teams it was sent to (its teams and its groups' teams then)
+    reply_to_id: int | None
+    problem_id: str | None
+    text: str
+    time_s: float
+    account_id: str | None  # who sent it (a judge's answer is attributable; shown to staff only)
+
+    @property
+    def question(self) -> bool:
+        return self.from_team_id is not None
+
+    @property
+    def to_everyone(self) -> bool:
+        return self.from_team_id is None and self.recipients is None
+
+
+@dataclass(frozen=True)
+class NewClarification:
+    public_id: str
+    from_team_id: str | None
+    to_team_ids: tuple[str, ...] | None
+    to_group_ids: tuple[str, ...] | None
+    recipients: tuple[str, ...] | None
+    reply_to_id: int | None
+    problem_id: str | None
+    text: str
+    time_s: float
+    account_id: str | None

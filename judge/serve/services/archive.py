@@ -2,8 +2,8 @@
 code from the live board) and the contest as a CCS contest package archive (a zip of the Contest API's
 own JSON: contest.json, state.json, judgement-types.json, languages.json, problems.json, groups.json,
 organizations.json, teams.json, submissions.json with each submission's ``submissions/<id>/files.zip``,
-judgements.json, runs.json, awards.json, scoreboard.json, event-feed.ndjson), as the viewer may see them (staff:
-everything, live)."""
+judgements.json, runs.json, clarifications.json, awards.json, scoreboard.json, event-feed.ndjson), as the
+viewer may see them (staff: everything, live)."""
 
 from __future__ import annotations
 
@@ -67,6 +67,7 @@ def contest_package(server: Server, sight: Sight) -> bytes:
         "judgements.json": documents.judgements(server, sight),
         "runs.json": documents.runs(server, sight),
         "awards.json": documents.awards(server, sight),
+        "clarifications.json": documents.clarifications(server, sight),
         "scoreboard.json": documents.scoreboard_doc(server, sight),
     }
     buf = io.BytesIO()

@@ -64,9 +64,11 @@ def _contest_yaml(contest_id: str, start_s: float, kind: ScoreboardType) -> str:
         'duration: "5:00:00"\n'
         'scoreboard_freeze_duration: "1:00:00"\n'
         f"{ranking}"
-        "# judge serve's own settings: the largest submission (KiB) and the per-team rate limit\n"
+        "# judge serve's own settings: the largest submission (KiB) and the per-team rate limit, and the\n"
+        "# clarifications' longest text and questions a team may ask per window\n"
         "code_limit: 256\n"
         "rate_limit: {submissions: 10, seconds: 60}\n"
+        "clarification_limits: {text_chars: 2000, questions: 5, seconds: 300}\n"
     )
 
 

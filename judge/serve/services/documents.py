@@ -18,6 +18,7 @@ from judge.serve.model.apijson import (
     with_penalty,
 )
 from judge.serve.services import board, config, results, submissions
+from judge.serve.services import clarifications as clars
 from judge.serve.visibility import Sight
 
 if TYPE_CHECKING:
@@ -79,6 +80,10 @@ def judgements(server: Server, sight: Sight, submission_ids: list[int] | None = 
 def runs(server: Server, sight: Sight, submission_ids: list[int] | None = None) -> list[Doc]:
     info = server.contest.info
     return [run_json(r, info) for r in results.runs(server, sight, submission_ids)]
+
+
+def clarifications(server: Server, sight: Sight, ids: list[str] | None = None) -> list[Doc]:
+    return [v.json(server) for v in clars.views(server, sight, ids)]
 
 
 def scoreboard_doc(server: Server, sight: Sight, group_id: str | None = None) -> Doc:

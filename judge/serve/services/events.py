@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from judge.serve.model.records import Audience, EventRecord, NewEvent
@@ -44,7 +44,7 @@ def publish_if_changed(
 ) -> bool:
     """Publish unless the last event for this object says the same to the same audience."""
     last = w.last_event(kind, obj_id)
-    fresh = Audience(audience.scope, audience.team_id, False)
+    fresh = replace(audience, frozen=False)
     if last is not None and (last.data, last.audience) == (dump(data), fresh):
         return False
     publish(w, kind, obj_id, data, now=now, audience=fresh)

@@ -21,11 +21,13 @@ from typing import Protocol
 from judge.serve.model.records import (
     AccountRecord,
     Audience,
+    ClarificationRecord,
     Counted,
     EventRecord,
     JobRecord,
     JudgementOutcome,
     JudgementRecord,
+    NewClarification,
     NewEvent,
     NewRun,
     NewSubmission,
@@ -116,6 +118,28 @@ class Reader(Protocol):
         ...
 
     def session(self, selector: str) -> SessionRecord | None: ...
+    def clarifications(
+        self,
+        *,
+        ids: Collection[int] | None = None,
+        public_ids: Collection[str] | None = None,
+        after_id: int | None = None,
+    ) -> list[ClarificationRecord]:
+        """Clarifications (narrowed to the database's ``ids``, the API's ``public_ids``, those sent after
+        ``after_id``), in the order sent."""
+        ...
+
+    def unanswered_questions(self) -> int:
+        """Questions no judge has answered (no clarification from no team replies to them)."""
+        ...
+
+    def recent_questions(self, team_id: str, since_s: float) -> tuple[int, float | None]:
+        """How many questions the team asked after ``since_s``, and the earliest of them."""
+        ...
+
+    def clarifications_read(self, account_id: str) -> int:
+        """The id of the last clarification the account has read (0: none)."""
+        ...
 
 
 class Writer(Reader, Protocol):
@@ -168,6 +192,12 @@ class Writer(Reader, Protocol):
         ...
 
     def end_expired_sessions(self, now: float) -> int: ...
+
+    def add_clarification(self, new: NewClarification) -> ClarificationRecord: ...
+
+    def mark_clarifications_read(self, account_id: str, last_id: int) -> None:
+        """The account has read every clarification up to ``last_id`` (it never goes back)."""
+        ...
 
 
 class Storage(Protocol):

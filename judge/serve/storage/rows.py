@@ -3,6 +3,7 @@ builder: what storage/sqlite.py's queries share."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Collection
 from typing import Any
@@ -77,7 +78,8 @@ def run_record(r: sqlite3.Row) -> RunRecord:
 
 
 def event_record(r: sqlite3.Row) -> EventRecord:
-    audience = Audience(Scope(r["scope"]), r["team_id"], bool(r["frozen"]))
+    teams = tuple(json.loads(r["team_ids"]))
+    audience = Audience(Scope(r["scope"]), r["team_id"], bool(r["frozen"]), teams, bool(r["staff"]))
     return EventRecord(int(r["id"]), r["type"], r["obj_id"], r["data"], audience, float(r["time_s"]))
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 # The API's id of the judgement ``j`` (model/apijson.judgement_id, in SQL, for the upgrade to 4)
 JUDGEMENT_ID = "(CASE j.ordinal WHEN 1 THEN CAST(j.submission_id AS TEXT) ELSE j.submission_id || '-' || j.ordinal END)"
@@ -91,7 +91,9 @@ CREATE TABLE IF NOT EXISTS events (
     scope TEXT NOT NULL,
     team_id TEXT,
     frozen INTEGER NOT NULL DEFAULT 0,
-    time_s REAL NOT NULL
+    time_s REAL NOT NULL,
+    team_ids TEXT NOT NULL DEFAULT '[]',
+    staff INTEGER NOT NULL DEFAULT 1
 );
 CREATE INDEX IF NOT EXISTS events_object ON events(type, obj_id, id);
 CREATE TABLE IF NOT EXISTS sessions (
@@ -102,6 +104,21 @@ CREATE TABLE IF NOT EXISTS sessions (
     expires_s REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS sessions_account ON sessions(account_id);
+CREATE TABLE IF NOT EXISTS clarifications (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    public_id TEXT NOT NULL UNIQUE,
+    from_team_id TEXT,
+    to_team_ids TEXT,
+    to_group_ids TEXT,
+    recipients TEXT,
+    reply_to INTEGER REFERENCES clarifications(id),
+    problem_id TEXT,
+    text TEXT NOT NULL,
+    time_s REAL NOT NULL,
+    account_id TEXT
+);
+CREATE INDEX IF NOT EXISTS clarifications_team ON clarifications(from_team_id, time_s);
+CREATE TABLE IF NOT EXISTS clarifications_read (account_id TEXT PRIMARY KEY, last_id INTEGER NOT NULL);
 """
 
 
@@ -151,4 +168,9 @@ MIGRATIONS: dict[int, tuple[str | Step, ...]] = {
     ),
     # the contest's scoreboard type is remembered (services/server.py): releases before 5 ran score contests
     4: ("INSERT OR IGNORE INTO meta (key, value) VALUES ('scoreboard_type', 'score')",),
+    5: (  # issue 29, clarifications (their tables are created with the rest): events for chosen teams, and
+        # versions of an object for some teams only (team_ids, staff); every existing event keeps its meaning
+        Step("ALTER TABLE events ADD COLUMN team_ids TEXT NOT NULL DEFAULT '[]'", ("events",)),
+        Step("ALTER TABLE events ADD COLUMN staff INTEGER NOT NULL DEFAULT 1", ("events",)),
+    ),
 }

@@ -9,6 +9,7 @@ done. ``synchronous=FULL``: an acknowledged submission survives a power cut too.
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import threading
@@ -34,6 +35,7 @@ from judge.serve.model.records import (
     SubmissionRecord,
 )
 from judge.serve.storage import StorageError
+from judge.serve.storage.clarifications import ClarificationChanges, ClarificationQueries
 from judge.serve.storage.rows import (
     JUDGEMENT_COLUMNS,
     JUDGEMENT_COLUMNS_AS_J,
@@ -48,7 +50,7 @@ from judge.serve.storage.rows import (
 from judge.serve.storage.schema import MIGRATIONS, SCHEMA_VERSION, TABLES, Step
 
 
-class SqliteReader:
+class SqliteReader(ClarificationQueries):
     def __init__(self, conn: sqlite3.Connection) -> None:
         self._c = conn
 
@@ -137,15 +139,16 @@ class SqliteReader:
 
     def event_audiences(self, after: int, limit: int) -> list[tuple[int, Audience]]:
         rows = self._c.execute(
-            "SELECT id, scope, team_id, frozen FROM events WHERE id > ? ORDER BY id LIMIT ?", (after, limit)
+            "SELECT id, scope, team_id, frozen, team_ids, staff FROM events WHERE id > ? ORDER BY id LIMIT ?",
+            (after, limit),
         ).fetchall()
-        made: dict[tuple[str, str | None, int], Audience] = {}  # few distinct audiences: one record each
+        made: dict[tuple[str, str | None, int, str, int], Audience] = {}  # few distinct audiences: one record each
         out = []
         for r in rows:
-            key = (r[1], r[2], r[3])
+            key = (r[1], r[2], r[3], r[4], r[5])
             audience = made.get(key)
             if audience is None:
-                audience = made[key] = Audience(Scope(r[1]), r[2], bool(r[3]))
+                audience = made[key] = Audience(Scope(r[1]), r[2], bool(r[3]), tuple(json.loads(r[4])), bool(r[5]))
             out.append((int(r[0]), audience))
         return out
 
@@ -170,7 +173,7 @@ class SqliteReader:
         return None if row is None else SessionRecord(*tuple(row))
 
 
-class SqliteWriter(SqliteReader):
+class SqliteWriter(SqliteReader, ClarificationChanges):
     def set_meta(self, key: str, value: str) -> None:
         self._c.execute(
             "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
@@ -295,8 +298,19 @@ class SqliteWriter(SqliteReader):
     def add_event(self, new: NewEvent) -> int:
         a = new.audience
         cur = self._c.execute(
-            "INSERT INTO events (type, obj_id, data, scope, team_id, frozen, time_s) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (new.type, new.obj_id, new.data, a.scope.value, a.team_id, int(a.frozen), new.time_s),
+            "INSERT INTO events (type, obj_id, data, scope, team_id, frozen, time_s, team_ids, staff) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                new.type,
+                new.obj_id,
+                new.data,
+                a.scope.value,
+                a.team_id,
+                int(a.frozen),
+                new.time_s,
+                json.dumps(list(a.team_ids)),
+                int(a.staff),
+            ),
         )
         return int(cur.lastrowid or 0)
 
