@@ -1,6 +1,6 @@
-"""The clarifications' queries of the SQLite storage (storage/sqlite.py mixes them into its reader and
-writer): the clarifications themselves, a team's recent questions (the rate limit) and how far each
-account has read. Lists of ids are kept as JSON text; every statement is parameterized."""
+"""The clarifications' queries of the SQLite storage (storage/sqlite.py's reader and writer call them):
+the clarifications themselves, a team's recent questions (the rate limit) and how far each account has
+read. Lists of ids are kept as JSON text; every statement is parameterized."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import sqlite3
 from collections.abc import Collection
 
 from judge.serve.model.records import ClarificationRecord, NewClarification
+from judge.serve.storage.rows import Where
 
 
 def _ids(value: str | None) -> tuple[str, ...] | None:
@@ -35,79 +36,67 @@ def _clarification(r: sqlite3.Row) -> ClarificationRecord:
     )
 
 
-def _among(column: str, values: Collection[object] | None, parts: list[str], args: list[object]) -> None:
-    if values is not None:
-        values = list(values)
-        parts.append(f"{column} IN ({', '.join('?' * len(values))})" if values else "0")
-        args.extend(values)
+def clarifications(
+    c: sqlite3.Connection,
+    *,
+    ids: Collection[int] | None = None,
+    public_ids: Collection[str] | None = None,
+    after_id: int | None = None,
+) -> list[ClarificationRecord]:
+    w = Where().among("id", ids).among("public_id", public_ids)
+    if after_id is not None:
+        w.parts.append("id > ?")
+        w.args.append(after_id)
+    rows = c.execute(f"SELECT * FROM clarifications WHERE {w.sql} ORDER BY id", w.args)
+    return [_clarification(r) for r in rows]
 
 
-class ClarificationQueries:
-    _c: sqlite3.Connection
-
-    def clarifications(
-        self,
-        *,
-        ids: Collection[int] | None = None,
-        public_ids: Collection[str] | None = None,
-        after_id: int | None = None,
-    ) -> list[ClarificationRecord]:
-        parts: list[str] = ["1"]
-        args: list[object] = []
-        _among("id", ids, parts, args)
-        _among("public_id", public_ids, parts, args)
-        if after_id is not None:
-            parts.append("id > ?")
-            args.append(after_id)
-        rows = self._c.execute(f"SELECT * FROM clarifications WHERE {' AND '.join(parts)} ORDER BY id", args)
-        return [_clarification(r) for r in rows]
-
-    def recent_questions(self, team_id: str, since_s: float) -> tuple[int, float | None]:
-        row = self._c.execute(
-            "SELECT count(*), min(time_s) FROM clarifications WHERE from_team_id = ? AND time_s > ?",
-            (team_id, since_s),
-        ).fetchone()
-        return int(row[0]), row[1]
-
-    def unanswered_questions(self) -> int:
-        row = self._c.execute(
-            "SELECT count(*) FROM clarifications q WHERE q.from_team_id IS NOT NULL AND NOT EXISTS "
-            "(SELECT 1 FROM clarifications a WHERE a.reply_to = q.id AND a.from_team_id IS NULL)"
-        ).fetchone()
-        return int(row[0])
-
-    def clarifications_read(self, account_id: str) -> int:
-        row = self._c.execute("SELECT last_id FROM clarifications_read WHERE account_id = ?", (account_id,))
-        found = row.fetchone()
-        return 0 if found is None else int(found[0])
+def recent_questions(c: sqlite3.Connection, team_id: str, since_s: float) -> tuple[int, float | None]:
+    row = c.execute(
+        "SELECT count(*), min(time_s) FROM clarifications WHERE from_team_id = ? AND time_s > ?",
+        (team_id, since_s),
+    ).fetchone()
+    return int(row[0]), row[1]
 
 
-class ClarificationChanges(ClarificationQueries):
-    def add_clarification(self, new: NewClarification) -> ClarificationRecord:
-        n = new
-        cur = self._c.execute(
-            "INSERT INTO clarifications (public_id, from_team_id, to_team_ids, to_group_ids, recipients, reply_to, "
-            "problem_id, text, time_s, account_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                n.public_id,
-                n.from_team_id,
-                _ids_text(n.to_team_ids),
-                _ids_text(n.to_group_ids),
-                _ids_text(n.recipients),
-                n.reply_to_id,
-                n.problem_id,
-                n.text,
-                n.time_s,
-                n.account_id,
-            ),
-        )
-        (added,) = self.clarifications(ids=[int(cur.lastrowid or 0)])
-        return added
+def unanswered_questions(c: sqlite3.Connection) -> int:
+    row = c.execute(
+        "SELECT count(*) FROM clarifications q WHERE q.from_team_id IS NOT NULL AND NOT EXISTS "
+        "(SELECT 1 FROM clarifications a WHERE a.reply_to = q.id AND a.from_team_id IS NULL)"
+    ).fetchone()
+    return int(row[0])
 
-    def mark_clarifications_read(self, account_id: str, last_id: int) -> None:
-        """``account_id`` has read every clarification up to ``last_id`` (never goes back)."""
-        self._c.execute(
-            "INSERT INTO clarifications_read (account_id, last_id) VALUES (?, ?) "
-            "ON CONFLICT(account_id) DO UPDATE SET last_id = max(last_id, excluded.last_id)",
-            (account_id, last_id),
-        )
+
+def clarifications_read(c: sqlite3.Connection, account_id: str) -> int:
+    found = c.execute("SELECT last_id FROM clarifications_read WHERE account_id = ?", (account_id,)).fetchone()
+    return 0 if found is None else int(found[0])
+
+
+def add_clarification(c: sqlite3.Connection, n: NewClarification) -> ClarificationRecord:
+    cur = c.execute(
+        "INSERT INTO clarifications (public_id, from_team_id, to_team_ids, to_group_ids, recipients, reply_to, "
+        "problem_id, text, time_s, account_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            n.public_id,
+            n.from_team_id,
+            _ids_text(n.to_team_ids),
+            _ids_text(n.to_group_ids),
+            _ids_text(n.recipients),
+            n.reply_to_id,
+            n.problem_id,
+            n.text,
+            n.time_s,
+            n.account_id,
+        ),
+    )
+    (added,) = clarifications(c, ids=[int(cur.lastrowid or 0)])
+    return added
+
+
+def mark_clarifications_read(c: sqlite3.Connection, account_id: str, last_id: int) -> None:
+    """``account_id`` has read every clarification up to ``last_id`` (never goes back)."""
+    c.execute(
+        "INSERT INTO clarifications_read (account_id, last_id) VALUES (?, ?) "
+        "ON CONFLICT(account_id) DO UPDATE SET last_id = max(last_id, excluded.last_id)",
+        (account_id, last_id),
+    )

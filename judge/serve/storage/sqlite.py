@@ -21,11 +21,13 @@ from pathlib import Path
 from judge.serve.model.records import (
     AccountRecord,
     Audience,
+    ClarificationRecord,
     Counted,
     EventRecord,
     JobRecord,
     JudgementOutcome,
     JudgementRecord,
+    NewClarification,
     NewEvent,
     NewRun,
     NewSubmission,
@@ -35,7 +37,7 @@ from judge.serve.model.records import (
     SubmissionRecord,
 )
 from judge.serve.storage import StorageError
-from judge.serve.storage.clarifications import ClarificationChanges, ClarificationQueries
+from judge.serve.storage import clarifications as clars
 from judge.serve.storage.rows import (
     JUDGEMENT_COLUMNS,
     JUDGEMENT_COLUMNS_AS_J,
@@ -50,7 +52,7 @@ from judge.serve.storage.rows import (
 from judge.serve.storage.schema import MIGRATIONS, SCHEMA_VERSION, TABLES, Step
 
 
-class SqliteReader(ClarificationQueries):
+class SqliteReader:
     def __init__(self, conn: sqlite3.Connection) -> None:
         self._c = conn
 
@@ -172,8 +174,26 @@ class SqliteReader(ClarificationQueries):
         ).fetchone()
         return None if row is None else SessionRecord(*tuple(row))
 
+    def clarifications(
+        self,
+        *,
+        ids: Collection[int] | None = None,
+        public_ids: Collection[str] | None = None,
+        after_id: int | None = None,
+    ) -> list[ClarificationRecord]:
+        return clars.clarifications(self._c, ids=ids, public_ids=public_ids, after_id=after_id)
 
-class SqliteWriter(SqliteReader, ClarificationChanges):
+    def unanswered_questions(self) -> int:
+        return clars.unanswered_questions(self._c)
+
+    def recent_questions(self, team_id: str, since_s: float) -> tuple[int, float | None]:
+        return clars.recent_questions(self._c, team_id, since_s)
+
+    def clarifications_read(self, account_id: str) -> int:
+        return clars.clarifications_read(self._c, account_id)
+
+
+class SqliteWriter(SqliteReader):
     def set_meta(self, key: str, value: str) -> None:
         self._c.execute(
             "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
@@ -328,6 +348,12 @@ class SqliteWriter(SqliteReader, ClarificationChanges):
 
     def end_expired_sessions(self, now: float) -> int:
         return int(self._c.execute("DELETE FROM sessions WHERE expires_s <= ?", (now,)).rowcount)
+
+    def add_clarification(self, new: NewClarification) -> ClarificationRecord:
+        return clars.add_clarification(self._c, new)
+
+    def mark_clarifications_read(self, account_id: str, last_id: int) -> None:
+        clars.mark_clarifications_read(self._c, account_id, last_id)
 
 
 class SqliteStorage:
