@@ -119,7 +119,7 @@ def test_the_shortname_is_left_out_when_strict_and_on_routes_that_take_only_json
     feed = api.get(f"{C}/event-feed?stream=false").text
     assert '"shortname"' not in feed  # the event feed carries the spec's contest object
     r = api.request("PATCH", C, "admin", data={"id": "test"}, files=[("x", ("a", b"b"))])
-    assert r.status_code == 400 and "JSON" in r.json()["message"]  # a form only where a route takes one
+    assert r.status_code == 415 and "application/json" in r.json()["message"]  # a form only where a route takes one
 
 
 def test_contest_init_pass_fail_from_any_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
