@@ -162,8 +162,9 @@ def test_fork_bomb(sandbox, request, lang):
     limits = Limits(time_s=1, wall_time_s=3, processes=16)
     res, _, _ = hostile(sandbox, "forkbomb", lang, c_bin, limits)
     assert res.sandbox_error is None
+    # ended by one of its limits (no wall-clock threshold here: on a loaded machine the last of its processes
+    # may take a moment to be reaped after the wall limit; machine_is_fine checks none survives)
     assert res.limit_hit in (LimitHit.PROCESSES, LimitHit.CPU_TIME, LimitHit.WALL_TIME), res
-    assert res.wall_time_s <= limits.wall_time_s + 1.0  # ended by the wall limit at the latest
     machine_is_fine(sandbox)
 
 
