@@ -32,6 +32,7 @@ def board_problem(p: Problem) -> BoardProblem:
         statement=p.statement,
         package_hash=p.content_hash,
         tests=len(p.tests()),
+        constants=p.constants,
     )
 
 

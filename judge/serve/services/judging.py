@@ -160,7 +160,9 @@ class JobQueue:
             raise SkipLanguage(f"problem {s.problem_id!r} or language {s.language_id!r} is no longer in the contest")
         files, folder = job_files(unpack(c.files_zip, UNPACK_LIMIT), lang, s.entry_point)
         label = f"submission {s.id} (team {s.team_id})"
-        return JudgeJob(s.problem_id, cp.problem.content_hash, s.language_id, files, folder, label)
+        return JudgeJob(
+            s.problem_id, cp.problem.content_hash, s.language_id, files, folder, label, entry_point=s.entry_point
+        )
 
     def judge(self, c: Claimed) -> SubmissionResult:
         """Judge a claimed job; the judge's own failures become a JE result (never charged)."""

@@ -1,0 +1,188 @@
+"""2025-09 ``constants``: named values of ``problem.yaml``, substituted into the package's files.
+
+A constant is a scalar (integer, float or string) or a map with a required ``value`` and variants (other
+spellings of the same value: ``tex: 5,000,000``). ``{{name}}`` (or ``{{name.value}}``) and
+``{{name.variant}}`` in a file where the spec substitutes them become the text of that value or variant;
+``\\constant{name}`` likewise in LaTeX statements. Where (docs/package-format.md, "Constants"): Markdown
+statements, input and output validators, included files, example submissions and ``test_group.yaml``;
+never test data or problem.yaml. A ``{{name}}`` that names no constant there is a package error naming the
+file and the name (the spec leaves it in place and lets tools warn; this judge refuses, so that a typo
+never reaches a contestant or a validator). Pure: reads text, writes copies only where asked
+(``render_tree``).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from judge.package.errors import PackageError
+
+NAME = r"[a-zA-Z_][a-zA-Z0-9_]*"
+NAME_RE = re.compile(NAME)
+SEQUENCE = re.compile(r"\{\{(" + NAME + r")(?:\.(" + NAME + r"))?\}\}")
+LATEX_SEQUENCE = re.compile(r"\\constant\{(" + NAME + r")(?:\.(" + NAME + r"))?\}")
+# Markdown statements' own commands (the spec's {{nextsample}}, {{remainingsamples}}): not constants
+STATEMENT_COMMANDS = frozenset({"nextsample", "remainingsamples"})
+VALUE = "value"
+MAX_TEXT_BYTES = 16 * 1024 * 1024  # larger files are data, not text to substitute in
+
+
+@dataclass(frozen=True)
+class Constants:
+    """The constants of a package: name -> variant -> text (every constant has ``value``)."""
+
+    values: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+
+    def __bool__(self) -> bool:
+        return bool(self.values)
+
+    def text(self, name: str, variant: str | None) -> str | None:
+        """The text of ``{{name}}`` / ``{{name.variant}}``, or None when there is no such constant."""
+        return self.values.get(name, {}).get(variant or VALUE)
+
+    def undefined(self, text: str, *, ignore: Iterable[str] = ()) -> list[str]:
+        """The constant sequences of ``text`` that name nothing (as written, without the braces)."""
+        skip = set(ignore)
+        out: list[str] = []
+        for m in SEQUENCE.finditer(text):
+            if m.group(2) is None and m.group(1) in skip:
+                continue
+            if self.text(m.group(1), m.group(2)) is None:
+                out.append(m.group(0)[2:-2])
+        return out
+
+    def substitute(self, text: str, where: str, *, ignore: Iterable[str] = (), latex: bool = False) -> str:
+        """``text`` with every constant sequence replaced; one naming nothing is a PackageError naming
+        ``where`` and it (``ignore``: plain names that are no constants there, such as a Markdown
+        statement's ``{{nextsample}}``). ``latex``: also ``\\constant{name}``."""
+        missing = self.undefined(text, ignore=ignore)
+        if missing:
+            raise PackageError(f"{where}: {{{{{missing[0]}}}}} names no constant of problem.yaml")
+        skip = set(ignore)
+
+        def one(m: re.Match[str]) -> str:
+            if m.group(2) is None and m.group(1) in skip:
+                return m.group(0)
+            found = self.text(m.group(1), m.group(2))
+            return m.group(0) if found is None else found
+
+        out = SEQUENCE.sub(one, text)
+        if latex:
+            for m in LATEX_SEQUENCE.finditer(out):
+                if self.text(m.group(1), m.group(2)) is None:
+                    raise PackageError(f"{where}: {m.group(0)} names no constant of problem.yaml")
+            out = LATEX_SEQUENCE.sub(one, out)
+        return out
+
+    def substitute_bytes(self, data: bytes, where: str) -> bytes:
+        """``data`` substituted when it is UTF-8 text that holds a constant sequence; other bytes unchanged."""
+        text = _text(data)
+        if text is None or not SEQUENCE.search(text):
+            return data
+        return self.substitute(text, where).encode("utf-8")
+
+
+def _text(data: bytes) -> str | None:
+    if len(data) > MAX_TEXT_BYTES or b"{{" not in data:
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def _scalar(value: Any, where: str) -> str:
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        raise PackageError(f"{where}: a constant is an integer, a float or a string, not {value!r}")
+    return str(value)
+
+
+def parse_constants(raw: Any) -> Constants:
+    """problem.yaml's ``constants`` (None: none). Raises PackageError naming the bad entry."""
+    if raw is None:
+        return Constants()
+    if not isinstance(raw, dict):
+        raise PackageError("problem.yaml: constants must map names to values")
+    out: dict[str, dict[str, str]] = {}
+    for name, spec in raw.items():
+        where = f"problem.yaml: constants.{name}"
+        if not isinstance(name, str) or not NAME_RE.fullmatch(name):
+            raise PackageError(f"{where}: a constant's name is letters, digits and _ (not starting with a digit)")
+        if not isinstance(spec, dict):
+            out[name] = {VALUE: _scalar(spec, where)}
+            continue
+        if VALUE not in spec:
+            raise PackageError(f"{where}: a constant given as a map needs `value`")
+        variants: dict[str, str] = {}
+        for variant, value in spec.items():
+            if not isinstance(variant, str) or not NAME_RE.fullmatch(variant):
+                raise PackageError(f"{where}.{variant}: a variant's name is letters, digits and _")
+            variants[variant] = _scalar(value, f"{where}.{variant}")
+        out[name] = variants
+    return Constants(out)
+
+
+def files_of(path: Path) -> list[Path]:
+    """The files of a program, folder or file (hidden ones and caches left out), in name order."""
+    if path.is_file():
+        return [path]
+    if not path.is_dir():
+        return []
+    return sorted(
+        p
+        for p in path.rglob("*")
+        if p.is_file() and not any(part.startswith(".") or part == "__pycache__" for part in p.relative_to(path).parts)
+    )
+
+
+def check_files(constants: Constants, paths: Iterable[Path], root: Path, *, ignore: Iterable[str] = ()) -> None:
+    """Raise PackageError for the first constant sequence in these files (relative to ``root`` in the
+    message) that names no constant."""
+    ignored = tuple(ignore)
+    for path in paths:
+        for f in files_of(path):
+            try:
+                text = _text(f.read_bytes())
+            except OSError:
+                continue
+            if text is None:
+                continue
+            missing = constants.undefined(text, ignore=ignored)
+            if missing:
+                where = f.relative_to(root) if f.is_relative_to(root) else f
+                raise PackageError(f"{where}: {{{{{missing[0]}}}}} names no constant of problem.yaml")
+
+
+def needs_rendering(constants: Constants, program: Path) -> bool:
+    """Whether a program (file or folder) holds a constant sequence to substitute."""
+    if not constants:
+        return False
+    for f in files_of(program):
+        try:
+            text = _text(f.read_bytes())
+        except OSError:
+            continue
+        if text is not None and SEQUENCE.search(text):
+            return True
+    return False
+
+
+def render_tree(constants: Constants, source: Path, dest: Path) -> Path:
+    """A copy of ``source`` (a file or a folder) at ``dest`` with the constants substituted in its text
+    files; returns ``dest``. The original is untouched."""
+    if source.is_file():
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_bytes(constants.substitute_bytes(source.read_bytes(), str(source)))
+        shutil.copymode(source, dest)
+        return dest
+    for f in files_of(source):
+        target = dest / f.relative_to(source)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(constants.substitute_bytes(f.read_bytes(), str(f)))
+        shutil.copymode(f, target)
+    return dest
