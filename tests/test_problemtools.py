@@ -3,7 +3,9 @@
 problemtools comes from PyPI (the pinned version below) into a venv made once per test run. coins, go and
 klondike must verify with 0 errors; memory and rummy must load, and every submission of theirs that needs
 none of our extensions (judge.package.export.needs_extension) must get its folder's verdict under problemtools too.
-The statement part is not checked: problemtools compiles it to PDF with LaTeX, which CI does not install.
+All five statements must typeset: problemtools' statement part runs problem2pdf (pandoc, LuaLaTeX, ghostscript)
+and problem2html (pandoc, tidy) on them; .ci/setup installs those when CI is set. Without them the statement
+part is left out here, unless CI is set (then their absence is a failure: CI must not skip it silently).
 problemtools runs Python with pypy3 (Debian's: Python 3.9), which .ci/setup installs.
 """
 
@@ -28,7 +30,8 @@ pytestmark = pytest.mark.slow
 
 PROBLEMTOOLS = "problemtools==1.20260907"
 ROOT = Path(__file__).resolve().parent.parent
-PARTS = ["config", "validators", "graders", "data", "submissions"]  # not "statement": needs LaTeX
+PARTS = ["config", "validators", "graders", "data", "submissions"]  # and "statement" where it can be typeset
+STATEMENT_TOOLS = ("pandoc", "lualatex", "gs", "tidy")  # what problem2pdf and problem2html run
 CLEAN = ("coins", "go", "klondike")  # 0 errors
 LOADS = ("memory", "rummy")  # load; the submissions that need no extension get their verdicts
 TOOLS = ("pypy3", "gcc", "g++", "fpc")
@@ -50,6 +53,16 @@ def verifyproblem(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     assert pip.returncode == 0, f"pip install {PROBLEMTOOLS} failed:\n{pip.stdout[-2000:]}\n{pip.stderr[-2000:]}"
     return home / "bin" / "verifyproblem"
+
+
+def statement_parts() -> list[str]:
+    """``["statement"]`` where problemtools can typeset statements here (see the module's doc)."""
+    missing = [t for t in STATEMENT_TOOLS if shutil.which(t) is None]
+    if not missing:
+        return ["statement"]
+    if os.environ.get("CI"):
+        pytest.fail(f"CI is set but {', '.join(missing)} is missing: .ci/setup installs them")
+    return []
 
 
 class Verified(NamedTuple):
@@ -100,7 +113,7 @@ def verified(verifyproblem: Path, tmp_path_factory: pytest.TempPathFactory) -> d
         package = base / problem_id
         export_package(ROOT / "problems" / problem_id, package)
         plain, ours = kattis_submissions(package)
-        parts = PARTS if plain else [p for p in PARTS if p != "submissions"]
+        parts = (PARTS if plain else [p for p in PARTS if p != "submissions"]) + statement_parts()
         out = run_verifyproblem(verifyproblem, package, parts, None if problem_id in CLEAN else plain)
         return Verified(package, plain, ours, out)
 
@@ -120,6 +133,7 @@ def test_problemtools_verifies_the_export(problem_id: str, verified: dict[str, V
     for sub in plain:
         assert re.search(rf"^\s+{re.escape(sub)} \(.*\) OK( with extra time)?:", out, re.M), f"{sub}:\n{out[-3000:]}"
     errors = [line for line in out.splitlines() if line.startswith("ERROR")]
+    assert not [e for e in errors if "problem statement" in e], "\n".join(errors)  # problem2pdf, problem2html
     if problem_id in CLEAN:
         assert summary.group(1) == "0", "\n".join(errors)
     else:
