@@ -62,12 +62,15 @@ class Case:
     settings: dict[str, Any]  # its folder's test_group.yaml, then its own .yaml on top
 
 
-def _settings(folder: Path, case_in: Path) -> dict[str, Any]:
-    own = case_in.with_suffix(".yaml")
+def _settings(problem: Problem, folder: Path, case_in: Path) -> dict[str, Any]:
+    """The folder's test_group.yaml (its constants substituted), then the case's own .yaml on top."""
     merged: dict[str, Any] = {}
-    for path in (folder / "test_group.yaml", own):
-        if path.is_file():
-            merged.update(read_yaml(path))
+    group = folder / "test_group.yaml"
+    if group.is_file():
+        constants = problem.constants
+        merged.update(read_yaml(group, (lambda t, where: constants.substitute(t, where)) if constants else None))
+    if case_in.with_suffix(".yaml").is_file():
+        merged.update(read_yaml(case_in.with_suffix(".yaml")))
     return merged
 
 
@@ -90,7 +93,7 @@ def cases(problem: Problem, kinds: Sequence[str]) -> list[Case]:
                     case_in,
                     ans if ans.is_file() else None,
                     produced if produced.is_file() else None,
-                    _settings(case_in.parent, case_in),
+                    _settings(problem, case_in.parent, case_in),
                 )
             )
     return out

@@ -117,8 +117,10 @@ def _check_key(path: Path, where: str, key: str, value: Any) -> None:
             or (isinstance(value, list) and len(value) == 2 and all(isinstance(x, int | float) for x in value))
         ):
             raise PackageError(f"{path}: {where}: score must be a number or a list of two numbers")
-    elif key in ("message", "language", "entrypoint") and not (isinstance(value, str) and value.strip()):
-        raise PackageError(f"{path}: {where}: {key} must be a string")
+    elif key == "message" and not isinstance(value, str):
+        raise PackageError(f"{path}: {where}: message must be a string")
+    elif key in ("language", "entrypoint") and not (isinstance(value, str) and value.strip()):
+        raise PackageError(f"{path}: {where}: {key} must be a non-empty string")
     elif key == "authors" and not is_persons(value):
         raise PackageError(f"{path}: {where}: authors must be a person or a list of persons")
     elif key == "model_solution" and not isinstance(value, bool):
