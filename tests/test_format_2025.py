@@ -343,3 +343,18 @@ def test_an_unknown_key_is_a_warning_and_the_package_loads(tmp_path: Path) -> No
     )
     warnings = load_problem(pkg).warnings
     assert any("source_url" in w for w in warnings) and any("flavour" in w for w in warnings)
+
+
+def test_serve_refuses_an_upload_in_a_language_the_problem_does_not_allow(tmp_path: Path) -> None:
+    from serve_fixtures import HOUR, T0, Api, FakeClock, make_server, write_contest
+
+    from judge.languages.table import load_languages
+
+    root = write_contest(tmp_path / "contest")
+    (root / "problems.yaml").write_text("- {id: addk2025, label: A}\n")
+    languages = {k: v for k, v in load_languages().items() if k in ("python3", "c")}
+    api = Api.of(make_server(root, FakeClock(T0 + HOUR), languages=languages))
+    refused = api.submit("team1", problem="addk2025", files={"add.c": "int main(void) { return 0; }\n"}, language="c")
+    assert refused.status_code == 400 and "does not take C" in refused.json()["message"], refused.text
+    taken = api.submit("team1", problem="addk2025", files={"add.py": "print(int(input()) + 7)\n"})
+    assert taken.status_code in (200, 201), taken.text
