@@ -109,6 +109,40 @@ def test_an_undefined_constant_is_a_package_error_naming_the_file_and_the_name(t
     assert rel in str(info.value) and "{{kk}}" in str(info.value), str(info.value)
 
 
+def test_an_undefined_variant_is_named_with_the_variants_there_are(tmp_path: Path) -> None:
+    pkg = copy(tmp_path, "addk2025")
+    path = pkg / "submissions/accepted/inline.py"
+    path.write_text(path.read_text() + "# {{k.words}}\n")
+    with pytest.raises(PackageError) as info:
+        load_problem(pkg)
+    assert "submissions/accepted/inline.py: {{k.words}}: constant k" in str(info.value), str(info.value)
+    assert "no variant words (it has tex, value, word)" in str(info.value), str(info.value)
+
+
+def test_a_latex_statement_constant_must_name_one(tmp_path: Path) -> None:
+    pkg = copy(tmp_path, "addk2025")
+    yaml = (pkg / "problem.yaml").read_text()
+    (pkg / "problem.yaml").write_text(yaml.replace("name: Add K", "name: {en: Add K, sv: Addera K}"))
+    (pkg / "statement/problem.sv.tex").write_text("Addera \\constant{k.word} ($\\constant{k}$).\n")
+    problem = load_problem(pkg)
+    sv = render_statement(pkg / "statement/problem.sv.tex", problem.constants)
+    assert "Addera seven ($7$)." in sv, sv
+    (pkg / "statement/problem.sv.tex").write_text("Addera \\constant{kk}.\n")
+    with pytest.raises(PackageError) as info:
+        load_problem(pkg)
+    assert "statement/problem.sv.tex: \\constant{kk} names no constant" in str(info.value), str(info.value)
+
+
+def test_test_group_yaml_names_no_constant_of_a_package_without_any(tmp_path: Path) -> None:
+    pkg = copy(tmp_path, "groups2025")  # 2025-09, no constants
+    assert not load_problem(pkg).constants
+    path = pkg / "data/secret/b-large/test_group.yaml"
+    path.write_text(path.read_text() + "output_validator_args: ['{{k}}']\n")
+    with pytest.raises(PackageError) as info:
+        load_problem(pkg)
+    assert "b-large/test_group.yaml: {{k}} names no constant" in str(info.value), str(info.value)
+
+
 def test_test_data_and_problem_yaml_are_not_substituted(tmp_path: Path) -> None:
     pkg = copy(tmp_path, "addk2025")
     (pkg / "data/secret/01.ans").write_text("{{nope}}\n")  # data: not a place where constants apply

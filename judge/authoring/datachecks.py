@@ -26,6 +26,7 @@ from judge.judging.feedback import ValidatorCall, decide, validator_limits, vali
 from judge.judging.inputcheck import input_problem
 from judge.judging.submission import Prepared
 from judge.judging.verdict import Verdict
+from judge.package.formats import FormatVersion
 from judge.package.problem import INPUT_VALIDATOR_FOLDERS, Problem, program_name
 from judge.package.testgroups import input_args, parse_args, read_yaml
 
@@ -67,8 +68,8 @@ def _settings(problem: Problem, folder: Path, case_in: Path) -> dict[str, Any]:
     merged: dict[str, Any] = {}
     group = folder / "test_group.yaml"
     if group.is_file():
-        constants = problem.constants
-        merged.update(read_yaml(group, (lambda t, where: constants.substitute(t, where)) if constants else None))
+        v2025 = problem.format_version is FormatVersion.V2025_09
+        merged.update(read_yaml(group, problem.constants.substitute if v2025 else None))
     if case_in.with_suffix(".yaml").is_file():
         merged.update(read_yaml(case_in.with_suffix(".yaml")))
     return merged

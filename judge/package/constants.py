@@ -45,6 +45,14 @@ class Constants:
         """The text of ``{{name}}`` / ``{{name.variant}}``, or None when there is no such constant."""
         return self.values.get(name, {}).get(variant or VALUE)
 
+    def why_undefined(self, sequence: str) -> str:
+        """Why ``sequence`` (``name`` or ``name.variant``, as written) names nothing, for a package error."""
+        name, _, variant = sequence.partition(".")
+        if name in self.values and variant:
+            have = ", ".join(sorted(self.values[name]))
+            return f"{{{{{sequence}}}}}: constant {name} of problem.yaml has no variant {variant} (it has {have})"
+        return f"{{{{{sequence}}}}} names no constant of problem.yaml"
+
     def undefined(self, text: str, *, ignore: Iterable[str] = ()) -> list[str]:
         """The constant sequences of ``text`` that name nothing (as written, without the braces)."""
         skip = set(ignore)
@@ -62,7 +70,7 @@ class Constants:
         statement's ``{{nextsample}}``). ``latex``: also ``\\constant{name}``."""
         missing = self.undefined(text, ignore=ignore)
         if missing:
-            raise PackageError(f"{where}: {{{{{missing[0]}}}}} names no constant of problem.yaml")
+            raise PackageError(f"{where}: {self.why_undefined(missing[0])}")
         skip = set(ignore)
 
         def one(m: re.Match[str]) -> str:
@@ -73,11 +81,15 @@ class Constants:
 
         out = SEQUENCE.sub(one, text)
         if latex:
-            for m in LATEX_SEQUENCE.finditer(out):
-                if self.text(m.group(1), m.group(2)) is None:
-                    raise PackageError(f"{where}: {m.group(0)} names no constant of problem.yaml")
+            missing = self.undefined_latex(out)
+            if missing:
+                raise PackageError(f"{where}: {missing[0]} names no constant of problem.yaml")
             out = LATEX_SEQUENCE.sub(one, out)
         return out
+
+    def undefined_latex(self, text: str) -> list[str]:
+        """The ``\\constant{name}`` commands of a LaTeX statement that name nothing (as written)."""
+        return [m.group(0) for m in LATEX_SEQUENCE.finditer(text) if self.text(m.group(1), m.group(2)) is None]
 
     def substitute_bytes(self, data: bytes, where: str) -> bytes:
         """``data`` substituted when it is UTF-8 text that holds a constant sequence; other bytes unchanged."""
@@ -155,7 +167,20 @@ def check_files(constants: Constants, paths: Iterable[Path], root: Path, *, igno
             missing = constants.undefined(text, ignore=ignored)
             if missing:
                 where = f.relative_to(root) if f.is_relative_to(root) else f
-                raise PackageError(f"{where}: {{{{{missing[0]}}}}} names no constant of problem.yaml")
+                raise PackageError(f"{where}: {constants.why_undefined(missing[0])}")
+
+
+def check_latex(constants: Constants, statements: Iterable[Path], root: Path) -> None:
+    """Raise PackageError for the first ``\\constant{name}`` of these LaTeX statements that names nothing."""
+    for f in statements:
+        try:
+            text = f.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        found = constants.undefined_latex(text)
+        if found:
+            where = f.relative_to(root) if f.is_relative_to(root) else f
+            raise PackageError(f"{where}: {found[0]} names no constant of problem.yaml")
 
 
 def needs_rendering(constants: Constants, program: Path) -> bool:

@@ -313,7 +313,7 @@ def _group_rules(version: FormatVersion, constants: Constants, *, scoring: bool,
             inherit=False,
             score_files_absolute=True,
             default_aggregation_subgroups="pass-fail",
-            substitute=(lambda text, where: constants.substitute(text, where)) if constants else None,
+            substitute=constants.substitute,  # also without constants: a {{name}} there names nothing
             strict=True,
             scoring=scoring,
             static_validator=static,

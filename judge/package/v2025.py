@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from judge.package.constants import STATEMENT_COMMANDS, Constants, check_files
+from judge.package.constants import STATEMENT_COMMANDS, Constants, check_files, check_latex
 from judge.package.errors import PackageError
 from judge.package.includes import DEFAULT as DEFAULT_INCLUDE
 from judge.package.testgroups import ScoreAggregation, TestGroup
@@ -20,20 +20,22 @@ from judge.package.testgroups import ScoreAggregation, TestGroup
 
 def check_constants(root: Path, constants: Constants, *, statements: Iterable[Path], programs: Iterable[Path]) -> None:
     """The files where the spec substitutes constants (Markdown statements, the input and output validators,
-    include/, the example submissions; test_group.yaml is substituted as it is read) name no undefined one."""
+    include/, the example submissions; test_group.yaml is substituted as it is read) name no undefined one;
+    nor does a LaTeX statement's ``\\constant{name}``."""
     markdown = [p for p in statements if p.suffix == ".md"]
     check_files(constants, markdown, root, ignore=STATEMENT_COMMANDS)
+    check_latex(constants, [p for p in statements if p.suffix == ".tex"], root)
     folders = [root / "include", root / "submissions", *programs]
     check_files(constants, [p for p in folders if p.exists()], root)
 
 
 def statement_files(root: Path, folders: Iterable[str]) -> list[Path]:
-    """Every statement file (every language) of the package."""
+    """Every statement file (every language; Markdown and LaTeX) of the package."""
     out: list[Path] = []
     for folder in folders:
         base = root / folder
         if base.is_dir():
-            out.extend(sorted(p for p in base.glob("problem*.md") if p.is_file()))
+            out.extend(sorted(p for p in base.glob("problem*.*") if p.is_file() and p.suffix in (".md", ".tex")))
     return out
 
 
