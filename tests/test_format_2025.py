@@ -25,6 +25,7 @@ import pytest
 from judge.judging.build import RefusedByProblem, compile_limits
 from judge.judging.feedback import VALIDATOR_LIMITS, validator_limits
 from judge.judging.jobs import make_job, refusal
+from judge.package.constants import parse_constants, variant_warnings
 from judge.package.includes import include_files
 from judge.package.problem import PackageError, load_problem
 from judge.scoreboard.statements import render_statement
@@ -141,6 +142,23 @@ def test_test_group_yaml_names_no_constant_of_a_package_without_any(tmp_path: Pa
     with pytest.raises(PackageError) as info:
         load_problem(pkg)
     assert "b-large/test_group.yaml: {{k}} names no constant" in str(info.value), str(info.value)
+
+
+def test_a_variant_that_reads_as_another_number_is_a_warning(tmp_path: Path) -> None:
+    """The spec: tools should warn if a variant appears to represent a different value (best effort)."""
+    assert load_problem(FIXTURES / "addk2025").warnings == ()
+    pkg = copy(tmp_path, "addk2025")
+    yaml = (pkg / "problem.yaml").read_text()
+    (pkg / "problem.yaml").write_text(yaml.replace('tex: "7"', 'tex: "70"'))
+    assert load_problem(pkg).warnings == (
+        "problem.yaml: constants.k.tex is `70`, which reads as another number than k's value 7",
+    )
+    same = ["5,000,000", "5\\,000\\,000", "$5 \\cdot 10^6$", "5 \\times 10^{6}", "5e6", "5~000~000", "five million"]
+    other = ["50,000", "5 \\cdot 10^5", "$5000$"]
+    variants = {f"v{i}": text for i, text in enumerate(same + other)}
+    warned = variant_warnings(parse_constants({"k": {"value": 5000000, **variants}}))
+    assert [w.split("`")[1] for w in warned] == other, warned
+    assert variant_warnings(parse_constants({"x": {"value": 1.5, "sv": "1,5"}, "s": {"value": "ab", "t": "3"}})) == ()
 
 
 def test_test_data_and_problem_yaml_are_not_substituted(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ never reaches a contestant or a validator). Pure: reads text, writes copies only
 
 from __future__ import annotations
 
+import math
 import re
 import shutil
 from collections.abc import Iterable, Mapping
@@ -112,6 +113,50 @@ def _scalar(value: Any, where: str) -> str:
     if isinstance(value, bool) or not isinstance(value, int | float | str):
         raise PackageError(f"{where}: a constant is an integer, a float or a string, not {value!r}")
     return str(value)
+
+
+# How a variant may write a number: thousands separators (``5,000,000``, ``5\\,000\\,000``, ``5~000``),
+# ``5 \\cdot 10^6``, ``5 \\times 10^{6}``, ``10^6``, ``5e6``, in or out of ``$...$``.
+_SEPARATORS = re.compile(r"\\[,;:! ]|\\thinspace|~|\{,\}|[\s'_]")
+_POWER = re.compile(r"(?:(.+?)(?:\\cdot|\\times|\*|×|·))?10\^\{?(-?\d+)\}?")
+
+
+def _as_numbers(text: str) -> set[float]:
+    """The numbers a variant's text may mean (a comma as a thousands or a decimal separator); none: not a number."""
+    t = _SEPARATORS.sub("", text.strip().strip("$"))
+    out: set[float] = set()
+    for candidate in {t.replace(",", ""), t.replace(",", ".")}:
+        m = _POWER.fullmatch(candidate)
+        try:
+            if m is None:
+                out.add(float(candidate))
+            else:
+                out.add((float(m.group(1)) if m.group(1) else 1.0) * 10.0 ** int(m.group(2)))
+        except (ValueError, OverflowError):
+            continue
+    return out
+
+
+def variant_warnings(constants: Constants) -> tuple[str, ...]:
+    """The spec's "tools should warn if a variant appears to represent a different value than ``value``",
+    best effort: a numeric constant's variant that reads as another number (one that reads as no number,
+    ``five million``, is not judged)."""
+    out: list[str] = []
+    for name, variants in constants.values.items():
+        try:
+            value = float(variants[VALUE])
+        except ValueError:
+            continue
+        if not math.isfinite(value):
+            continue
+        for variant, text in variants.items():
+            read = _as_numbers(text)
+            if variant != VALUE and read and not any(abs(x - value) <= 1e-9 * max(1.0, abs(value)) for x in read):
+                out.append(
+                    f"problem.yaml: constants.{name}.{variant} is `{text}`, which reads as another number than "
+                    f"{name}'s value {variants[VALUE]}"
+                )
+    return tuple(out)
 
 
 def parse_constants(raw: Any) -> Constants:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from judge.languages.table import Language, load_languages
-from judge.package.constants import Constants, parse_constants
+from judge.package.constants import Constants, parse_constants, variant_warnings
 from judge.package.deps import verdict_hash
 from judge.package.errors import PackageError
 from judge.package.extensions import AnswerMode, Extensions, InputMode, MetricSpec, StubSpec, load_extensions
@@ -284,6 +284,7 @@ def load_problem(path: Path, *, languages: Mapping[str, Language] | None = None)
         languages=parse_languages(config.get("languages")),
         static_validator=programs.static_validator,
         warnings=(config.warnings if isinstance(config, Tracked) else ())
+        + variant_warnings(constants)
         + tuple(w for g in _all_groups(sample, secret) for w in g.warnings),
     )
     if isinstance(config, Tracked):
