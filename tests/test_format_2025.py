@@ -410,3 +410,6 @@ def test_serve_refuses_an_upload_in_a_language_the_problem_does_not_allow(tmp_pa
     assert refused.status_code == 400 and "does not take C" in refused.json()["message"], refused.text
     taken = api.submit("team1", problem="addk2025", files={"add.py": "print(int(input()) + 7)\n"})
     assert taken.status_code in (200, 201), taken.text
+    statement = api.get("/api/contests/test/problems/addk2025/statement", "team1")  # constants substituted
+    assert statement.status_code == 200 and "Add seven (7) to a number" in statement.text, statement.text
+    assert "{{k" not in statement.text and "{{remainingsamples}}" in statement.text
