@@ -122,10 +122,14 @@ def test_bad_settings_are_one_line_errors(tmp_path: Path, mutate, needle: str) -
 
 
 def test_2025_09_refuses_what_it_cannot_do(tmp_path: Path) -> None:
+    """What the judge refuses, by name and with the reason (judge/package/keys.py; `require_pass`, refused
+    here once, is supported since issue 34: tests/test_format_keys.py)."""
     pkg = _copy(tmp_path, "digits2025")
-    (pkg / "data/secret/1-small/test_group.yaml").write_text("max_score: 40\nrequire_pass: sample\n")
-    with pytest.raises(PackageError, match="require_pass"):
+    problem_yaml = (pkg / "problem.yaml").read_text()
+    (pkg / "problem.yaml").write_text(problem_yaml.replace("type: scoring", "type: [pass-fail, submit-answer]"))
+    with pytest.raises(PackageError, match="submit-answer"):
         load_problem(pkg)
+    (pkg / "problem.yaml").write_text(problem_yaml)
     (pkg / "data/secret/1-small/test_group.yaml").write_text("max_score: unbounded\n")
     with pytest.raises(PackageError, match="unbounded"):
         load_problem(pkg)

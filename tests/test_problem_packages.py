@@ -45,3 +45,21 @@ def test_verify_passes(problem: str) -> None:
     assert report["ok"]
     folders = {s["folder"] for s in report["submissions"]}
     assert "accepted" in folders and "wrong_answer" in folders
+
+
+PANDOC_COLUMNS = 72  # pandoc's --columns default
+
+
+@pytest.mark.parametrize("problem", PROBLEMS)
+def test_statement_tables_typeset_under_problemtools(problem: str) -> None:
+    """A pipe table with a source line wider than pandoc's 72 columns becomes relative-width
+    ``p{(\\columnwidth ...) * \\real{...}}`` columns, which problemtools' LaTeX class cannot typeset
+    (problem2pdf fails; tests/test_problemtools.py runs it where LaTeX is installed, as on CI). This is the
+    quick check that runs everywhere: every table line of the shipped statements fits in 72 columns."""
+    for statement in sorted((ROOT / "problems" / problem / "statement").glob("*.md")):
+        wide = [
+            (n, len(line))
+            for n, line in enumerate(statement.read_text(encoding="utf-8").splitlines(), 1)
+            if line.lstrip().startswith("|") and len(line) > PANDOC_COLUMNS
+        ]
+        assert not wide, f"{statement.relative_to(ROOT)}: table lines wider than {PANDOC_COLUMNS} columns: {wide}"

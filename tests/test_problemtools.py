@@ -3,7 +3,9 @@
 problemtools comes from PyPI (the pinned version below) into a venv made once per test run. coins, go and
 klondike must verify with 0 errors; memory and rummy must load, and every submission of theirs that needs
 none of our extensions (judge.package.export.needs_extension) must get its folder's verdict under problemtools too.
-The statement part is not checked: problemtools compiles it to PDF with LaTeX, which CI does not install.
+All five statements must typeset: problemtools' statement part runs problem2pdf (pandoc, LuaLaTeX, ghostscript)
+and problem2html (pandoc, tidy) on them, in a test of its own; .ci/setup installs those when CI is set. Without
+them that test skips here, unless CI is set (then their absence is a failure: CI must not skip it silently).
 problemtools runs Python with pypy3 (Debian's: Python 3.9), which .ci/setup installs.
 """
 
@@ -28,7 +30,8 @@ pytestmark = pytest.mark.slow
 
 PROBLEMTOOLS = "problemtools==1.20260907"
 ROOT = Path(__file__).resolve().parent.parent
-PARTS = ["config", "validators", "graders", "data", "submissions"]  # not "statement": needs LaTeX
+PARTS = ["config", "validators", "graders", "data", "submissions"]  # "statement": its own test, where LaTeX is
+STATEMENT_TOOLS = ("pandoc", "lualatex", "gs", "tidy")  # what problem2pdf and problem2html run
 CLEAN = ("coins", "go", "klondike")  # 0 errors
 LOADS = ("memory", "rummy")  # load; the submissions that need no extension get their verdicts
 TOOLS = ("pypy3", "gcc", "g++", "fpc")
@@ -50,6 +53,15 @@ def verifyproblem(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     assert pip.returncode == 0, f"pip install {PROBLEMTOOLS} failed:\n{pip.stdout[-2000:]}\n{pip.stderr[-2000:]}"
     return home / "bin" / "verifyproblem"
+
+
+def statement_tools() -> None:
+    """Skip where problemtools cannot typeset statements here, unless CI is set (see the module's doc)."""
+    missing = [t for t in STATEMENT_TOOLS if shutil.which(t) is None]
+    if missing and os.environ.get("CI"):
+        pytest.fail(f"CI is set but {', '.join(missing)} is missing: .ci/setup installs them")
+    if missing:
+        pytest.skip(f"typesetting statements needs {', '.join(missing)} (.ci/setup installs them when CI is set)")
 
 
 class Verified(NamedTuple):
@@ -137,3 +149,23 @@ def allowed_errors(package: Path) -> list[str]:
         # anything else: problemtools' junk outputs are not exit statuses
         allowed.append(r"as output on test case .* gave JE")
     return allowed
+
+
+@pytest.fixture(scope="session")
+def typeset(verifyproblem: Path, verified: dict[str, Verified]) -> dict[str, str]:
+    """verifyproblem's statement part (problem2pdf and problem2html) on every export, two at a time."""
+    statement_tools()
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        outs = pool.map(
+            lambda pid: run_verifyproblem(verifyproblem, verified[pid].package, ["statement"], None), CLEAN + LOADS
+        )
+        return dict(zip(CLEAN + LOADS, outs, strict=True))
+
+
+@pytest.mark.parametrize("problem_id", CLEAN + LOADS)
+def test_problemtools_typesets_the_statement(problem_id: str, typeset: dict[str, str]) -> None:
+    out = typeset[problem_id]
+    sys.stdout.write(out)
+    summary = re.search(rf"^{problem_id} tested: (\d+) errors?, (\d+) warnings?", out, re.M)
+    assert summary is not None, out[-3000:]
+    assert summary.group(1) == "0", "\n".join(line for line in out.splitlines() if line.startswith("ERROR"))

@@ -542,6 +542,47 @@ def test_interactive_program_that_never_answers_is_ended_by_its_wall_limit(runne
     assert not res.peer_exited_first
 
 
+# The other side sees end of file exactly when one side closes its end, even while that side goes on
+# running (BAPCtools' `pseudointeraction`): no copy of a pipe's write end may stay open anywhere else
+# (the launcher, bwrap's monitor, pid 1 of the box, the judge).
+CLOSES_THEN_WAITS = """
+import os, sys
+numbers = [3, 1, 4, 1, 5]
+os.write(1, ("%d\\n" % len(numbers) + "".join("%d\\n" % n for n in numbers)).encode())
+os.close(1)
+answer = sys.stdin.readline()
+rest = sys.stdin.read()
+sys.exit(0 if answer.strip() == str(sum(numbers)) and not rest.strip() else 3)
+"""
+SUMS_TO_EOF = """
+import sys
+n, *numbers = sys.stdin.read().split()
+print(sum(map(int, numbers)), flush=True)
+"""
+
+
+@pytest.mark.parametrize("recorded", [False, True])
+@pytest.mark.parametrize("closing", ["peer", "program"])
+def test_interactive_end_of_file_comes_when_one_side_closes_its_output(runner, tmp_path, recorded, closing):
+    """One side writes everything, closes its stdout and waits for the answer; the other reads to end of
+    file and answers: both end well, long before their wall limit."""
+    box, peer_box = tmp_path / "box", tmp_path / "peer"
+    box.mkdir()
+    peer_box.mkdir()
+    scripts = {"peer": CLOSES_THEN_WAITS, "program": SUMS_TO_EOF}
+    if closing == "program":
+        scripts = {"peer": SUMS_TO_EOF, "program": CLOSES_THEN_WAITS}
+    (box / "prog.py").write_text(scripts["program"])
+    (peer_box / "peer.py").write_text(scripts["peer"])
+    limits = Limits(time_s=5, wall_time_s=10, processes=8)
+    program = RunSpec(argv=(PY, "-S", "prog.py"), box=box, limits=limits, mounts=(Mount(Path("/usr")),))
+    peer = RunSpec(argv=(sys.executable, "peer.py"), box=peer_box, limits=limits, trusted=True)
+    transcript = tmp_path / "transcript" if recorded else None
+    res = runner.run_interactive(program, peer, transcript)
+    assert (res.program.exit_code, res.peer.exit_code) == (0, 0), res
+    assert res.program.limit_hit is None and res.peer.limit_hit is None  # (without end of file: wall limit)
+
+
 JUDGE_DIES = """
 import os
 import sys

@@ -19,14 +19,32 @@ of the doubt, as BAPCtools does; ``judge verify --all-tests`` judges them all.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
+from judge.authoring.submissionsyaml import (
+    DEFAULT_DIRECTORY_RULES,
+    RULE_KEYS,
+    SUBMISSION_KEYS,
+    CaseRule,
+    SubmissionsYaml,
+    glob_matches,
+    load_submissions_yaml,
+    rule_from,
+)
 from judge.judging.results import SubmissionResult
 from judge.judging.verdict import Verdict
-from judge.package.testgroups import PackageError, read_yaml
+
+__all__ = [
+    "CaseRule",
+    "Expectation",
+    "SubmissionsYaml",
+    "expectation_for",
+    "glob_matches",
+    "load_submissions_yaml",
+    "read_annotation",
+]
 
 SCORE_EPS = 1e-6
 
@@ -64,8 +82,6 @@ RESULT_NAMES: dict[str, frozenset[Verdict]] = {
 }
 MANUAL_RESULTS = ("CHECK-MANUALLY",)  # DOMjudge: the jury looks at it; no automatic expectation
 
-# The verdicts a 2025-09 `permitted` / `required` list may name: the spec's four, and ours as extensions.
-TEST_VERDICTS = {"AC", "WA", "TLE", "RTE", "MLE", "OLE", "PV"}
 # How the spec's four see our finer verdicts (Kattis has no MLE, OLE or PV in expectations).
 _KATTIS_VIEW = {Verdict.MLE: Verdict.RTE, Verdict.OLE: Verdict.RTE, Verdict.PV: Verdict.WA}
 
@@ -193,139 +209,6 @@ def _is_number(text: str) -> bool:
     except ValueError:
         return False
     return True
-
-
-# ----------------------------------------------------------------------------- submissions.yaml
-
-
-@dataclass(frozen=True)
-class CaseRule:
-    """A 2025-09 requirement on the test cases of one submission (all of them, or those under ``tests``)."""
-
-    origin: str  # "submissions.yaml: accepted/*" or "submissions.yaml: x.py, secret/group1"
-    tests: str | None = None  # a test case / group glob relative to data/ (None: every test)
-    permitted: frozenset[str] | None = None
-    required: frozenset[str] | None = None
-    score: tuple[float, float] | None = None
-    message: str | None = None
-
-
-# The 2025-09 defaults for these directories (the spec's "Default directories").
-DEFAULT_DIRECTORY_RULES: dict[str, tuple[frozenset[str] | None, frozenset[str] | None]] = {
-    "accepted": (frozenset({"AC"}), None),
-    "rejected": (None, frozenset({"RTE", "TLE", "WA"})),
-    "wrong_answer": (frozenset({"AC", "WA"}), frozenset({"WA"})),
-    "time_limit_exceeded": (frozenset({"AC", "TLE"}), frozenset({"TLE"})),
-    "run_time_error": (frozenset({"AC", "RTE"}), frozenset({"RTE"})),
-    "brute_force": (frozenset({"AC", "RTE", "TLE"}), frozenset({"RTE", "TLE"})),
-}
-_SUBMISSION_KEYS = {"language", "entrypoint", "authors", "model_solution", "use_for_time_limit"}
-_RULE_KEYS = {"permitted", "required", "score", "message", "use_for_time_limit"}
-
-
-@dataclass(frozen=True)
-class SubmissionsYaml:
-    entries: tuple[tuple[str, Mapping[str, Any]], ...] = ()
-
-    def matching(self, rel: str) -> list[tuple[str, Mapping[str, Any]]]:
-        return [(pattern, body) for pattern, body in self.entries if glob_matches(pattern, rel)]
-
-    def language(self, rel: str) -> str | None:
-        """The `language` a matching entry gives the submission (the last one that gives one), or None."""
-        found = [str(body["language"]) for _, body in self.matching(rel) if "language" in body]
-        return found[-1] if found else None
-
-
-def load_submissions_yaml(problem_path: Path) -> SubmissionsYaml:
-    path = problem_path / "submissions" / "submissions.yaml"
-    if not path.is_file():
-        return SubmissionsYaml()
-    raw = read_yaml(path)
-    entries: list[tuple[str, Mapping[str, Any]]] = []
-    for pattern, body in raw.items():
-        if not isinstance(body, dict):
-            raise PackageError(f"{path}: {pattern!r} must map to a mapping of requirements")
-        for key, value in body.items():
-            if key in _RULE_KEYS or key in _SUBMISSION_KEYS:
-                _check_key(path, str(pattern), str(key), value)
-            elif isinstance(value, dict):
-                for k2, v2 in value.items():
-                    if k2 not in _RULE_KEYS:
-                        raise PackageError(f"{path}: {pattern} / {key}: unknown key {k2!r}")
-                    _check_key(path, f"{pattern} / {key}", str(k2), v2)
-                _check_consistent(path, f"{pattern} / {key}", value)
-            else:
-                raise PackageError(f"{path}: {pattern}: unknown key {key!r} (test group keys map to requirements)")
-        _check_consistent(path, str(pattern), body)
-        entries.append((str(pattern), body))
-    return SubmissionsYaml(tuple(entries))
-
-
-def _check_consistent(path: Path, where: str, body: Mapping[str, Any]) -> None:
-    if "permitted" in body and "required" in body:
-        extra = {str(v).upper() for v in body["required"]} - {str(v).upper() for v in body["permitted"]}
-        if extra:
-            raise PackageError(f"{path}: {where}: required {sorted(extra)} is not permitted: no submission can meet it")
-
-
-def _check_key(path: Path, where: str, key: str, value: Any) -> None:
-    if key in ("permitted", "required"):
-        if not isinstance(value, list) or not value:
-            raise PackageError(f"{path}: {where}: {key} must be a non-empty list of verdicts")
-        bad = [v for v in value if str(v).upper() not in TEST_VERDICTS]
-        if bad:
-            raise PackageError(f"{path}: {where}: {key}: unknown verdict {bad[0]!r} (AC, WA, TLE, RTE)")
-    elif key == "score":
-        if isinstance(value, bool) or not (
-            isinstance(value, int | float)
-            or (isinstance(value, list) and len(value) == 2 and all(isinstance(x, int | float) for x in value))
-        ):
-            raise PackageError(f"{path}: {where}: score must be a number or a list of two numbers")
-    elif key == "message" and not isinstance(value, str):
-        raise PackageError(f"{path}: {where}: message must be a string")
-
-
-def _expand_braces(pattern: str) -> list[str]:
-    m = re.search(r"\{([^{}]*)\}", pattern)
-    if m is None:
-        return [pattern]
-    out: list[str] = []
-    for alt in m.group(1).split(","):
-        out.extend(_expand_braces(pattern[: m.start()] + alt + pattern[m.end() :]))
-    return out
-
-
-def _glob_regex(pattern: str) -> re.Pattern[str]:
-    alternatives = []
-    for p in _expand_braces(pattern.strip("/")):
-        alternatives.append("".join("[^/]*" if c == "*" else re.escape(c) for c in p))
-    return re.compile("(?:" + "|".join(alternatives) + ")")
-
-
-def glob_matches(pattern: str, path: str) -> bool:
-    """The spec's globs: ``*`` within one name, ``{a,b}``; a path matches if it or a parent folder does."""
-    rx = _glob_regex(pattern)
-    parts = path.strip("/").split("/")
-    return any(rx.fullmatch("/".join(parts[:i])) for i in range(1, len(parts) + 1))
-
-
-def _rule_from(origin: str, tests: str | None, body: Mapping[str, Any], base: CaseRule | None = None) -> CaseRule:
-    def verdicts(key: str) -> frozenset[str] | None:
-        if key in body:
-            return frozenset(str(v).upper() for v in body[key])
-        return getattr(base, key) if base is not None else None
-
-    score = None
-    if "score" in body:
-        s = body["score"]
-        score = (float(s), float(s)) if isinstance(s, int | float) else (float(s[0]), float(s[1]))
-    permitted, required = verdicts("permitted"), verdicts("required")
-    if body.get("use_for_time_limit") == "lower" and permitted is None:
-        permitted = frozenset({"AC", "WA", "RTE"})
-    if body.get("use_for_time_limit") == "upper" and required is None:
-        required = frozenset({"TLE"})
-    message = body.get("message")
-    return CaseRule(origin, tests, permitted, required, score, str(message) if message is not None else None)
 
 
 # ----------------------------------------------------------------------------- the expectation
@@ -508,12 +391,12 @@ def _yaml_rules(folder: str, rel: str, submissions_yaml: SubmissionsYaml) -> tup
             permitted, required = DEFAULT_DIRECTORY_RULES[folder]
             base = CaseRule(origin, None, permitted, required)
             redefines_folder = True
-        top = {k: v for k, v in body.items() if k in _RULE_KEYS}
+        top = {k: v for k, v in body.items() if k in RULE_KEYS}
         if top or base is not None:
-            rules.append(_rule_from(origin, None, top, base))
+            rules.append(rule_from(origin, None, top, base))
         for key, value in body.items():
-            if key not in _RULE_KEYS and key not in _SUBMISSION_KEYS and isinstance(value, dict):
-                rules.append(_rule_from(f"{origin}, {key}", str(key), value))
+            if key not in RULE_KEYS and key not in SUBMISSION_KEYS and isinstance(value, dict):
+                rules.append(rule_from(f"{origin}, {key}", str(key), value))
     return rules, redefines_folder
 
 

@@ -9,7 +9,8 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from judge.authoring.verify import InputCheck, VerifyRow, verify
+from judge.authoring.datachecks import InputCheck
+from judge.authoring.verify import VerifyRow, verify
 from judge.commands.common import EXIT_FAILED, EXIT_OK, make_environment
 from judge.judging.submission import prepare
 from judge.package.problem import load_problem
@@ -23,13 +24,19 @@ def cmd_verify(args: argparse.Namespace) -> int:
         prepared = prepare(problem, env, Path(tmp))
         if prepared.error and not args.json:
             print(f"warning: {prepared.error}", file=sys.stderr)
+        if not args.json:
+            for line in problem.warnings:
+                print(f"warning: {line}", file=sys.stderr)
 
         def progress(row: VerifyRow) -> None:
             if not args.json:
                 got = row.result.verdict.value if row.result else "skipped"
                 print(f"  {row.submission}: {got}", file=sys.stderr, flush=True)
 
-        rows, inputs = verify(prepared, env, jobs=args.jobs, on_row=progress, all_tests=args.all_tests)
+        notes: list[str] = []
+        rows, inputs = verify(
+            prepared, env, jobs=args.jobs, on_row=progress, all_tests=args.all_tests, on_note=notes.append
+        )
     bad_inputs = [c for c in inputs if not c.ok]
     all_ok = all(r.ok for r in rows) and not bad_inputs and bool(rows)
     warnings = env.runner.info.warnings
@@ -40,11 +47,15 @@ def cmd_verify(args: argparse.Namespace) -> int:
             "submissions": [r.to_json() for r in rows],
             "input_validation": {"checked": len(inputs), "failed": [c.__dict__ for c in bad_inputs]},
             "sandbox_warnings": list(warnings),
+            "package_warnings": list(problem.warnings),
+            "notes": notes,
         }
         print(json.dumps(report, indent=2))
     else:
         print(warnings_banner(warnings), end="")
         _print_report(rows, inputs, bad_inputs=bad_inputs)
+        for line in notes:
+            print(line)
         print(f"{problem.id}: {_summary(rows)} -> " + ("OK" if all_ok else "FAILED"))
     return EXIT_OK if all_ok else EXIT_FAILED
 
@@ -59,9 +70,12 @@ def _print_report(rows: Sequence[VerifyRow], inputs: Sequence[InputCheck], *, ba
             print(f"  {r.submission}: {line}")
         for line in r.notes:
             print(f"  {r.submission}: note: {line}")
-    print(f"input validators: {len(inputs) - len(bad_inputs)}/{len(inputs)} checks passed")
+    print(f"validators: {len(inputs) - len(bad_inputs)}/{len(inputs)} checks passed")
     for c in bad_inputs[:20]:
-        print(f"  invalid input {c.test} ({c.validator}): {c.message}")
+        print(f"  {c.test} ({c.validator}): {c.message}")
+    for c in inputs:
+        if c.ok and c.message:
+            print(f"  {c.validator}: note: {c.message}")
     if not rows:
         print("no submissions found under submissions/")
 

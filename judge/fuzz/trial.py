@@ -21,7 +21,7 @@ from pathlib import Path
 
 from judge.fuzz.handover import RunSlots
 from judge.fuzz.hooks import FuzzHooks
-from judge.judging.build import Program, trusted_program
+from judge.judging.build import Program, package_program
 from judge.judging.inputcheck import InputValidator
 from judge.judging.problemtypes import Context, judge_test, program_limits, run_program
 from judge.judging.problemtypes.program import ProgramCall, fresh_box, program_args
@@ -52,7 +52,7 @@ def input_validators(problem: Problem, env: Environment, workdir: Path) -> tuple
     """The package's input validators, built (raises HookError when one cannot be built)."""
     out: list[InputValidator] = []
     for k, path in enumerate(problem.input_validators):
-        built = trusted_program(path, env.languages, env.tools, env.runner, workdir / f"iv{k}")
+        built = package_program(problem, path, env, workdir / f"iv{k}")
         if built.program is None:
             raise HookError(f"input validator {path.name}: {built.message}")
         out.append(InputValidator(path.name, built.program, problem.secret.input_args_for(program_name(path))))

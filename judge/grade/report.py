@@ -35,6 +35,7 @@ def board_problem(p: Problem) -> BoardProblem:
         statement=p.statement,
         package_hash=p.content_hash,
         tests=len(p.tests()),
+        constants=p.constants,
     )
 
 

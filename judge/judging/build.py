@@ -8,12 +8,13 @@ from __future__ import annotations
 import re
 import shutil
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from judge.judging.environment import Environment
 from judge.judging.verdict import Verdict
 from judge.languages.table import (
+    EntryPoint,
     Language,
     Placeholders,
     Toolchain,
@@ -26,8 +27,11 @@ from judge.languages.table import (
     trusted_command,
     trusted_language,
 )
+from judge.package.constants import needs_rendering, render_tree
+from judge.package.formats import FormatVersion
 from judge.package.includes import add_includes
 from judge.package.problem import INPUT_VALIDATOR_FOLDERS, Problem
+from judge.package.programs import BUILD, RUN, program_root, script_folder
 from judge.runner import Runner
 from judge.runner.spec import Limits, Mount, RunSpec
 
@@ -57,6 +61,8 @@ class Program:
     address_space_limit: bool = True
     trusted: bool = False
     stub: bool = False
+    entry_point: str = ""  # what a static validator is told: the main file, or the class to run
+    format_code: str = ""  # the language's code in the Kattis format (a static validator's first argument)
 
 
 @dataclass(frozen=True)
@@ -73,6 +79,11 @@ class Build:
 
 class SkipLanguage(Exception):
     """The submission's language is unknown or its toolchain is missing (a reason, not a verdict)."""
+
+
+class RefusedByProblem(SkipLanguage):
+    """The problem's own rules refuse the submission before judging (problem.yaml ``languages``, the 2025-09
+    ``code`` limit): not a compile error, a reason, handled where a SkipLanguage is."""
 
 
 def _read_text(path: Path) -> str:
@@ -93,8 +104,13 @@ def _saved_name(source: Path, text: str, lang: Language) -> str:
     return name
 
 
-def _main_of(folder: Path, mains: list[str], lang: Language) -> str:
-    """The main file of a folder submission: main.* or <folder>.*, else the first matching main_regex."""
+def _main_of(folder: Path, mains: list[str], lang: Language, entry_point: str | None = None) -> str:
+    """The main file of a folder submission: the one ``entry_point`` names (2025-09 ``entrypoint``, an
+    upload's entry point), else main.* or <folder>.*, else the first matching main_regex."""
+    if entry_point:
+        named = [m for m in mains if lang.entry_point_names(entry_point, m)]
+        if named:
+            return named[0]
     preferred = [m for m in mains if Path(m).stem.lower() in ("main", folder.name.lower())]
     if not preferred and len(mains) > 1 and lang.main_regex:
         preferred = [
@@ -103,7 +119,9 @@ def _main_of(folder: Path, mains: list[str], lang: Language) -> str:
     return (preferred or mains)[0]
 
 
-def _stage(source: Path, lang: Language, problem: Problem | None, box: Path) -> tuple[str, bool]:
+def _stage(
+    source: Path, lang: Language, problem: Problem | None, box: Path, entry_point: str | None
+) -> tuple[str, bool]:
     """Copy the submission (and the stub, if it is function-style) into the build box. Returns (main, stub?)."""
     box.mkdir(parents=True, exist_ok=True)
     text = _read_text(source)
@@ -121,7 +139,7 @@ def _stage(source: Path, lang: Language, problem: Problem | None, box: Path) -> 
         mains = [f.name for f in files if lang.is_source(f)]
         if not mains:
             raise SkipLanguage(f"{source}: no {lang.name} source file")
-        return _main_of(source, mains, lang), False
+        return _main_of(source, mains, lang, entry_point), False
     name = _saved_name(source, text, lang)
     shutil.copy(source, box / name)
     return name, False
@@ -148,10 +166,39 @@ class _Staged:
     stub: bool
 
 
+def compile_limits(problem: Problem | None) -> Limits:
+    """The compiler's limits: ours, or more where the package's resource guarantees (2025-09
+    ``compilation_time``, ``compilation_memory``) ask for more."""
+    if problem is None:
+        return COMPILE_LIMITS
+    time_s = max(COMPILE_LIMITS.time_s, problem.limits.compilation_time_s or 0.0)
+    memory_kib = max(COMPILE_LIMITS.memory_kib, problem.limits.compilation_memory_kib or 0)
+    wall_s = max(COMPILE_LIMITS.wall_time_s, 2 * time_s)
+    return replace(COMPILE_LIMITS, time_s=time_s, wall_time_s=wall_s, memory_kib=memory_kib)
+
+
+def _include(problem: Problem, lang: Language, box: Path, main: str) -> str:
+    """Add the package's include files for ``lang`` to the box (2025-09: its own folder, else default; the
+    constants substituted); the main file after that (an included driver may become it)."""
+    v2025 = problem.format_version is FormatVersion.V2025_09
+    render = problem.constants.substitute_bytes if problem.constants else None
+    main, _ = add_includes(problem.path, lang.code, lang.extensions, box, main, replace_default=v2025, render=render)
+    return main
+
+
 def build(
-    source: Path, lang: Language, env: Environment, *, problem: Problem | None, workdir: Path, trusted: bool = False
+    source: Path,
+    lang: Language,
+    env: Environment,
+    *,
+    problem: Problem | None,
+    workdir: Path,
+    trusted: bool = False,
+    entry_point: str | None = None,
 ) -> Build:
-    """Compile ``source`` (a file or a folder) in ``workdir``. Never raises for a bad submission."""
+    """Compile ``source`` (a file or a folder) in ``workdir``. Never raises for a bad submission.
+
+    ``entry_point``: the file (or class) to run, when the submission says (a folder's main file)."""
     missing = missing_tool(lang, env.tools)
     if missing is not None:
         raise SkipLanguage(missing)
@@ -161,9 +208,9 @@ def build(
     bad = _bad_file_name(source)
     if bad is not None:
         return Build(None, Verdict.CE, f"file name not allowed: {bad!r} (letters, digits and + _ . - only)", lang.id)
-    main, is_stub = _stage(source, lang, problem, box)
+    main, is_stub = _stage(source, lang, problem, box, entry_point)
     if problem is not None and not is_stub and lang.id not in problem.stubs:
-        main, _ = add_includes(problem.path, lang.id, lang.extensions, box, main)
+        main = _include(problem, lang, box, main)
     entry = entry_class(lang, main, (box / main).read_text(errors="replace") if (box / main).is_file() else "")
     if entry is None:
         return Build(None, Verdict.CE, f"{main}: found no class to run (one with a main method)", lang.id)
@@ -175,7 +222,7 @@ def build(
         memory_mib=(problem.limits.memory_kib // 1024) if problem is not None else 2048,
         stub=is_stub,
     )
-    compiled = _compile(staged, lang, env, workdir, trusted) if lang.compiled else ""
+    compiled = _compile(staged, lang, env, workdir, trusted, compile_limits(problem)) if lang.compiled else ""
     if isinstance(compiled, Build):
         return compiled
     return Build(_program(staged, lang, env.tools, trusted), None, compiled, lang.id)
@@ -187,7 +234,9 @@ def _expand(command: tuple[str, ...], staged: _Staged, tools: Toolchain) -> tupl
     )
 
 
-def _compile(staged: _Staged, lang: Language, env: Environment, workdir: Path, trusted: bool) -> Build | str:
+def _compile(
+    staged: _Staged, lang: Language, env: Environment, workdir: Path, trusted: bool, limits: Limits
+) -> Build | str:
     """Run the language's compile command in the box: the compiler's output, or a failed ``Build`` (CE, JE)."""
     log = workdir / "compile.log"  # stderr
     out = workdir / "compile.out"  # stdout (a file of its own: two opens of one file would overwrite)
@@ -195,7 +244,7 @@ def _compile(staged: _Staged, lang: Language, env: Environment, workdir: Path, t
         RunSpec(
             argv=_expand(lang.compile, staged, env.tools),
             box=staged.box,
-            limits=COMPILE_LIMITS,
+            limits=limits,
             stdout=out,
             stderr=log,
             env=expand_env(lang.env, env.tools),
@@ -228,6 +277,8 @@ def _program(staged: _Staged, lang: Language, tools: Toolchain, trusted: bool) -
         address_space_limit=lang.address_space_limit,
         trusted=trusted,
         stub=staged.stub,
+        entry_point=staged.entry if lang.entry_point is EntryPoint.CLASS else staged.main,
+        format_code=lang.code,
     )
 
 
@@ -242,15 +293,52 @@ def detect_language(source: Path, languages: Mapping[str, Language]) -> Language
 PROGRAM_MEMORY_MIB = 2048  # {memory_mib} of a package's program (build() assumes as much without a problem)
 
 
+def package_program(problem: Problem, path: Path, env: Environment, workdir: Path) -> Build:
+    """One of ``problem``'s validators, ready to run: ``trusted_program`` of it, or (2025-09) of a copy in
+    ``workdir`` with the problem's constants substituted, when it holds any. What runs is what was
+    substituted, never the package's own file."""
+    if needs_rendering(problem.constants, program_root(path)):
+        root = program_root(path)
+        copy = render_tree(problem.constants, root, workdir / "rendered" / root.name)
+        path = copy / path.relative_to(root) if root.is_dir() else copy
+    return trusted_program(path, env.languages, env.tools, env.runner, workdir)
+
+
+def _script_program(folder: Path, runner: Runner, workdir: Path) -> Build:
+    """A program given as ``build``/``run`` scripts (2025-09 "Other programs"): ``build`` runs in a copy of
+    the folder (trusted, with the compiler's limits), then ``run`` there is the program."""
+    copy = workdir / "program"
+    if copy.exists():
+        shutil.rmtree(copy)
+    shutil.copytree(folder, copy, symlinks=True)
+    if (copy / BUILD).is_file():
+        log = workdir / "build.log"
+        result = runner.run(
+            RunSpec(argv=("./" + BUILD,), box=copy, limits=COMPILE_LIMITS, stdout=log, stderr=log, trusted=True)
+        )
+        if not result.ok:
+            tail = log.read_text(errors="replace")[-MESSAGE_CHARS:] if log.is_file() else ""
+            why = result.sandbox_error or result.limit_hit or f"exit status {result.exit_code}"
+            return Build(None, Verdict.JE, f"{folder.name}/{BUILD} failed ({why}):\n{tail}", "")
+    if not (copy / RUN).is_file():
+        return Build(None, Verdict.JE, f"{folder.name}: no `{RUN}` script (after `{BUILD}`)", "")
+    program = Program("", copy, (str(copy / RUN),), trusted=True, processes=64)
+    return Build(program, None, "", "")
+
+
 def trusted_program(
     path: Path, languages: Mapping[str, Language], tools: Toolchain, runner: Runner, workdir: Path
 ) -> Build:
     """A package's own program (validator), in any language of the table: a language with ``trusted_run``
-    (Python, sh) runs in place; any other is built (trusted) once in ``workdir`` and run from there.
+    (Python, sh) runs in place; any other is built (trusted) once in ``workdir`` and run from there; a folder
+    with ``build``/``run`` scripts is built and run by them.
 
     Python programs find the project's ``reference`` package on their PYTHONPATH (after their own folder, so a
     ``reference/`` copied in beside them, as ``judge export`` does, wins); see docs/package-format.md.
     """
+    scripts = script_folder(path)
+    if scripts is not None:
+        return _script_program(scripts, runner, workdir)
     in_place = trusted_language(path, languages)
     if in_place is not None:
         argv, env = trusted_command(in_place, path, tools)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from judge.judging.build import Program
 from judge.judging.verdict import Verdict
+from judge.package.problem import Problem
 from judge.runner.spec import Limits, RunResult, RunSpec
 
 VALIDATOR_LIMITS = Limits(
@@ -19,6 +20,22 @@ VALIDATOR_LIMITS = Limits(
     open_files=256,
 )
 ACCEPT, REJECT = 42, 43
+
+
+def validator_limits(problem: Problem) -> Limits:
+    """An output (or static) validator's limits: ours, or the package's 2025-09 ``validation_time``,
+    ``validation_memory`` and ``validation_output`` where it gives them."""
+    given = problem.limits
+    time_s = given.validation_time_s or VALIDATOR_LIMITS.time_s
+    return replace(
+        VALIDATOR_LIMITS,
+        time_s=time_s,
+        wall_time_s=max(time_s, VALIDATOR_LIMITS.wall_time_s),
+        memory_kib=given.validation_memory_kib or VALIDATOR_LIMITS.memory_kib,
+        output_bytes=given.validation_output_bytes or VALIDATOR_LIMITS.output_bytes,
+    )
+
+
 MESSAGE_CHARS = 4000
 
 
@@ -100,14 +117,15 @@ class ValidatorCall:
     args: tuple[str, ...]
     team_output: Path | None  # None: an interactive run (its stdin is the program's stdout)
     log: Path  # its stderr; its stdout goes beside, with the suffix .out
-    wall_time_s: float | None = None  # CPU and wall-clock limit; None: VALIDATOR_LIMITS'
+    wall_time_s: float | None = None  # CPU and wall-clock limit (interactive); None: those of ``limits``
+    limits: Limits = VALIDATOR_LIMITS  # ``validator_limits`` of the problem
 
 
 def validator_spec(validator: Program, call: ValidatorCall) -> RunSpec:
     """How to start ``validator`` for ``call`` (a trusted run)."""
-    limits = VALIDATOR_LIMITS
+    limits = call.limits
     if call.wall_time_s is not None:
-        limits = replace(VALIDATOR_LIMITS, wall_time_s=call.wall_time_s, time_s=call.wall_time_s)
+        limits = replace(limits, wall_time_s=call.wall_time_s, time_s=call.wall_time_s)
     return RunSpec(
         argv=(*validator.argv, str(call.input_path), str(call.answer_path), str(call.feedback_dir) + "/", *call.args),
         box=call.feedback_dir.parent,

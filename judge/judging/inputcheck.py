@@ -5,6 +5,7 @@ Shared by `judge verify` (every test) and `judge fuzz` (every generated input).
 
 from __future__ import annotations
 
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,13 +19,21 @@ VALID = 42
 MESSAGE_CHARS = 300
 
 
-def input_problem(program: Program, stdin: Path, args: tuple[str, ...], runner: Runner, workdir: Path) -> str | None:
-    """None when the validator accepts ``stdin`` (exit 42), else what it said (or its exit status)."""
+def input_problem(
+    program: Program, stdin: Path, args: tuple[str, ...], runner: Runner, workdir: Path, files: Path | None = None
+) -> str | None:
+    """None when the validator accepts ``stdin`` (exit 42), else what it said (or its exit status).
+    ``files``: the test's 2025-09 ``.files`` folder, copied into the validator's working directory."""
     log = workdir / "check.log"
+    box = workdir
+    if files is not None:
+        box = workdir / "files"
+        shutil.rmtree(box, ignore_errors=True)
+        shutil.copytree(files, box)
     result = runner.run(
         RunSpec(
             argv=(*program.argv, *args),
-            box=workdir,
+            box=box,
             limits=INPUT_VALIDATOR_LIMITS,
             stdin=stdin,
             stdout=log,

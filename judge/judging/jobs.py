@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from judge.judging.build import SkipLanguage
+from judge.judging.build import RefusedByProblem, SkipLanguage
 from judge.judging.environment import Environment
 from judge.judging.prepared import PackageMismatch, Packages
 from judge.judging.results import CaseResult, SubmissionResult
@@ -50,6 +50,7 @@ class JudgeJob:
     label: str = ""  # what results call the source (e.g. "ann/sum.py")
     all_tests: bool = False  # judge tests past where the contest stops too (`judge verify --all-tests`)
     stop_at_failure: bool = False  # stop at the first failed test (a pass-fail contest's lazy judging)
+    entry_point: str | None = None  # the file (or class) a folder submission runs (2025-09 ``entrypoint``)
 
     def source_hash(self) -> str:
         return source_hash(self.files)
@@ -102,9 +103,27 @@ def make_job(
     label: str = "",
     all_tests: bool = False,
 ) -> JudgeJob:
-    """A job for the submission at ``path`` (read now). Raises Unreadable."""
+    """A job for the submission at ``path`` (read now). Raises Unreadable.
+
+    An example submission of the package (under its ``submissions/``) gets the package's 2025-09 constants
+    substituted here: the job holds (and its source hash covers) exactly what is judged."""
     files, folder = read_submission(path, within if within is not None else path.parent)
+    if problem.constants and path.resolve().is_relative_to(problem.path / "submissions"):
+        files = tuple(SourceFile(f.name, problem.constants.substitute_bytes(f.data, f"{path}")) for f in files)
     return JudgeJob(problem.id, problem.content_hash, language, files, folder, label or str(path), all_tests)
+
+
+def refusal(job: JudgeJob, problem: Problem, lang_code: str) -> str | None:
+    """Why the problem's own rules refuse the submission without judging it (problem.yaml ``languages``, the
+    2025-09 ``code`` limit), or None."""
+    if not problem.allows(lang_code):
+        allowed = ", ".join(sorted(problem.languages or ()))
+        return f"refused, not judged: {lang_code} is not a language of problem {problem.id} (languages: {allowed})"
+    size = sum(len(f.data) for f in job.files)
+    limit = problem.limits.code_bytes
+    if limit is not None and size > limit:
+        return f"refused, not judged: {size} bytes of source, over problem {problem.id}'s code limit ({limit} bytes)"
+    return None
 
 
 def read_source(path: Path, folder: Path) -> bytes:
@@ -153,6 +172,9 @@ def judge_job(
     if lang is None:
         known = ", ".join(sorted(env.languages))
         raise SkipLanguage(f"{job.label}: unknown language {job.language!r}; known: {known}")
+    refused = refusal(job, packages.problem(job.problem), lang.code)
+    if refused is not None:
+        raise RefusedByProblem(refused)
     try:
         prepared = packages.prepared(job.problem, job.package_hash)
     except PackageMismatch as exc:
@@ -161,7 +183,11 @@ def judge_job(
         try:
             source = job.stage(Path(tmp))
             options = JudgeOptions(
-                language=lang, all_tests=job.all_tests, stop_at_failure=job.stop_at_failure, on_test=on_test
+                language=lang,
+                all_tests=job.all_tests,
+                stop_at_failure=job.stop_at_failure,
+                on_test=on_test,
+                entry_point=job.entry_point,
             )
             result = judge_submission(prepared, source, env, options=options)
         except SkipLanguage:

@@ -23,33 +23,66 @@ class Scored:
 _BY_MIN = (ScoreAggregation.MIN, ScoreAggregation.PASS_FAIL)
 
 
+def _static_max(group: TestGroup) -> float:
+    """The maximum of the group's static validation test case (2025-09; 0 without one, or pass-fail)."""
+    return group.static.max_score if group.static is not None else 0.0
+
+
 def test_max(group: TestGroup) -> float:
-    """The most one test of this group can score."""
+    """The most one test of this group can score (in a sum group, the static validation test case's
+    maximum is taken off first: ``(max_score - static_validation_score) / N``, as the 2025-09 spec says)."""
     n = len(group.tests)
     if n == 0 or group.subgroups:
         return 0.0
-    return group.max_score if group.aggregation in _BY_MIN else group.max_score / n
+    return group.max_score if group.aggregation in _BY_MIN else (group.max_score - _static_max(group)) / n
+
+
+def _static_score(group: TestGroup, results: Mapping[str, CaseResult], tests: dict[str, float]) -> float | None:
+    """The score of the group's static validation test case (None: it has none, or it is pass-fail, when
+    it counts as one more test that must be accepted)."""
+    case = group.static_case()
+    if case is None or group.static is None:
+        return None
+    fraction = _fraction(results.get(case.name))
+    if group.static.pass_fail:
+        tests[case.name] = 0.0
+        return None
+    tests[case.name] = fraction * group.static.max_score if group.scored else 0.0
+    return tests[case.name]
+
+
+def _leaf_score(group: TestGroup, results: Mapping[str, CaseResult], tests: dict[str, float]) -> float:
+    """The score of a group of tests (no subgroups)."""
+    fractions = [_fraction(results.get(t.name)) for t in group.tests]
+    static = _static_score(group, results, tests)
+    case = group.static_case()
+    if case is not None and static is None:  # a pass-fail static validation test case: one more test
+        fractions.append(_fraction(results.get(case.name)))
+    per_test = test_max(group)
+    for t, f in zip(group.tests, fractions, strict=False):
+        tests[t.name] = f * per_test if group.scored else 0.0
+    if not group.scored:
+        return 0.0
+    if not fractions:
+        return static or 0.0
+    if group.aggregation in _BY_MIN:
+        score = group.max_score * min(fractions)
+        return score if static is None else min(score, static)
+    return (group.max_score - _static_max(group)) * sum(fractions) / len(fractions) + (static or 0.0)
 
 
 def _group_score(
     group: TestGroup, results: Mapping[str, CaseResult], out: list[GroupScore], tests: dict[str, float]
 ) -> float:
     if group.subgroups:
-        score = combine_scores(group.combine, [_group_score(sub, results, out, tests) for sub in group.subgroups])
+        parts = [_group_score(sub, results, out, tests) for sub in group.subgroups]
+        static = _static_score(group, results, tests)
+        score = combine_scores(group.combine, parts + ([static] if static is not None else []))
         for t in group.tests:
             tests[t.name] = 0.0
     else:
-        fractions = [_fraction(results.get(t.name)) for t in group.tests]
-        per_test = test_max(group)
-        for t, f in zip(group.tests, fractions, strict=True):
-            tests[t.name] = f * per_test if group.scored else 0.0
-        if not fractions or not group.scored:
-            score = 0.0
-        elif group.aggregation in _BY_MIN:
-            score = group.max_score * min(fractions)
-        else:
-            score = group.max_score * sum(fractions) / len(fractions)
-    verdict = first_failure([results[t.name] for t in group.all_tests() if t.name in results])
+        score = _leaf_score(group, results, tests)
+    verdict = first_failure([results[t.name] for t in group.judged_cases() if t.name in results])
     out.append(GroupScore(group.name, round(score, 6), group.max_score, verdict))
     return score
 
@@ -74,7 +107,7 @@ def score_submission(problem: Problem, results: Mapping[str, CaseResult]) -> Sco
     if problem.sample is not None:
         _group_score(problem.sample, results, groups, tests)
     score = _group_score(problem.secret, results, groups, tests)
-    ordered = [results[t.name] for t in problem.tests() if t.name in results]
+    ordered = [results[t.name] for t in problem.judged_cases() if t.name in results]
     verdict = first_failure(ordered)
     if any(r.verdict is Verdict.JE and not r.skipped for r in ordered):
         verdict = Verdict.JE  # never charge the contestant for the judge's failure

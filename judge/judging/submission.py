@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from judge.judging.build import Build, Program, build, detect_language, trusted_program
+from judge.judging.build import Build, Program, build, detect_language, package_program, trusted_program
 from judge.judging.environment import Environment
 from judge.judging.problemtypes import Context, judge_test
 from judge.judging.results import CaseResult, SubmissionResult
@@ -20,20 +20,28 @@ from judge.package.problem import Problem, TestCase
 
 @dataclass(frozen=True)
 class Prepared:
-    """A problem with its validator built, ready to judge many submissions."""
+    """A problem with its validators built, ready to judge many submissions."""
 
     problem: Problem
     validator: Program | None
     error: str | None  # the package's validator cannot be built: every submission gets JE
+    static_validator: Program | None = None  # 2025-09 static_validator/
 
 
 def prepare(problem: Problem, env: Environment, workdir: Path) -> Prepared:
+    """Build the problem's output validator (and static validator) once, in ``workdir``."""
+    static = None
+    if problem.static_validator is not None:
+        built = trusted_program(problem.static_validator, env.languages, env.tools, env.runner, workdir / "static")
+        if built.program is None:
+            return Prepared(problem, None, f"static validator: {built.message}")
+        static = built.program
     if problem.output_validator is None:
-        return Prepared(problem, None, None)
-    built = trusted_program(problem.output_validator, env.languages, env.tools, env.runner, workdir / "validator")
+        return Prepared(problem, None, None, static)
+    built = package_program(problem, problem.output_validator, env, workdir / "validator")
     if built.program is None:
         return Prepared(problem, None, f"output validator: {built.message}")
-    return Prepared(problem, built.program, None)
+    return Prepared(problem, built.program, None, static)
 
 
 def unjudged(
@@ -61,7 +69,22 @@ def _failed_build(problem: Problem, source: Path, built: Build, warnings: tuple[
 
 
 def _tests_to_run(problem: Problem) -> list[TestCase]:
-    return list(problem.tests())
+    return list(problem.judged_cases())
+
+
+def _blocked(problem: Problem, test: TestCase, results: dict[str, CaseResult]) -> bool:
+    """2025-09 ``require_pass``: a test of a group (or of ``secret``) that requires groups not all accepted
+    (a test of theirs rejected, or not judged) is not judged; it counts as not accepted."""
+    names = [test.group]
+    if test.group.startswith("secret/"):
+        names.append("secret")
+    required = [r for name in names for r in problem.group(name).require_pass]
+    for name in required:
+        for t in problem.group(name).judged_cases():
+            r = results.get(t.name)
+            if r is None or r.skipped or r.verdict is not Verdict.AC:
+                return True
+    return False
 
 
 @dataclass(frozen=True)
@@ -77,6 +100,7 @@ class JudgeOptions:
     stop_at_failure: bool = False
     workdir: Path | None = None  # None: a temporary folder, removed afterwards
     on_test: Callable[[CaseResult], None] | None = None  # called with each test's result as soon as it is known
+    entry_point: str | None = None  # the file (or class) a folder submission runs (2025-09 ``entrypoint``)
 
 
 def judge_submission(
@@ -93,13 +117,13 @@ def judge_submission(
         if prepared.error is not None:
             je = Build(None, Verdict.JE, prepared.error, lang.id)
             return _failed_build(problem, source, je, warnings)
-        built = build(source, lang, env, problem=problem, workdir=work)
+        built = build(source, lang, env, problem=problem, workdir=work, entry_point=options.entry_point)
         if built.program is None:
             return _failed_build(problem, source, built, warnings)
-        ctx = Context(problem, built.program, prepared.validator, env.runner, work)
+        ctx = Context(problem, built.program, prepared.validator, env.runner, work, prepared.static_validator)
         results = _judge_tests(ctx, options)
         scored = score_submission(problem, results)
-        ordered = tuple(results[t.name] for t in problem.tests() if t.name in results)
+        ordered = tuple(results[t.name] for t in problem.judged_cases() if t.name in results)
         return SubmissionResult(
             problem=problem.id,
             source=str(source),
@@ -143,6 +167,7 @@ def _judge_tests(ctx: Context, options: JudgeOptions) -> dict[str, CaseResult]:
     stop_all = False
     for i, test in enumerate(_tests_to_run(problem)):
         beyond = stop_all or any(test.group == g or test.group.startswith(g + "/") for g in stopped_groups)
+        beyond = beyond or _blocked(problem, test, results)
         if beyond and not options.all_tests:
             continue
         test_dir = ctx.workdir / f"t{i:04d}"

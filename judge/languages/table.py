@@ -68,6 +68,12 @@ class Language:
     trusted_run: tuple[str, ...] = ()
     trusted_env: Mapping[str, str] = field(default_factory=dict)  # ... with this environment ({package_pythonpath})
     entry_point: EntryPoint = EntryPoint.NONE  # what an uploaded submission's entry point names
+    format_code: str = ""  # the Kattis format's code for it, when it is not the id ("" = the id)
+
+    @property
+    def code(self) -> str:
+        """The language's code in the Kattis format (problem.yaml ``languages``, ``include/<code>/``)."""
+        return self.format_code or self.id
 
     def is_source(self, path: Path) -> bool:
         """A file of this language (by extension alone): it is staged and passed as {files}."""
@@ -188,6 +194,7 @@ _FIELDS = {
     "trusted_run",
     "trusted_env",
     "entry_point",
+    "format_code",
 }
 
 
@@ -258,6 +265,7 @@ def _language(lang_id: str, spec: object) -> Language:
         trusted_run=_strings(spec.get("trusted_run", []), "trusted_run"),
         trusted_env=_string_table(spec.get("trusted_env", {}), "trusted_env"),
         entry_point=_entry_point(spec.get("entry_point", "")),
+        format_code=str(spec.get("format_code", "")),
     )
     if not lang.run:
         raise ValueError("run: empty")

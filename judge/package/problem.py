@@ -10,55 +10,56 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from judge.languages.table import Language, is_program_source, load_languages
+from judge.languages.table import Language, load_languages
+from judge.package.constants import Constants, parse_constants, variant_warnings
 from judge.package.deps import verdict_hash
+from judge.package.errors import PackageError
 from judge.package.extensions import AnswerMode, Extensions, InputMode, MetricSpec, StubSpec, load_extensions
 from judge.package.formats import FormatVersion, format_version
+from judge.package.groupload import load_group
+from judge.package.keys import Place, Tracked, check_all_read, check_known, refusal
+from judge.package.limits import ProblemLimits, parse_limits
+from judge.package.metadata import check_metadata, parse_languages
+from judge.package.programs import (
+    INPUT_VALIDATOR_FOLDERS,
+    find_program,
+    input_validators,
+    output_validator,
+    program_name,
+    program_root,
+    static_validator,
+)
 from judge.package.testgroups import (
     GroupRules,
-    PackageError,
     ScoreAggregation,
     TestCase,
     TestGroup,
     declared_max,
-    group_config,
     group_worth,
-    load_group,
     parse_args,
-    parse_number,
     read_yaml,
     root_settings,
 )
+from judge.package.v2025 import check_constants, check_includes, check_require_pass, statement_files
 
 __all__ = [
     "AnswerMode",
+    "Constants",
     "FormatVersion",
     "InputMode",
     "MetricSpec",
     "PackageError",
     "Problem",
+    "ProblemLimits",
     "ScoreAggregation",
     "StubSpec",
     "TestCase",
     "TestGroup",
+    "INPUT_VALIDATOR_FOLDERS",
+    "find_program",
     "load_problem",
     "program_name",
 ]
-
-
-@dataclass(frozen=True)
-class ProblemLimits:
-    time_s: float = 1.0
-    memory_kib: int = 1024 * 1024
-    output_bytes: int = 8 * 1024 * 1024
-    validation_passes: int = 2
-
-    @property
-    def wall_time_s(self) -> float:
-        """1.5 x the time limit + 2 s: a program that computes always meets its CPU limit first (the CPU
-        kill comes at most 2 s after it, runner/limits.py), one that sleeps or blocks for twice the time
-        limit is a TLE from 4 s limits on (DOMjudge's expectation)."""
-        return 1.5 * self.time_s + 2
 
 
 @dataclass(frozen=True)
@@ -86,6 +87,14 @@ class Problem:
     # problem.yaml ``allow_file_writing`` (2025-09; read for every version): may submissions create,
     # change or delete files in their working directory? DOMjudge's rule and the format's default: no.
     allow_file_writing: bool = False
+    constants: Constants = field(default_factory=Constants)  # 2025-09 ``constants``
+    languages: frozenset[str] | None = None  # problem.yaml ``languages``: the format's codes allowed (None: all)
+    static_validator: Path | None = None  # 2025-09 ``static_validator/``
+    warnings: tuple[str, ...] = ()  # what the loader ignored (unknown 2025-09 keys): `judge verify` says it
+
+    def allows(self, format_code: str) -> bool:
+        """Whether a submission in the language of this format code may be judged (problem.yaml ``languages``)."""
+        return self.languages is None or format_code in self.languages
 
     def groups(self) -> tuple[TestGroup, ...]:
         top = ((self.sample,) if self.sample else ()) + (self.secret,)
@@ -98,6 +107,11 @@ class Problem:
             out.extend(self.sample.all_tests())
         out.extend(self.secret.all_tests())
         return tuple(out)
+
+    def judged_cases(self) -> tuple[TestCase, ...]:
+        """What judging runs, in order: the tests, each group's static validation test case (2025-09) first."""
+        top = ((self.sample,) if self.sample else ()) + (self.secret,)
+        return tuple(t for g in top for t in g.judged_cases())
 
     def group(self, name: str) -> TestGroup:
         for g in self.groups():
@@ -131,99 +145,8 @@ def _types(config: Mapping[str, Any]) -> set[str]:
     if unknown:
         raise PackageError(f"problem.yaml: unknown problem type {sorted(unknown)[0]!r}")
     if "submit-answer" in words:
-        raise PackageError("problem.yaml: submit-answer problems are not supported")
+        raise refusal(Place.PROBLEM_YAML, "type: submit-answer", "problem.yaml")
     return words
-
-
-def _limits(config: Mapping[str, Any], root: Path) -> ProblemLimits:
-    raw = config.get("limits") or {}
-    if not isinstance(raw, dict):
-        raise PackageError("problem.yaml: `limits` must be a mapping")
-    time_s = 1.0
-    timelimit_file = root / ".timelimit"
-    if "time_limit" in raw:
-        time_s = parse_number(raw["time_limit"], "limits.time_limit")
-    elif timelimit_file.is_file():
-        try:
-            time_s = float(timelimit_file.read_text().split()[0])
-        except (ValueError, IndexError):
-            raise PackageError(f"{timelimit_file}: expected a number of seconds") from None
-    if time_s <= 0:
-        raise PackageError("limits.time_limit must be positive")
-    memory_mib = parse_number(raw.get("memory", 1024), "limits.memory")
-    output_mib = parse_number(raw.get("output", 8), "limits.output")
-    passes = int(parse_number(raw.get("validation_passes", 2), "limits.validation_passes"))
-    return ProblemLimits(
-        time_s=time_s,
-        memory_kib=int(memory_mib * 1024),
-        output_bytes=int(output_mib * 1024 * 1024),
-        validation_passes=passes,
-    )
-
-
-def find_program(base: Path, languages: Mapping[str, Language]) -> Path | None:
-    """A validator given as a file or a folder (see docs/package-format.md): a folder's program is its source
-    file in a language of ``languages`` (one named after the folder, validate, validator or main among several)."""
-    if base.is_file():
-        return base
-    if not base.is_dir():
-        return None
-    sources = sorted(p for p in base.iterdir() if p.is_file() and is_program_source(p, languages))
-    if not sources:
-        subdirs = [p for p in base.iterdir() if p.is_dir() and not p.name.startswith((".", "__"))]
-        return find_program(subdirs[0], languages) if len(subdirs) == 1 else None
-    if len(sources) == 1:
-        return sources[0]
-    for stem in (base.name, "validate", "validator", "main"):
-        for p in sources:
-            if p.stem == stem:
-                return p
-    # A compiled folder of several source files: the first one stands for the folder.
-    return sources[0]
-
-
-def _output_validator(root: Path, version: FormatVersion, languages: Mapping[str, Language]) -> Path | None:
-    for folder in version.output_validator_folders:
-        base = root / folder
-        if not base.exists():
-            continue
-        if folder == "output_validator":
-            found = find_program(base, languages)
-        else:
-            entries = sorted(e for e in base.iterdir() if not e.name.startswith((".", "__")))
-            if not entries:
-                continue
-            if len(entries) > 1 and not all(e.is_file() for e in entries):
-                dirs = [e for e in entries if e.is_dir()]
-                if len(dirs) != 1:
-                    raise PackageError(f"{base}: expected exactly one output validator, found {len(dirs)}")
-                entries = dirs
-            found = find_program(entries[0] if len(entries) == 1 else base, languages)
-        if found is None:
-            raise PackageError(f"{base}: no validator program found (no source file in a language the judge knows)")
-        return found
-    return None
-
-
-INPUT_VALIDATOR_FOLDERS = ("input_validators", "input_validator", "input_format_validators")
-
-
-def program_name(path: Path) -> str:
-    """The Kattis name of a package program found at ``path``: a single file's stem, or its folder's name."""
-    return path.stem if path.parent.name in INPUT_VALIDATOR_FOLDERS else path.parent.name
-
-
-def _input_validators(root: Path, languages: Mapping[str, Language]) -> tuple[Path, ...]:
-    """Every input validator (a file or a folder of the first input validator folder), in any known language."""
-    bases = [root / f for f in INPUT_VALIDATOR_FOLDERS if (root / f).is_dir()]
-    if not bases:
-        return ()
-    out: list[Path] = []
-    for entry in sorted(e for e in bases[0].iterdir() if not e.name.startswith((".", "__"))):
-        found = find_program(entry, languages)
-        if found is not None and is_program_source(found, languages):
-            out.append(found)
-    return tuple(out)
 
 
 def package_hash(root: Path) -> str:
@@ -251,11 +174,10 @@ def _name(config: Mapping[str, Any], root: Path) -> str:
     return str(name_raw)
 
 
-def _test_data(path: Path, root: Path, version: FormatVersion, scoring: bool) -> tuple[TestGroup | None, TestGroup]:
+def _test_data(path: Path, root: Path, rules: GroupRules) -> tuple[TestGroup | None, TestGroup]:
     """data/sample (None when it is missing, or is all there is) and data/secret, with their groups."""
     data_root = root / "data"
-    rules = _group_rules(version)
-    inherited = root_settings(data_root, rules, scoring=scoring)
+    inherited = root_settings(data_root, rules, scoring=rules.scoring)
     sample = None
     if (data_root / "sample").is_dir():
         sample = load_group(
@@ -267,14 +189,14 @@ def _test_data(path: Path, root: Path, version: FormatVersion, scoring: bool) ->
             raise PackageError(f"{path}: no data/secret folder, and no samples (data/sample/*.in) to judge on")
         secret_dir = data_root / "sample"  # samples only (DOMjudge's `hello`): they are the judged, scored tests
         sample = None
-    declared = declared_max(group_config(secret_dir, rules.files), f"data/{secret_dir.name}")
+    declared = declared_max(rules.config(secret_dir), f"data/{secret_dir.name}")
     if declared is None and rules.inherit:
-        declared = declared_max(group_config(data_root, rules.files), "data")
+        declared = declared_max(rules.config(data_root), "data")
     if declared is None:
-        declared = group_worth(secret_dir, data_root, rules.files)  # legacy accept_score packages (else None)
+        declared = group_worth(secret_dir, data_root, rules)  # legacy accept_score packages (else None)
     secret_max = 100.0 if declared is None else declared
     secret = load_group(secret_dir, data_root, inherited=inherited, max_score=secret_max, scored=True, rules=rules)
-    if not secret.all_tests():
+    if not secret.all_tests() and secret.static_case() is None:
         raise PackageError(f"{path}: data/secret has no test cases (*.in)")
     return sample, secret
 
@@ -288,40 +210,65 @@ def _statement(root: Path, version: FormatVersion) -> Path | None:
     return None
 
 
+def _checked(config: dict[str, Any], version: FormatVersion) -> dict[str, Any]:
+    """problem.yaml, checked against the 2025-09 table and tracked (keys.py); older versions as read."""
+    if version is not FormatVersion.V2025_09:
+        if "constants" in config:
+            raise PackageError("problem.yaml: `constants` is a 2025-09 key (problem_format_version: 2025-09)")
+        return config
+    warnings = check_known(config, Place.PROBLEM_YAML, "problem.yaml", extra=("judge",))  # judge: ours, older
+    limits = config.get("limits")
+    if isinstance(limits, dict):
+        warnings += check_known(limits, Place.LIMITS, "problem.yaml limits")
+    tracked = Tracked(config, "problem.yaml", warnings)
+    tracked.get("problem_format_version")  # format_version() read it before
+    check_metadata(tracked)
+    return tracked
+
+
+@dataclass(frozen=True)
+class _Programs:
+    output_validator: Path | None
+    input_validators: tuple[Path, ...]
+    static_validator: Path | None
+
+
+def _programs(root: Path, version: FormatVersion, known: Mapping[str, Language]) -> _Programs:
+    static = static_validator(root, known) if version is FormatVersion.V2025_09 else None
+    return _Programs(output_validator(root, version, known), input_validators(root, known), static)
+
+
 def load_problem(path: Path, *, languages: Mapping[str, Language] | None = None) -> Problem:
     """Read a package. Raises PackageError with a one-line reason.
 
     ``languages``: the table whose extensions a validator may have (default: the judge's own)."""
     known = load_languages() if languages is None else languages
-    root, config = _problem_config(path)
-    version = format_version(config)
+    root, raw = _problem_config(path)
+    version = format_version(raw)
+    config = _checked(raw, version)
     words = _types(config)
-    scoring = "scoring" in words
-    limits = _limits(config, root)
-    validator_args = parse_args(
-        config.get("validator_args", config.get("validator_flags")), "problem.yaml validator_flags"
-    )
-    sample, secret = _test_data(path, root, version, scoring)
-    interactive = "interactive" in words
-    multi_pass = "multi-pass" in words
-    output_validator = _output_validator(root, version, known)
-    if (interactive or multi_pass) and output_validator is None:
+    constants = parse_constants(config.get("constants")) if version is FormatVersion.V2025_09 else Constants()
+    programs = _programs(root, version, known)
+    rules = _group_rules(version, constants, scoring="scoring" in words, static=programs.static_validator)
+    sample, secret = _test_data(path, root, rules)
+    if (words & {"interactive", "multi-pass"}) and programs.output_validator is None:
         raise PackageError(f"{path}: interactive and multi-pass problems need an output validator")
-    ext = load_extensions(root, config)
     allow_file_writing = config.get("allow_file_writing", False)
     if not isinstance(allow_file_writing, bool):
         raise PackageError(f"{path}: allow_file_writing must be true or false, not {allow_file_writing!r}")
-    return Problem(
+    ext = load_extensions(root, config)
+    validator_flags = config.get("validator_args", config.get("validator_flags"))
+    problem = Problem(
         id=root.name,
         path=root,
         name=_name(config, root),
-        scoring=scoring,
-        interactive=interactive,
-        multi_pass=multi_pass,
-        limits=limits,
-        validator_args=validator_args,
-        output_validator=output_validator,
-        input_validators=_input_validators(root, known),
+        scoring="scoring" in words,
+        interactive="interactive" in words,
+        multi_pass="multi-pass" in words,
+        limits=parse_limits(config, root, strict=version is FormatVersion.V2025_09),
+        validator_args=parse_args(validator_flags, "problem.yaml validator_flags"),
+        output_validator=programs.output_validator,
+        input_validators=programs.input_validators,
         sample=sample,
         secret=secret,
         input_mode=ext.input_mode,
@@ -333,17 +280,49 @@ def load_problem(path: Path, *, languages: Mapping[str, Language] | None = None)
         format_version=version,
         extensions=ext,
         allow_file_writing=allow_file_writing,
+        constants=constants,
+        languages=parse_languages(config.get("languages")),
+        static_validator=programs.static_validator,
+        warnings=(config.warnings if isinstance(config, Tracked) else ())
+        + variant_warnings(constants)
+        + tuple(w for g in _all_groups(sample, secret) for w in g.warnings),
     )
+    if isinstance(config, Tracked):
+        _check_2025(problem, config)
+    return problem
 
 
-def _group_rules(version: FormatVersion) -> GroupRules:
+def _all_groups(sample: TestGroup | None, secret: TestGroup) -> tuple[TestGroup, ...]:
+    return tuple(g for top in ((sample,) if sample else ()) + (secret,) for g in top.all_groups())
+
+
+def _check_2025(problem: Problem, config: Tracked) -> None:
+    """What a 2025-09 package must hold across its files (v2025.py), and every key of problem.yaml read."""
+    root = problem.path
+    statements = statement_files(root, problem.format_version.statement_folders)
+    validators = [p for p in (problem.output_validator, *problem.input_validators) if p is not None]
+    check_constants(root, problem.constants, statements=statements, programs=[program_root(p) for p in validators])
+    check_includes(root, problem.languages)
+    check_require_pass(problem.groups(), scoring=problem.scoring)
+    check_all_read(config, Place.PROBLEM_YAML)
+
+
+def _group_rules(version: FormatVersion, constants: Constants, *, scoring: bool, static: Path | None) -> GroupRules:
     if version is FormatVersion.V2025_09:
         return GroupRules(
             files=version.group_files,
             inherit=False,
             score_files_absolute=True,
             default_aggregation_subgroups="pass-fail",
+            substitute=constants.substitute,  # also without constants: a {{name}} there names nothing
+            strict=True,
+            scoring=scoring,
+            static_validator=static,
         )
     return GroupRules(
-        files=version.group_files, inherit=True, score_files_absolute=False, default_aggregation_subgroups="min"
+        files=version.group_files,
+        inherit=True,
+        score_files_absolute=False,
+        default_aggregation_subgroups="min",
+        scoring=scoring,
     )

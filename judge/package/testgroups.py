@@ -13,9 +13,8 @@ from typing import Any
 
 import yaml
 
-
-class PackageError(Exception):
-    """The problem package is malformed. The message is one line, meant for the organizer."""
+from judge.package.errors import PackageError
+from judge.package.keys import Place, refusal
 
 
 class ScoreAggregation(StrEnum):
@@ -25,16 +24,31 @@ class ScoreAggregation(StrEnum):
     PASS_FAIL = "pass-fail"  # 2025-09: max_score if every test is accepted, else 0
 
 
+Substitute = Callable[[str, str], str]  # (text, where) -> text: 2025-09 constants in test_group.yaml
+STATIC_CASE = "static_validation"  # the last part of a group's static validation test case's name
+
+
 @dataclass(frozen=True)
 class TestCase:
     name: str  # path relative to data/, without .in: "secret/group1/003"
-    input_path: Path
+    input_path: Path  # a static validation test case: its group's test_group.yaml (it has no input)
     answer_path: Path | None  # None = empty answer
     group: str  # the group path relative to data/: "sample", "secret", "secret/group1"
     # 2025-09 test case settings (X.yaml); None = the group's
     validator_args: tuple[str, ...] | None = None
     input_validator_args: tuple[tuple[str, ...], Mapping[str, tuple[str, ...]]] | None = None
     args: tuple[str, ...] | None = None
+    files: Path | None = None  # 2025-09 ``X.files/``: copied into the working directory of the runs
+    static: bool = False  # the group's static validation test case (its static validator judges the source)
+
+
+@dataclass(frozen=True)
+class StaticValidation:
+    """A group's static validation test case (2025-09 ``static_validation_score``)."""
+
+    max_score: float  # its maximum score (0 when pass-fail)
+    pass_fail: bool
+    args: tuple[str, ...] = ()  # static_validator_args
 
 
 @dataclass(frozen=True)
@@ -54,6 +68,24 @@ class TestGroup:
     input_validator_args_by_name: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     args: tuple[str, ...] = ()  # 2025-09 `args`: command-line arguments of the submission
     score_file_max: float = 0.0  # what a validator's score.txt is relative to (see docs/package-format.md)
+    require_pass: tuple[str, ...] = ()  # 2025-09: judged only when these groups (or sample) are accepted
+    static: StaticValidation | None = None  # 2025-09: the group's static validation test case
+    warnings: tuple[str, ...] = ()  # about its settings and its tests' (unknown 2025-09 keys)
+
+    def static_case(self) -> TestCase | None:
+        """The group's static validation test case, judged before its other tests (None: it has none)."""
+        if self.static is None:
+            return None
+        name = f"{self.name}/{STATIC_CASE}"
+        return TestCase(name, self.path / "test_group.yaml", None, self.name, static=True)
+
+    def judged_cases(self) -> tuple[TestCase, ...]:
+        """What judging runs, in order: the static validation test case, the own tests, the subgroups'."""
+        static = self.static_case()
+        out = ([static] if static is not None else []) + list(self.tests)
+        for sub in self.subgroups:
+            out.extend(sub.judged_cases())
+        return tuple(out)
 
     def input_args_for(self, validator: str, test: TestCase | None = None) -> tuple[str, ...]:
         """The arguments of input validator ``validator`` (its program name) on ``test`` (or the group)."""
@@ -79,9 +111,11 @@ class TestGroup:
 # --------------------------------------------------------------------------- reading
 
 
-def read_yaml(path: Path) -> dict[str, Any]:
+def read_yaml(path: Path, substitute: Substitute | None = None) -> dict[str, Any]:
+    """A YAML file whose top level is a mapping (``substitute``: applied to its text first)."""
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        data = yaml.safe_load(substitute(text, str(path)) if substitute is not None else text)
     except (OSError, UnicodeDecodeError) as exc:
         raise PackageError(f"cannot read {path}: {exc}") from None
     except yaml.YAMLError as exc:
@@ -111,16 +145,21 @@ def parse_number(value: Any, where: str) -> float:
     return float(value)
 
 
-def group_config(path: Path, files: tuple[str, ...] = ("test_group.yaml", "testdata.yaml")) -> dict[str, Any]:
+def group_config(
+    path: Path, files: tuple[str, ...] = ("test_group.yaml", "testdata.yaml"), substitute: Substitute | None = None
+) -> dict[str, Any]:
+    """The settings of the group at ``path``: the first of ``files`` there (``substitute``: 2025-09 constants,
+    applied to test_group.yaml only), or none."""
     for name in files:
         if (path / name).is_file():
-            return read_yaml(path / name)
+            return read_yaml(path / name, substitute if name == "test_group.yaml" else None)
     return {}
 
 
 _TEST_SUFFIXES = (".in",)
 
-UNSUPPORTED_KEYS = ("require_pass", "static_validation_score", "static_validator_args")  # 2025-09
+# 2025-09 keys, read from test_group.yaml only (in a legacy testdata.yaml they are refused: say 2025-09)
+NEW_KEYS = ("require_pass", "static_validation_score", "static_validator_args")
 AGGREGATIONS = {
     "min": ScoreAggregation.MIN,
     "sum": ScoreAggregation.SUM,
@@ -138,6 +177,14 @@ class GroupRules:
     inherit: bool  # settings are inherited by subgroups (legacy, 2023-07) or not (2025-09)
     score_files_absolute: bool  # 2025-09: score.txt is the test's own score (max: max_score / N in a sum group)
     default_aggregation_subgroups: str  # the aggregation of a subgroup that names none
+    substitute: Substitute | None = None  # 2025-09 constants in test_group.yaml
+    strict: bool = False  # 2025-09: test_group.yaml and test case .yaml keys are checked (keys.py)
+    scoring: bool = False  # the problem is a scoring problem (what static_validation_score may be)
+    static_validator: Path | None = None  # 2025-09 static_validator/ (static validation test cases need it)
+
+    def config(self, path: Path) -> dict[str, Any]:
+        """The settings of the group at ``path``, constants substituted."""
+        return group_config(path, self.files, self.substitute)
 
 
 def _aggregation_word(cfg: Mapping[str, Any], group_name: str) -> str | None:
@@ -162,7 +209,7 @@ def _given(own: Mapping[str, Any], *keys: str) -> tuple[bool, Any]:
     return False, None
 
 
-def _input_args(value: Any, where: str) -> tuple[tuple[str, ...], dict[str, tuple[str, ...]]]:
+def input_args(value: Any, where: str) -> tuple[tuple[str, ...], dict[str, tuple[str, ...]]]:
     """Input validator arguments: one list for all validators, or a map validator name -> arguments."""
     if isinstance(value, dict):
         return (), {str(k): parse_args(v, f"{where}.{k}") for k, v in value.items()}
@@ -211,7 +258,7 @@ class GroupSettings:
         validator_args = parse_args(value, where) if given else self.output_validator_args
         given, value = _given(own, "input_validator_args", "input_validator_flags")
         by_name = self.input_validator_args_by_name
-        input_args, by_name = _input_args(value, where) if given else (self.input_validator_args, by_name)
+        iv_args, by_name = input_args(value, where) if given else (self.input_validator_args, by_name)
         given, value = _given(own, "args")
         return GroupSettings(
             default_aggregation=self.default_aggregation,
@@ -219,7 +266,7 @@ class GroupSettings:
             aggregation=self._aggregation_of(own, path, name, rules),
             on_reject=on_reject,
             output_validator_args=validator_args,
-            input_validator_args=input_args,
+            input_validator_args=iv_args,
             input_validator_args_by_name=by_name,
             args=parse_args(value, f"{where}: args") if given else self.args,
         )
@@ -246,120 +293,13 @@ def root_settings(data_root: Path, rules: GroupRules, *, scoring: bool) -> Group
     problem = GroupSettings.of_problem(scoring=scoring)
     if not rules.inherit:
         return problem
-    own = group_config(data_root, rules.files)  # its accept_score says what groups are worth, not how data/ scores
+    own = rules.config(data_root)  # its accept_score says what groups are worth, not how data/ scores
     return problem.inherit({k: v for k, v in own.items() if k != "accept_score"}, data_root, ".", rules)
 
 
-def _is_group(folder: Path, rules: GroupRules) -> bool:
+def is_group(folder: Path, rules: GroupRules) -> bool:
+    """2025-09: a folder of data/secret is a test group when it holds test_group.yaml."""
     return any((folder / f).is_file() for f in rules.files[:1])
-
-
-def _test_case(entry: Path, data_root: Path, group: str, rules: GroupRules) -> TestCase:
-    ans = entry.with_suffix(".ans")
-    test_name = entry.relative_to(data_root).with_suffix("").as_posix()
-    cfg = _test_config(entry, f"data/{test_name}") if not rules.inherit else {}
-    where = f"data/{test_name}.yaml"
-    t_input, t_by_name = _input_args(cfg.get("input_validator_args"), where)
-    return TestCase(
-        test_name,
-        entry,
-        ans if ans.is_file() else None,
-        group,
-        validator_args=parse_args(cfg["output_validator_args"], where) if "output_validator_args" in cfg else None,
-        input_validator_args=(t_input, t_by_name) if "input_validator_args" in cfg else None,
-        args=parse_args(cfg["args"], where) if "args" in cfg else None,
-    )
-
-
-def _test_config(entry: Path, where: str) -> dict[str, Any]:
-    """A 2025-09 test case's own settings (``X.yaml`` beside ``X.in``)."""
-    yaml_path = entry.with_suffix(".yaml")
-    if not yaml_path.is_file():
-        return {}
-    cfg = read_yaml(yaml_path)
-    if "static_validation" in cfg:
-        raise PackageError(f"{where}: static validation is not supported")
-    return cfg
-
-
-def _group_contents(path: Path, data_root: Path, name: str, rules: GroupRules) -> tuple[list[TestCase], list[Path]]:
-    """A group's tests (in name order) and its subgroups' folders."""
-    tests: list[TestCase] = []
-    subdirs: list[Path] = []
-    folders = [path]  # this group's folder, and (2025-09) its folders that are not groups
-    while folders:
-        folder = folders.pop(0)
-        try:
-            entries = sorted(folder.iterdir(), key=lambda p: p.name)
-        except OSError as exc:
-            raise PackageError(f"cannot list {folder}: {exc}") from None
-        for entry in entries:
-            if entry.is_dir():
-                if entry.name.endswith(".files"):
-                    continue
-                if rules.inherit or (name == "secret" and folder == path and _is_group(entry, rules)):
-                    subdirs.append(entry)
-                else:  # 2025-09: only a folder of data/secret with test_group.yaml is a group
-                    folders.append(entry)
-            elif entry.suffix == ".in" and entry.is_file():
-                tests.append(_test_case(entry, data_root, name, rules))
-    if subdirs and len(tests) and not rules.inherit:
-        raise PackageError(f"data/{name}: test groups (folders with test_group.yaml) and other tests side by side")
-    tests.sort(key=lambda t: t.name)
-    return tests, subdirs
-
-
-def load_group(
-    path: Path,
-    data_root: Path,
-    *,
-    inherited: GroupSettings,
-    max_score: float,
-    scored: bool,
-    rules: GroupRules,
-) -> TestGroup:
-    """The group at ``path`` (under ``data_root``) with its subgroups; ``inherited``: its parent's settings."""
-    own = group_config(path, rules.files)
-    name = path.relative_to(data_root).as_posix()
-    for key in UNSUPPORTED_KEYS:
-        if own.get(key):
-            raise PackageError(f"data/{name}: `{key}` is not supported (see docs/package-format.md)")
-    settings = inherited.inherit(own, path, name, rules)
-    tests, subdirs = _group_contents(path, data_root, name, rules)
-    sub_maxes = [group_worth(sub, data_root, rules.files) for sub in subdirs]
-    given = sum(m for m in sub_maxes if m is not None)
-    missing = sum(1 for m in sub_maxes if m is None)
-    share = max(max_score - given, 0.0) / missing if missing else 0.0
-    subgroups = tuple(
-        load_group(sub, data_root, inherited=settings, max_score=share if m is None else m, scored=scored, rules=rules)
-        for sub, m in zip(subdirs, sub_maxes, strict=True)
-    )
-    # how subgroups combine: legacy grader_flags (sum, avg, min, max); 2025-09: the group's own aggregation
-    if rules.inherit:
-        combine = _combine_word(own, f"data/{name}")
-    else:
-        combine = "min" if own.get("score_aggregation") == "min" else "sum"
-    aggregation = settings.aggregation_kind
-    if aggregation is ScoreAggregation.SUM and rules.score_files_absolute and tests and not subgroups:
-        score_file_max = max_score / len(tests)
-    else:
-        score_file_max = max_score if not subgroups else 0.0
-    return TestGroup(
-        name=name,
-        path=path,
-        max_score=max_score,
-        aggregation=aggregation,
-        on_reject_break=settings.on_reject_break,
-        validator_args=settings.output_validator_args,
-        input_validator_args=settings.input_validator_args,
-        tests=tuple(tests),
-        subgroups=subgroups,
-        scored=scored,
-        input_validator_args_by_name=settings.input_validator_args_by_name,
-        args=settings.args,
-        score_file_max=score_file_max,
-        combine=combine,
-    )
 
 
 def declared_max(cfg: Mapping[str, Any], where: str) -> float | None:
@@ -367,7 +307,7 @@ def declared_max(cfg: Mapping[str, Any], where: str) -> float | None:
     Kattis ``range: lo hi`` (legacy, and 2023-07 as problemtools reads it)."""
     if "max_score" in cfg:
         if cfg["max_score"] == "unbounded":
-            raise PackageError(f"{where}: max_score: unbounded is not supported (give a number)")
+            raise refusal(Place.TEST_GROUP, "max_score: unbounded", where)
         return parse_number(cfg["max_score"], f"{where}: max_score")
     grading = cfg.get("grading")
     if isinstance(grading, dict) and "max_score" in grading:
@@ -391,7 +331,7 @@ _COMBINE: dict[str, Callable[[list[float]], float]] = {
 }
 
 
-def _combine_word(cfg: Mapping[str, Any], where: str) -> str:
+def combine_word(cfg: Mapping[str, Any], where: str) -> str:
     """Legacy ``grader_flags``: the last of sum/avg/min/max says how the group's children combine (default sum)."""
     words = [w for w in parse_args(cfg.get("grader_flags"), f"{where}: grader_flags") if w in _COMBINE]
     return words[-1] if words else "sum"
@@ -408,25 +348,23 @@ def _has_subfolders(path: Path) -> bool:
         return False
 
 
-def group_worth(
-    path: Path, data_root: Path, files: tuple[str, ...] = ("test_group.yaml", "testdata.yaml")
-) -> float | None:
+def group_worth(path: Path, data_root: Path, rules: GroupRules | None = None) -> float | None:
     """A group's maximum score: declared (max_score, or legacy `range`); else, in legacy packages that
     give `accept_score` (DOMjudge's examples), worked out from it: a group of tests with `accept_score: A`
     is worth A (earned when all its tests pass, as DOMjudge scores it), and a group of groups is worth its
     subgroups' worths combined by its grader_flags (sum, avg, min, max). None: not known here."""
     where = f"data/{path.relative_to(data_root).as_posix()}"
-    cfg = group_config(path, files)
+    cfg = rules.config(path) if rules is not None else group_config(path)
     declared = declared_max(cfg, where)
     if declared is not None:
         return declared
     subdirs = sorted(p for p in path.iterdir() if p.is_dir()) if path.is_dir() else []
     if not subdirs:
         return parse_number(cfg["accept_score"], f"{where}: accept_score") if "accept_score" in cfg else None
-    worths = [group_worth(sub, data_root, files) for sub in subdirs]
+    worths = [group_worth(sub, data_root, rules) for sub in subdirs]
     if any(w is None for w in worths) or not _uses_accept_score(path):
         return None
-    return combine_scores(_combine_word(cfg, where), [w for w in worths if w is not None])
+    return combine_scores(combine_word(cfg, where), [w for w in worths if w is not None])
 
 
 def _uses_accept_score(path: Path) -> bool:

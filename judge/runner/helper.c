@@ -3,7 +3,7 @@
  * It runs ONE program and reports exactly how it ended, so that the Python side
  * never needs preexec_fn (fork) and never confuses "exit 137" with "killed by 9".
  *
- *   judge-helper [-i] [-k] [-p] [-u UID] [-g GID] [-n NETNS_FD] [-s STATUS_FD] [-e FD]
+ *   judge-helper [-i] [-k] [-p] [-u UID] [-g GID] [-n NETNS_FD] [-s STATUS_FD] [-e FD] [-I FD] [-O FD]
  *                [-c CGROUP_PROCS_FILE]... [-r RESOURCE:SOFT:HARD]... -- ARGV...
  *
  *   -i  init mode: we are pid 1 of a fresh PID namespace (bwrap --as-pid-1): reap
@@ -24,6 +24,10 @@
  *   -B SOCKFD  box server: the fast sandbox (boxserver.c; must come first).
  *   -e  the program's stderr: dup2 this fd onto 2 in the child (our own stderr is
  *       for our and bwrap's messages).
+ *   -I/-O  the program's stdin and stdout: dup2 these fds onto 0 and 1 in the child. They come at
+ *       fd numbers of their own, never as our 0 and 1 (bwrap's monitor keeps its 0-2 open), and we
+ *       close them (and -e) once the child is forked: the only copies of a pipe's ends are then
+ *       the program's, so the other end sees end of file as soon as the program closes its own.
  *   -s  status fd: "exit <wait status> <utime us> <stime us> <maxrss KiB> <wall us> <end us>\n"
  *       (end = CLOCK_MONOTONIC when it ended, to order the two sides of an interactive run)
  *       when the program ends (with -i: together with "done", once the namespace is empty),
@@ -98,6 +102,29 @@ static void fail(const char *what) {
 }
 
 static pid_t start_sweep(uid_t uid, gid_t gid);
+
+/* In the child: the program's stdin and stdout (-I, -O) become 0 and 1. */
+static void child_stdio(int in_fd, int out_fd) {
+    int in = in_fd >= 0 ? fcntl(in_fd, F_DUPFD_CLOEXEC, 3) : -1;
+    int out = out_fd >= 0 ? fcntl(out_fd, F_DUPFD_CLOEXEC, 3) : -1;
+    if ((in_fd >= 0 && in < 0) || (out_fd >= 0 && out < 0)) fail("dup");
+    if (in >= 0 && dup2(in, 0) < 0) fail("dup2");
+    if (out >= 0 && dup2(out, 1) < 0) fail("dup2");
+}
+
+/* In the launcher, once the child is forked: no copy of the program's standard fds stays here (our own 0
+   and 1 become /dev/null), so that a pipe's reader sees end of file when the program closes its end. */
+static void drop_stdio(int in_fd, int out_fd, int err_fd) {
+    int nul = open("/dev/null", O_RDWR | O_CLOEXEC);
+    for (int fd = 0; fd <= 1; fd++) {
+        if (nul < 0) close(fd);
+        else if (nul != fd) dup2(nul, fd);
+    }
+    if (nul > 1) close(nul);
+    int mine[3] = {in_fd, out_fd, err_fd};
+    for (int k = 0; k < 3; k++)
+        if (mine[k] > 2 && mine[k] != status_fd) close(mine[k]);
+}
 
 static void cleanup_start(int init_mode, int uid_sweep, int pg_kill, pid_t child, long uid, long gid) {
     if (init_mode) kill(-1, SIGKILL); /* pid 1: everything else in the namespace */
@@ -302,7 +329,7 @@ static int make_netns(void) {
 
 int launcher_main(int argc, char **argv) {
     int init_mode = 0, uid_sweep = 0, pg_kill = 0, netns_fd = -1, stderr_fd = -1, exec_mode = 0, zsock = -1;
-    int args_fd = -1, niceness = 0;
+    int args_fd = -1, niceness = 0, stdin_fd = -1, stdout_fd = -1;
     long uid = -1, gid = -1, parent = -1;
     int nrl = 0, ncg = 0;
     int rl_res[MAX_RLIMITS];
@@ -327,6 +354,8 @@ int launcher_main(int argc, char **argv) {
         else if (i + 1 < argc && strcmp(a, "-s") == 0) status_fd = atoi(argv[++i]);
         else if (i + 1 < argc && strcmp(a, "-n") == 0) netns_fd = atoi(argv[++i]);
         else if (i + 1 < argc && strcmp(a, "-e") == 0) stderr_fd = atoi(argv[++i]);
+        else if (i + 1 < argc && strcmp(a, "-I") == 0) stdin_fd = atoi(argv[++i]);
+        else if (i + 1 < argc && strcmp(a, "-O") == 0) stdout_fd = atoi(argv[++i]);
         else if (i + 1 < argc && strcmp(a, "-A") == 0) args_fd = atoi(argv[++i]);
         else if (i + 1 < argc && strcmp(a, "-y") == 0) niceness = atoi(argv[++i]);
         else if (i + 1 < argc && strcmp(a, "-c") == 0 && ncg < MAX_CGROUPS) cgroups[ncg++] = argv[++i];
@@ -453,6 +482,7 @@ int launcher_main(int argc, char **argv) {
         report("error fork: %s\n", strerror(errno));
         return 125;
     }
+    if (child > 0) drop_stdio(stdin_fd, stdout_fd, stderr_fd);
     if (realtime && child > 0) {
         char b;
         close(exec_pipe[1]);
@@ -471,6 +501,7 @@ int launcher_main(int argc, char **argv) {
         signal(SIGXCPU, SIG_DFL);
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (setsid() < 0) fail("setsid");
+        child_stdio(stdin_fd, stdout_fd);
         if (stderr_fd >= 0 && stderr_fd != 2) {
             if (dup2(stderr_fd, 2) < 0) fail("dup2");
             close(stderr_fd);

@@ -5,9 +5,13 @@ the judge). With a transcript a proxy thread sits in between: it records the
 traffic (``> `` program to peer, ``< `` peer to program, capped at 64 KiB) and
 counts the program's output against its output limit.
 
-No hang is possible: the judge keeps no pipe end open, so when one side exits the
-other sees EOF (or EPIPE); if both wait for each other, the program's wall limit
-ends it and then the peer sees EOF. Pipes are enlarged to 1 MiB (as problemtools).
+No hang is possible: the judge keeps no pipe end open, and neither does anything between it
+and the programs (the launcher takes each side's stdin and stdout at fd numbers of its own
+and closes them once the program is forked: helper.c, -I/-O), so when one side closes its
+end the other sees EOF (or EPIPE) at once, even while the first goes on running (an
+interactor that writes everything, closes its output and waits for the answer: BAPCtools'
+`pseudointeraction`); if both wait for each other, the program's wall limit ends it and
+then the peer sees EOF. Pipes are enlarged to 1 MiB (as problemtools).
 When the program fails (a limit or a crash), the peer gets PEER_DRAIN_S more to
 finish; the program's wall deadline may move on with the machine's load (monitor.py),
 and the peer's deadline follows it.

@@ -99,7 +99,8 @@ class Starts:
             cgroup=self.group is not None,
         )
         nice = ["-y", str(self.backend.niceness)] if self.backend.niceness else []
-        return ["-s", str(status_w), "-e", str(self.io.stderr), *nice, *rlimit_args(items)]
+        stdio = ["-I", str(self.io.stdin), "-O", str(self.io.stdout), "-e", str(self.io.stderr)]
+        return ["-s", str(status_w), *stdio, *nice, *rlimit_args(items)]
 
     def _untrusted_limits(self) -> tuple[int | None, bool, int]:
         """(RLIMIT_NPROC, use RLIMIT_AS, pids.max) for an untrusted run."""
@@ -331,16 +332,18 @@ class Starts:
         zygote: Zygote | None,
         wait: bool = True,
     ) -> None:
-        """Start ``argv`` with the program's stdin/stdout on 0/1 and the extra ``fds`` (the first is
-        the status pipe) under their own numbers; our (and bwrap's) stderr goes to a pipe we read
-        for error messages. Through the slot's fork server if given, else posix_spawn (Popen)."""
+        """Start ``argv`` with the extra ``fds`` (the first is the status pipe) and the program's three
+        standard fds under their own numbers (the launcher's -I, -O, -e: its own stdin and stdout are
+        /dev/null, so that no copy of a pipe's end stays in the launcher or bwrap's monitor); our (and
+        bwrap's) stderr goes to a pipe we read for error messages. Through the slot's fork server if
+        given, else posix_spawn (Popen)."""
         err_r, err_w = os.pipe()
         os.set_blocking(err_r, False)
         self.error_fd = err_r
-        passed = (*fds, self.io.stderr)
+        passed = (*fds, self.io.stderr, self.io.stdin, self.io.stdout)
         try:
-            if zygote is not None:
-                mapping = [(fds[0], fds[0]), (self.io.stdin, 0), (self.io.stdout, 1), (err_w, 2)]
+            if zygote is not None:  # its own stdin and stdout are /dev/null (zygote.py)
+                mapping = [(fds[0], fds[0]), (err_w, 2)]
                 mapping += [(f, f) for f in passed[1:]]
                 try:
                     if wait:
@@ -359,8 +362,8 @@ class Starts:
             else:
                 self.proc = subprocess.Popen(
                     argv,
-                    stdin=self.io.stdin,
-                    stdout=self.io.stdout,
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
                     stderr=err_w,
                     pass_fds=passed,
                     env=env,

@@ -11,6 +11,7 @@ from typing import Any
 
 from judge.fuzz.outcome import FuzzOutcome
 from judge.judging.results import SubmissionResult
+from judge.package.constants import Constants
 from judge.scoreboard.passfail import Standings
 
 
@@ -25,6 +26,7 @@ class BoardProblem:
     statement: Path | None = None  # statement/problem.en.md (legacy: problem_statement/; or .tex)
     package_hash: str = ""
     tests: int = 0
+    constants: Constants = field(default_factory=Constants)  # 2025-09: substituted into the statement
 
 
 @dataclass(frozen=True)

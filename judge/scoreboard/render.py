@@ -53,7 +53,8 @@ def write_board(board: Board, out: Path) -> list[Path]:
     written = [_write(out / "index.html", env.get_template("index.html").render(index_context(board)))]
     for problem in board.problems:
         page = out / problem_href(problem.id)
-        html = Markup(render_statement(problem.statement))  # noqa: S704 - the package's own statement
+        statement = render_statement(problem.statement, problem.constants)
+        html = Markup(statement)  # noqa: S704 - the package's own statement
         written.append(_write(page, env.get_template("problem.html").render(problem_context(board, problem, html))))
         for asset in statement_assets(problem.statement):
             shutil.copyfile(asset, page.parent / asset.name)

@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 from judge.judging.checker import FlagError, check, parse_flags
-from judge.judging.feedback import Feedback, Judgement, ValidatorCall, decide, validator_spec
+from judge.judging.feedback import Feedback, Judgement, ValidatorCall, decide, validator_limits, validator_spec
 from judge.judging.problemtypes.program import (
     Context,
     Pass,
@@ -39,6 +39,7 @@ def validate(ctx: Context, setup: PassSetup, team_output: Path) -> Judgement:
         args=args,
         team_output=team_output,
         log=ctx.workdir / f"validator{setup.n}.log",
+        limits=validator_limits(ctx.problem),
     )
     return decide(ctx.runner.run(validator_spec(ctx.validator, call)), call.feedback_dir, call.log)
 
@@ -47,7 +48,7 @@ def batch_pass(ctx: Context, setup: PassSetup) -> Pass:
     """A pass of a batch test: the program in a fresh box on ``setup.stdin``, then the validator."""
     n = setup.n
     call = ProgramCall(
-        box=fresh_box(ctx.program, ctx.workdir / f"box{n}"),
+        box=fresh_box(ctx.program, ctx.workdir / f"box{n}", setup.test.files),
         test_input=setup.stdin,
         stdout=ctx.workdir / f"pass{n}.out",
         stderr=ctx.workdir / f"pass{n}.err",

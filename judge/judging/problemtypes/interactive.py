@@ -6,7 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from judge.judging.feedback import Judgement, ValidatorCall, decide, validator_spec
+from judge.judging.feedback import Judgement, ValidatorCall, decide, validator_limits, validator_spec
 from judge.judging.problemtypes.program import (
     Context,
     Pass,
@@ -32,7 +32,7 @@ def interactive_pass(ctx: Context, setup: PassSetup) -> Pass:
     err = ctx.workdir / f"pass{n}.err"
     transcript = ctx.workdir / f"pass{n}.transcript"
     call = ProgramCall(
-        box=fresh_box(ctx.program, ctx.workdir / f"box{n}"),
+        box=fresh_box(ctx.program, ctx.workdir / f"box{n}", setup.test.files),
         test_input=setup.stdin,
         stdout=None,
         stderr=err,
@@ -48,6 +48,7 @@ def interactive_pass(ctx: Context, setup: PassSetup) -> Pass:
         team_output=None,
         log=log,
         wall_time_s=program.limits.wall_time_s + VALIDATOR_EXTRA_WALL_S,
+        limits=validator_limits(ctx.problem),
     )
     try:
         both = ctx.runner.run_interactive(program, validator_spec(ctx.validator, peer), transcript)

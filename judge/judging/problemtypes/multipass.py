@@ -10,6 +10,7 @@ from judge.judging.feedback import Feedback
 from judge.judging.problemtypes.batch import batch_pass
 from judge.judging.problemtypes.interactive import interactive_pass
 from judge.judging.problemtypes.program import Context, Pass, PassSetup
+from judge.judging.problemtypes.static import static_case
 from judge.judging.results import CaseResult
 from judge.judging.verdict import Verdict
 from judge.package.problem import ScoreAggregation, TestCase
@@ -41,6 +42,8 @@ def judge_test(ctx: Context, test: TestCase) -> CaseResult:
     test's ``.ans`` throughout. ``nextpass.in`` after pass ``validation_passes`` (more passes than
     allowed), or with a rejection, is a judge error.
     """
+    if test.static:
+        return static_case(ctx, test)
     group = ctx.problem.group(test.group)
     args = test.validator_args if test.validator_args is not None else group.validator_args
     first = PassSetup(test, 1, test.input_path, args, ctx.workdir / "feedback")

@@ -35,6 +35,7 @@ class Context:
     validator: Program | None  # None = the default token comparison
     runner: Runner
     workdir: Path  # scratch space of this test; removed by the caller
+    static_validator: Program | None = None  # 2025-09: judges the static validation test cases
 
 
 @dataclass(frozen=True)
@@ -72,9 +73,12 @@ def program_limits(problem: Problem, program: Program) -> Limits:
     )
 
 
-def fresh_box(program: Program, box: Path) -> Path:
-    """A new box at ``box``: a copy of the program's files (its compile log left out)."""
+def fresh_box(program: Program, box: Path, files: Path | None = None) -> Path:
+    """A new box at ``box``: a copy of the program's files (its compile log left out), then the test's
+    ``.files`` (2025-09), over them when a name collides, as the spec says."""
     shutil.copytree(program.files, box, ignore=shutil.ignore_patterns("compile.log"))
+    if files is not None:
+        shutil.copytree(files, box, dirs_exist_ok=True)
     return box
 
 

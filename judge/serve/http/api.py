@@ -179,7 +179,7 @@ def problem_statement(ctx: Ctx) -> Response:
     if cp.problem.statement is None or mime is None:
         raise Refused(404, f"problem {cp.id!r} has no statement")
     charset = "; charset=utf-8" if mime.startswith("text/") else ""
-    return Response(cp.problem.statement.read_bytes(), media_type=mime + charset)
+    return Response(config.statement_bytes(cp), media_type=mime + charset)
 
 
 # --------------------------------------------------------------------------------------------- documents

@@ -92,7 +92,7 @@ def problem_redirect(page: Page) -> Response:
 
 def problem_page(page: Page) -> Response:
     cp = config.problem(page.server, page.sight, page.params["id"])
-    html = Markup(render_statement(cp.problem.statement))  # noqa: S704 - the package's own statement
+    html = Markup(render_statement(cp.problem.statement, cp.problem.constants))  # noqa: S704 - the package's own statement
     samples = list(enumerate(config.samples(cp), start=1))
     return page.render("serve/problem.html", problem=problem_json(cp, page.contest_id), statement=html, samples=samples)
 

@@ -321,7 +321,8 @@ def load_problems(path: Path, roots: Sequence[Path], code_limit_kib: int) -> tup
         ordinal = entry.get("ordinal", i + 1)
         if isinstance(ordinal, bool) or not isinstance(ordinal, int):
             raise ContestError(f"{where}: ordinal must be an integer")
-        limit = entry.get("code_limit", code_limit_kib)
+        package_kib = problem.limits.code_bytes // 1024 if problem.limits.code_bytes is not None else None
+        limit = entry.get("code_limit", package_kib or code_limit_kib)  # the package's 2025-09 `code`, if any
         out.append(
             ContestProblem(
                 id=pid,

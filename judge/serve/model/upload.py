@@ -193,6 +193,9 @@ def check_upload(request: SubmissionRequest, contest: Contest, languages: Mappin
     lang = languages.get(upload.language_id)
     if lang is None:
         raise Refused(400, f"unknown language {upload.language_id!r} (languages: {', '.join(sorted(languages))})")
+    if not cp.problem.allows(lang.code):  # the problem's own rule (problem.yaml `languages`), before any file
+        allowed = ", ".join(sorted(cp.problem.languages or ()))
+        raise Refused(400, f"problem {cp.id} does not take {lang.name} submissions (its languages: {allowed})")
     files, files_zip = upload.files.read(cp.code_limit_kib * 1024)
     exts = ", ".join(lang.extensions)
     if not any(PurePosixPath(f.name).suffix.lower() in lang.extensions for f in files):

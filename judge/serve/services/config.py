@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from judge.package.constants import STATEMENT_COMMANDS
 from judge.package.testgroups import TestCase
 from judge.serve.model.contest import AccountSpec, ContestProblem
 from judge.serve.model.errors import Refused
@@ -26,6 +27,17 @@ def problem(server: Server, sight: Sight, problem_id: str) -> ContestProblem:
         if p.id == problem_id:
             return p
     raise Refused(404, f"no problem {problem_id!r}")
+
+
+def statement_bytes(p: ContestProblem) -> bytes:
+    """The problem's statement file as the API serves it: a Markdown statement with the package's 2025-09
+    constants substituted (as its pages show it); any other file as it is."""
+    assert p.problem.statement is not None
+    data = p.problem.statement.read_bytes()
+    if p.problem.constants and p.problem.statement.suffix == ".md":
+        text = data.decode("utf-8", errors="replace")
+        data = p.problem.constants.substitute(text, p.problem.statement.name, ignore=STATEMENT_COMMANDS).encode()
+    return data
 
 
 def samples(p: ContestProblem) -> list[TestCase]:

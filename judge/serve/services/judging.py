@@ -164,7 +164,14 @@ class JobQueue:
         info = self._contest.info
         lazy = info.pass_fail and not info.judge_all_tests  # the verdict is known at the first failed test
         return JudgeJob(
-            s.problem_id, cp.problem.content_hash, s.language_id, files, folder, label, stop_at_failure=lazy
+            s.problem_id,
+            cp.problem.content_hash,
+            s.language_id,
+            files,
+            folder,
+            label,
+            stop_at_failure=lazy,
+            entry_point=s.entry_point,
         )
 
     def judge(self, c: Claimed) -> SubmissionResult:
