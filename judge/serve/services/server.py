@@ -32,7 +32,7 @@ from judge.serve.services.judging import JobQueue, JudgeFn, JudgingSetup, republ
 from judge.serve.services.pool import JudgingPool
 from judge.serve.services.timeline import Timeline
 from judge.serve.storage import DB_NAME, Storage, Writer, open_storage
-from judge.serve.visibility import Sight, account_audience, problems_audience
+from judge.serve.visibility import Sight, account_audience, group_audience, problems_audience
 
 
 @dataclass(frozen=True)
@@ -135,7 +135,9 @@ def _publish_configuration(w: Writer, server: Server, now: float) -> None:
     types = judgement_types_json()
     sync_collection(w, "judgement-types", with_penalty(types) if contest.info.pass_fail else types, now=now)
     sync_collection(w, "languages", [language_json(lang) for lang in languages.values()], now=now)
-    sync_collection(w, "groups", [dict(g) for g in contest.groups], now=now)
+    hidden = contest.hidden_groups
+    groups = [dict(g) for g in contest.groups]
+    sync_collection(w, "groups", groups, now=now, audience=lambda o: group_audience(o["id"] in hidden))
     sync_collection(w, "organizations", [dict(o) for o in contest.organizations], now=now)
     sync_collection(w, "teams", [team_json(t) for t in contest.teams], now=now)
     teams = {a.id: a.team_id for a in contest.accounts}
