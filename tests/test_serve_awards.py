@@ -6,6 +6,7 @@ feed's last event), a rejudge refused until un-finalized, hidden groups and main
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -200,3 +201,16 @@ def test_the_admin_page_finalizes_and_says_why_not(server: Server, clock: FakeCl
     r = admin.post("/admin/unfinalize", data={"csrf": csrf_of(admin.get("/admin").text)})
     assert 'id="finalize"' in admin.get(r.headers["location"]).text
     assert api.get(f"{C}/state").json()["finalized"] is None
+
+
+def test_the_board_page_filters_by_group(server: Server, clock: FakeClock) -> None:
+    api = Api.of(server)
+    submit(api, server, clock, 10, "team1", "sum", "AC")
+    at(clock, 20)
+    page = login(server, "team2")
+    whole = page.get("/scoreboard").text
+    assert 'id="group-filter"' in whole and re.findall(r'class="contestant">(\w+)', whole) == ["Zeta", "Alpha", "Mu"]
+    north = page.get("/scoreboard", params={"group": "north"}).text
+    assert re.findall(r'class="contestant">(\w+)', north) == ["Mu"]
+    assert 'value="north" selected' in north and "group=north" in north
+    assert page.get("/scoreboard", params={"group": "nope"}).status_code == 400
