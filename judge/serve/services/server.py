@@ -99,6 +99,7 @@ class ServeOptions:
     clock: Clock | None = None
     log: Callable[[str], None] = lambda line: None
     login_limits: LoginLimits = LoginLimits()  # --account-lockout, --address-lockout
+    read_only: bool = False  # `judge contest export`: read the database as it is (no sync, nothing published)
 
 
 def _claim_database(w: Writer, contest: Contest, hasher: PasswordHasher, storage: Storage) -> None:
@@ -167,8 +168,14 @@ def open_server(
     clock = options.clock or SystemClock()
     hasher = options.hasher or PasswordHasher()
     storage = open_storage(contest.root / DB_NAME)
-    with storage.write() as w:
-        _claim_database(w, contest, hasher, storage)
+    if options.read_only:
+        with storage.read() as r:
+            owner = r.get_meta("contest_id")
+        if owner != contest.info.id:
+            raise ContestError(f"{storage.path} holds contest {owner!r}, but contest.yaml says {contest.info.id!r}")
+    else:
+        with storage.write() as w:
+            _claim_database(w, contest, hasher, storage)
     with storage.read() as r:
         auth = Authenticator(r.accounts(), hasher, clock, options.login_limits)
     bus = EventBus()
@@ -177,7 +184,8 @@ def open_server(
     pool = JudgingPool(queue, workers=options.workers, capacity=options.capacity, log=options.log)
     server = Server(contest, languages, storage, clock, timeline, bus, auth, queue, pool, options.log)
     timeline.on_change(_on_phase_change(server))
-    with storage.write() as w:
-        _publish_configuration(w, server, clock.now())
-    timeline.tick()
+    if not options.read_only:
+        with storage.write() as w:
+            _publish_configuration(w, server, clock.now())
+        timeline.tick()
     return server
