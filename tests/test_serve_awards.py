@@ -214,3 +214,16 @@ def test_the_board_page_filters_by_group(server: Server, clock: FakeClock) -> No
     assert re.findall(r'class="contestant">(\w+)', north) == ["Mu"]
     assert 'value="north" selected' in north and "group=north" in north
     assert page.get("/scoreboard", params={"group": "nope"}).status_code == 400
+
+
+def test_the_resolver_page_is_for_admins_after_the_end(server: Server, clock: FakeClock) -> None:
+    api = Api.of(server)
+    submit(api, server, clock, 10, "team1", "sum", "AC")
+    admin, judge = login(server, "admin"), login(server, "judge")
+    r = admin.get("/admin/resolver")
+    assert r.status_code == 409 and "once the contest has ended" in r.text
+    at(clock, 301)
+    assert judge.get("/admin/resolver").status_code == 403
+    assert 'id="resolver-link"' in admin.get("/admin").text
+    page = admin.get("/admin/resolver")
+    assert page.status_code == 200 and 'id="resolver-data"' in page.text
