@@ -95,8 +95,10 @@ def dom_order(page: Page) -> list[str]:
 
 
 def test_the_resolver_steps_to_the_thawed_board(
-    served: tuple[Server, FakeClock, str], browser: Browser, shots: Path
-) -> None:  # noqa: F811
+    served: tuple[Server, FakeClock, str],
+    browser: Browser,  # noqa: F811
+    shots: Path,  # noqa: F811
+) -> None:
     server, clock, base = served
     api = LiveApi(base)
     # before the freeze (4:00): Zeta (team1) solves A at 10, Alpha (team2) A at 20. In the freeze: Mu (team3)
@@ -147,7 +149,8 @@ def test_the_resolver_steps_to_the_thawed_board(
     thawed = api.get(f"{C}/scoreboard").json()["rows"]
     assert dom_order(page) == [row["team_id"] for row in thawed] == ["team3", "team1", "team2"]
     ranks = page.evaluate(
-        "Array.from(document.querySelectorAll('.resolver-row')).map(e => [e.dataset.team, e.querySelector('.rank').textContent, e.querySelector('.solved').textContent])"
+        "Array.from(document.querySelectorAll('.resolver-row')).map(e => [e.dataset.team, "
+        "e.querySelector('.rank').textContent, e.querySelector('.solved').textContent])"
     )
     assert sorted(ranks) == sorted(
         [row["team_id"], str(row["rank"]), str(row["score"]["num_solved"])] for row in thawed
