@@ -120,8 +120,10 @@ def test_export_holds_every_file_and_replays_the_same(contest: Path, tmp_path: P
         # read-only, the public's view: no accounts, runs, files; only the announcement among clarifications
         assert api.request("POST", f"{C}/submissions", json={}).status_code == 405
         assert api.request("PATCH", f"{C}/awards/winner", json={}).status_code == 405
-        for hidden in ("accounts", "runs", "submissions/1/files", "nothing"):
+        for hidden in ("accounts", "submissions/1/files", "nothing"):
             assert api.get(f"{C}/{hidden}").status_code == 404, hidden
+        assert api.get(f"{C}/runs").json() == []
+        assert "accounts" not in {e["type"] for e in api.get(f"{C}/access").json()["endpoints"]}
         assert api.get(f"{C}/clarifications").json() == live["clarifications"]
         assert [c["text"] for c in api.get(f"{C}/clarifications").json()] == ["B's sample 2 is fixed."]
         feed = [json.loads(line) for line in api.get(f"{C}/event-feed").text.splitlines()]

@@ -1,5 +1,6 @@
 """`judge serve --replay ARCHIVE`: the app of a finished contest, read-only (services/replay.py says what
-it shows). The Contest API's GET endpoints of what the public sees, the event feed (all of it, then the
+it shows). The Contest API's GET endpoints of what the public sees (``access`` says which; ``runs`` is
+empty, as for the public of the live server), the event feed (all of it, then the
 stream ends: the contest is final), and one page, the final scoreboard with the awards. Every other path is
 a 404, every other method a 405: nothing can be changed."""
 
@@ -13,7 +14,9 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from judge.serve.http.api import access_json
 from judge.serve.http.web import SECURITY_HEADERS, environment
+from judge.serve.model.viewer import PUBLIC as PUBLIC_VIEWER
 from judge.serve.services.replay import PUBLIC, Replay
 
 OBJECTS = ("contest", "state", "scoreboard")  # endpoints that are one object, not a collection
@@ -25,6 +28,7 @@ def _error(status: int, message: str) -> JSONResponse:
 
 def create_replay_app(replay: Replay) -> Starlette:
     cid = replay.contest_id
+    pass_fail = replay.docs["contest"].get("scoreboard_type", "pass-fail") == "pass-fail"
     env = environment()
 
     def contest_of(request: Request) -> None:
@@ -41,9 +45,16 @@ def create_replay_app(replay: Replay) -> Starlette:
         contest_of(request)
         return JSONResponse(replay.docs["contest"])
 
+    async def access(request: Request) -> Response:
+        contest_of(request)
+        endpoints = access_json(PUBLIC_VIEWER, pass_fail)["endpoints"]
+        return JSONResponse({"capabilities": [], "endpoints": [e for e in endpoints if e["type"] != "accounts"]})
+
     async def endpoint(request: Request) -> Response:
         contest_of(request)
         kind = request.path_params["kind"]
+        if kind == "runs":
+            return JSONResponse([])  # the public sees no runs
         if kind not in PUBLIC:
             raise HTTPException(404, f"no such endpoint in a replay: {kind}")
         return JSONResponse(replay.docs[kind])
@@ -96,6 +107,7 @@ def create_replay_app(replay: Replay) -> Starlette:
         Route("/api/contests", contests),
         Route(c, contest),
         Route(f"{c}/event-feed", event_feed),
+        Route(f"{c}/access", access),
         Route(f"{c}/{{kind}}", endpoint),
         Route(f"{c}/{{kind}}/{{id}}", item),
     ]
