@@ -150,11 +150,6 @@ def group_audience(hidden: bool) -> Audience:
     return STAFF_ONLY if hidden else EVERYONE
 
 
-def sees_finalize(s: Sight) -> bool:
-    """Finalizing the contest, editing awards and the resolver page: admins."""
-    return s.viewer.role is Role.ADMIN
-
-
 def sees_downloads(s: Sight) -> bool:
     """results.json and the contest package archive (everything, live): staff."""
     return s.staff
