@@ -227,3 +227,13 @@ def test_the_resolver_page_is_for_admins_after_the_end(server: Server, clock: Fa
     assert 'id="resolver-link"' in admin.get("/admin").text
     page = admin.get("/admin/resolver")
     assert page.status_code == 200 and 'id="resolver-data"' in page.text
+
+
+def test_after_finalize_an_admin_cannot_date_a_submission_into_the_contest(server: Server, clock: FakeClock) -> None:
+    api = Api.of(server)
+    at(clock, 301)
+    assert api.request("POST", f"{C}/finalize", "admin").status_code == 200
+    files = source("AC")
+    into = api.submit("admin", files=files, team_id="team1", time=format_time(T0 + 100 * 60))
+    assert into.status_code == 409 and "finalized" in into.text
+    assert api.submit("admin", files=files, team_id="team1").status_code == 201  # a test after the end: kept apart

@@ -88,6 +88,8 @@ def submit(
         raise Refused(403, "only team and admin accounts may submit")
     request = read_request()
     team_id, time_s = _submitter(server, viewer, request, now)
+    if server.timeline.phase.in_contest(time_s):
+        refuse_if_final(server)  # an admin's submission dated into a finalized contest would change its results
     checked = check_upload(request, server.contest, server.languages)
     new = NewSubmission(
         team_id,
