@@ -40,12 +40,15 @@ from judge.serve.visibility import (
     clarification_audiences,
     clarification_shape,
     file_access,
+    group_audience,
     judgement_audience,
     problems_audience,
     run_audience,
+    sees_audience,
     sees_clarification,
     sees_downloads,
     sees_event,
+    sees_group,
     sees_judgement,
     sees_problems,
     sees_runs,
@@ -234,6 +237,32 @@ def test_the_audience_of_an_event(row: tuple[Any, ...]) -> None:
     assert judgement_audience(phase, sub, now) == Audience(judgement, "team1", frozen=frozen)
     assert run_audience(phase, sub) == Audience(runs, "team1")
     assert problems_audience(phase, now).scope is problems
+
+
+# issue 31: a hidden group (groups.json's ``hidden: true``), its object, feed event and board: staff only, in
+# every state; a group that is not hidden: everyone.
+# fmt: off
+GROUP_TABLE = [
+    # role     hidden  shown
+    ("public", Y,      N),
+    ("public", N,      Y),
+    ("own",    Y,      N),
+    ("own",    N,      Y),
+    ("judge",  Y,      Y),
+    ("judge",  N,      Y),
+    ("admin",  Y,      Y),
+    ("admin",  N,      Y),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize("row", GROUP_TABLE, ids=lambda r: f"{r[0]}-{'hidden' if r[1] else 'shown'}")
+def test_who_sees_a_group(row: tuple[Any, ...]) -> None:
+    role, hidden, shown = row
+    for phase, now in STATES.values():
+        s = Sight(VIEWERS[role], phase, now)
+        assert sees_group(s, hidden) is shown
+        assert sees_audience(s, group_audience(hidden)) is shown  # the feed agrees with the endpoint
 
 
 # ================================================================================================= the channels

@@ -255,12 +255,19 @@ def _serve_args(sub: Subcommands) -> None:
         "teams.json) over the ICPC Contest API under /api, judging submissions as they come. Everything "
         "is kept in CONTEST_DIR/contest.sqlite. See docs/serve.md.",
     )
-    p.add_argument("contest_dir", metavar="CONTEST_DIR")
+    p.add_argument("contest_dir", metavar="CONTEST_DIR", nargs="?", default=None)
     p.add_argument(
         "--problems",
         default=None,
         metavar="DIR",
         help="where to look for problem packages not in CONTEST_DIR/problems/",
+    )
+    p.add_argument(
+        "--replay",
+        default=None,
+        metavar="ARCHIVE",
+        help="serve a finished contest again, read-only, from its contest package archive (`judge contest "
+        "export`, or the admin download; a zip or a folder): the public's view, no CONTEST_DIR",
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
@@ -298,7 +305,7 @@ def _serve_args(sub: Subcommands) -> None:
 
 
 def _contest_args(sub: Subcommands) -> None:
-    """`judge contest init`: the one subcommand of `contest` so far."""
+    """`judge contest init` and `judge contest export`."""
     contest_sub = sub.add_parser("contest", help="contest packages for `judge serve`").add_subparsers(
         dest="contest_command", metavar="SUBCOMMAND"
     )
@@ -325,6 +332,16 @@ def _contest_args(sub: Subcommands) -> None:
         "--start", default=None, metavar="TIME", help="start time, e.g. 2026-11-22T10:00:00+01 (default: now)"
     )
     p.set_defaults(func=command("serve", "cmd_contest_init"))
+    p = contest_sub.add_parser(
+        "export",
+        help="write a served contest as a contest package archive (every file the spec lists, as an admin sees it)",
+    )
+    p.add_argument("dir", metavar="DIR", help="the contest package `judge serve` ran (with its contest.sqlite)")
+    p.add_argument("out", metavar="OUT", help="the archive to write: OUT.zip, or a new (or empty) folder")
+    p.add_argument(
+        "--problems", default=None, metavar="DIR", help="where to look for problem packages not in DIR/problems/"
+    )
+    p.set_defaults(func=command("serve", "cmd_contest_export"))
 
 
 def _worker_args(sub: Subcommands) -> None:

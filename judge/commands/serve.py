@@ -5,16 +5,18 @@ from __future__ import annotations
 
 import argparse
 import fcntl
+import io
 import ipaddress
 import os
 import socket
 import stat
 import sys
 import time
+import zipfile
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, NoReturn
 
 from argon2 import PasswordHasher
 
@@ -26,7 +28,7 @@ from judge.grade.discovery import load_problems
 from judge.judging.identity import toolchain_languages
 from judge.judging.prepared import Packages
 from judge.judging.submission import Environment
-from judge.languages.table import Language, missing_tool
+from judge.languages.table import Language, load_languages, missing_tool, toolchain
 from judge.package.problem import Problem
 from judge.scoreboard.passfail import ScoreboardType
 from judge.serve.model.contest import ContestError, ContestInfo, load_contest
@@ -177,11 +179,36 @@ def _announce(server: Server, env: Environment, judging: _JudgingChoice, sock: s
     _log(f"pages at {base}/ , API at {base}/api (plain HTTP: put a TLS proxy in front on a network)")
 
 
+def _replay(args: argparse.Namespace) -> int:
+    """`judge serve --replay ARCHIVE`: the finished contest, read-only (services/replay.py)."""
+    import uvicorn
+
+    from judge.serve.http.replay import create_replay_app
+    from judge.serve.services.replay import ReplayError, load_replay
+
+    if args.contest_dir is not None:
+        raise UsageError("--replay ARCHIVE serves the archive: give no CONTEST_DIR")
+    try:
+        replay = load_replay(Path(args.replay))
+    except ReplayError as exc:
+        raise UsageError(str(exc)) from None
+    sock = _listen(args.host, args.port)
+    host, port = sock.getsockname()[:2]
+    _log(f"replay of contest {replay.contest_id!r} (read-only) at http://{host}:{port}/ , API at /api")
+    config = uvicorn.Config(create_replay_app(replay), log_level="info", timeout_graceful_shutdown=3, lifespan="off")
+    uvicorn.Server(config).run(sockets=[sock])
+    return EXIT_OK
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from judge.serve.http.app import create_app
 
+    if args.replay is not None:
+        return _replay(args)
+    if args.contest_dir is None:
+        raise UsageError("give CONTEST_DIR (or --replay ARCHIVE)")
     spec = cluster_spec(args) if args.cluster else None
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
@@ -263,4 +290,45 @@ def cmd_contest_init(args: argparse.Namespace) -> int:
     for lg in logins:
         print(f"  {lg.username:<{width}}  {lg.password}  ({lg.type})")
     print(f"serve it with: judge serve {dest}")
+    return EXIT_OK
+
+
+def _languages_here() -> dict[str, Language]:
+    """The languages `judge serve` would offer on this machine (their toolchain is here)."""
+    tools = toolchain(inherited_pythonpath="")
+    return {lid: lang for lid, lang in load_languages().items() if missing_tool(lang, tools) is None}
+
+
+def _never_judge(job: object) -> NoReturn:
+    raise RuntimeError("`judge contest export` does not judge")
+
+
+def cmd_contest_export(args: argparse.Namespace) -> int:
+    """Write the contest package archive of a served contest, as an admin downloads it."""
+    from judge.serve.model.viewer import Role, Viewer
+    from judge.serve.services.archive import contest_package
+
+    out = Path(args.out)
+    if out.suffix != ".zip" and out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise UsageError(f"{out}: exists and is not an empty folder (nothing was written)")
+    try:
+        contest = load_contest(Path(args.dir), Path(args.problems) if args.problems else None)
+        if not (contest.root / DB_NAME).is_file():
+            raise UsageError(f"{contest.root}: no {DB_NAME} (has `judge serve` run this contest?)")
+        server = open_server(contest, _languages_here(), _never_judge, ServeOptions(log=_log, read_only=True))
+    except (ContestError, StorageError) as exc:
+        raise UsageError(str(exc)) from None
+    try:
+        admin = Viewer(Role.ADMIN, account_id="judge-contest-export")
+        data = contest_package(server, server.sight(admin, server.clock.now()))
+        finals = "final" if server.timeline.phase.finalized_at is not None else "not finalized: `--replay` needs that"
+    finally:
+        server.close()
+    if out.suffix == ".zip":
+        out.write_bytes(data)
+    else:
+        out.mkdir(parents=True, exist_ok=True)
+        with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            zf.extractall(out)
+    print(f"wrote the contest package archive {out} (results {finals})")
     return EXIT_OK

@@ -15,6 +15,10 @@ table, and tests/test_serve_visibility.py states and checks them).
   with problem columns from the start on; staff see it live.
 - An event (a row of the event feed) carries the audience decided here when it was published
   (``*_audience``); ``sees_event`` reads it. At the thaw the frozen judgements are published again, for all.
+- Groups marked hidden (and their boards): staff only; their teams are on no main board, nor in an award.
+- Awards: as the board the viewer sees (frozen for public and teams during the freeze); an admin's edited
+  award as the admin left it, for everyone. The awards on the feed are final ones (at finalize) and the
+  admins' edits after that, for everyone.
 - Clarifications: a team sees its own questions, what the jury sent to it (or to a group of its) and what
   was sent to everyone; the public what was sent to everyone; staff all. A team never sees another team's
   question, nor which other teams an answer went to; an answer's ``reply_to_id`` only whoever sees the
@@ -135,6 +139,15 @@ def board_view(s: Sight) -> BoardView:
         frozen_from=None if s.staff else s.phase.frozen_from(s.now),
         show_problems=s.staff or s.phase.started(s.now),
     )
+
+
+def sees_group(s: Sight, hidden: bool) -> bool:
+    """A hidden group (groups.json's ``hidden: true``), its object and its board: staff only."""
+    return s.staff or not hidden
+
+
+def group_audience(hidden: bool) -> Audience:
+    return STAFF_ONLY if hidden else EVERYONE
 
 
 def sees_downloads(s: Sight) -> bool:

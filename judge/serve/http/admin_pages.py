@@ -20,7 +20,7 @@ from judge.serve.http.web import Page, PageSpec, Redirect
 from judge.serve.model.apijson import judgement_id
 from judge.serve.model.errors import Refused
 from judge.serve.model.times import format_time
-from judge.serve.services import archive, control, results, submissions
+from judge.serve.services import archive, control, finalize, results, submissions
 from judge.serve.services.results import JudgementDetail
 from judge.serve.services.submissions import SubmissionView
 
@@ -50,6 +50,8 @@ def _freeze_context(page: Page) -> dict[str, Any]:
         "end_at": None if info.end_s is None else format_time(info.end_s),
         "thawed_at": None if phase.thawed_at is None else format_time(phase.thawed_at),
         "thaw_at": None if phase.thaw_s is None else format_time(phase.thaw_s),
+        "finalized_at": None if phase.finalized_at is None else format_time(phase.finalized_at),
+        "ended": phase.end_s is not None and page.now >= phase.end_s,
     }
 
 
@@ -176,6 +178,25 @@ def freeze(page: Page) -> Response:
     raise Redirect("/admin?" + urlencode({"message": notices.FROZEN}))
 
 
+def finalize_results(page: Page) -> Response:
+    """Finalize the results (admins): refused, with the reason shown, before the end or while anything waits."""
+    page.need_staff()
+    try:
+        finalize.finalize(page.server, page.viewer)
+    except Refused as exc:
+        if exc.status != 409:
+            raise
+        message = notices.notice(notices.NOT_FINALIZED, reason=exc.message)
+        raise Redirect("/admin?" + urlencode({"message": message})) from None
+    raise Redirect("/admin?" + urlencode({"message": notices.FINALIZED}))
+
+
+def unfinalize_results(page: Page) -> Response:
+    page.need_staff()
+    finalize.unfinalize(page.server, page.viewer, page.now)
+    raise Redirect("/admin?" + urlencode({"message": notices.UNFINALIZED}))
+
+
 def download_results(page: Page) -> Response:
     page.need_staff()
     doc = archive.results_document(page.server, page.sight)
@@ -202,6 +223,8 @@ ADMIN_PAGES: tuple[PageSpec, ...] = (
     PageSpec("POST", "/admin/problems/{id}/rejudge", rejudge_problem),
     PageSpec("POST", "/admin/thaw", thaw),
     PageSpec("POST", "/admin/freeze", freeze),
+    PageSpec("POST", "/admin/finalize", finalize_results),
+    PageSpec("POST", "/admin/unfinalize", unfinalize_results),
     PageSpec("GET", "/admin/results.json", download_results),
     PageSpec("GET", "/admin/contest-package.zip", download_package),
 )

@@ -33,7 +33,7 @@ from judge.serve.model.clarification import parse_clarification
 from judge.serve.model.errors import Refused
 from judge.serve.model.upload import SubmissionRequest, parse_upload
 from judge.serve.model.viewer import Role, Viewer
-from judge.serve.services import clarifications, config, control, documents, submissions
+from judge.serve.services import awards, clarifications, config, control, documents, finalize, submissions
 from judge.serve.services.server import Server
 from judge.serve.visibility import Sight
 
@@ -48,6 +48,7 @@ PROPERTIES: dict[str, tuple[str, ...]] = {
         "scoreboard_freeze_duration",
         "scoreboard_thaw_time",
         "scoreboard_type",
+        "main_scoreboard_group_id",
     ),
     "judgement-types": ("id", "name", "solved"),
     "languages": ("id", "name", "entry_point_required", "extensions"),
@@ -103,7 +104,7 @@ PROPERTIES: dict[str, tuple[str, ...]] = {
 CAPABILITIES = {
     Role.TEAM: ["team_submit", "post_clar"],
     Role.JUDGE: ["post_clar"],
-    Role.ADMIN: ["contest_thaw", "admin_submit", "post_clar"],
+    Role.ADMIN: ["contest_thaw", "admin_submit", "post_clar"],  # awards: "Modifying awards" has no capability
 }
 PASS_FAIL_PROPERTIES = {"contest": ("penalty_time",), "judgement-types": ("penalty",)}  # only a pass-fail contest's
 
@@ -295,6 +296,35 @@ def rejudge_problem(ctx: Ctx) -> Response:
     return JSONResponse({"submission_ids": [str(s) for s in queued]}, status_code=202)
 
 
+def change_award(method: str) -> Callable[[Ctx], Response]:
+    """The spec's "Modifying awards": POST (a new id), PUT, PATCH, DELETE; admins, before finalize."""
+
+    def handler(ctx: Ctx) -> Response:
+        ctx.contest()
+        award_id = None if method == "POST" else ctx.param("id")
+        obj = awards.edit(ctx.server, ctx.viewer, method, award_id, ctx.json, ctx.now)
+        if obj is None:
+            return Response(status_code=204)
+        if method == "POST":
+            location = f"/api/contests/{ctx.server.contest.info.id}/awards/{obj['id']}"
+            return JSONResponse(obj, status_code=201, headers={"Location": location})
+        return JSONResponse(obj)
+
+    return handler
+
+
+def post_finalize(ctx: Ctx) -> Response:
+    """Ours (the spec has no call for it): finalize the results; the new state object."""
+    ctx.contest()
+    return JSONResponse(finalize.finalize(ctx.server, ctx.viewer))
+
+
+def post_unfinalize(ctx: Ctx) -> Response:
+    """Ours: take the finalize back (before a rejudge); the new state object."""
+    ctx.contest()
+    return JSONResponse(finalize.unfinalize(ctx.server, ctx.viewer, ctx.now))
+
+
 # --------------------------------------------------------------------------------------------- the table
 
 
@@ -354,6 +384,12 @@ ROUTES: tuple[RouteSpec, ...] = (
     *_live("judgements", documents.judgements),
     *_live("runs", documents.runs),
     *_config("awards", documents.awards),
+    RouteSpec("POST", f"{C}/awards", change_award("POST")),
+    RouteSpec("PUT", f"{C}/awards/{{id}}", change_award("PUT")),
+    RouteSpec("PATCH", f"{C}/awards/{{id}}", change_award("PATCH")),
+    RouteSpec("DELETE", f"{C}/awards/{{id}}", change_award("DELETE")),
+    RouteSpec("POST", f"{C}/finalize", post_finalize),
+    RouteSpec("POST", f"{C}/unfinalize", post_unfinalize),
     RouteSpec("GET", f"{C}/scoreboard", get_scoreboard),
     RouteSpec("GET", f"{C}/event-feed", feed.event_feed, stream=True),
 )

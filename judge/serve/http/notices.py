@@ -17,6 +17,9 @@ FROZEN = "the scoreboard is frozen"
 THAWED = "the scoreboard is thawed"
 THAWS_AT = "the scoreboard thaws at {time}"
 NOT_FROZEN = "not frozen: {reason}"  # the reason is one of phase.freeze_refusal's, below
+FINALIZED = "the results are final"
+UNFINALIZED = "the results are no longer final: rejudge, then finalize again"
+NOT_FINALIZED = "not finalized: {reason}"  # the reason is one of phase.finalize_refusal's, below
 REJUDGED = "rejudge of {what} {id}: {n} submission(s) queued"
 REJUDGED_NONE = "rejudge of {what} {id}: 0 submission(s) queued (already being judged)"
 TEMPLATES = (
@@ -26,6 +29,13 @@ TEMPLATES = (
     "not frozen: the contest is not running: there is nothing to freeze",
     "not frozen: the scoreboard was thawed at {time}",
     "not frozen: the scoreboard is frozen since {time}",
+    FINALIZED,
+    UNFINALIZED,
+    "not finalized: the contest has not ended yet (it ends at {time})",
+    "not finalized: the contest has not ended yet",
+    "not finalized: the contest was finalized at {time}",
+    "not finalized: {n} submission(s) made during the contest are not judged yet: wait for them, then finalize",
+    "not finalized: the contest is finalized: un-finalize it first (admin page, or POST .../unfinalize)",
     *(t.replace("{what}", what) for t in (REJUDGED, REJUDGED_NONE) for what in ("submission", "problem")),
 )
 

@@ -295,7 +295,8 @@ def _passfail_rows(page: Page, st: Standings, shown: bool) -> list[dict[str, Any
 
 
 def board_view(page: Page) -> dict[str, Any]:
-    board, ranked = boards.ranked(page.server, page.sight)
+    group = page.query.get("group") or None  # the group filter: that group's board (the API's ?group_id=)
+    board, ranked = boards.ranked(page.server, page.sight, group)
     shown = visibility.board_view(page.sight).show_problems
     pass_fail = ranked.standings is not None
     rows = _passfail_rows(page, ranked.standings, shown) if ranked.standings is not None else _score_rows(page, board)
@@ -308,6 +309,8 @@ def board_view(page: Page) -> dict[str, Any]:
         "staff_live": live,
         "pass_fail": pass_fail,
         "penalty_minutes": minutes(info.penalty_s),
+        "groups": [(str(g["id"]), str(g["name"])) for g in documents.groups(page.server, page.sight)],
+        "group": group,
     }
 
 

@@ -80,6 +80,7 @@ def contest_json(phase: Phase) -> dict[str, Any]:
             "scoreboard_thaw_time": None if thaw_s is None else format_time(thaw_s),
             "scoreboard_type": info.scoreboard_type.value,
             "penalty_time": format_reltime(info.penalty_s) if info.pass_fail else None,
+            "main_scoreboard_group_id": info.main_scoreboard_group_id,
         }
     )
 

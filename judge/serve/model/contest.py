@@ -18,6 +18,7 @@ from typing import Any
 import yaml
 
 from judge.package.problem import PackageError, Problem, load_problem
+from judge.scoreboard.awards import Medals
 from judge.scoreboard.passfail import DEFAULT_PENALTY_S, ScoreboardType
 from judge.serve.model.times import TimeError, parse_reltime, parse_time
 
@@ -72,6 +73,8 @@ class ContestInfo:
     penalty_s: float = DEFAULT_PENALTY_S  # pass-fail: the time a rejected submission costs
     judge_all_tests: bool = False  # pass-fail: judge every test even after one fails (default: stop there)
     shortname: str | None = None  # DOMjudge's contest property (its command-line client needs one)
+    medals: Medals = Medals()  # contest.yaml's ``medals: {gold: 4, silver: 4, bronze: 4}`` (none: no medals)
+    main_scoreboard_group_id: str | None = None  # the spec's: the main board ranks this group's teams only
 
     @property
     def pass_fail(self) -> bool:
@@ -131,6 +134,15 @@ class Contest:
     accounts: tuple[AccountSpec, ...] = ()
     groups: tuple[Mapping[str, Any], ...] = ()
     organizations: tuple[Mapping[str, Any], ...] = ()
+    hidden_groups: frozenset[str] = frozenset()  # groups.json's ``hidden: true`` (DOMjudge's): on no main board
+
+    def on_main_board(self, team: Team) -> bool:
+        """Whether the team is ranked on the main scoreboard: in ``main_scoreboard_group_id`` (when set), in
+        no hidden group."""
+        main = self.info.main_scoreboard_group_id
+        if main is not None and main not in team.group_ids:
+            return False
+        return not self.hidden_groups.intersection(team.group_ids)
 
     def problem(self, problem_id: str) -> ContestProblem | None:
         return next((p for p in self.problems if p.id == problem_id), None)
@@ -280,8 +292,26 @@ def load_info(path: Path) -> ContestInfo:
         penalty_s=_penalty_s(data.get("penalty_time"), where, duration),
         judge_all_tests=_flag(data, "judge_all_tests", where),
         shortname=_shortname(data, where),
+        medals=_medals(data.get("medals"), f"{where}: medals"),
+        main_scoreboard_group_id=None
+        if data.get("main_scoreboard_group_id") is None
+        else _id(data, "main_scoreboard_group_id", where),
         clarifications=_clar_limits(data.get("clarification_limits"), f"{where}: clarification_limits"),
     )
+
+
+def _medals(data: Any, where: str) -> Medals:
+    """``medals: {gold: 4, silver: 4, bronze: 4}`` (each optional, 0 or more)."""
+    if data is None:
+        return Medals()
+    if not isinstance(data, dict) or set(data) - {"gold", "silver", "bronze"}:
+        raise ContestError(f"{where}: expected a mapping like {{gold: 4, silver: 4, bronze: 4}}")
+    counts = {}
+    for colour, value in data.items():
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ContestError(f"{where}.{colour}: expected a whole number, 0 or more, got {value!r}")
+        counts[colour] = value
+    return Medals(**counts)
 
 
 def _clar_limits(data: Any, where: str) -> ClarLimits:
@@ -363,6 +393,20 @@ def _objects(path: Path | None, keys: Sequence[str]) -> tuple[dict[str, Any], ..
     return tuple(out)
 
 
+def _hidden(path: Path | None) -> frozenset[str]:
+    """The ids of groups.json's groups marked ``hidden: true`` (DOMjudge's property; not served)."""
+    if path is None:
+        return frozenset()
+    out = set()
+    for i, entry in enumerate(_list(_read(path), path)):
+        hidden = entry.get("hidden", False)
+        if not isinstance(hidden, bool):
+            raise ContestError(f"{path} entry {i + 1}: `hidden` must be true or false, got {hidden!r}")
+        if hidden:
+            out.add(str(entry.get("id")))
+    return frozenset(out)
+
+
 def load_teams(path: Path | None, groups: set[str], organizations: set[str]) -> tuple[Team, ...]:
     if path is None:
         return ()
@@ -437,7 +481,11 @@ def load_contest(root: Path, problems_dir: Path | None = None) -> Contest:
     problems = load_problems(problems_path, roots, info.code_limit_kib)
     if not problems:
         raise ContestError(f"{problems_path}: no problems")
-    groups = _objects(_find(root, "groups", (".json", ".yaml"), False), GROUP_KEYS)
+    groups_path = _find(root, "groups", (".json", ".yaml"), False)
+    groups = _objects(groups_path, GROUP_KEYS)
+    main = info.main_scoreboard_group_id
+    if main is not None and all(g["id"] != main for g in groups):
+        raise ContestError(f"{info_path}: main_scoreboard_group_id {main!r} is not a group of groups.json")
     organizations = _objects(_find(root, "organizations", (".json", ".yaml"), False), ORGANIZATION_KEYS)
     teams = load_teams(
         _find(root, "teams", (".json", ".yaml"), False),
@@ -445,4 +493,4 @@ def load_contest(root: Path, problems_dir: Path | None = None) -> Contest:
         {o["id"] for o in organizations},
     )
     accounts = load_accounts(_find(root, "accounts", (".yaml", ".json"), False), {t.id for t in teams})
-    return Contest(root, info, problems, teams, accounts, groups, organizations)
+    return Contest(root, info, problems, teams, accounts, groups, organizations, _hidden(groups_path))

@@ -18,6 +18,7 @@ class Phase:
     freeze_s: float | None  # when the board freezes (or froze); None: never
     thaw_s: float | None  # when the board thaws (or thawed); None: not set
     thawed_at: float | None = None  # when it did thaw; None: not yet
+    finalized_at: float | None = None  # when an admin finalized the results (and the board thawed); None: not
 
     @property
     def start_s(self) -> float | None:
@@ -79,9 +80,21 @@ class Phase:
             "frozen": frozen,
             "ended": at(self.info.end_s),
             "thawed": format_time(self.thawed_at) if self.thawed_at is not None and frozen else None,
-            "finalized": None,
-            "end_of_updates": None,
+            "finalized": at(self.finalized_at),
+            # finalize thaws the board first: nothing changes after it (unless an admin un-finalizes)
+            "end_of_updates": at(self.finalized_at),
         }
+
+    def finalize_refusal(self, now: float, unjudged: int) -> str | None:
+        """Why the contest cannot be finalized now (one line), or None."""
+        if self.finalized_at is not None:
+            return f"the contest was finalized at {format_time(self.finalized_at)}"
+        end = self.info.end_s
+        if end is None or now < end:
+            return "the contest has not ended yet" + ("" if end is None else f" (it ends at {format_time(end)})")
+        if unjudged:
+            return f"{unjudged} submission(s) made during the contest are not judged yet: wait for them, then finalize"
+        return None
 
     def freeze_refusal(self, now: float) -> str | None:
         """Why the board cannot be frozen now (one line), or None: the contest is running and the board

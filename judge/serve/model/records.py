@@ -235,3 +235,14 @@ class NewClarification:
     text: str
     time_s: float
     account_id: str | None
+
+
+@dataclass(frozen=True)
+class AwardEdit:
+    """An admin's award (the spec's POST, PUT, PATCH, DELETE of awards), kept as the admin left it: it
+    replaces the computed award of the same id, or adds one; ``removed``: the award is not served."""
+
+    id: str
+    citation: str
+    team_ids: tuple[str, ...] | None
+    removed: bool = False

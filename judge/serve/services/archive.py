@@ -1,9 +1,10 @@
 """Downloads for organizers: ``results.json`` (the document of `judge grade --json`, built by the same
 code from the live board) and the contest as a CCS contest package archive (a zip of the Contest API's
-own JSON: contest.json, state.json, judgement-types.json, languages.json, problems.json, groups.json,
-organizations.json, teams.json, submissions.json with each submission's ``submissions/<id>/files.zip``,
-judgements.json, runs.json, clarifications.json, awards.json, scoreboard.json, event-feed.ndjson), as the
-viewer may see them (staff: everything, live)."""
+own JSON: api.json, contest.json, state.json, judgement-types.json, languages.json, problems.json,
+groups.json, organizations.json, teams.json, accounts.json (never a password), submissions.json with each
+submission's ``submissions/<id>/files.zip``, judgements.json, runs.json, clarifications.json, awards.json,
+scoreboard.json, event-feed.ndjson), as the viewer may see them (staff: everything, live). `judge contest
+export` writes the same archive, and `judge serve --replay` serves it again (services/replay.py)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from judge.grade.report import results_json
 from judge.scoreboard.model import PassFailBoard
+from judge.serve.model.apijson import api_json
 from judge.serve.model.board import attempts, build_board, passfail_standings
 from judge.serve.model.errors import Refused
 from judge.serve.services import documents
@@ -55,6 +57,7 @@ def contest_package(server: Server, sight: Sight) -> bytes:
     """The contest package archive."""
     _allowed(sight)
     parts: dict[str, Any] = {
+        "api.json": api_json(),
         "contest.json": documents.contest(server, sight),
         "state.json": documents.state(server, sight),
         "judgement-types.json": documents.judgement_types(server, sight),
@@ -63,6 +66,7 @@ def contest_package(server: Server, sight: Sight) -> bytes:
         "groups.json": documents.groups(server, sight),
         "organizations.json": documents.organizations(server, sight),
         "teams.json": documents.teams(server, sight),
+        "accounts.json": documents.accounts(server, sight),
         "submissions.json": documents.submissions_doc(server, sight),
         "judgements.json": documents.judgements(server, sight),
         "runs.json": documents.runs(server, sight),

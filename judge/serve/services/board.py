@@ -1,6 +1,7 @@
 """The live scoreboard, as the Contest API's scoreboard object: ranked by the same code as `judge grade`
 (model/board.py; a pass-fail contest by scoreboard/passfail.py) from the stored judgements, frozen or live
-as visibility.board_view says, and cached; and the awards the board decides (first to solve)."""
+as visibility.board_view says, and cached (the awards it decides: services/awards.py). The main board ranks
+the teams of ``main_scoreboard_group_id`` (all when unset) that are in no hidden group."""
 
 from __future__ import annotations
 
@@ -13,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 from judge.scoreboard.passfail import Standings
 from judge.serve.model.board import (
     attempts,
-    first_to_solve_awards,
     passfail_rows,
     passfail_standings,
     scoreboard_json,
@@ -22,7 +22,7 @@ from judge.serve.model.board import (
 from judge.serve.model.contest import Contest
 from judge.serve.model.errors import Refused
 from judge.serve.storage import Reader
-from judge.serve.visibility import Sight, board_view
+from judge.serve.visibility import Sight, board_view, sees_group
 
 if TYPE_CHECKING:
     from judge.serve.services.server import Server
@@ -62,11 +62,21 @@ class BoardCache:
         return rows
 
 
-def group_contest(contest: Contest, group_id: str | None) -> Contest:
-    """The contest as the spec's group scoreboard sees it: ranked among the group's teams only."""
-    if group_id is None:
+def main_contest(contest: Contest) -> Contest:
+    """The contest as its main scoreboard ranks it: the teams ``Contest.on_main_board``."""
+    if contest.info.main_scoreboard_group_id is None and not contest.hidden_groups:
         return contest
-    if all(g["id"] != group_id for g in contest.groups):
+    return replace(contest, teams=tuple(t for t in contest.teams if contest.on_main_board(t)))
+
+
+def group_contest(contest: Contest, group_id: str | None, sight: Sight | None = None) -> Contest:
+    """The contest as the spec's group scoreboard sees it: ranked among the group's teams only (a hidden
+    group's: staff only); None: the main board."""
+    if group_id is None:
+        return main_contest(contest)
+    if all(g["id"] != group_id for g in contest.groups) or (
+        sight is not None and not sees_group(sight, group_id in contest.hidden_groups)
+    ):
         raise Refused(400, f"no group {group_id!r}")
     return replace(contest, teams=tuple(t for t in contest.teams if group_id in t.group_ids))
 
@@ -87,26 +97,15 @@ def ranked(server: Server, sight: Sight, group_id: str | None = None) -> tuple[d
     """The scoreboard object for whoever looks (frozen for public and teams during the freeze), and the
     ranking it shows."""
     view = board_view(sight)
-    contest = group_contest(server.contest, group_id)
+    contest = group_contest(server.contest, group_id, sight)
+    whole = main_contest(server.contest)
     info = contest.info
     with server.storage.read() as r:
         key = (r.latest_event(), view.frozen_from, info.start_s, info.end_s, group_id, view.show_problems)
-        board = server.boards.rows(
-            key, lambda: ranked_rows(r, contest, server.contest, view.frozen_from, view.show_problems)
-        )
+        board = server.boards.rows(key, lambda: ranked_rows(r, contest, whole, view.frozen_from, view.show_problems))
     return scoreboard_json(contest, board.rows, sight.phase.state_json(sight.now), sight.now), board
 
 
 def scoreboard(server: Server, sight: Sight, group_id: str | None = None) -> dict[str, Any]:
     """The scoreboard object for whoever looks."""
     return ranked(server, sight, group_id)[0]
-
-
-def awards(server: Server, sight: Sight) -> list[dict[str, Any]]:
-    """The awards the board decides, as the viewer's board shows them (frozen: a first solve in the freeze
-    is not known until the thaw). A pass-fail contest's first to solve each problem, once its problems are
-    public; none in a score contest yet."""
-    _, board = ranked(server, sight)
-    if board.standings is None or not board_view(sight).show_problems:
-        return []
-    return first_to_solve_awards(server.contest, board.standings)

@@ -17,9 +17,10 @@ from judge.serve.model.apijson import (
     team_json,
     with_penalty,
 )
+from judge.serve.services import awards as award_service
 from judge.serve.services import board, config, results, submissions
 from judge.serve.services import clarifications as clars
-from judge.serve.visibility import Sight
+from judge.serve.visibility import Sight, sees_group
 
 if TYPE_CHECKING:
     from judge.serve.services.server import Server
@@ -49,7 +50,8 @@ def problems(server: Server, sight: Sight) -> list[Doc]:
 
 
 def groups(server: Server, sight: Sight) -> list[Doc]:
-    return [dict(g) for g in server.contest.groups]
+    hidden = server.contest.hidden_groups
+    return [dict(g) for g in server.contest.groups if sees_group(sight, g["id"] in hidden)]
 
 
 def organizations(server: Server, sight: Sight) -> list[Doc]:
@@ -91,4 +93,4 @@ def scoreboard_doc(server: Server, sight: Sight, group_id: str | None = None) ->
 
 
 def awards(server: Server, sight: Sight) -> list[Doc]:
-    return board.awards(server, sight)
+    return award_service.awards_json(server, sight)

@@ -32,7 +32,7 @@ from judge.serve.services.judging import JobQueue, JudgeFn, JudgingSetup, republ
 from judge.serve.services.pool import JudgingPool
 from judge.serve.services.timeline import Timeline
 from judge.serve.storage import DB_NAME, Storage, Writer, open_storage
-from judge.serve.visibility import Sight, account_audience, problems_audience
+from judge.serve.visibility import Sight, account_audience, group_audience, problems_audience
 
 
 @dataclass(frozen=True)
@@ -99,6 +99,7 @@ class ServeOptions:
     clock: Clock | None = None
     log: Callable[[str], None] = lambda line: None
     login_limits: LoginLimits = LoginLimits()  # --account-lockout, --address-lockout
+    read_only: bool = False  # `judge contest export`: read the database as it is (no sync, nothing published)
 
 
 def _claim_database(w: Writer, contest: Contest, hasher: PasswordHasher, storage: Storage) -> None:
@@ -135,7 +136,9 @@ def _publish_configuration(w: Writer, server: Server, now: float) -> None:
     types = judgement_types_json()
     sync_collection(w, "judgement-types", with_penalty(types) if contest.info.pass_fail else types, now=now)
     sync_collection(w, "languages", [language_json(lang) for lang in languages.values()], now=now)
-    sync_collection(w, "groups", [dict(g) for g in contest.groups], now=now)
+    hidden = contest.hidden_groups
+    groups = [dict(g) for g in contest.groups]
+    sync_collection(w, "groups", groups, now=now, audience=lambda o: group_audience(o["id"] in hidden))
     sync_collection(w, "organizations", [dict(o) for o in contest.organizations], now=now)
     sync_collection(w, "teams", [team_json(t) for t in contest.teams], now=now)
     teams = {a.id: a.team_id for a in contest.accounts}
@@ -165,8 +168,14 @@ def open_server(
     clock = options.clock or SystemClock()
     hasher = options.hasher or PasswordHasher()
     storage = open_storage(contest.root / DB_NAME)
-    with storage.write() as w:
-        _claim_database(w, contest, hasher, storage)
+    if options.read_only:
+        with storage.read() as r:
+            owner = r.get_meta("contest_id")
+        if owner != contest.info.id:
+            raise ContestError(f"{storage.path} holds contest {owner!r}, but contest.yaml says {contest.info.id!r}")
+    else:
+        with storage.write() as w:
+            _claim_database(w, contest, hasher, storage)
     with storage.read() as r:
         auth = Authenticator(r.accounts(), hasher, clock, options.login_limits)
     bus = EventBus()
@@ -175,7 +184,8 @@ def open_server(
     pool = JudgingPool(queue, workers=options.workers, capacity=options.capacity, log=options.log)
     server = Server(contest, languages, storage, clock, timeline, bus, auth, queue, pool, options.log)
     timeline.on_change(_on_phase_change(server))
-    with storage.write() as w:
-        _publish_configuration(w, server, clock.now())
-    timeline.tick()
+    if not options.read_only:
+        with storage.write() as w:
+            _publish_configuration(w, server, clock.now())
+        timeline.tick()
     return server

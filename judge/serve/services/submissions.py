@@ -16,6 +16,7 @@ from judge.serve.model.upload import SubmissionRequest, check_upload
 from judge.serve.model.viewer import Role, Viewer
 from judge.serve.services import access
 from judge.serve.services.events import publish
+from judge.serve.services.finalize import refuse_if_final
 from judge.serve.storage import Reader, Writer
 from judge.serve.visibility import (
     FileAccess,
@@ -87,6 +88,8 @@ def submit(
         raise Refused(403, "only team and admin accounts may submit")
     request = read_request()
     team_id, time_s = _submitter(server, viewer, request, now)
+    if server.timeline.phase.in_contest(time_s):
+        refuse_if_final(server)  # an admin's submission dated into a finalized contest would change its results
     checked = check_upload(request, server.contest, server.languages)
     new = NewSubmission(
         team_id,
@@ -127,6 +130,7 @@ def rejudge_submission(
     """Judge the submission again (unless it is being judged). Returns the ids queued. ``what``: the id as
     asked (for the message)."""
     access.staff(viewer, "rejudge")
+    refuse_if_final(server)
     with server.storage.write() as w:
         subs = w.submissions(ids=[submission_id]) if submission_id is not None else []
         if not subs:
@@ -141,6 +145,7 @@ def rejudge_problem(server: Server, viewer: Viewer, problem_id: str, now: float)
     access.staff(viewer, "rejudge")
     if server.contest.problem(problem_id) is None:
         raise Refused(404, f"no problem {problem_id!r}")
+    refuse_if_final(server)
     with server.storage.write() as w:
         queued = _queue(w, w.submissions(problem_id=problem_id), now)
     server.pool.wake()

@@ -30,7 +30,7 @@ OnChange = Callable[[Writer, float, float | None], None]
 
 def _float(r: Reader, key: str) -> float | None:
     value = r.get_meta(key)
-    return None if value is None else float(value)
+    return None if not value else float(value)  # "": unset again (un-finalize)
 
 
 def stored_phase(info: ContestInfo, r: Reader) -> Phase:
@@ -42,6 +42,7 @@ def stored_phase(info: ContestInfo, r: Reader) -> Phase:
         freeze_s=frozen if frozen is not None else info.freeze_s,
         thaw_s=thaw if thaw is not None else info.thaw_s,
         thawed_at=_float(r, "thawed_at"),
+        finalized_at=_float(r, "finalized_at"),
     )
 
 
@@ -126,5 +127,48 @@ class Timeline:
             with self._storage.write() as w:
                 w.set_meta("thaw_time", repr(thaw_s))
             self._phase = replace(self._phase, thaw_s=thaw_s)
+            self._last = ""
+        self.tick()
+
+    def finalize(self, unjudged: Callable[[Reader], int], publish: OnChange) -> float:
+        """Finalize the results now (an admin's action): the board thaws if it is frozen, ``publish`` adds
+        what the end brings (the final awards) in the same transaction, then the state with ``finalized``
+        and ``end_of_updates``. ``unjudged`` counts what is still to judge. Raises ValueError (one line,
+        ``Phase.finalize_refusal``)."""
+        with self._lock:
+            now = self._clock.now()
+            before = self._phase
+            with self._storage.write() as w:
+                refusal = before.finalize_refusal(now, unjudged(w))
+                if refusal is not None:
+                    raise ValueError(refusal)
+                after = replace(before, finalized_at=now)
+                thaw = before.freeze_s is not None and before.thawed_at is None
+                if thaw:
+                    after = replace(after, thawed_at=now, thaw_s=now)
+                    w.set_meta("thawed_at", repr(now))
+                    w.set_meta("thaw_time", repr(now))
+                w.set_meta("finalized_at", repr(now))
+                self._phase = after
+                try:
+                    self._on_change(w, now, before.freeze_s if thaw else None)
+                    publish(w, now, None)
+                    publish_if_changed(w, "state", None, after.state_json(now), now=now)
+                except BaseException:
+                    self._phase = before
+                    raise
+            self._last = ""
+        self._bus.notify()
+        return now
+
+    def unfinalize(self) -> None:
+        """Take the finalize back (an admin's action, before a rejudge): ``finalized`` and
+        ``end_of_updates`` are null again. Raises ValueError when the contest is not finalized."""
+        with self._lock:
+            if self._phase.finalized_at is None:
+                raise ValueError("the contest is not finalized")
+            with self._storage.write() as w:
+                w.set_meta("finalized_at", "")
+            self._phase = replace(self._phase, finalized_at=None)
             self._last = ""
         self.tick()

@@ -21,6 +21,7 @@ from typing import Protocol
 from judge.serve.model.records import (
     AccountRecord,
     Audience,
+    AwardEdit,
     ClarificationRecord,
     Counted,
     EventRecord,
@@ -141,6 +142,10 @@ class Reader(Protocol):
         """The id of the last clarification the account has read (0: none)."""
         ...
 
+    def award_edits(self) -> list[AwardEdit]:
+        """The admins' awards, each id's latest edit, in the order first edited."""
+        ...
+
 
 class Writer(Reader, Protocol):
     """A reader that changes things; all of it one transaction."""
@@ -197,6 +202,10 @@ class Writer(Reader, Protocol):
 
     def mark_clarifications_read(self, account_id: str, last_id: int) -> None:
         """The account has read every clarification up to ``last_id`` (it never goes back)."""
+        ...
+
+    def put_award_edit(self, edit: AwardEdit) -> None:
+        """Keep an admin's award (replacing that id's earlier edit)."""
         ...
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 # The API's id of the judgement ``j`` (model/apijson.judgement_id, in SQL, for the upgrade to 4)
 JUDGEMENT_ID = "(CASE j.ordinal WHEN 1 THEN CAST(j.submission_id AS TEXT) ELSE j.submission_id || '-' || j.ordinal END)"
@@ -119,6 +119,13 @@ CREATE TABLE IF NOT EXISTS clarifications (
 );
 CREATE INDEX IF NOT EXISTS clarifications_team ON clarifications(from_team_id, time_s);
 CREATE TABLE IF NOT EXISTS clarifications_read (account_id TEXT PRIMARY KEY, last_id INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS award_edits (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    citation TEXT NOT NULL,
+    team_ids TEXT,
+    removed INTEGER NOT NULL DEFAULT 0
+);
 """
 
 
@@ -173,4 +180,7 @@ MIGRATIONS: dict[int, tuple[str | Step, ...]] = {
         Step("ALTER TABLE events ADD COLUMN team_ids TEXT NOT NULL DEFAULT '[]'", ("events",)),
         Step("ALTER TABLE events ADD COLUMN staff INTEGER NOT NULL DEFAULT 1", ("events",)),
     ),
+    # issue 31, end of contest: the admins' award edits (award_edits, created with the rest); the finalize
+    # and end of updates are kept in meta (finalized_at, end_of_updates_at): nothing to change
+    6: (),
 }

@@ -21,6 +21,7 @@ from pathlib import Path
 from judge.serve.model.records import (
     AccountRecord,
     Audience,
+    AwardEdit,
     ClarificationRecord,
     Counted,
     EventRecord,
@@ -37,6 +38,7 @@ from judge.serve.model.records import (
     SubmissionRecord,
 )
 from judge.serve.storage import StorageError
+from judge.serve.storage import awards as award_rows
 from judge.serve.storage import clarifications as clars
 from judge.serve.storage.rows import (
     JUDGEMENT_COLUMNS,
@@ -191,6 +193,9 @@ class SqliteReader:
 
     def clarifications_read(self, account_id: str) -> int:
         return clars.clarifications_read(self._c, account_id)
+
+    def award_edits(self) -> list[AwardEdit]:
+        return award_rows.award_edits(self._c)
 
 
 class SqliteWriter(SqliteReader):
@@ -354,6 +359,9 @@ class SqliteWriter(SqliteReader):
 
     def mark_clarifications_read(self, account_id: str, last_id: int) -> None:
         clars.mark_clarifications_read(self._c, account_id, last_id)
+
+    def put_award_edit(self, edit: AwardEdit) -> None:
+        award_rows.put_award_edit(self._c, edit)
 
 
 class SqliteStorage:

@@ -1,0 +1,239 @@
+"""The end of a contest in `judge serve`, through the real app: awards (freeze semantics: the public's
+unchanged until the thaw; an admin's edits kept when the board changes), finalize (refused before the end
+and while a submission waits; then state.finalized and end_of_updates, the final awards on the feed, the
+feed's last event), a rejudge refused until un-finalized, hidden groups and main_scoreboard_group_id."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from serve_fixtures import FIXTURES, T0, Api, FakeClock, feed, make_server, write_contest
+from spec_shapes import AWARDS, errors
+from test_serve_pages import csrf_of, login
+from test_serve_passfail import MarkedJudge, at, source, submit
+
+from judge.serve.model.contest import load_contest
+from judge.serve.model.times import format_time
+from judge.serve.services.server import Server
+from judge.serve.storage.schema import SCHEMA_VERSION
+
+C = "/api/contests/test"
+
+
+@pytest.fixture
+def contest(tmp_path: Path) -> Path:
+    root = write_contest(tmp_path / "c", scoreboard_type="pass-fail", extra=("medals: {gold: 1, silver: 1}",))
+    teams = json.loads((root / "teams.json").read_text())
+    teams[2]["group_ids"] = ["g", "north"]  # team3 Mu
+    (root / "teams.json").write_text(json.dumps(teams))
+    groups = [{"id": "g", "name": "Everyone"}, {"id": "north", "name": "North"}]
+    (root / "groups.json").write_text(json.dumps(groups))
+    return root
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock(T0)
+
+
+@pytest.fixture
+def server(contest: Path, clock: FakeClock):  # type: ignore[no-untyped-def]
+    judge = MarkedJudge({p.id: p.problem for p in load_contest(contest, FIXTURES).problems})
+    s = make_server(contest, clock, judge)
+    yield s
+    s.close()
+
+
+def awards(api: Api, user: str | None) -> dict[str, list[str] | None]:
+    doc = api.get(f"{C}/awards", user).json()
+    assert errors(AWARDS, doc) == []
+    return {a["id"]: a["team_ids"] for a in doc}
+
+
+def test_awards_follow_the_board_frozen_for_the_public_and_edits_are_kept(server: Server, clock: FakeClock) -> None:
+    api = Api.of(server)
+    submit(api, server, clock, 10, "team1", "sum", "AC")
+    submit(api, server, clock, 20, "team3", "sum", "AC")
+    at(clock, 60)
+    before = {
+        "winner": ["team1"],
+        "gold-medal": ["team1"],
+        "silver-medal": ["team3"],
+        "first-to-solve-sum": ["team1"],
+        "first-to-solve-divisor": [],
+        "group-winner-g": ["team1"],
+        "group-winner-north": ["team3"],
+    }
+    assert awards(api, None) == before == awards(api, "admin") == awards(api, "team2")
+
+    # an admin's awards: a new one (POST), the winner's citation (PATCH); kept when the board changes
+    r = api.request("POST", f"{C}/awards", "admin", json={"citation": "Best newcomer", "team_ids": ["team2"]})
+    assert r.status_code == 201, r.text
+    assert r.json() == {"id": "award-1", "citation": "Best newcomer", "team_ids": ["team2"]}
+    assert r.headers["location"] == f"{C}/awards/award-1"
+    r = api.request("PATCH", f"{C}/awards/group-winner-north", "admin", json={"citation": "Northern champions"})
+    assert r.json() == {"id": "group-winner-north", "citation": "Northern champions", "team_ids": ["team3"]}
+    assert api.request("DELETE", f"{C}/awards/first-to-solve-divisor", "admin").status_code == 204
+
+    # the freeze (4:00): Mu solves both; the public's awards stay as they were, staff see the live ones
+    submit(api, server, clock, 245, "team3", "divisor", "AC")
+    at(clock, 250)
+    kept = {k: v for k, v in before.items() if k != "first-to-solve-divisor"} | {"award-1": ["team2"]}
+    assert awards(api, None) == kept == awards(api, "team3")  # the deleted award stays deleted
+    live = awards(api, "admin")
+    assert live["winner"] == ["team3"] == live["gold-medal"] and live["silver-medal"] == ["team1"]
+    assert live["group-winner-north"] == ["team3"] and live["award-1"] == ["team2"]
+    assert api.get(f"{C}/awards/group-winner-north", "admin").json()["citation"] == "Northern champions"
+
+
+@pytest.mark.parametrize(
+    "method, path, body, status",
+    [
+        ("POST", "awards", {"id": "x", "citation": "c", "team_ids": []}, 400),  # a POST with an id
+        ("POST", "awards", {"citation": "c"}, 400),  # team_ids missing
+        ("PUT", "awards/x", {"citation": "c", "team_ids": ["nobody"]}, 400),  # an unknown team
+        ("PUT", "awards/x", {"id": "y", "citation": "c", "team_ids": []}, 400),  # another id than the URL's
+        ("PATCH", "awards/x", {"citation": "c"}, 404),  # no such award
+        ("PATCH", "awards/winner", {"citation": None}, 400),
+        ("DELETE", "awards/x", None, 404),
+    ],
+)
+def test_award_edits_refused(server: Server, method: str, path: str, body: Any, status: int) -> None:
+    api = Api.of(server)
+    kw = {} if body is None else {"json": body}
+    r = api.request(method, f"{C}/{path}", "admin", **kw)
+    assert r.status_code == status, r.text
+    assert api.request("PUT", f"{C}/awards/x", "team1", json={"citation": "c", "team_ids": []}).status_code == 403
+    assert api.request("PUT", f"{C}/awards/x", "judge", json={"citation": "c", "team_ids": []}).status_code == 403
+
+
+@pytest.mark.timeout(60)
+def test_finalize(server: Server, clock: FakeClock) -> None:
+    api = Api.of(server)
+    submit(api, server, clock, 10, "team1", "sum", "AC")
+    submit(api, server, clock, 250, "team2", "sum", "AC")  # in the freeze
+    r = api.request("POST", f"{C}/finalize", "admin")
+    assert r.status_code == 409 and "the contest has not ended yet" in r.text, r.text
+    at(clock, 299)
+    assert api.submit("team3", files=source("AC")).status_code == 201  # not judged yet
+    at(clock, 301)
+    r = api.request("POST", f"{C}/finalize", "admin")
+    assert r.status_code == 409 and "not judged yet" in r.text, r.text
+    assert api.request("POST", f"{C}/finalize", "judge").status_code == 403
+    server.judging.run_pending()
+    assert api.get(f"{C}/state").json()["finalized"] is None
+
+    r = api.request("POST", f"{C}/finalize", "admin")
+    assert r.status_code == 200, r.text
+    now = format_time(clock.now())
+    state = api.get(f"{C}/state").json()
+    assert state["finalized"] == now == state["end_of_updates"] == state["thawed"]
+    assert awards(api, None) == awards(api, "admin")  # thawed: the public sees the final awards
+    assert awards(api, None)["winner"] == ["team1"]
+    events = feed(api)
+    assert events[-1]["type"] == "state" and events[-1]["data"]["end_of_updates"] == now
+    final = {e["id"]: e["data"]["team_ids"] for e in events if e["type"] == "awards"}
+    assert final == awards(api, None)
+    streamed = api.get(f"{C}/event-feed")  # a streaming feed ends with end_of_updates (else: the timeout)
+    assert [json.loads(line) for line in streamed.text.splitlines() if line.strip()] == events
+
+    # after finalize: a rejudge and an award edit are refused until an admin un-finalizes
+    assert api.request("POST", f"{C}/submissions/1/rejudge", "admin").status_code == 409
+    assert api.request("POST", f"{C}/problems/sum/rejudge", "admin").status_code == 409
+    assert api.request("DELETE", f"{C}/awards/winner", "admin").status_code == 409
+    assert api.request("POST", f"{C}/finalize", "admin").status_code == 409
+    r = api.request("POST", f"{C}/unfinalize", "admin")
+    assert r.status_code == 200 and r.json()["finalized"] is None and r.json()["end_of_updates"] is None
+    assert api.request("POST", f"{C}/submissions/1/rejudge", "admin").status_code == 202
+
+
+def test_hidden_groups_and_the_main_scoreboard_group(tmp_path: Path, clock: FakeClock) -> None:
+    root = write_contest(tmp_path / "c", scoreboard_type="pass-fail", extra=("main_scoreboard_group_id: g",))
+    teams = json.loads((root / "teams.json").read_text())
+    teams[0]["group_ids"] = ["g", "staff"]  # team1: in a hidden group
+    teams[1]["group_ids"] = []  # team2: not in the main board's group
+    (root / "teams.json").write_text(json.dumps(teams))
+    groups = [{"id": "g", "name": "Everyone"}, {"id": "staff", "name": "Test teams", "hidden": True}]
+    (root / "groups.json").write_text(json.dumps(groups))
+    server = make_server(root, clock)
+    try:
+        api = Api.of(server)
+        assert api.get(C).json()["main_scoreboard_group_id"] == "g"
+        assert [g["id"] for g in api.get(f"{C}/groups").json()] == ["g"]
+        assert [g["id"] for g in api.get(f"{C}/groups", "admin").json()] == ["g", "staff"]
+        assert [r["team_id"] for r in api.get(f"{C}/scoreboard").json()["rows"]] == ["team3"]
+        assert [r["team_id"] for r in api.get(f"{C}/scoreboard", "admin").json()["rows"]] == ["team3"]
+        assert api.get(f"{C}/scoreboard", params={"group_id": "staff"}).status_code == 400
+        staff = api.get(f"{C}/scoreboard", "admin", params={"group_id": "staff"}).json()
+        assert [r["team_id"] for r in staff["rows"]] == ["team1"]
+        assert "group-winner-staff" not in {a["id"] for a in api.get(f"{C}/awards", "admin").json()}
+        assert [e["id"] for e in feed(api) if e["type"] == "groups"] == ["g"]
+    finally:
+        server.close()
+
+
+def test_the_schema_is_seven() -> None:
+    assert SCHEMA_VERSION == 7
+
+
+def test_the_admin_page_finalizes_and_says_why_not(server: Server, clock: FakeClock) -> None:
+    api = Api.of(server)
+    submit(api, server, clock, 10, "team1", "sum", "AC")
+    admin = login(server, "admin")
+    assert 'id="finalize"' not in admin.get("/admin").text  # not before the end
+    at(clock, 299)
+    assert api.submit("team2", files=source("WA")).status_code == 201  # waits to be judged
+    at(clock, 301)
+    r = admin.post("/admin/finalize", data={"csrf": csrf_of(admin.get("/admin").text)})
+    page = admin.get(r.headers["location"]).text
+    assert "not finalized: 1 submission(s) made during the contest are not judged yet" in page
+    judge = login(server, "judge")
+    assert judge.post("/admin/finalize", data={"csrf": csrf_of(judge.get("/admin").text)}).status_code == 403
+    server.judging.run_pending()
+    r = admin.post("/admin/finalize", data={"csrf": csrf_of(admin.get("/admin").text)})
+    page = admin.get(r.headers["location"]).text
+    assert "the results are final" in page and 'id="finalized"' in page and 'id="unfinalize"' in page
+    assert api.get(f"{C}/state").json()["finalized"] is not None
+    r = admin.post("/admin/unfinalize", data={"csrf": csrf_of(admin.get("/admin").text)})
+    assert 'id="finalize"' in admin.get(r.headers["location"]).text
+    assert api.get(f"{C}/state").json()["finalized"] is None
+
+
+def test_the_board_page_filters_by_group(server: Server, clock: FakeClock) -> None:
+    api = Api.of(server)
+    submit(api, server, clock, 10, "team1", "sum", "AC")
+    at(clock, 20)
+    page = login(server, "team2")
+    whole = page.get("/scoreboard").text
+    assert 'id="group-filter"' in whole and re.findall(r'class="contestant">(\w+)', whole) == ["Zeta", "Alpha", "Mu"]
+    north = page.get("/scoreboard", params={"group": "north"}).text
+    assert re.findall(r'class="contestant">(\w+)', north) == ["Mu"]
+    assert 'value="north" selected' in north and "group=north" in north
+    assert page.get("/scoreboard", params={"group": "nope"}).status_code == 400
+
+
+def test_the_resolver_page_is_for_admins_after_the_end(server: Server, clock: FakeClock) -> None:
+    api = Api.of(server)
+    submit(api, server, clock, 10, "team1", "sum", "AC")
+    admin, judge = login(server, "admin"), login(server, "judge")
+    r = admin.get("/admin/resolver")
+    assert r.status_code == 409 and "once the contest has ended" in r.text
+    at(clock, 301)
+    assert judge.get("/admin/resolver").status_code == 403
+    assert 'id="resolver-link"' in admin.get("/admin").text
+    page = admin.get("/admin/resolver")
+    assert page.status_code == 200 and 'id="resolver-data"' in page.text
+
+
+def test_after_finalize_an_admin_cannot_date_a_submission_into_the_contest(server: Server, clock: FakeClock) -> None:
+    api = Api.of(server)
+    at(clock, 301)
+    assert api.request("POST", f"{C}/finalize", "admin").status_code == 200
+    files = source("AC")
+    into = api.submit("admin", files=files, team_id="team1", time=format_time(T0 + 100 * 60))
+    assert into.status_code == 409 and "finalized" in into.text
+    assert api.submit("admin", files=files, team_id="team1").status_code == 201  # a test after the end: kept apart
