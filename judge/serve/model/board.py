@@ -199,15 +199,3 @@ def passfail_rows(st: Standings, *, show_problems: bool) -> list[dict[str, Any]]
             out["problems"] = [_cell_json(c) for c in row.cells]
         rows.append(out)
     return rows
-
-
-def first_to_solve_awards(contest: Contest, st: Standings) -> list[dict[str, Any]]:
-    """The spec's ``first-to-solve-<problem id>`` awards (team_ids empty while nobody is known to be first)."""
-    return [
-        {
-            "id": f"first-to-solve-{p.id}",
-            "citation": f"First to solve problem {p.label}",
-            "team_ids": list(st.first_to_solve.get(p.id, ())),
-        }
-        for p in contest.problems
-    ]
