@@ -181,6 +181,7 @@ class Proxy(threading.Thread):
         self.program_bytes = 0
         self.peer_bytes = 0
         self.over_limit = threading.Event()
+        self.ended: list[int] = []  # the directions whose source reached end of file, in that order
         self._halt = threading.Event()
         self._dirs = [
             _Direction(ends.program_out, ends.peer_in, b"> "),  # index 0: the program's output
@@ -191,6 +192,11 @@ class Proxy(threading.Thread):
 
     def stop(self) -> None:
         self._halt.set()
+
+    def peer_closed_first(self) -> bool:
+        """Did the peer's output end before the program's? Then whatever the program did after, it did
+        having read end of file: the conversation was over (one thread saw both, so the order is exact)."""
+        return bool(self.ended) and self.ended[0] == 1
 
     def run(self) -> None:
         sel = selectors.DefaultSelector()
@@ -245,6 +251,7 @@ class Proxy(threading.Thread):
         if not data:
             os.close(d.source)
             d.source = -1
+            self.ended.append(idx)
             if not d.pending and d.sink >= 0:  # EOF and nothing left to pass on: the other side sees EOF
                 os.close(d.sink)
                 d.sink = -1
@@ -305,7 +312,9 @@ def run_interactive(runner: Starter, program: RunSpec, peer: RunSpec, transcript
         if proxy is not None and transcript is not None:
             transcript.write_bytes(proxy.transcript.finish())
 
-        peer_first = _exited_first(peer_launch, prog_launch, order)
+        # the launchers' clocks can disagree by a scheduling delay when the program fails at once on the
+        # end of file the peer's exit gave it; the proxy saw the two ends in their true order
+        peer_first = _exited_first(peer_launch, prog_launch, order) or (proxy is not None and proxy.peer_closed_first())
         return InteractiveResult(program=prog_result, peer=peer_result, peer_exited_first=peer_first)
 
 
