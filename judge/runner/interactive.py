@@ -313,8 +313,12 @@ def run_interactive(runner: Starter, program: RunSpec, peer: RunSpec, transcript
             transcript.write_bytes(proxy.transcript.finish())
 
         # the launchers' clocks can disagree by a scheduling delay when the program fails at once on the
-        # end of file the peer's exit gave it; the proxy saw the two ends in their true order
-        peer_first = _exited_first(peer_launch, prog_launch, order) or (proxy is not None and proxy.peer_closed_first())
+        # end of file the peer's exit gave it; the proxy saw the two ends in their true order. Not for a
+        # program a limit ended: it went on running after that end of file (closedsum's waits_twice: TLE)
+        ended_itself = prog_launch.killed_for is None
+        peer_first = _exited_first(peer_launch, prog_launch, order) or (
+            proxy is not None and ended_itself and proxy.peer_closed_first()
+        )
         return InteractiveResult(program=prog_result, peer=peer_result, peer_exited_first=peer_first)
 
 
