@@ -75,6 +75,7 @@ def contest_json(phase: Phase) -> dict[str, Any]:
             "name": info.name,
             "formal_name": info.formal_name,
             "start_time": None if info.start_s is None else format_time(info.start_s),
+            "countdown_pause_time": None if info.countdown_pause_s is None else format_reltime(info.countdown_pause_s),
             "duration": format_reltime(info.duration_s),
             "scoreboard_freeze_duration": format_reltime(phase.freeze_duration_s()),
             "scoreboard_thaw_time": None if thaw_s is None else format_time(thaw_s),

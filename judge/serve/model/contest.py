@@ -72,6 +72,9 @@ class ContestInfo:
     penalty_s: float = DEFAULT_PENALTY_S  # pass-fail: the time a rejected submission costs
     judge_all_tests: bool = False  # pass-fail: judge every test even after one fails (default: stop there)
     shortname: str | None = None  # DOMjudge's contest property (its command-line client needs one)
+    # the spec's countdown_pause_time: the countdown is paused with this much left (start_s is then None);
+    # set only by an admin's PATCH (model/schedule.py), never by contest.yaml
+    countdown_pause_s: float | None = None
 
     @property
     def pass_fail(self) -> bool:

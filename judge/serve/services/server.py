@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 import threading
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from argon2 import PasswordHasher
 
@@ -39,7 +39,7 @@ from judge.serve.visibility import Sight, account_audience, problems_audience
 class Server:
     """The running contest: what the handlers call into, and the background parts' lifecycle."""
 
-    contest: Contest
+    package: Contest  # as loaded from disk; ``contest`` is it with the admins' changes of the schedule
     languages: Mapping[str, Language]
     storage: Storage
     clock: Clock
@@ -52,6 +52,12 @@ class Server:
     boards: BoardCache = field(default_factory=BoardCache)
     stopping: threading.Event = field(default_factory=threading.Event)
     _threads: list[threading.Thread] = field(default_factory=list)  # the clock, while started
+
+    @property
+    def contest(self) -> Contest:
+        """The contest as it is now: the package with the times an admin changed (the timeline's)."""
+        info = self.timeline.phase.info
+        return self.package if info is self.package.info else replace(self.package, info=info)
 
     def sight(self, viewer: Viewer, now: float) -> Sight:
         """What ``viewer`` may see now (visibility.py)."""
