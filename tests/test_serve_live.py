@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from serve_fixtures import HOUR, T0, Api, FakeClock, feed, make_server, write_contest
+from test_serve_pages import client, csrf_of, login
 
 from judge.serve.services.server import Server
 
@@ -165,3 +166,57 @@ def test_a_restarted_server_keeps_the_changes(root: Path, clock: FakeClock) -> N
         assert "2030-01-01T10:00:00" in (root / "contest.yaml").read_text()
     finally:
         second.close()
+
+
+# ------------------------------------------------------------------------------------------------ pages
+
+
+def test_the_pages_count_down_and_show_the_problems_at_the_start(server: Server, clock: FakeClock) -> None:
+    team = login(server, "team1")
+    page = team.get("/problems").text
+    assert 'data-left-s="3600.0"' in page and "1:00:00" in page and 'data-live="/status"' in page
+    assert 'data-live="/problems?fragment=1"' in page and "shown when the contest starts" in page
+    assert "data-live-done" not in team.get("/problems?fragment=1").text
+    assert patch(Api.of(server), start_time="2030-01-01T09:10:00Z").status_code == 200
+    assert 'data-left-s="600.0"' in team.get("/status").text  # the poll sees the new start
+    assert patch(Api.of(server), start_time=None).status_code == 200
+    assert "paused" in team.get("/status").text and "0:10:00" in team.get("/status").text
+    assert patch(Api.of(server), start_time="2030-01-01T09:10:00Z").status_code == 200
+    clock.t = T0 - HOUR + 600
+    fragment = team.get("/problems?fragment=1").text
+    assert "data-live-done" in fragment and "/problems/sum/" in fragment and "/problems/divisor/" in fragment
+    assert "data-live-done" in team.get("/status").text
+    page = team.get("/problems").text
+    assert 'data-live="/problems?fragment=1"' not in page and 'data-live="/status"' not in page
+
+
+def test_the_admins_contest_page_moves_the_start(server: Server, clock: FakeClock) -> None:
+    admin = login(server, "admin")
+    page = admin.get("/admin/contest").text
+    assert "2030-01-01T10:00:00.000+00:00" in page and 'id="move-start"' in page
+    token = csrf_of(page)
+    r = admin.post("/admin/contest", data={"csrf": token, "action": "start", "start_time": "2030-01-01T11:30:00Z"})
+    assert r.status_code == 303 and "/admin/contest?message=" in r.headers["location"]
+    assert "times are changed" in admin.get(r.headers["location"]).text
+    assert Api.of(server).get(C).json()["start_time"] == "2030-01-01T11:30:00.000+00:00"
+    r = admin.post("/admin/contest", data={"csrf": token, "action": "start", "start_time": "2029-01-01T00:00:00Z"})
+    assert r.status_code == 403 and "at least 30 seconds from now" in r.text
+    r = admin.post("/admin/contest", data={"csrf": token, "action": "start", "start_time": "soon"})
+    assert r.status_code == 400
+    r = admin.post("/admin/contest", data={"csrf": token, "action": "lengths", "duration": "6:00:00"})
+    assert r.status_code == 303
+    assert Api.of(server).get(C).json()["duration"] == "6:00:00.000"
+    r = admin.post("/admin/contest", data={"csrf": token, "action": "pause"})
+    assert r.status_code == 303 and "paused" in admin.get("/admin/contest").text
+    assert "start_time" not in Api.of(server).get(C).json()
+    # judges see the times, cannot change them; teams and the public do not see the page
+    judge = login(server, "judge")
+    assert 'id="move-start"' not in judge.get("/admin/contest").text
+    r = judge.post("/admin/contest", data={"csrf": csrf_of(judge.get("/admin/contest").text), "action": "pause"})
+    assert r.status_code == 403
+    team = login(server, "team1")
+    assert team.get("/admin/contest").status_code in (303, 403)
+    r = team.post("/admin/contest", data={"csrf": csrf_of(team.get("/problems").text), "action": "pause"})
+    assert r.status_code in (303, 403)
+    assert client(server).get("/admin/contest").status_code == 303  # to the login
+    assert "countdown_pause_time" in Api.of(server).get(C).json()

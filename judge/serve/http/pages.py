@@ -83,6 +83,9 @@ def _problem_docs(page: Page) -> list[dict[str, Any]]:
 
 
 def problem_list(page: Page) -> Response:
+    """The problems; before the start, the page polls its list (``?fragment=1``) until they appear."""
+    if page.query.get("fragment"):
+        return page.render("serve/_problem_list.html", problems=_problem_docs(page))
     return page.render("serve/problems.html", problems=_problem_docs(page))
 
 

@@ -1,0 +1,83 @@
+"""Running the contest live (issue 30), the pages: the contest's times for admins (move the start, pause
+the countdown, change the duration and the freeze: the API's PATCH of the contest, through the same
+service), and the status line every page shows before the start (a countdown, live: the start may move).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode
+
+from starlette.responses import Response
+
+from judge.serve.http import notices
+from judge.serve.http.web import Page, PageSpec, Redirect
+from judge.serve.model.errors import Refused
+from judge.serve.model.times import TimeError, format_reltime, format_time, parse_reltime, parse_time
+from judge.serve.model.viewer import Role
+from judge.serve.services import control
+
+
+def status(page: Page) -> Response:
+    """The status line's fragment (layout.html polls it before the start)."""
+    return page.render("serve/_status.html")
+
+
+def _times_context(page: Page, message: str | None) -> dict[str, Any]:
+    info, phase = page.server.contest.info, page.sight.phase
+    return {
+        "message": message,
+        "error": None,
+        "start_at": None if info.start_s is None else format_time(info.start_s),
+        "duration": format_reltime(info.duration_s),
+        "freeze_duration": format_reltime(phase.freeze_duration_s()),
+        "can_move_start": not phase.started(page.now),
+    }
+
+
+def contest_times(page: Page) -> Response:
+    page.need_staff()
+    return page.render("serve/admin_contest.html", **_times_context(page, notices.shown(page.query.get("message"))))
+
+
+def _body(page: Page) -> dict[str, Any]:
+    """The API's PATCH body the form asks for. Raises Refused (400)."""
+    form = page.form
+    body: dict[str, Any] = {"id": page.contest_id}
+    action = form.get("action")
+    try:
+        if action == "start":
+            body["start_time"] = format_time(parse_time(form.get("start_time", "").strip(), "start time"))
+        elif action == "pause":
+            body["start_time"] = None
+        elif action == "lengths":
+            for key in ("duration", "scoreboard_freeze_duration"):
+                text = form.get(key, "").strip()
+                if text:
+                    body[key] = format_reltime(parse_reltime(text, key))
+        else:
+            raise Refused(400, "unknown action")
+    except TimeError as exc:
+        raise Refused(400, str(exc)) from None
+    return body
+
+
+def change_times(page: Page) -> Response:
+    """The form's change, as the API's PATCH; refused: the page again, with why."""
+    page.need_staff()
+    try:
+        body = _body(page)
+        control.patch_contest(page.server, page.viewer, lambda: body, page.now)
+    except Refused as exc:
+        if exc.status in (401, 403) and page.viewer.role is not Role.ADMIN:
+            raise
+        context = {**_times_context(page, None), "error": exc.message}
+        return page.render("serve/admin_contest.html", status=exc.status, **context)
+    raise Redirect("/admin/contest?" + urlencode({"message": notices.RESCHEDULED}))
+
+
+LIVE_PAGES: tuple[PageSpec, ...] = (
+    PageSpec("GET", "/status", status),
+    PageSpec("GET", "/admin/contest", contest_times),
+    PageSpec("POST", "/admin/contest", change_times),
+)
