@@ -113,6 +113,7 @@ class Team:
     organization_id: str | None = None
     group_ids: tuple[str, ...] = ()
     icpc_id: str | None = None
+    hidden: bool = False  # off the public and teams' scoreboard, still judged (an admin's change: issue 30)
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,34 @@ class AccountRecord:
 
 
 @dataclass(frozen=True)
+class LiveAccount:
+    """An admin's change to accounts.yaml, kept in the database (issue 30): an account added while the
+    contest runs, or one of the package's with a new password or disabled. A row replaces the package's
+    account of the same id."""
+
+    id: str
+    username: str
+    type: str  # team | judge | admin
+    team_id: str | None
+    name: str | None
+    password_hash: str | None  # argon2; None: the package's password
+    disabled: bool
+    time_s: float
+
+
+@dataclass(frozen=True)
+class AuditRecord:
+    """One action of the staff (who, when, what): the audit log."""
+
+    time_s: float
+    account_id: str | None
+    username: str
+    action: str  # e.g. "team.add", "account.disable", "contest.patch"
+    detail: str
+    id: int = 0  # given by the storage
+
+
+@dataclass(frozen=True)
 class SubmissionRecord:
     id: int
     team_id: str

@@ -18,15 +18,18 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Protocol
 
+from judge.serve.model.contest import Team
 from judge.serve.model.records import (
     AccountRecord,
     Audience,
+    AuditRecord,
     ClarificationRecord,
     Counted,
     EventRecord,
     JobRecord,
     JudgementOutcome,
     JudgementRecord,
+    LiveAccount,
     NewClarification,
     NewEvent,
     NewRun,
@@ -141,6 +144,18 @@ class Reader(Protocol):
         """The id of the last clarification the account has read (0: none)."""
         ...
 
+    def live_teams(self) -> list[Team]:
+        """The teams an admin added or changed (overrides of teams.json), oldest first."""
+        ...
+
+    def live_accounts(self) -> list[LiveAccount]:
+        """The accounts an admin added or changed (overrides of accounts.yaml), oldest first."""
+        ...
+
+    def audit(self, limit: int) -> list[AuditRecord]:
+        """The audit log's newest ``limit`` entries, newest first."""
+        ...
+
 
 class Writer(Reader, Protocol):
     """A reader that changes things; all of it one transaction."""
@@ -198,6 +213,14 @@ class Writer(Reader, Protocol):
     def mark_clarifications_read(self, account_id: str, last_id: int) -> None:
         """The account has read every clarification up to ``last_id`` (it never goes back)."""
         ...
+
+    def put_live_team(self, team: Team, now: float) -> None:
+        """Add a team, or replace one (the package's too: a row overrides teams.json's team of its id)."""
+        ...
+
+    def put_live_account(self, account: LiveAccount) -> None: ...
+
+    def add_audit(self, entry: AuditRecord) -> None: ...
 
 
 class Storage(Protocol):

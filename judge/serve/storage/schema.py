@@ -119,6 +119,35 @@ CREATE TABLE IF NOT EXISTS clarifications (
 );
 CREATE INDEX IF NOT EXISTS clarifications_team ON clarifications(from_team_id, time_s);
 CREATE TABLE IF NOT EXISTS clarifications_read (account_id TEXT PRIMARY KEY, last_id INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS live_teams (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    label TEXT NOT NULL,
+    display_name TEXT,
+    organization_id TEXT,
+    group_ids TEXT NOT NULL DEFAULT '[]',
+    icpc_id TEXT,
+    hidden INTEGER NOT NULL DEFAULT 0,
+    time_s REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS live_accounts (
+    id TEXT PRIMARY KEY,
+    username TEXT NOT NULL,
+    type TEXT NOT NULL,
+    team_id TEXT,
+    name TEXT,
+    password_hash TEXT,
+    disabled INTEGER NOT NULL DEFAULT 0,
+    time_s REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS audit_log (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    time_s REAL NOT NULL,
+    account_id TEXT,
+    username TEXT NOT NULL,
+    action TEXT NOT NULL,
+    detail TEXT NOT NULL
+);
 """
 
 

@@ -18,15 +18,18 @@ from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
+from judge.serve.model.contest import Team
 from judge.serve.model.records import (
     AccountRecord,
     Audience,
+    AuditRecord,
     ClarificationRecord,
     Counted,
     EventRecord,
     JobRecord,
     JudgementOutcome,
     JudgementRecord,
+    LiveAccount,
     NewClarification,
     NewEvent,
     NewRun,
@@ -36,7 +39,7 @@ from judge.serve.model.records import (
     SessionRecord,
     SubmissionRecord,
 )
-from judge.serve.storage import StorageError
+from judge.serve.storage import StorageError, live
 from judge.serve.storage import clarifications as clars
 from judge.serve.storage.rows import (
     JUDGEMENT_COLUMNS,
@@ -191,6 +194,15 @@ class SqliteReader:
 
     def clarifications_read(self, account_id: str) -> int:
         return clars.clarifications_read(self._c, account_id)
+
+    def live_teams(self) -> list[Team]:
+        return live.live_teams(self._c)
+
+    def live_accounts(self) -> list[LiveAccount]:
+        return live.live_accounts(self._c)
+
+    def audit(self, limit: int) -> list[AuditRecord]:
+        return live.audit(self._c, limit)
 
 
 class SqliteWriter(SqliteReader):
@@ -354,6 +366,15 @@ class SqliteWriter(SqliteReader):
 
     def mark_clarifications_read(self, account_id: str, last_id: int) -> None:
         clars.mark_clarifications_read(self._c, account_id, last_id)
+
+    def put_live_team(self, team: Team, now: float) -> None:
+        live.put_live_team(self._c, team, now)
+
+    def put_live_account(self, account: LiveAccount) -> None:
+        live.put_live_account(self._c, account)
+
+    def add_audit(self, entry: AuditRecord) -> None:
+        live.add_audit(self._c, entry)
 
 
 class SqliteStorage:

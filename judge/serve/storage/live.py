@@ -1,0 +1,76 @@
+"""The queries of running a contest live (issue 30; storage/sqlite.py's reader and writer call them): the
+teams and accounts an admin added or changed (overrides of the contest package, which stays as the
+organizer wrote it) and the audit log. Every statement is parameterized."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+from judge.serve.model.contest import Team
+from judge.serve.model.records import AuditRecord, LiveAccount
+
+
+def live_teams(c: sqlite3.Connection) -> list[Team]:
+    rows = c.execute("SELECT * FROM live_teams ORDER BY time_s, id")
+    return [
+        Team(
+            id=r["id"],
+            name=r["name"],
+            label=r["label"],
+            display_name=r["display_name"],
+            organization_id=r["organization_id"],
+            group_ids=tuple(json.loads(r["group_ids"])),
+            icpc_id=r["icpc_id"],
+            hidden=bool(r["hidden"]),
+        )
+        for r in rows
+    ]
+
+
+def put_live_team(c: sqlite3.Connection, t: Team, now: float) -> None:
+    c.execute(
+        "INSERT INTO live_teams (id, name, label, display_name, organization_id, group_ids, icpc_id, hidden, time_s) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET name = excluded.name, "
+        "label = excluded.label, display_name = excluded.display_name, organization_id = excluded.organization_id, "
+        "group_ids = excluded.group_ids, icpc_id = excluded.icpc_id, hidden = excluded.hidden",
+        (t.id, t.name, t.label, t.display_name, t.organization_id, json.dumps(list(t.group_ids)), t.icpc_id,
+         int(t.hidden), now),
+    )  # fmt: skip
+
+
+def live_accounts(c: sqlite3.Connection) -> list[LiveAccount]:
+    rows = c.execute("SELECT * FROM live_accounts ORDER BY time_s, id")
+    return [
+        LiveAccount(
+            r["id"], r["username"], r["type"], r["team_id"], r["name"], r["password_hash"], bool(r["disabled"]),
+            float(r["time_s"]),
+        )
+        for r in rows
+    ]  # fmt: skip
+
+
+def put_live_account(c: sqlite3.Connection, a: LiveAccount) -> None:
+    c.execute(
+        "INSERT INTO live_accounts (id, username, type, team_id, name, password_hash, disabled, time_s) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET username = excluded.username, "
+        "type = excluded.type, team_id = excluded.team_id, name = excluded.name, "
+        "password_hash = excluded.password_hash, disabled = excluded.disabled",
+        (a.id, a.username, a.type, a.team_id, a.name, a.password_hash, int(a.disabled), a.time_s),
+    )
+
+
+def audit(c: sqlite3.Connection, limit: int) -> list[AuditRecord]:
+    """The newest ``limit`` entries, newest first."""
+    rows = c.execute("SELECT * FROM audit_log ORDER BY id DESC LIMIT ?", (limit,))
+    return [
+        AuditRecord(float(r["time_s"]), r["account_id"], r["username"], r["action"], r["detail"], int(r["id"]))
+        for r in rows
+    ]
+
+
+def add_audit(c: sqlite3.Connection, e: AuditRecord) -> None:
+    c.execute(
+        "INSERT INTO audit_log (time_s, account_id, username, action, detail) VALUES (?, ?, ?, ?, ?)",
+        (e.time_s, e.account_id, e.username, e.action, e.detail),
+    )
