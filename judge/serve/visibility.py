@@ -66,6 +66,11 @@ def sees_problems(s: Sight) -> bool:
     return s.staff or s.phase.started(s.now)
 
 
+def sees_hidden_teams(s: Sight) -> bool:
+    """Whether the scoreboard shows the hidden teams (issue 30: an admin hid them; still judged): staff only."""
+    return s.staff
+
+
 def sees_account(s: Sight, account_id: str) -> bool:
     return s.staff or (s.viewer.account_id is not None and s.viewer.account_id == account_id)
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from starlette.responses import JSONResponse, Response
 
-from judge.serve.http import feed
+from judge.serve.http import feed, live_api
 from judge.serve.http.context import Ctx, number_id
 from judge.serve.http.domjudge import domjudge_submission
 from judge.serve.http.forms import JSON, MULTIPART
@@ -44,6 +44,7 @@ PROPERTIES: dict[str, tuple[str, ...]] = {
         "name",
         "formal_name",
         "start_time",
+        "countdown_pause_time",
         "duration",
         "scoreboard_freeze_duration",
         "scoreboard_thaw_time",
@@ -68,7 +69,7 @@ PROPERTIES: dict[str, tuple[str, ...]] = {
     ),
     "groups": ("id", "icpc_id", "name", "type"),
     "organizations": ("id", "icpc_id", "name", "formal_name", "country", "country_subdivision", "url"),
-    "teams": ("id", "icpc_id", "name", "label", "display_name", "organization_id", "group_ids"),
+    "teams": ("id", "icpc_id", "name", "label", "display_name", "organization_id", "group_ids", "hidden"),
     "accounts": ("id", "username", "name", "type", "team_id"),
     "state": ("started", "frozen", "ended", "thawed", "finalized", "end_of_updates"),
     "submissions": ("id", "language_id", "problem_id", "team_id", "time", "contest_time", "entry_point", "files"),
@@ -356,4 +357,11 @@ ROUTES: tuple[RouteSpec, ...] = (
     *_config("awards", documents.awards),
     RouteSpec("GET", f"{C}/scoreboard", get_scoreboard),
     RouteSpec("GET", f"{C}/event-feed", feed.event_feed, stream=True),
+    # running the contest live (issue 30): our extensions (http/live_api.py)
+    RouteSpec("PUT", f"{C}/teams/{{id}}", live_api.put_team),
+    RouteSpec("PUT", f"{C}/accounts/{{id}}", live_api.put_account),
+    RouteSpec("POST", f"{C}/accounts/{{id}}/reset-password", live_api.reset_password),
+    RouteSpec("POST", f"{C}/accounts/{{id}}/disable", live_api.disable),
+    RouteSpec("POST", f"{C}/accounts/{{id}}/enable", live_api.enable),
+    RouteSpec("GET", f"{C}/audit-log", live_api.audit_log),
 )

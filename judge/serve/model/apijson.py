@@ -147,6 +147,7 @@ def team_json(t: Team) -> dict[str, Any]:
             "display_name": t.display_name,
             "organization_id": t.organization_id,
             "group_ids": list(t.group_ids),
+            "hidden": True if t.hidden else None,  # the spec's: off the scoreboard
         }
     )
 

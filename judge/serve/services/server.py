@@ -14,14 +14,13 @@ from argon2 import PasswordHasher
 
 from judge.languages.table import Language
 from judge.serve.model.apijson import (
-    account_json,
     judgement_types_json,
     language_json,
     problem_json,
-    team_json,
     with_penalty,
 )
 from judge.serve.model.contest import Contest, ContestError
+from judge.serve.model.roster import Roster
 from judge.serve.model.times import Clock, SystemClock
 from judge.serve.model.viewer import Viewer
 from judge.serve.services import sessions
@@ -29,10 +28,11 @@ from judge.serve.services.accounts import Authenticator, LoginLimits, sync_accou
 from judge.serve.services.board import BoardCache
 from judge.serve.services.events import EventBus, publish_if_changed, sync_collection
 from judge.serve.services.judging import JobQueue, JudgeFn, JudgingSetup, republish_judgements
+from judge.serve.services.people import LiveRoster, publish_people, stored_roster
 from judge.serve.services.pool import JudgingPool
 from judge.serve.services.timeline import Timeline
 from judge.serve.storage import DB_NAME, Storage, Writer, open_storage
-from judge.serve.visibility import Sight, account_audience, problems_audience
+from judge.serve.visibility import Sight, problems_audience
 
 
 @dataclass(frozen=True)
@@ -49,15 +49,21 @@ class Server:
     judging: JobQueue
     pool: JudgingPool
     log: Callable[[str], None]
+    roster: LiveRoster = field(default_factory=LiveRoster)  # the teams and accounts in force (people.py)
     boards: BoardCache = field(default_factory=BoardCache)
     stopping: threading.Event = field(default_factory=threading.Event)
     _threads: list[threading.Thread] = field(default_factory=list)  # the clock, while started
 
     @property
     def contest(self) -> Contest:
-        """The contest as it is now: the package with the times an admin changed (the timeline's)."""
+        """The contest as it is now: the package with the times, teams and accounts an admin changed."""
+        roster = self.roster.current
+        return self.contest_with(roster) if roster is not None else self.package
+
+    def contest_with(self, roster: Roster) -> Contest:
+        """The contest as it is with ``roster``'s teams and accounts."""
         info = self.timeline.phase.info
-        return self.package if info is self.package.info else replace(self.package, info=info)
+        return replace(self.package, info=info, teams=roster.teams, accounts=roster.accounts)
 
     def sight(self, viewer: Viewer, now: float) -> Sight:
         """What ``viewer`` may see now (visibility.py)."""
@@ -107,7 +113,9 @@ class ServeOptions:
     login_limits: LoginLimits = LoginLimits()  # --account-lockout, --address-lockout
 
 
-def _claim_database(w: Writer, contest: Contest, hasher: PasswordHasher, storage: Storage) -> None:
+def _claim_database(w: Writer, contest: Contest, hasher: PasswordHasher, storage: Storage) -> Roster:
+    """Claim the database for ``contest``; returns the roster in force (the package's with the stored
+    changes over it), whose accounts the accounts table now holds."""
     owner = w.get_meta("contest_id")
     if owner is not None and owner != contest.info.id:
         raise ContestError(
@@ -116,8 +124,10 @@ def _claim_database(w: Writer, contest: Contest, hasher: PasswordHasher, storage
         )
     w.set_meta("contest_id", contest.info.id)
     _claim_type(w, contest, storage)
-    for account_id in sync_accounts(w, contest.accounts, hasher):
+    roster = stored_roster(contest, w)
+    for account_id in sync_accounts(w, roster.accounts, hasher):
         sessions.end_all(w, account_id)  # a changed password (or a removed account) ends its sessions
+    return roster
 
 
 def _claim_type(w: Writer, contest: Contest, storage: Storage) -> None:
@@ -143,10 +153,7 @@ def _publish_configuration(w: Writer, server: Server, now: float) -> None:
     sync_collection(w, "languages", [language_json(lang) for lang in languages.values()], now=now)
     sync_collection(w, "groups", [dict(g) for g in contest.groups], now=now)
     sync_collection(w, "organizations", [dict(o) for o in contest.organizations], now=now)
-    sync_collection(w, "teams", [team_json(t) for t in contest.teams], now=now)
-    teams = {a.id: a.team_id for a in contest.accounts}
-    accounts = [account_json(a) for a in contest.accounts]
-    sync_collection(w, "accounts", accounts, now=now, audience=lambda o: account_audience(teams[o["id"]]))
+    publish_people(w, contest, now)
 
 
 def _on_phase_change(server: Server) -> Callable[[Writer, float, float | None], None]:
@@ -172,14 +179,15 @@ def open_server(
     hasher = options.hasher or PasswordHasher()
     storage = open_storage(contest.root / DB_NAME)
     with storage.write() as w:
-        _claim_database(w, contest, hasher, storage)
+        roster = _claim_database(w, contest, hasher, storage)
     with storage.read() as r:
-        auth = Authenticator(r.accounts(), hasher, clock, options.login_limits)
+        auth = Authenticator(r.accounts(), hasher, clock, options.login_limits, roster.disabled)
     bus = EventBus()
     timeline = Timeline(contest.info, storage, clock, bus)
     queue = JobQueue(storage, timeline, bus, JudgingSetup(contest, languages, judge_fn, options.log))
     pool = JudgingPool(queue, workers=options.workers, capacity=options.capacity, log=options.log)
     server = Server(contest, languages, storage, clock, timeline, bus, auth, queue, pool, options.log)
+    server.roster.set(roster)
     timeline.on_change(_on_phase_change(server))
     with storage.write() as w:
         _publish_configuration(w, server, clock.now())

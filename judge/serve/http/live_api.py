@@ -1,0 +1,69 @@
+"""The API's endpoints of running a contest live (issue 30), admins only. The Contest API defines no call
+to add teams or accounts, so these are our extensions, named as such in docs/serve.md:
+
+- ``PUT  /api/contests/<id>/teams/<team>``: add or replace a team (the spec's team object, and ``hidden``)
+- ``PUT  /api/contests/<id>/accounts/<account>``: add or replace an account (accounts.yaml's entry; without a
+  ``password`` a new account gets a generated one, returned once)
+- ``POST /api/contests/<id>/accounts/<account>/reset-password``: a new random password, returned once
+- ``POST /api/contests/<id>/accounts/<account>/disable`` and ``.../enable``
+- ``GET  /api/contests/<id>/audit-log``: who did what, when (newest first)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.responses import JSONResponse
+
+from judge.serve.http.context import Ctx
+from judge.serve.model.times import format_time
+from judge.serve.services import access, people
+
+
+def put_team(ctx: Ctx) -> Any:
+    ctx.contest()
+    return people.put_team(ctx.server, ctx.viewer, ctx.param("id"), _body(ctx), ctx.now)
+
+
+def put_account(ctx: Ctx) -> Any:
+    ctx.contest()
+    obj, password = people.put_account(ctx.server, ctx.viewer, ctx.param("id"), _body(ctx), ctx.now)
+    answer = {**obj, "password": password} if password is not None else obj
+    return JSONResponse(answer, headers={"Cache-Control": "no-store"})
+
+
+def _body(ctx: Ctx) -> Any:
+    """The JSON body, read once the viewer may change the roster (a team or public gets 401/403 first)."""
+    access.admin(ctx.viewer, "change teams and accounts")
+    return ctx.json()
+
+
+def reset_password(ctx: Ctx) -> Any:
+    ctx.contest()
+    password = people.reset_password(ctx.server, ctx.viewer, ctx.param("id"), ctx.now)
+    return JSONResponse({"id": ctx.param("id"), "password": password}, headers={"Cache-Control": "no-store"})
+
+
+def disable(ctx: Ctx) -> Any:
+    ctx.contest()
+    return people.set_disabled(ctx.server, ctx.viewer, ctx.param("id"), True, ctx.now)
+
+
+def enable(ctx: Ctx) -> Any:
+    ctx.contest()
+    return people.set_disabled(ctx.server, ctx.viewer, ctx.param("id"), False, ctx.now)
+
+
+def audit_log(ctx: Ctx) -> Any:
+    ctx.contest()
+    return [
+        {
+            "id": str(e.id),
+            "time": format_time(e.time_s),
+            "account_id": e.account_id,
+            "username": e.username,
+            "action": e.action,
+            "detail": e.detail,
+        }
+        for e in people.audit_log(ctx.server, ctx.viewer)
+    ]

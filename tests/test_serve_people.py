@@ -1,0 +1,176 @@
+"""Teams and accounts while the contest runs (issue 30), through the HTTP stack: add a team and its account
+(the new password returned once), edit them, hide a team (off the public and teams' board, still judged),
+reset a password, disable an account (its logins and page sessions stop; nothing more is submitted from
+it), enable it again; the event feed, the audit log, a restart, and who may do each (admins only)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from serve_fixtures import HOUR, PASSWORDS, T0, Api, FakeClock, feed, make_server, write_contest
+from test_serve_pages import csrf_of, login
+
+from judge.serve.services.server import Server
+
+C = "/api/contests/test"
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock(T0 + HOUR)
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    return write_contest(tmp_path / "contest")
+
+
+@pytest.fixture
+def server(root: Path, clock: FakeClock) -> Iterator[Server]:
+    s = make_server(root, clock)
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def api(server: Server) -> Api:
+    return Api.of(server)
+
+
+def put(api: Api, path: str, body: object, user: str = "admin") -> object:
+    return api.request("PUT", f"{C}/{path}", user, json=body)
+
+
+def post(api: Api, path: str, user: str = "admin") -> object:
+    return api.request("POST", f"{C}/{path}", user)
+
+
+def board_teams(api: Api, user: str | None = None) -> list[str]:
+    return [r["team_id"] for r in api.get(f"{C}/scoreboard", user).json()["rows"]]
+
+
+def test_a_late_team_and_its_account(api: Api, server: Server) -> None:
+    r = put(api, "teams/late", {"id": "late", "name": "Late Arrivals", "label": "4", "group_ids": ["g"]})
+    assert r.status_code == 200, r.text
+    assert r.json() == {"id": "late", "name": "Late Arrivals", "label": "4", "group_ids": ["g"]}
+    assert api.get(f"{C}/teams/late").json()["name"] == "Late Arrivals"
+    assert "late" in board_teams(api)
+    r = put(api, "accounts/late", {"id": "late", "username": "late", "type": "team", "team_id": "late"})
+    assert r.status_code == 200, r.text
+    password = r.json()["password"]
+    assert len(password) >= 16 and r.headers["cache-control"] == "no-store"
+    assert "password" not in api.get(f"{C}/accounts/late", "admin").json()
+    assert api.request("GET", f"{C}/account", "late", password).json()["team_id"] == "late"
+    assert api.request("POST", f"{C}/submissions", "late", password, json={}).status_code == 400  # it may submit
+    events = [(e["type"], e["id"]) for e in feed(api, "admin")]
+    assert ("teams", "late") in events and ("accounts", "late") in events
+    assert ("accounts", "late") not in [(e["type"], e["id"]) for e in feed(api)]  # the public: not the account
+    # edit: a new name, and a password chosen by the admin
+    r = put(api, "teams/late", {"id": "late", "name": "Very Late", "group_ids": ["g"]})
+    assert r.status_code == 200 and api.get(f"{C}/teams/late").json()["name"] == "Very Late"
+    r = put(api, "accounts/late", {"id": "late", "type": "team", "team_id": "late", "password": "chosen-pw"})
+    assert r.status_code == 200 and r.json()["password"] == "chosen-pw"
+    assert api.request("GET", f"{C}/account", "late", password).status_code == 401
+    assert api.request("GET", f"{C}/account", "late", "chosen-pw").status_code == 200
+    log = api.get(f"{C}/audit-log", "admin").json()
+    assert [e["action"] for e in log] == ["account.change", "team.change", "account.add", "team.add"]
+    assert all(e["username"] == "admin" for e in log) and "chosen-pw" not in str(log)
+
+
+def test_bad_teams_and_accounts(api: Api) -> None:
+    assert put(api, "teams/x", {"id": "y", "name": "Y"}).status_code == 409
+    assert put(api, "teams/x", {"id": "x", "group_ids": ["nope"]}).status_code == 400
+    assert put(api, "teams/x", {"id": "x", "organization_id": "nope"}).status_code == 400
+    assert put(api, "teams/x", {"id": "x", "color": "red"}).status_code == 400
+    assert put(api, "teams/x", ["x"]).status_code == 400
+    assert put(api, "teams/-x", {"id": "-x"}).status_code == 400
+    assert put(api, "accounts/x", {"id": "x", "type": "team", "team_id": "nope"}).status_code == 400
+    assert put(api, "accounts/x", {"id": "x", "type": "root"}).status_code == 400
+    assert put(api, "accounts/x", {"id": "x", "type": "judge", "username": "team1"}).status_code == 409
+    assert put(api, "accounts/x", {"id": "x", "type": "judge", "password": "short"}).status_code == 400
+    assert post(api, "accounts/nobody/disable").status_code == 404
+    assert post(api, "accounts/admin/disable").status_code == 409  # not yourself
+    assert api.get(f"{C}/audit-log", "admin").json() == []
+
+
+def test_who_may(api: Api) -> None:
+    calls = [
+        ("PUT", "teams/late", {"id": "late"}),
+        ("PUT", "accounts/late", {"id": "late", "type": "judge"}),
+        ("POST", "accounts/team1/reset-password", None),
+        ("POST", "accounts/team1/disable", None),
+        ("POST", "accounts/team1/enable", None),
+        ("GET", "audit-log", None),
+    ]
+    for method, path, body in calls:
+        assert api.request(method, f"{C}/{path}", None, json=body).status_code == 401, path
+        for user in ("team1", "judge"):
+            assert api.request(method, f"{C}/{path}", user, json=body).status_code == 403, (path, user)
+    assert api.get(f"{C}/teams/late").status_code == 404
+    assert api.request("GET", f"{C}/account", "team1").status_code == 200
+
+
+def test_a_hidden_team_is_judged_but_off_the_public_board(api: Api, server: Server) -> None:
+    assert api.submit("team2").status_code == 201
+    server.judging.run_pending()
+    team2 = api.get(f"{C}/teams/team2").json()
+    r = put(api, "teams/team2", {**team2, "hidden": True})
+    assert r.status_code == 200 and r.json()["hidden"] is True
+    assert "team2" not in board_teams(api) and "team2" not in board_teams(api, "team1")
+    assert "team2" in board_teams(api, "admin") and "team2" in board_teams(api, "judge")
+    assert api.submit("team2").status_code == 201  # still judged
+    assert server.judging.run_pending() == 1
+    assert [e["data"].get("hidden") for e in feed(api) if e["type"] == "teams" and e["id"] == "team2"][-1] is True
+    r = put(api, "teams/team2", {**team2, "hidden": False})
+    assert "team2" in board_teams(api)
+
+
+def test_disabling_an_account(api: Api, server: Server) -> None:
+    page = login(server, "team1")
+    assert page.get("/submissions").status_code == 200
+    assert api.get(f"{C}/account", "team1").status_code == 200
+    r = post(api, "accounts/team1/disable")
+    assert r.status_code == 200 and r.json()["disabled"] is True
+    assert page.get("/submissions").headers.get("location") == "/login"  # the session ended
+    assert api.get(f"{C}/account", "team1").status_code == 401
+    assert api.submit("team1").status_code == 401  # its submissions are refused
+    token = csrf_of(page.get("/login").text)
+    r = page.post("/login", data={"csrf": token, "username": "team1", "password": PASSWORDS["team1"]})
+    assert r.status_code == 401
+    assert api.get(f"{C}/teams/team1").status_code == 200  # the team stays
+    assert post(api, "accounts/team1/enable").status_code == 200
+    assert api.submit("team1").status_code == 201
+    actions = [e["action"] for e in api.get(f"{C}/audit-log", "admin").json()]
+    assert actions == ["account.enable", "account.disable"]
+
+
+def test_reset_password(api: Api, server: Server) -> None:
+    page = login(server, "team1")
+    r = post(api, "accounts/team1/reset-password")
+    assert r.status_code == 200 and r.headers["cache-control"] == "no-store"
+    password = r.json()["password"]
+    assert page.get("/submissions").headers.get("location") == "/login"  # sessions end
+    assert api.get(f"{C}/account", "team1").status_code == 401
+    assert api.request("GET", f"{C}/account", "team1", password).status_code == 200
+    assert password not in str(api.get(f"{C}/audit-log", "admin").json())
+
+
+def test_changes_survive_a_restart(root: Path, clock: FakeClock) -> None:
+    first = make_server(root, clock)
+    api = Api.of(first)
+    assert put(api, "teams/late", {"id": "late", "name": "Late", "hidden": True}).status_code == 200
+    password = put(api, "accounts/late", {"id": "late", "type": "team", "team_id": "late"}).json()["password"]
+    assert post(api, "accounts/team2/disable").status_code == 200
+    first.close()
+    second = make_server(root, clock)
+    try:
+        api = Api.of(second)
+        assert api.get(f"{C}/teams/late", "admin").json()["hidden"] is True
+        assert api.request("GET", f"{C}/account", "late", password).status_code == 200
+        assert api.get(f"{C}/account", "team2").status_code == 401
+        assert len(api.get(f"{C}/audit-log", "admin").json()) == 3
+        assert "late" not in (root / "teams.json").read_text()  # the package is the organizer's
+    finally:
+        second.close()
