@@ -5,6 +5,7 @@ it), enable it again; the event feed, the audit log, a restart, and who may do e
 
 from __future__ import annotations
 
+import html as htmllib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -174,3 +175,48 @@ def test_changes_survive_a_restart(root: Path, clock: FakeClock) -> None:
         assert "late" not in (root / "teams.json").read_text()  # the package is the organizer's
     finally:
         second.close()
+
+
+# ------------------------------------------------------------------------------------------------ pages
+
+
+def test_the_people_page(server: Server) -> None:
+    admin = login(server, "admin")
+    page = admin.get("/admin/people")
+    assert page.status_code == 200 and 'id="team-team1"' in page.text and 'id="save-team"' in page.text
+    token = csrf_of(page.text)
+    r = admin.post("/admin/teams", data={"csrf": token, "id": "late", "name": "Late", "group_id": "g"})
+    assert r.status_code == 200 and 'id="team-late"' in r.text
+    r = admin.post("/admin/accounts", data={"csrf": token, "id": "late", "type": "team", "team_id": "late"})
+    assert r.status_code == 200
+    shown = htmllib.unescape(r.text.split('id="password">')[1].split("<")[0])
+    assert Api.of(server).request("GET", f"{C}/account", "late", shown).status_code == 200
+    assert shown not in admin.get("/admin/people").text  # shown once
+    r = admin.post("/admin/accounts/team1/disabled", data={"csrf": token, "disabled": "1"})
+    assert r.status_code == 200 and 'data-disabled="team1"' in r.text
+    r = admin.post("/admin/teams/team2/hidden", data={"csrf": token, "hidden": "1"})
+    assert r.status_code == 200 and 'data-hidden="team2"' in r.text
+    r = admin.post("/admin/accounts/team3/reset-password", data={"csrf": token})
+    new = htmllib.unescape(r.text.split('id="password">')[1].split("<")[0])
+    assert Api.of(server).request("GET", f"{C}/account", "team3", new).status_code == 200
+    r = admin.post("/admin/teams", data={"csrf": token, "id": "bad id!"})
+    assert r.status_code == 400 and 'id="error"' in r.text
+    audit = admin.get("/admin/audit").text
+    for action in ("team.add", "account.add", "account.disable", "team.change", "account.reset_password"):
+        assert action in audit
+    assert shown not in audit and new not in audit
+    # judges see the teams, change nothing, and do not see the audit log
+    judge = login(server, "judge")
+    page = judge.get("/admin/people")
+    assert page.status_code == 200 and 'id="save-team"' not in page.text
+    token = csrf_of(page.text)
+    assert judge.post("/admin/accounts/team2/disabled", data={"csrf": token, "disabled": "1"}).status_code == 403
+    assert judge.post("/admin/teams", data={"csrf": token, "id": "x"}).status_code == 403
+    assert judge.get("/admin/audit").status_code == 403
+    team = login(server, "team2")
+    assert team.get("/admin/people").status_code in (303, 403)
+    assert team.post("/admin/teams", data={"csrf": csrf_of(team.get("/scoreboard").text), "id": "x"}).status_code in (
+        303,
+        403,
+    )
+    assert Api.of(server).get(f"{C}/teams/x").status_code == 404

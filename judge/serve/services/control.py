@@ -6,6 +6,7 @@ for it), admins only."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from judge.serve.model.errors import Refused
@@ -14,6 +15,7 @@ from judge.serve.model.times import TimeError, format_time, parse_time
 from judge.serve.model.viewer import Viewer
 from judge.serve.services import access
 from judge.serve.services.events import publish_if_changed
+from judge.serve.services.people import audit
 
 if TYPE_CHECKING:
     from judge.serve.services.server import Server
@@ -54,7 +56,7 @@ def patch_contest(server: Server, viewer: Viewer, body: Callable[[], Any], now: 
     access.admin(viewer, "change the contest")
     checked = _check_body(server, body())
     if "scoreboard_thaw_time" not in checked:
-        return reschedule(server, checked, now)
+        return reschedule(server, viewer, checked, now)
     thaw = _thaw_time(checked)
     phase, info = server.timeline.phase, server.contest.info
     if phase.freeze_s is None:
@@ -67,17 +69,17 @@ def patch_contest(server: Server, viewer: Viewer, body: Callable[[], Any], now: 
         raise Refused(403, f"the thaw time must not be before the contest ends ({format_time(info.end_s)})")
     past = thaw <= now
     server.timeline.set_thaw(now if past else thaw)
-    obj = publish_contest(server, now)
+    obj = publish_contest(server, now, Audit(viewer, "contest.thaw", {"scoreboard_thaw_time": format_time(thaw)}))
     return obj if past else None
 
 
-def reschedule(server: Server, body: dict[str, Any], now: float) -> dict[str, Any]:
+def reschedule(server: Server, viewer: Viewer, body: dict[str, Any], now: float) -> dict[str, Any]:
     """Move the start, pause the countdown, change the duration or the freeze; publish the contest."""
     try:
         server.timeline.reschedule(parse_change(body))
     except ScheduleError as exc:
         raise Refused(exc.status, exc.message) from None
-    return publish_contest(server, now)
+    return publish_contest(server, now, Audit(viewer, "contest.change", {k: v for k, v in body.items() if k != "id"}))
 
 
 def freeze_now(server: Server, viewer: Viewer, now: float) -> dict[str, Any]:
@@ -87,13 +89,23 @@ def freeze_now(server: Server, viewer: Viewer, now: float) -> dict[str, Any]:
         server.timeline.freeze_now()
     except ValueError as exc:
         raise Refused(409, str(exc)) from None
-    return publish_contest(server, now)
+    return publish_contest(server, now, Audit(viewer, "contest.freeze", {}))
 
 
-def publish_contest(server: Server, now: float) -> dict[str, Any]:
-    """Publish the contest object after a change to its freeze or thaw; return it."""
+@dataclass(frozen=True)
+class Audit:
+    """The audit log's line of a change: who, what, the details."""
+
+    viewer: Viewer
+    action: str
+    detail: dict[str, Any]
+
+
+def publish_contest(server: Server, now: float, why: Audit) -> dict[str, Any]:
+    """Publish the contest object after a change to its times, freeze or thaw, and audit it; return it."""
     obj = server.timeline.contest_json()
     with server.storage.write() as w:
         publish_if_changed(w, "contest", None, obj, now=now)
+        audit(w, why.viewer, now, why.action, why.detail)
     server.bus.notify()
     return obj
