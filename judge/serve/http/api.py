@@ -363,5 +363,7 @@ ROUTES: tuple[RouteSpec, ...] = (
     RouteSpec("POST", f"{C}/accounts/{{id}}/reset-password", live_api.reset_password),
     RouteSpec("POST", f"{C}/accounts/{{id}}/disable", live_api.disable),
     RouteSpec("POST", f"{C}/accounts/{{id}}/enable", live_api.enable),
+    RouteSpec("POST", f"{C}/submissions/{{id}}/ignore", live_api.ignore),
+    RouteSpec("POST", f"{C}/submissions/{{id}}/unignore", live_api.unignore),
     RouteSpec("GET", f"{C}/audit-log", live_api.audit_log),
 )

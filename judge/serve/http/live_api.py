@@ -6,6 +6,7 @@ to add teams or accounts, so these are our extensions, named as such in docs/ser
   ``password`` a new account gets a generated one, returned once)
 - ``POST /api/contests/<id>/accounts/<account>/reset-password``: a new random password, returned once
 - ``POST /api/contests/<id>/accounts/<account>/disable`` and ``.../enable``
+- ``POST /api/contests/<id>/submissions/<submission>/ignore`` and ``.../unignore`` (staff)
 - ``GET  /api/contests/<id>/audit-log``: who did what, when (newest first)
 """
 
@@ -15,9 +16,10 @@ from typing import Any
 
 from starlette.responses import JSONResponse
 
-from judge.serve.http.context import Ctx
+from judge.serve.http.context import Ctx, number_id
+from judge.serve.model.apijson import submission_json
 from judge.serve.model.times import format_time
-from judge.serve.services import access, people
+from judge.serve.services import access, moderation, people
 
 
 def put_team(ctx: Ctx) -> Any:
@@ -52,6 +54,21 @@ def disable(ctx: Ctx) -> Any:
 def enable(ctx: Ctx) -> Any:
     ctx.contest()
     return people.set_disabled(ctx.server, ctx.viewer, ctx.param("id"), False, ctx.now)
+
+
+def ignore(ctx: Ctx) -> Any:
+    return _ignored(ctx, True)
+
+
+def unignore(ctx: Ctx) -> Any:
+    return _ignored(ctx, False)
+
+
+def _ignored(ctx: Ctx, ignored: bool) -> Any:
+    ctx.contest()
+    what = ctx.param("id")
+    sub = moderation.set_ignored(ctx.server, ctx.viewer, number_id(what), ignored, ctx.now, what=what)
+    return {**submission_json(sub, ctx.server.contest.info), "ignored": sub.ignored}
 
 
 def audit_log(ctx: Ctx) -> Any:

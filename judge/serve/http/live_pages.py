@@ -11,11 +11,12 @@ from urllib.parse import urlencode
 from starlette.responses import Response
 
 from judge.serve.http import notices
+from judge.serve.http.context import number_id
 from judge.serve.http.web import Page, PageSpec, Redirect
 from judge.serve.model.errors import Refused
 from judge.serve.model.times import TimeError, format_reltime, format_time, parse_reltime, parse_time
 from judge.serve.model.viewer import Role
-from judge.serve.services import control
+from judge.serve.services import control, moderation
 
 
 def status(page: Page) -> Response:
@@ -76,7 +77,18 @@ def change_times(page: Page) -> Response:
     raise Redirect("/admin/contest?" + urlencode({"message": notices.RESCHEDULED}))
 
 
+def ignore_submission(page: Page) -> Response:
+    """Ignore a submission (or count it again), as the API's extension does."""
+    page.need_staff()
+    what = page.params["id"]
+    ignored = page.form.get("ignored") == "1"
+    moderation.set_ignored(page.server, page.viewer, number_id(what), ignored, page.now, what=what)
+    message = notices.notice(notices.IGNORED if ignored else notices.UNIGNORED, id=what)
+    raise Redirect(f"/admin/submissions/{what}?" + urlencode({"message": message}))
+
+
 LIVE_PAGES: tuple[PageSpec, ...] = (
+    PageSpec("POST", "/admin/submissions/{id}/ignored", ignore_submission),
     PageSpec("GET", "/status", status),
     PageSpec("GET", "/admin/contest", contest_times),
     PageSpec("POST", "/admin/contest", change_times),

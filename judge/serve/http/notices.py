@@ -18,6 +18,8 @@ THAWED = "the scoreboard is thawed"
 THAWS_AT = "the scoreboard thaws at {time}"
 NOT_FROZEN = "not frozen: {reason}"  # the reason is one of phase.freeze_refusal's, below
 RESCHEDULED = "the contest's times are changed"
+IGNORED = "submission {id} is ignored: it counts nowhere"
+UNIGNORED = "submission {id} counts again"
 REJUDGED = "rejudge of {what} {id}: {n} submission(s) queued"
 REJUDGED_NONE = "rejudge of {what} {id}: 0 submission(s) queued (already being judged)"
 TEMPLATES = (
@@ -25,6 +27,8 @@ TEMPLATES = (
     THAWED,
     THAWS_AT,
     RESCHEDULED,
+    IGNORED,
+    UNIGNORED,
     "not frozen: the contest is not running: there is nothing to freeze",
     "not frozen: the scoreboard was thawed at {time}",
     "not frozen: the scoreboard is frozen since {time}",

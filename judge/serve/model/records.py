@@ -60,6 +60,7 @@ class SubmissionRecord:
     language_id: str
     entry_point: str | None
     time_s: float
+    ignored: bool = False  # a judge left it out (issue 30): it counts nowhere, only staff see it
 
 
 @dataclass(frozen=True)

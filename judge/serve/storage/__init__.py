@@ -222,6 +222,10 @@ class Writer(Reader, Protocol):
 
     def add_audit(self, entry: AuditRecord) -> None: ...
 
+    def set_ignored(self, submission_id: int, ignored: bool, now: float) -> None:
+        """Leave the submission out of everything that counts (or count it again)."""
+        ...
+
 
 class Storage(Protocol):
     path: Path

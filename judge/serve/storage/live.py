@@ -74,3 +74,12 @@ def add_audit(c: sqlite3.Connection, e: AuditRecord) -> None:
         "INSERT INTO audit_log (time_s, account_id, username, action, detail) VALUES (?, ?, ?, ?, ?)",
         (e.time_s, e.account_id, e.username, e.action, e.detail),
     )
+
+
+def set_ignored(c: sqlite3.Connection, submission_id: int, ignored: bool, now: float) -> None:
+    if ignored:
+        c.execute(
+            "INSERT OR IGNORE INTO ignored_submissions (submission_id, time_s) VALUES (?, ?)", (submission_id, now)
+        )
+    else:
+        c.execute("DELETE FROM ignored_submissions WHERE submission_id = ?", (submission_id,))

@@ -140,6 +140,10 @@ CREATE TABLE IF NOT EXISTS live_accounts (
     disabled INTEGER NOT NULL DEFAULT 0,
     time_s REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS ignored_submissions (
+    submission_id INTEGER PRIMARY KEY REFERENCES submissions(id),
+    time_s REAL NOT NULL
+);
 CREATE TABLE IF NOT EXISTS audit_log (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     time_s REAL NOT NULL,

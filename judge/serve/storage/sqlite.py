@@ -108,7 +108,7 @@ class SqliteReader:
             f"SELECT {SUBMISSION_COLUMNS}, {JUDGEMENT_COLUMNS_AS_J} "
             "FROM submissions s LEFT JOIN judgements j "
             "ON j.submission_id = s.id AND j.current = 1 AND j.end_s IS NOT NULL "
-            f"WHERE {where} ORDER BY s.time_s, s.id",
+            f"WHERE {where} AND NOT ignored ORDER BY s.time_s, s.id",
             args,
         )
         return [Counted(submission_record(r), None if r["j_id"] is None else judgement_record(r, "j_")) for r in rows]
@@ -375,6 +375,9 @@ class SqliteWriter(SqliteReader):
 
     def add_audit(self, entry: AuditRecord) -> None:
         live.add_audit(self._c, entry)
+
+    def set_ignored(self, submission_id: int, ignored: bool, now: float) -> None:
+        live.set_ignored(self._c, submission_id, ignored, now)
 
 
 class SqliteStorage:

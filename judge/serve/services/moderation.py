@@ -1,0 +1,64 @@
+"""Leaving a submission out (issue 30), staff: an ignored submission stays in the jury's lists, marked, but
+counts nowhere: the board (storage's ``counted`` skips it, so a first to solve moves to the next team), the
+awards, results.json, and the public and teams' views (visibility.sees_submission). On the event feed those
+who saw the submission, its judgements and runs get a delete for each (staff keep them); un-ignoring
+publishes them again, to the audiences visibility.py gives them then. Audited."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from judge.serve.model.apijson import judgement_json, run_id, run_json, submission_json
+from judge.serve.model.errors import Refused
+from judge.serve.model.records import Audience, SubmissionRecord
+from judge.serve.model.viewer import Viewer
+from judge.serve.services import access
+from judge.serve.services.events import publish
+from judge.serve.services.people import audit
+from judge.serve.storage import Writer
+from judge.serve.visibility import judgement_audience, run_audience, submission_audience
+
+if TYPE_CHECKING:
+    from judge.serve.services.server import Server
+
+Published = tuple[str, str, dict[str, Any], Audience]  # type, id, object, audience
+
+
+def _objects(w: Writer, server: Server, sub: SubmissionRecord, now: float) -> list[Published]:
+    """(type, id, object, audience) of the submission, its judgements and their runs, as published now."""
+    phase, info = server.timeline.phase, server.contest.info
+    out: list[Published] = [("submissions", str(sub.id), submission_json(sub, info), submission_audience(phase, sub))]
+    judgements = w.judgements(submission_ids=[sub.id])
+    for j in judgements:
+        obj = judgement_json(j, info)
+        out.append(("judgements", obj["id"], obj, judgement_audience(phase, sub, now)))
+    for r in w.runs(judgement_ids=[j.id for j in judgements]):
+        out.append(("runs", run_id(r), run_json(r, info), run_audience(phase, sub)))
+    return out
+
+
+def set_ignored(
+    server: Server, viewer: Viewer, submission_id: int | None, ignored: bool, now: float, *, what: str
+) -> SubmissionRecord:
+    """Ignore the submission (or count it again). Returns it as it is now."""
+    access.staff(viewer, "ignore submissions")
+    with server.storage.write() as w:
+        found = w.submissions(ids=[submission_id]) if submission_id is not None else []
+        if not found:
+            raise Refused(404, f"no submission {what!r}")
+        before = found[0]
+        if before.ignored == ignored:
+            return before
+        w.set_ignored(before.id, ignored, now)
+        after = replace(before, ignored=ignored)
+        for kind, obj_id, obj, audience in _objects(w, server, after, now):
+            if ignored:  # a delete for whoever saw it (staff keep it)
+                last = w.last_event(kind, obj_id)
+                if last is not None and last.data != "null":
+                    publish(w, kind, obj_id, None, now=now, audience=replace(last.audience, staff=False))
+            else:
+                publish(w, kind, obj_id, obj, now=now, audience=audience)
+        audit(w, viewer, now, "submission.ignore" if ignored else "submission.unignore", {"id": str(before.id)})
+    server.bus.notify()
+    return after
