@@ -365,5 +365,13 @@ ROUTES: tuple[RouteSpec, ...] = (
     RouteSpec("POST", f"{C}/accounts/{{id}}/enable", live_api.enable),
     RouteSpec("POST", f"{C}/submissions/{{id}}/ignore", live_api.ignore),
     RouteSpec("POST", f"{C}/submissions/{{id}}/unignore", live_api.unignore),
+    RouteSpec("GET", f"{C}/judging", live_api.judging_state),
+    RouteSpec("POST", f"{C}/judging/pause", live_api.pause),
+    RouteSpec("POST", f"{C}/judging/resume", live_api.resume),
+    RouteSpec("POST", f"{C}/problems/{{id}}/hold", live_api.hold),
+    RouteSpec("POST", f"{C}/problems/{{id}}/release", live_api.release),
+    RouteSpec("GET", f"{C}/judging/queue", live_api.judging_queue),
+    RouteSpec("GET", f"{C}/judging/judges", live_api.judges),
+    RouteSpec("GET", f"{C}/judging/errors", live_api.judging_errors),
     RouteSpec("GET", f"{C}/audit-log", live_api.audit_log),
 )

@@ -7,6 +7,9 @@ to add teams or accounts, so these are our extensions, named as such in docs/ser
 - ``POST /api/contests/<id>/accounts/<account>/reset-password``: a new random password, returned once
 - ``POST /api/contests/<id>/accounts/<account>/disable`` and ``.../enable``
 - ``POST /api/contests/<id>/submissions/<submission>/ignore`` and ``.../unignore`` (staff)
+- ``GET  /api/contests/<id>/judging`` (staff): paused, the held problems, how many queued;
+  ``POST .../judging/pause``, ``.../judging/resume``, ``POST .../problems/<problem>/hold``, ``.../release``
+- ``GET  /api/contests/<id>/judging/queue``, ``.../judging/judges``, ``.../judging/errors`` (staff)
 - ``GET  /api/contests/<id>/audit-log``: who did what, when (newest first)
 """
 
@@ -17,9 +20,10 @@ from typing import Any
 from starlette.responses import JSONResponse
 
 from judge.serve.http.context import Ctx, number_id
+from judge.serve.http.judging_views import errors_json, hold_json, judges_json, queue_json
 from judge.serve.model.apijson import submission_json
 from judge.serve.model.times import format_time
-from judge.serve.services import access, moderation, people
+from judge.serve.services import access, moderation, operations, people
 
 
 def put_team(ctx: Ctx) -> Any:
@@ -69,6 +73,47 @@ def _ignored(ctx: Ctx, ignored: bool) -> Any:
     what = ctx.param("id")
     sub = moderation.set_ignored(ctx.server, ctx.viewer, number_id(what), ignored, ctx.now, what=what)
     return {**submission_json(sub, ctx.server.contest.info), "ignored": sub.ignored}
+
+
+def judging_state(ctx: Ctx) -> Any:
+    ctx.contest()
+    view = operations.queue(ctx.server, ctx.viewer)
+    return {**hold_json(view.hold), "queued": len(view.jobs)}
+
+
+def pause(ctx: Ctx) -> Any:
+    ctx.contest()
+    return hold_json(operations.set_paused(ctx.server, ctx.viewer, True, ctx.now))
+
+
+def resume(ctx: Ctx) -> Any:
+    ctx.contest()
+    return hold_json(operations.set_paused(ctx.server, ctx.viewer, False, ctx.now))
+
+
+def hold(ctx: Ctx) -> Any:
+    ctx.contest()
+    return hold_json(operations.hold_problem(ctx.server, ctx.viewer, ctx.param("id"), True, ctx.now))
+
+
+def release(ctx: Ctx) -> Any:
+    ctx.contest()
+    return hold_json(operations.hold_problem(ctx.server, ctx.viewer, ctx.param("id"), False, ctx.now))
+
+
+def judging_queue(ctx: Ctx) -> Any:
+    ctx.contest()
+    return queue_json(operations.queue(ctx.server, ctx.viewer), ctx.now)
+
+
+def judges(ctx: Ctx) -> Any:
+    ctx.contest()
+    return judges_json(operations.judges(ctx.server, ctx.viewer), ctx.now)
+
+
+def judging_errors(ctx: Ctx) -> Any:
+    ctx.contest()
+    return errors_json(operations.errors(ctx.server, ctx.viewer))
 
 
 def audit_log(ctx: Ctx) -> Any:

@@ -12,11 +12,12 @@ from starlette.responses import Response
 
 from judge.serve.http import notices
 from judge.serve.http.context import number_id
+from judge.serve.http.judging_views import counts, errors_json, hold_json, judges_json, queue_json
 from judge.serve.http.web import Page, PageSpec, Redirect
 from judge.serve.model.errors import Refused
 from judge.serve.model.times import TimeError, format_reltime, format_time, parse_reltime, parse_time
 from judge.serve.model.viewer import Role
-from judge.serve.services import control, moderation
+from judge.serve.services import control, moderation, operations
 
 
 def status(page: Page) -> Response:
@@ -87,7 +88,42 @@ def ignore_submission(page: Page) -> Response:
     raise Redirect(f"/admin/submissions/{what}?" + urlencode({"message": message}))
 
 
+def judging_page(page: Page) -> Response:
+    """The queue (waiting, held, running and for how long; per problem and language), the judging threads
+    and the judge's errors; admins pause, resume, hold and release. Live (``?fragment=1``)."""
+    page.need_staff()
+    view = operations.queue(page.server, page.viewer)
+    rows = queue_json(view, page.now)
+    context: dict[str, Any] = {
+        "hold": hold_json(view.hold),
+        "queue": rows,
+        "per_problem": counts(rows, "problem_id"),
+        "per_language": counts(rows, "language_id"),
+        "judges": judges_json(operations.judges(page.server, page.viewer), page.now),
+        "errors": errors_json(operations.errors(page.server, page.viewer)),
+        "problems": page.server.contest.problems,
+        "message": notices.shown(page.query.get("message")),
+    }
+    if page.query.get("fragment"):
+        return page.render("serve/_admin_judging.html", **context)
+    return page.render("serve/admin_judging.html", **context)
+
+
+def change_judging(page: Page) -> Response:
+    page.need_staff()
+    action, server = page.form.get("action"), page.server
+    if action in ("pause", "resume"):
+        operations.set_paused(server, page.viewer, action == "pause", page.now)
+    elif action in ("hold", "release"):
+        operations.hold_problem(server, page.viewer, page.form.get("problem_id", ""), action == "hold", page.now)
+    else:
+        raise Refused(400, "unknown action")
+    raise Redirect("/admin/judging?" + urlencode({"message": notices.JUDGING_CHANGED}))
+
+
 LIVE_PAGES: tuple[PageSpec, ...] = (
+    PageSpec("GET", "/admin/judging", judging_page),
+    PageSpec("POST", "/admin/judging", change_judging),
     PageSpec("POST", "/admin/submissions/{id}/ignored", ignore_submission),
     PageSpec("GET", "/status", status),
     PageSpec("GET", "/admin/contest", contest_times),

@@ -20,6 +20,7 @@ NOT_FROZEN = "not frozen: {reason}"  # the reason is one of phase.freeze_refusal
 RESCHEDULED = "the contest's times are changed"
 IGNORED = "submission {id} is ignored: it counts nowhere"
 UNIGNORED = "submission {id} counts again"
+JUDGING_CHANGED = "the judging is changed"
 REJUDGED = "rejudge of {what} {id}: {n} submission(s) queued"
 REJUDGED_NONE = "rejudge of {what} {id}: 0 submission(s) queued (already being judged)"
 TEMPLATES = (
@@ -29,6 +30,7 @@ TEMPLATES = (
     RESCHEDULED,
     IGNORED,
     UNIGNORED,
+    JUDGING_CHANGED,
     "not frozen: the contest is not running: there is nothing to freeze",
     "not frozen: the scoreboard was thawed at {time}",
     "not frozen: the scoreboard is frozen since {time}",

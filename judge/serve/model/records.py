@@ -40,6 +40,17 @@ class LiveAccount:
 
 
 @dataclass(frozen=True)
+class QueuedJob:
+    """A job not done yet, as the queue page lists it: started_s is when it was first taken (None: never)."""
+
+    job_id: int
+    reason: str  # submit | rejudge
+    created_s: float
+    submission: SubmissionRecord
+    started_s: float | None
+
+
+@dataclass(frozen=True)
 class AuditRecord:
     """One action of the staff (who, when, what): the audit log."""
 

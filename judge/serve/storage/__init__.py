@@ -34,6 +34,7 @@ from judge.serve.model.records import (
     NewEvent,
     NewRun,
     NewSubmission,
+    QueuedJob,
     RunRecord,
     SessionRecord,
     SubmissionRecord,
@@ -74,6 +75,7 @@ class Reader(Protocol):
         ids: Collection[int] | None = None,
         submission_ids: Collection[int] | None = None,
         current: bool | None = None,
+        verdict: str | None = None,
     ) -> list[JudgementRecord]: ...
 
     def runs(
@@ -156,6 +158,10 @@ class Reader(Protocol):
         """The audit log's newest ``limit`` entries, newest first."""
         ...
 
+    def job_queue(self) -> list[QueuedJob]:
+        """Every job not done yet (without files), in the order they are taken."""
+        ...
+
 
 class Writer(Reader, Protocol):
     """A reader that changes things; all of it one transaction."""
@@ -170,8 +176,8 @@ class Writer(Reader, Protocol):
         """A job to judge the submission; returns its id."""
         ...
 
-    def todo_jobs(self, limit: int) -> list[JobRecord]:
-        """Jobs not done yet, new submissions before rejudges, oldest first."""
+    def todo_jobs(self, limit: int, held: Collection[str] = ()) -> list[JobRecord]:
+        """Jobs not done yet, new submissions before rejudges, oldest first (none of the ``held`` problems)."""
         ...
 
     def add_judgement(self, submission_id: int, current: bool, start_s: float) -> JudgementRecord: ...

@@ -8,7 +8,8 @@ import json
 import sqlite3
 
 from judge.serve.model.contest import Team
-from judge.serve.model.records import AuditRecord, LiveAccount
+from judge.serve.model.records import AuditRecord, LiveAccount, QueuedJob
+from judge.serve.storage.rows import SUBMISSION_COLUMNS, submission_record
 
 
 def live_teams(c: sqlite3.Connection) -> list[Team]:
@@ -83,3 +84,15 @@ def set_ignored(c: sqlite3.Connection, submission_id: int, ignored: bool, now: f
         )
     else:
         c.execute("DELETE FROM ignored_submissions WHERE submission_id = ?", (submission_id,))
+
+
+def job_queue(c: sqlite3.Connection) -> list[QueuedJob]:
+    rows = c.execute(
+        f"SELECT jb.id AS job_id, jb.reason, jb.created_s, jb.judgement_id, j.start_s AS j_start_s, "
+        f"{SUBMISSION_COLUMNS} FROM jobs jb JOIN submissions s ON s.id = jb.submission_id "
+        "LEFT JOIN judgements j ON j.id = jb.judgement_id WHERE jb.done = 0 ORDER BY (jb.reason != 'submit'), jb.id"
+    )
+    return [
+        QueuedJob(int(r["job_id"]), r["reason"], float(r["created_s"]), submission_record(r), r["j_start_s"])
+        for r in rows
+    ]

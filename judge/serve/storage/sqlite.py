@@ -34,6 +34,7 @@ from judge.serve.model.records import (
     NewEvent,
     NewRun,
     NewSubmission,
+    QueuedJob,
     RunRecord,
     Scope,
     SessionRecord,
@@ -90,9 +91,10 @@ class SqliteReader:
         ids: Collection[int] | None = None,
         submission_ids: Collection[int] | None = None,
         current: bool | None = None,
+        verdict: str | None = None,
     ) -> list[JudgementRecord]:
         w = Where().among("j.id", ids).among("j.submission_id", submission_ids)
-        w.equal("j.current", None if current is None else int(current))
+        w.equal("j.current", None if current is None else int(current)).equal("j.verdict", verdict)
         rows = self._c.execute(f"SELECT {JUDGEMENT_COLUMNS} FROM judgements j WHERE {w.sql} ORDER BY j.id", w.args)
         return [judgement_record(r) for r in rows]
 
@@ -204,6 +206,9 @@ class SqliteReader:
     def audit(self, limit: int) -> list[AuditRecord]:
         return live.audit(self._c, limit)
 
+    def job_queue(self) -> list[QueuedJob]:
+        return live.job_queue(self._c)
+
 
 class SqliteWriter(SqliteReader):
     def set_meta(self, key: str, value: str) -> None:
@@ -241,12 +246,14 @@ class SqliteWriter(SqliteReader):
         )
         return int(cur.lastrowid or 0)
 
-    def todo_jobs(self, limit: int) -> list[JobRecord]:
+    def todo_jobs(self, limit: int, held: Collection[str] = ()) -> list[JobRecord]:
+        skip = Where().among("s.problem_id", held) if held else Where()
+        where = f"NOT ({skip.sql})" if held else "1"
         rows = self._c.execute(
             f"SELECT jb.id AS job_id, jb.judgement_id, jb.reason, {SUBMISSION_COLUMNS}, s.files FROM jobs jb "
-            "JOIN submissions s ON s.id = jb.submission_id WHERE jb.done = 0 "
+            f"JOIN submissions s ON s.id = jb.submission_id WHERE jb.done = 0 AND {where} "
             "ORDER BY (jb.reason != 'submit'), jb.id LIMIT ?",
-            (limit,),
+            (*skip.args, limit),
         )
         return [
             JobRecord(int(r["job_id"]), r["judgement_id"], r["reason"], submission_record(r), bytes(r["files"]))
