@@ -373,5 +373,7 @@ ROUTES: tuple[RouteSpec, ...] = (
     RouteSpec("GET", f"{C}/judging/queue", live_api.judging_queue),
     RouteSpec("GET", f"{C}/judging/judges", live_api.judges),
     RouteSpec("GET", f"{C}/judging/errors", live_api.judging_errors),
+    RouteSpec("GET", f"{C}/balloons", live_api.balloon_list),
+    RouteSpec("POST", f"{C}/balloons/{{id}}/done", live_api.balloon_done),
     RouteSpec("GET", f"{C}/audit-log", live_api.audit_log),
 )

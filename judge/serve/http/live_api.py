@@ -10,6 +10,7 @@ to add teams or accounts, so these are our extensions, named as such in docs/ser
 - ``GET  /api/contests/<id>/judging`` (staff): paused, the held problems, how many queued;
   ``POST .../judging/pause``, ``.../judging/resume``, ``POST .../problems/<problem>/hold``, ``.../release``
 - ``GET  /api/contests/<id>/judging/queue``, ``.../judging/judges``, ``.../judging/errors`` (staff)
+- ``GET  /api/contests/<id>/balloons``, ``POST .../balloons/<submission>/done`` (staff)
 - ``GET  /api/contests/<id>/audit-log``: who did what, when (newest first)
 """
 
@@ -22,8 +23,9 @@ from starlette.responses import JSONResponse
 from judge.serve.http.context import Ctx, number_id
 from judge.serve.http.judging_views import errors_json, hold_json, judges_json, queue_json
 from judge.serve.model.apijson import submission_json
+from judge.serve.model.balloons import Balloon
 from judge.serve.model.times import format_time
-from judge.serve.services import access, moderation, operations, people
+from judge.serve.services import access, balloons, moderation, operations, people
 
 
 def put_team(ctx: Ctx) -> Any:
@@ -114,6 +116,32 @@ def judges(ctx: Ctx) -> Any:
 def judging_errors(ctx: Ctx) -> Any:
     ctx.contest()
     return errors_json(operations.errors(ctx.server, ctx.viewer))
+
+
+def balloon_list(ctx: Ctx) -> Any:
+    ctx.contest()
+    return [balloon_json(b) for b in balloons.balloon_list(ctx.server, ctx.viewer)]
+
+
+def balloon_done(ctx: Ctx) -> Any:
+    ctx.contest()
+    balloons.mark_done(ctx.server, ctx.viewer, number_id(ctx.param("id")), True, ctx.now)
+    return {"submission_id": ctx.param("id"), "done": True}
+
+
+def balloon_json(b: Balloon) -> dict[str, Any]:
+    return {
+        "submission_id": str(b.submission_id),
+        "time": format_time(b.time_s),
+        "team_id": b.team_id,
+        "team": b.team,
+        "problem_id": b.problem_id,
+        "label": b.label,
+        "rgb": b.rgb,
+        "color": b.color,
+        "first_to_solve": b.first_to_solve,
+        "done": b.done,
+    }
 
 
 def audit_log(ctx: Ctx) -> Any:

@@ -13,11 +13,12 @@ from starlette.responses import Response
 from judge.serve.http import notices
 from judge.serve.http.context import number_id
 from judge.serve.http.judging_views import counts, errors_json, hold_json, judges_json, queue_json
+from judge.serve.http.live_api import balloon_json
 from judge.serve.http.web import Page, PageSpec, Redirect
 from judge.serve.model.errors import Refused
 from judge.serve.model.times import TimeError, format_reltime, format_time, parse_reltime, parse_time
 from judge.serve.model.viewer import Role
-from judge.serve.services import control, moderation, operations
+from judge.serve.services import balloons, control, moderation, operations
 
 
 def status(page: Page) -> Response:
@@ -121,7 +122,26 @@ def change_judging(page: Page) -> Response:
     raise Redirect("/admin/judging?" + urlencode({"message": notices.JUDGING_CHANGED}))
 
 
+def balloons_page(page: Page) -> Response:
+    """The runners' list: balloons to deliver first (oldest first), then those delivered. Live."""
+    page.need_staff()
+    found = balloons.balloon_list(page.server, page.viewer)
+    rows = [balloon_json(b) for b in [*(b for b in found if not b.done), *(b for b in found if b.done)]]
+    if page.query.get("fragment"):
+        return page.render("serve/_admin_balloons.html", balloons=rows)
+    return page.render("serve/admin_balloons.html", balloons=rows)
+
+
+def balloon_done(page: Page) -> Response:
+    page.need_staff()
+    done = page.form.get("done") != "0"
+    balloons.mark_done(page.server, page.viewer, number_id(page.params["id"]), done, page.now)
+    raise Redirect("/admin/balloons")
+
+
 LIVE_PAGES: tuple[PageSpec, ...] = (
+    PageSpec("GET", "/admin/balloons", balloons_page),
+    PageSpec("POST", "/admin/balloons/{id}/done", balloon_done),
     PageSpec("GET", "/admin/judging", judging_page),
     PageSpec("POST", "/admin/judging", change_judging),
     PageSpec("POST", "/admin/submissions/{id}/ignored", ignore_submission),

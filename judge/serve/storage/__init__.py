@@ -162,6 +162,10 @@ class Reader(Protocol):
         """Every job not done yet (without files), in the order they are taken."""
         ...
 
+    def balloons_done(self) -> set[int]:
+        """The submissions whose balloon was delivered."""
+        ...
+
 
 class Writer(Reader, Protocol):
     """A reader that changes things; all of it one transaction."""
@@ -227,6 +231,8 @@ class Writer(Reader, Protocol):
     def put_live_account(self, account: LiveAccount) -> None: ...
 
     def add_audit(self, entry: AuditRecord) -> None: ...
+
+    def set_balloon_done(self, submission_id: int, done: bool, now: float) -> None: ...
 
     def set_ignored(self, submission_id: int, ignored: bool, now: float) -> None:
         """Leave the submission out of everything that counts (or count it again)."""

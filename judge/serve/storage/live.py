@@ -96,3 +96,14 @@ def job_queue(c: sqlite3.Connection) -> list[QueuedJob]:
         QueuedJob(int(r["job_id"]), r["reason"], float(r["created_s"]), submission_record(r), r["j_start_s"])
         for r in rows
     ]
+
+
+def balloons_done(c: sqlite3.Connection) -> set[int]:
+    return {int(r[0]) for r in c.execute("SELECT submission_id FROM balloons_done")}
+
+
+def set_balloon_done(c: sqlite3.Connection, submission_id: int, done: bool, now: float) -> None:
+    if done:
+        c.execute("INSERT OR IGNORE INTO balloons_done (submission_id, time_s) VALUES (?, ?)", (submission_id, now))
+    else:
+        c.execute("DELETE FROM balloons_done WHERE submission_id = ?", (submission_id,))

@@ -144,6 +144,7 @@ CREATE TABLE IF NOT EXISTS ignored_submissions (
     submission_id INTEGER PRIMARY KEY REFERENCES submissions(id),
     time_s REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS balloons_done (submission_id INTEGER PRIMARY KEY, time_s REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS audit_log (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     time_s REAL NOT NULL,

@@ -209,6 +209,9 @@ class SqliteReader:
     def job_queue(self) -> list[QueuedJob]:
         return live.job_queue(self._c)
 
+    def balloons_done(self) -> set[int]:
+        return live.balloons_done(self._c)
+
 
 class SqliteWriter(SqliteReader):
     def set_meta(self, key: str, value: str) -> None:
@@ -382,6 +385,9 @@ class SqliteWriter(SqliteReader):
 
     def add_audit(self, entry: AuditRecord) -> None:
         live.add_audit(self._c, entry)
+
+    def set_balloon_done(self, submission_id: int, done: bool, now: float) -> None:
+        live.set_balloon_done(self._c, submission_id, done, now)
 
     def set_ignored(self, submission_id: int, ignored: bool, now: float) -> None:
         live.set_ignored(self._c, submission_id, ignored, now)
