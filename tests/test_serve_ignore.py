@@ -103,3 +103,25 @@ def test_the_jury_page_ignores(api: Api, server: Server) -> None:
     assert team.get("/submissions/1").status_code == 404
     r = team.post("/admin/submissions/1/ignored", data={"csrf": csrf_of(team.get("/scoreboard").text), "ignored": "0"})
     assert r.status_code in (303, 403) and visible(api) == []
+
+
+def test_a_judge_verifies_a_judgement_with_a_comment(api: Api, server: Server) -> None:
+    assert api.submit("team1").status_code == 201
+    path = f"{C}/submissions/1/review"
+    assert api.request("POST", path, "judge", json={"verified": True}).status_code == 404  # not judged yet
+    server.judging.run_pending()
+    r = api.request("POST", path, "judge", json={"verified": True, "comment": "checked by hand <b>ok</b>"})
+    assert r.status_code == 200 and r.json()["verified"] is True and r.json()["by"] == "judge"
+    assert api.request("POST", path, "judge", json={"verified": "yes"}).status_code == 400
+    assert api.request("POST", path, "judge", json={"verified": True, "comment": "x" * 2001}).status_code == 400
+    assert api.request("POST", path, None, json={"verified": True}).status_code == 401
+    assert api.request("POST", path, "team1", json={"verified": True}).status_code == 403
+    judge = login(server, "judge")
+    page = judge.get("/admin/submissions/1").text
+    assert 'id="reviewed"' in page and "&lt;b&gt;ok&lt;/b&gt;" in page and "<b>ok</b>" not in page
+    r = judge.post("/admin/submissions/1/review", data={"csrf": csrf_of(page), "comment": "wrong after all"})
+    assert r.status_code == 303
+    page = judge.get(r.headers["location"]).text
+    assert "Not verified by judge" in page and "wrong after all" in page
+    assert [e["action"] for e in api.get(f"{C}/audit-log", "admin").json()] == ["judgement.review"] * 2
+    assert "wrong after all" not in login(server, "team1").get("/submissions/1").text

@@ -375,5 +375,6 @@ ROUTES: tuple[RouteSpec, ...] = (
     RouteSpec("GET", f"{C}/judging/errors", live_api.judging_errors),
     RouteSpec("GET", f"{C}/balloons", live_api.balloon_list),
     RouteSpec("POST", f"{C}/balloons/{{id}}/done", live_api.balloon_done),
+    RouteSpec("POST", f"{C}/submissions/{{id}}/review", live_api.review),
     RouteSpec("GET", f"{C}/audit-log", live_api.audit_log),
 )

@@ -11,6 +11,8 @@ to add teams or accounts, so these are our extensions, named as such in docs/ser
   ``POST .../judging/pause``, ``.../judging/resume``, ``POST .../problems/<problem>/hold``, ``.../release``
 - ``GET  /api/contests/<id>/judging/queue``, ``.../judging/judges``, ``.../judging/errors`` (staff)
 - ``GET  /api/contests/<id>/balloons``, ``POST .../balloons/<submission>/done`` (staff)
+- ``POST /api/contests/<id>/submissions/<submission>/review`` (staff): ``{"verified": bool, "comment": str}``
+  for its current judgement
 - ``GET  /api/contests/<id>/audit-log``: who did what, when (newest first)
 """
 
@@ -24,6 +26,7 @@ from judge.serve.http.context import Ctx, number_id
 from judge.serve.http.judging_views import errors_json, hold_json, judges_json, queue_json
 from judge.serve.model.apijson import submission_json
 from judge.serve.model.balloons import Balloon
+from judge.serve.model.errors import Refused
 from judge.serve.model.times import format_time
 from judge.serve.services import access, balloons, moderation, operations, people
 
@@ -142,6 +145,21 @@ def balloon_json(b: Balloon) -> dict[str, Any]:
         "first_to_solve": b.first_to_solve,
         "done": b.done,
     }
+
+
+def review(ctx: Ctx) -> Any:
+    """``{"verified": true, "comment": "..."}`` for the submission's current judgement."""
+    ctx.contest()
+    access.staff(ctx.viewer, "verify judgements")
+    body = ctx.json()
+    if not isinstance(body, dict) or not isinstance(body.get("verified"), bool):
+        raise Refused(400, 'the body must be like {"verified": true, "comment": "..."}')
+    comment = body.get("comment", "")
+    if not isinstance(comment, str):
+        raise Refused(400, "`comment` must be a string")
+    asked = moderation.Review(body["verified"], comment)
+    rv = moderation.review(ctx.server, ctx.viewer, number_id(ctx.param("id")), asked, ctx.now)
+    return {"verified": rv.verified, "comment": rv.comment, "by": rv.username, "time": format_time(rv.time_s)}
 
 
 def audit_log(ctx: Ctx) -> Any:

@@ -139,7 +139,18 @@ def balloon_done(page: Page) -> Response:
     raise Redirect("/admin/balloons")
 
 
+def review_submission(page: Page) -> Response:
+    """Verify the current judgement (or not), with a comment."""
+    page.need_staff()
+    what = page.params["id"]
+    asked = moderation.Review(page.form.get("verified") == "on", page.form.get("comment", ""))
+    moderation.review(page.server, page.viewer, number_id(what), asked, page.now)
+    message = notices.notice(notices.REVIEWED, id=what)
+    raise Redirect(f"/admin/submissions/{what}?" + urlencode({"message": message}))
+
+
 LIVE_PAGES: tuple[PageSpec, ...] = (
+    PageSpec("POST", "/admin/submissions/{id}/review", review_submission),
     PageSpec("GET", "/admin/balloons", balloons_page),
     PageSpec("POST", "/admin/balloons/{id}/done", balloon_done),
     PageSpec("GET", "/admin/judging", judging_page),

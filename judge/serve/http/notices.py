@@ -21,6 +21,7 @@ RESCHEDULED = "the contest's times are changed"
 IGNORED = "submission {id} is ignored: it counts nowhere"
 UNIGNORED = "submission {id} counts again"
 JUDGING_CHANGED = "the judging is changed"
+REVIEWED = "the review of submission {id} is saved"
 REJUDGED = "rejudge of {what} {id}: {n} submission(s) queued"
 REJUDGED_NONE = "rejudge of {what} {id}: 0 submission(s) queued (already being judged)"
 TEMPLATES = (
@@ -31,6 +32,7 @@ TEMPLATES = (
     IGNORED,
     UNIGNORED,
     JUDGING_CHANGED,
+    REVIEWED,
     "not frozen: the contest is not running: there is nothing to freeze",
     "not frozen: the scoreboard was thawed at {time}",
     "not frozen: the scoreboard is frozen since {time}",

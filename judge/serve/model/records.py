@@ -51,6 +51,17 @@ class QueuedJob:
 
 
 @dataclass(frozen=True)
+class ReviewRecord:
+    """A judge's check of a judgement (issue 30): verified or not, and a comment for the jury."""
+
+    judgement_id: int
+    verified: bool
+    comment: str
+    username: str
+    time_s: float
+
+
+@dataclass(frozen=True)
 class AuditRecord:
     """One action of the staff (who, when, what): the audit log."""
 

@@ -6,12 +6,12 @@ publishes them again, to the audiences visibility.py gives them then. Audited.""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from judge.serve.model.apijson import judgement_json, run_id, run_json, submission_json
 from judge.serve.model.errors import Refused
-from judge.serve.model.records import Audience, SubmissionRecord
+from judge.serve.model.records import Audience, ReviewRecord, SubmissionRecord
 from judge.serve.model.viewer import Viewer
 from judge.serve.services import access
 from judge.serve.services.events import publish
@@ -62,3 +62,35 @@ def set_ignored(
         audit(w, viewer, now, "submission.ignore" if ignored else "submission.unignore", {"id": str(before.id)})
     server.bus.notify()
     return after
+
+
+COMMENT_CHARS = 2000
+
+
+@dataclass(frozen=True)
+class Review:
+    verified: bool
+    comment: str
+
+
+def review(server: Server, viewer: Viewer, submission_id: int | None, asked: Review, now: float) -> ReviewRecord:
+    """Mark the submission's current judgement verified (or not) with a comment, for the jury. Audited."""
+    access.staff(viewer, "verify judgements")
+    verified, comment = asked.verified, asked.comment
+    if len(comment) > COMMENT_CHARS:
+        raise Refused(400, f"the comment is longer than {COMMENT_CHARS} characters")
+    with server.storage.write() as w:
+        current = w.judgements(submission_ids=[submission_id], current=True) if submission_id is not None else []
+        if not current or not current[0].done:
+            raise Refused(404, f"submission {submission_id!r} has no finished judgement to verify")
+        record = ReviewRecord(current[0].id, verified, comment.strip(), viewer.username or "?", now)
+        w.put_review(record)
+        detail = {"submission_id": str(submission_id), "verified": verified, "comment": record.comment}
+        audit(w, viewer, now, "judgement.review", detail)
+    return record
+
+
+def reviews_of(server: Server, viewer: Viewer, judgement_ids: list[int]) -> dict[int, ReviewRecord]:
+    access.staff(viewer, "see the reviews of judgements")
+    with server.storage.read() as r:
+        return {rv.judgement_id: rv for rv in r.reviews(judgement_ids)}

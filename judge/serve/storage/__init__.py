@@ -35,6 +35,7 @@ from judge.serve.model.records import (
     NewRun,
     NewSubmission,
     QueuedJob,
+    ReviewRecord,
     RunRecord,
     SessionRecord,
     SubmissionRecord,
@@ -166,6 +167,8 @@ class Reader(Protocol):
         """The submissions whose balloon was delivered."""
         ...
 
+    def reviews(self, judgement_ids: Collection[int]) -> list[ReviewRecord]: ...
+
 
 class Writer(Reader, Protocol):
     """A reader that changes things; all of it one transaction."""
@@ -231,6 +234,10 @@ class Writer(Reader, Protocol):
     def put_live_account(self, account: LiveAccount) -> None: ...
 
     def add_audit(self, entry: AuditRecord) -> None: ...
+
+    def put_review(self, review: ReviewRecord) -> None:
+        """Verify a judgement (or not), with a comment; replaces an earlier review of it."""
+        ...
 
     def set_balloon_done(self, submission_id: int, done: bool, now: float) -> None: ...
 

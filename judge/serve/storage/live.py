@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Collection
 
 from judge.serve.model.contest import Team
-from judge.serve.model.records import AuditRecord, LiveAccount, QueuedJob
-from judge.serve.storage.rows import SUBMISSION_COLUMNS, submission_record
+from judge.serve.model.records import AuditRecord, LiveAccount, QueuedJob, ReviewRecord
+from judge.serve.storage.rows import SUBMISSION_COLUMNS, Where, submission_record
 
 
 def live_teams(c: sqlite3.Connection) -> list[Team]:
@@ -107,3 +108,21 @@ def set_balloon_done(c: sqlite3.Connection, submission_id: int, done: bool, now:
         c.execute("INSERT OR IGNORE INTO balloons_done (submission_id, time_s) VALUES (?, ?)", (submission_id, now))
     else:
         c.execute("DELETE FROM balloons_done WHERE submission_id = ?", (submission_id,))
+
+
+def reviews(c: sqlite3.Connection, judgement_ids: Collection[int]) -> list[ReviewRecord]:
+    w = Where().among("judgement_id", judgement_ids)
+    rows = c.execute(f"SELECT * FROM judgement_reviews WHERE {w.sql} ORDER BY judgement_id", w.args)
+    return [
+        ReviewRecord(int(r["judgement_id"]), bool(r["verified"]), r["comment"], r["username"], float(r["time_s"]))
+        for r in rows
+    ]
+
+
+def put_review(c: sqlite3.Connection, r: ReviewRecord) -> None:
+    c.execute(
+        "INSERT INTO judgement_reviews (judgement_id, verified, comment, username, time_s) VALUES (?, ?, ?, ?, ?) "
+        "ON CONFLICT(judgement_id) DO UPDATE SET verified = excluded.verified, comment = excluded.comment, "
+        "username = excluded.username, time_s = excluded.time_s",
+        (r.judgement_id, int(r.verified), r.comment, r.username, r.time_s),
+    )

@@ -145,6 +145,13 @@ CREATE TABLE IF NOT EXISTS ignored_submissions (
     time_s REAL NOT NULL
 );
 CREATE TABLE IF NOT EXISTS balloons_done (submission_id INTEGER PRIMARY KEY, time_s REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS judgement_reviews (
+    judgement_id INTEGER PRIMARY KEY REFERENCES judgements(id),
+    verified INTEGER NOT NULL,
+    comment TEXT NOT NULL,
+    username TEXT NOT NULL,
+    time_s REAL NOT NULL
+);
 CREATE TABLE IF NOT EXISTS audit_log (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     time_s REAL NOT NULL,

@@ -35,6 +35,7 @@ from judge.serve.model.records import (
     NewRun,
     NewSubmission,
     QueuedJob,
+    ReviewRecord,
     RunRecord,
     Scope,
     SessionRecord,
@@ -212,6 +213,9 @@ class SqliteReader:
     def balloons_done(self) -> set[int]:
         return live.balloons_done(self._c)
 
+    def reviews(self, judgement_ids: Collection[int]) -> list[ReviewRecord]:
+        return live.reviews(self._c, judgement_ids)
+
 
 class SqliteWriter(SqliteReader):
     def set_meta(self, key: str, value: str) -> None:
@@ -385,6 +389,9 @@ class SqliteWriter(SqliteReader):
 
     def add_audit(self, entry: AuditRecord) -> None:
         live.add_audit(self._c, entry)
+
+    def put_review(self, review: ReviewRecord) -> None:
+        live.put_review(self._c, review)
 
     def set_balloon_done(self, submission_id: int, done: bool, now: float) -> None:
         live.set_balloon_done(self._c, submission_id, done, now)
