@@ -220,3 +220,55 @@ def test_the_people_page(server: Server) -> None:
         403,
     )
     assert Api.of(server).get(f"{C}/teams/x").status_code == 404
+
+
+# ------------------------------------------------------------------------------------------------ imports
+
+
+def test_importing_teams_and_accounts_through_the_api(api: Api) -> None:
+    teams = [{"id": 10, "name": "Ten", "group_ids": ["g"]}, {"id": "11", "name": "Eleven"}]
+    r = api.request("POST", f"{C}/import/teams", "admin", json=teams)
+    assert r.status_code == 200 and r.json()["imported"] == 2
+    assert api.get(f"{C}/teams/10").json()["name"] == "Ten"
+    accounts = [
+        {"username": "ten", "id": "ten", "type": "team", "team_id": "10", "password": "ten-password"},
+        {"username": "eleven", "id": "eleven", "type": "team", "team_id": "11"},
+    ]
+    r = api.request("POST", f"{C}/import/accounts", "admin", json=accounts)
+    assert r.status_code == 200 and r.headers["cache-control"] == "no-store"
+    (generated,) = r.json()["passwords"]
+    assert generated["username"] == "eleven"
+    assert api.request("GET", f"{C}/account", "ten", "ten-password").json()["team_id"] == "10"
+    assert api.request("GET", f"{C}/account", "eleven", generated["password"]).json()["team_id"] == "11"
+    # all or nothing: one bad entry, nothing imported
+    bad = [{"id": "12", "name": "Twelve"}, {"id": "13", "group_ids": ["nope"]}]
+    r = api.request("POST", f"{C}/import/teams", "admin", json=bad)
+    assert r.status_code == 400 and api.get(f"{C}/teams/12").status_code == 404
+    r = api.request("POST", f"{C}/import/accounts", "admin", json=[{"id": "x", "type": "team", "team_id": "no"}])
+    assert r.status_code == 400 and "entry 1" in r.json()["message"]
+    assert api.request("POST", f"{C}/import/teams", "judge", json=teams).status_code == 403
+    assert api.request("POST", f"{C}/import/teams", "team1", json=teams).status_code == 403
+    actions = [e["action"] for e in api.get(f"{C}/audit-log", "admin").json()]
+    assert actions == ["accounts.import", "teams.import"]
+
+
+def test_importing_files_on_the_page(server: Server) -> None:
+    admin = login(server, "admin")
+    token = csrf_of(admin.get("/admin/people").text)
+
+    def upload(name: str, text: str) -> object:
+        return admin.post("/admin/people/import", data={"csrf": token}, files={"file": (name, text.encode())})
+
+    r = upload("teams.tsv", "teams\t1\n7\t1007\tg\tSeven Up\tUni\n8\t\tg\tEight\n")
+    assert r.status_code == 200 and 'id="team-7"' in r.text and 'id="team-8"' in r.text
+    r = upload("accounts.tsv", "accounts\t1\nteam\tSeven Up\tteam007\tseven-pass\njury\tJo\tjo\tjo-passwd\n")
+    assert r.status_code == 200
+    api = Api.of(server)
+    assert api.request("GET", f"{C}/account", "team007", "seven-pass").json()["team_id"] == "7"
+    assert api.request("GET", f"{C}/account", "jo", "jo-passwd").json()["type"] == "judge"
+    r = upload("accounts.yaml", "- {id: nine, username: nine, type: judge}\n")
+    shown = htmllib.unescape(r.text.split('id="generated"')[1].split("<code>")[1].split("</code>")[0])
+    assert api.request("GET", f"{C}/account", "nine", shown).status_code == 200
+    assert upload("teams.tsv", "nonsense\n").status_code == 400
+    assert upload("notes.txt", "x").status_code == 400
+    assert upload("teams.json", "[{").status_code == 400

@@ -4,6 +4,8 @@ to add teams or accounts, so these are our extensions, named as such in docs/ser
 - ``PUT  /api/contests/<id>/teams/<team>``: add or replace a team (the spec's team object, and ``hidden``)
 - ``PUT  /api/contests/<id>/accounts/<account>``: add or replace an account (accounts.yaml's entry; without a
   ``password`` a new account gets a generated one, returned once)
+- ``POST /api/contests/<id>/import/teams``, ``.../import/accounts``: a JSON array as teams.json or accounts.yaml
+  hold it, all added or replaced at once (the generated passwords returned once)
 - ``POST /api/contests/<id>/accounts/<account>/reset-password``: a new random password, returned once
 - ``POST /api/contests/<id>/accounts/<account>/disable`` and ``.../enable``
 - ``POST /api/contests/<id>/submissions/<submission>/ignore`` and ``.../unignore`` (staff)
@@ -18,6 +20,7 @@ to add teams or accounts, so these are our extensions, named as such in docs/ser
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from starlette.responses import JSONResponse
@@ -47,6 +50,23 @@ def _body(ctx: Ctx) -> Any:
     """The JSON body, read once the viewer may change the roster (a team or public gets 401/403 first)."""
     access.admin(ctx.viewer, "change teams and accounts")
     return ctx.json()
+
+
+def import_teams(ctx: Ctx) -> Any:
+    return _import(ctx, "teams.json")
+
+
+def import_accounts(ctx: Ctx) -> Any:
+    return _import(ctx, "accounts.json")
+
+
+def _import(ctx: Ctx, name: str) -> Any:
+    """A JSON array, as teams.json or accounts.yaml (in JSON) hold it: every entry added or replaced."""
+    ctx.contest()
+    body = _body(ctx)
+    generated = people.import_entries(ctx.server, ctx.viewer, (name, json.dumps(body)), ctx.now)
+    answer = {"imported": len(body), "passwords": [{"username": u, "password": p} for u, p in generated]}
+    return JSONResponse(answer, headers={"Cache-Control": "no-store"})
 
 
 def reset_password(ctx: Ctx) -> Any:

@@ -33,6 +33,7 @@ def _context(page: Page) -> dict[str, Any]:
         "message": None,
         "error": None,
         "password": None,
+        "generated": [],
     }
 
 
@@ -119,6 +120,24 @@ def disable(page: Page) -> Response:
     return _acted(page, act)
 
 
+def import_file(page: Page) -> Response:
+    """An uploaded teams.json, accounts.yaml, teams.tsv or accounts.tsv."""
+    upload = page.files.get("file")
+
+    def act() -> Response:
+        if upload is None or not upload.data:
+            raise Refused(400, "choose a file to import")
+        try:
+            text = upload.data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise Refused(400, f"{upload.filename}: not UTF-8 text") from None
+        generated = people.import_entries(page.server, page.viewer, (upload.filename, text), page.now)
+        context = {**_context(page), "message": f"{upload.filename} imported", "generated": generated}
+        return page.render("serve/admin_people.html", **context)
+
+    return _acted(page, act)
+
+
 def audit_page(page: Page) -> Response:
     page.need_staff()
     entries = people.audit_log(page.server, page.viewer)
@@ -129,6 +148,7 @@ def audit_page(page: Page) -> Response:
 PEOPLE_PAGES: tuple[PageSpec, ...] = (
     PageSpec("GET", "/admin/people", people_page),
     PageSpec("POST", "/admin/teams", save_team),
+    PageSpec("POST", "/admin/people/import", import_file, form_limit="submission"),
     PageSpec("POST", "/admin/teams/{id}/hidden", hide_team),
     PageSpec("POST", "/admin/accounts", save_account),
     PageSpec("POST", "/admin/accounts/{id}/reset-password", reset_password),

@@ -5,10 +5,13 @@ account an admin sends (the API's JSON body, or the page's form as the same dict
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
+
+import yaml
 
 from judge.serve.model.contest import ACCOUNT_TYPES, AccountSpec, Contest, Team, valid_id
 from judge.serve.model.records import LiveAccount
@@ -149,3 +152,81 @@ def new_password() -> str:
 
 def with_password_hash(a: AccountSpec, digest: str | None) -> AccountSpec:
     return a if digest is None else replace(a, password=digest)
+
+
+IMPORT_LIMIT = 5000  # entries in one upload
+
+
+def _tsv_rows(text: str, kind: str) -> list[list[str]]:
+    lines = [line for line in text.splitlines() if line.strip()]
+    head = lines[0].split("\t") if lines else []
+    if not head or head[0].strip() != kind:
+        raise RosterError(f"a DOMjudge {kind}.tsv starts with the line `{kind}<TAB>1`")
+    return [[c.strip() for c in line.split("\t")] for line in lines[1:]]
+
+
+def _tsv_teams(text: str) -> list[dict[str, Any]]:
+    """DOMjudge's teams.tsv: team id, external id, category (our group) id, name, institution, ..."""
+    out = []
+    for i, cols in enumerate(_tsv_rows(text, "teams"), start=2):
+        if len(cols) < 4:
+            raise RosterError(f"teams.tsv line {i}: expected at least 4 columns (id, external id, category, name)")
+        entry: dict[str, Any] = {"id": cols[0], "name": cols[3], "group_ids": [cols[2]] if cols[2] else []}
+        if cols[1]:
+            entry["icpc_id"] = cols[1]
+        out.append(entry)
+    return out
+
+
+_TEAM_USER = re.compile(r"team0*([0-9]+)")
+
+
+def _tsv_accounts(text: str, teams: Sequence[Team]) -> list[dict[str, Any]]:
+    """DOMjudge's accounts.tsv: type (team, judge or jury, admin), full name, username, password; a team
+    account's team is the one whose id is the username's number (``team007``: team ``7``), or its username."""
+    ids = {t.id for t in teams}
+    out = []
+    for i, cols in enumerate(_tsv_rows(text, "accounts"), start=2):
+        if len(cols) < 4:
+            raise RosterError(f"accounts.tsv line {i}: expected 4 columns (type, name, username, password)")
+        kind = {"jury": "judge"}.get(cols[0], cols[0])
+        entry: dict[str, Any] = {"id": cols[2], "username": cols[2], "type": kind, "password": cols[3]}
+        if cols[1]:
+            entry["name"] = cols[1]
+        if kind == "team":
+            m = _TEAM_USER.fullmatch(cols[2])
+            entry["team_id"] = m.group(1) if m and m.group(1) in ids else cols[2]
+        out.append(entry)
+    return out
+
+
+def parse_import(name: str, text: str, teams: Sequence[Team]) -> tuple[str, list[dict[str, Any]]]:
+    """An uploaded file as ("teams" | "accounts", its entries): teams.json (or .yaml) and accounts.yaml (or
+    .json) of the contest package format, or DOMjudge's teams.tsv and accounts.tsv (told by their first
+    line). Raises RosterError."""
+    stem = name.rsplit("/", 1)[-1].lower()
+    if stem.endswith(".tsv"):
+        first = text.lstrip().split("\t", 1)[0]
+        if first == "teams":
+            return "teams", _tsv_teams(text)
+        if first == "accounts":
+            return "accounts", _tsv_accounts(text, teams)
+        raise RosterError(f"{name}: a TSV file must be DOMjudge's teams.tsv or accounts.tsv")
+    kind = "teams" if stem.startswith("teams") else "accounts" if stem.startswith("accounts") else None
+    if kind is None:
+        raise RosterError(f"{name}: upload teams.json, accounts.yaml, teams.tsv or accounts.tsv")
+    try:
+        data = yaml.safe_load(text)  # JSON is YAML
+    except yaml.YAMLError:
+        raise RosterError(f"{name}: not valid JSON or YAML") from None
+    if not isinstance(data, list) or not all(isinstance(e, dict) for e in data):
+        raise RosterError(f"{name}: expected a list of objects")
+    if len(data) > IMPORT_LIMIT:
+        raise RosterError(f"{name}: more than {IMPORT_LIMIT} entries")
+    return kind, [{k: _id_text(k, v) for k, v in e.items()} for e in data]
+
+
+def _id_text(key: str, value: Any) -> Any:
+    """Ids written as numbers (``id: 7``) read as the spec's strings."""
+    numeric = isinstance(value, int) and not isinstance(value, bool)
+    return str(value) if numeric and key in ("id", "team_id", "icpc_id") else value

@@ -11,16 +11,25 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from judge.serve.model.apijson import account_json, team_json
 from judge.serve.model.contest import AccountSpec, Contest
 from judge.serve.model.errors import Refused
 from judge.serve.model.records import AuditRecord, LiveAccount
-from judge.serve.model.roster import Roster, RosterError, account_from, merged, new_password, team_from
+from judge.serve.model.roster import (
+    Roster,
+    RosterError,
+    account_from,
+    merged,
+    new_password,
+    parse_import,
+    team_from,
+)
 from judge.serve.model.viewer import Viewer
 from judge.serve.services import access, sessions
-from judge.serve.services.accounts import sync_accounts
+from judge.serve.services.accounts import is_hash, sync_accounts
 from judge.serve.services.events import sync_collection
 from judge.serve.storage import Reader, Writer
 from judge.serve.visibility import account_audience
@@ -189,6 +198,54 @@ def set_disabled(server: Server, viewer: Viewer, account_id: str, disabled: bool
 
     _change(server, viewer, now, store)
     return {**account_json(found), "disabled": disabled}
+
+
+def import_entries(server: Server, viewer: Viewer, upload: tuple[str, str], now: float) -> list[tuple[str, str]]:
+    """Add or replace every team or account of an uploaded file (``upload``: its name and text; the formats of
+    model/roster.parse_import), all or nothing. Returns (username, password) of the accounts that got a
+    generated password (shown once)."""
+    access.admin(viewer, "import teams or accounts")
+    roster = server.roster.current
+    assert roster is not None
+    try:
+        kind, entries = parse_import(upload[0], upload[1], roster.teams)
+        if kind == "teams":
+            teams = [team_from(e, server.contest) for e in entries]
+            accounts: list[tuple[AccountSpec, str | None]] = []
+        else:
+            teams, accounts = [], _accounts_of(entries, roster)
+    except RosterError as exc:
+        raise _refused(exc) from None
+    hashed = [(a, _digest(server, p)) for a, p in accounts]
+
+    def store(w: Writer, roster: Roster) -> dict[str, Any]:
+        for t in teams:
+            w.put_live_team(t, now)
+        for a, digest in hashed:
+            w.put_live_account(_live(a, digest, a.id in roster.disabled, now))
+        return {"action": f"{kind}.import", "file": upload[0], "count": len(teams) + len(hashed)}
+
+    _change(server, viewer, now, store)
+    generated = [e.get("password") is None for e in entries] if kind == "accounts" else []
+    return [(a.username, p) for (a, p), new in zip(accounts, generated, strict=True) if new and p is not None]
+
+
+def _accounts_of(entries: list[dict[str, Any]], roster: Roster) -> list[tuple[AccountSpec, str | None]]:
+    out: list[tuple[AccountSpec, str | None]] = []
+    for i, e in enumerate(entries, start=1):
+        try:
+            spec, password = account_from(e, roster)
+        except RosterError as exc:
+            raise RosterError(f"entry {i}: {exc.message}", exc.status) from None
+        roster = replace(roster, accounts=(*(a for a in roster.accounts if a.id != spec.id), spec))
+        out.append((spec, password))
+    return out
+
+
+def _digest(server: Server, password: str | None) -> str | None:
+    if password is None:
+        return None
+    return password if is_hash(password) else server.auth.hasher.hash(password)
 
 
 def audit_log(server: Server, viewer: Viewer) -> list[AuditRecord]:
