@@ -13,6 +13,8 @@ import pytest
 from serve_fixtures import HOUR, PASSWORDS, T0, Api, FakeClock, feed, make_server, write_contest
 from test_serve_pages import csrf_of, login
 
+from judge.serve.http.live_pages import LIVE_PAGES
+from judge.serve.http.people_pages import PEOPLE_PAGES
 from judge.serve.services.server import Server
 
 C = "/api/contests/test"
@@ -272,3 +274,20 @@ def test_importing_files_on_the_page(server: Server) -> None:
     assert upload("teams.tsv", "nonsense\n").status_code == 400
     assert upload("notes.txt", "x").status_code == 400
     assert upload("teams.json", "[{").status_code == 400
+
+
+def test_another_sites_forms_change_nothing_on_these_pages(server: Server) -> None:
+    """Every state-changing page of issue 30 refuses a request from another site's page (Origin), admin's
+    session and token or not, and nothing changes (the audit log would say)."""
+    admin = login(server, "admin")
+    token = csrf_of(admin.get("/admin/people").text)
+    for spec in (*LIVE_PAGES, *PEOPLE_PAGES):
+        if spec.method != "POST":
+            continue
+        path = spec.path.replace("{id}", "team1" if "teams" in spec.path or "accounts" in spec.path else "1")
+        data = {"csrf": token, "action": "pause", "id": "evil", "type": "admin", "disabled": "1", "hidden": "1"}
+        r = admin.post(path, data=data, headers={"origin": "https://evil.example"})
+        assert r.status_code == 403 and "cross-site" in r.text, (path, r.status_code)
+        r = admin.post(path, data={**data, "csrf": "forged"})
+        assert r.status_code == 403, path
+    assert Api.of(server).get(f"{C}/audit-log", "admin").json() == []
