@@ -378,5 +378,7 @@ ROUTES: tuple[RouteSpec, ...] = (
     RouteSpec("GET", f"{C}/balloons", live_api.balloon_list),
     RouteSpec("POST", f"{C}/balloons/{{id}}/done", live_api.balloon_done),
     RouteSpec("POST", f"{C}/submissions/{{id}}/review", live_api.review),
+    RouteSpec("POST", f"{C}/prints", live_api.post_print, body_limit="submission"),
+    RouteSpec("GET", f"{C}/prints", live_api.get_prints),
     RouteSpec("GET", f"{C}/audit-log", live_api.audit_log),
 )

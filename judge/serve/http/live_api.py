@@ -15,6 +15,8 @@ to add teams or accounts, so these are our extensions, named as such in docs/ser
 - ``GET  /api/contests/<id>/balloons``, ``POST .../balloons/<submission>/done`` (staff)
 - ``POST /api/contests/<id>/submissions/<submission>/review`` (staff): ``{"verified": bool, "comment": str}``
   for its current judgement
+- ``POST /api/contests/<id>/prints`` (teams, staff): ``{"filename": ..., "text": ...}``; ``GET .../prints``
+  (staff: all; a team: its own)
 - ``GET  /api/contests/<id>/audit-log``: who did what, when (newest first)
 """
 
@@ -27,11 +29,12 @@ from starlette.responses import JSONResponse
 
 from judge.serve.http.context import Ctx, number_id
 from judge.serve.http.judging_views import errors_json, hold_json, judges_json, queue_json
+from judge.serve.http.print_pages import print_json
 from judge.serve.model.apijson import submission_json
 from judge.serve.model.balloons import Balloon
 from judge.serve.model.errors import Refused
 from judge.serve.model.times import format_time
-from judge.serve.services import access, balloons, moderation, operations, people
+from judge.serve.services import access, balloons, moderation, operations, people, printing
 
 
 def put_team(ctx: Ctx) -> Any:
@@ -180,6 +183,24 @@ def review(ctx: Ctx) -> Any:
     asked = moderation.Review(body["verified"], comment)
     rv = moderation.review(ctx.server, ctx.viewer, number_id(ctx.param("id")), asked, ctx.now)
     return {"verified": rv.verified, "comment": rv.comment, "by": rv.username, "time": format_time(rv.time_s)}
+
+
+def post_print(ctx: Ctx) -> Any:
+    """``{"filename": "a.py", "text": "..."}``: a print-out (teams, and the jury)."""
+    ctx.contest()
+    access.authenticated(ctx.viewer, "print")
+    body = ctx.json()
+    if not isinstance(body, dict) or not isinstance(body.get("text"), str):
+        raise Refused(400, 'the body must be like {"filename": "a.py", "text": "..."}')
+    given = body.get("filename")
+    name = given if isinstance(given, str) else "print.txt"
+    sent = printing.submit_print(ctx.server, ctx.viewer, name, body["text"].encode("utf-8"), ctx.now)
+    return JSONResponse(print_json(sent), status_code=201)
+
+
+def get_prints(ctx: Ctx) -> Any:
+    ctx.contest()
+    return [print_json(p) for p in printing.print_list(ctx.server, ctx.viewer)]
 
 
 def audit_log(ctx: Ctx) -> Any:

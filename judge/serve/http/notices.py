@@ -22,6 +22,7 @@ IGNORED = "submission {id} is ignored: it counts nowhere"
 UNIGNORED = "submission {id} counts again"
 JUDGING_CHANGED = "the judging is changed"
 REVIEWED = "the review of submission {id} is saved"
+PRINTED = "print-out {n} sent"
 REJUDGED = "rejudge of {what} {id}: {n} submission(s) queued"
 REJUDGED_NONE = "rejudge of {what} {id}: 0 submission(s) queued (already being judged)"
 TEMPLATES = (
@@ -33,6 +34,7 @@ TEMPLATES = (
     UNIGNORED,
     JUDGING_CHANGED,
     REVIEWED,
+    PRINTED,
     "not frozen: the contest is not running: there is nothing to freeze",
     "not frozen: the scoreboard was thawed at {time}",
     "not frozen: the scoreboard is frozen since {time}",

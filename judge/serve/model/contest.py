@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -75,6 +76,9 @@ class ContestInfo:
     # the spec's countdown_pause_time: the countdown is paused with this much left (start_s is then None);
     # set only by an admin's PATCH (model/schedule.py), never by contest.yaml
     countdown_pause_s: float | None = None
+    # contest.yaml's print_command (ours), split like a shell would: the team's print-out goes to its standard
+    # input (e.g. ``lp -d lab``); None: print-outs are only listed for the jury
+    print_command: tuple[str, ...] | None = None
 
     @property
     def pass_fail(self) -> bool:
@@ -285,7 +289,20 @@ def load_info(path: Path) -> ContestInfo:
         judge_all_tests=_flag(data, "judge_all_tests", where),
         shortname=_shortname(data, where),
         clarifications=_clar_limits(data.get("clarification_limits"), f"{where}: clarification_limits"),
+        print_command=_print_command(data.get("print_command"), where),
     )
+
+
+def _print_command(value: Any, where: str) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    try:
+        argv = tuple(shlex.split(value)) if isinstance(value, str) else ()
+    except ValueError:
+        argv = ()
+    if not argv:
+        raise ContestError(f'{where}: print_command must be a command like "lp -d lab", got {value!r}')
+    return argv
 
 
 def _clar_limits(data: Any, where: str) -> ClarLimits:

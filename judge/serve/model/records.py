@@ -62,6 +62,19 @@ class ReviewRecord:
 
 
 @dataclass(frozen=True)
+class PrintRecord:
+    """A team's print-out (issue 30): what was sent, and what became of it."""
+
+    id: int
+    team_id: str | None
+    username: str
+    filename: str
+    text: str
+    time_s: float
+    status: str  # listed (no print_command) | sent | failed: <why> | done
+
+
+@dataclass(frozen=True)
 class AuditRecord:
     """One action of the staff (who, when, what): the audit log."""
 

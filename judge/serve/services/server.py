@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from argon2 import PasswordHasher
 
 from judge.languages.table import Language
+from judge.runner.printer import send_to_printer
 from judge.serve.model.apijson import (
     judgement_types_json,
     language_json,
@@ -30,6 +31,7 @@ from judge.serve.services.events import EventBus, publish_if_changed, sync_colle
 from judge.serve.services.judging import JobQueue, JudgeFn, JudgingSetup, republish_judgements
 from judge.serve.services.people import LiveRoster, publish_people, stored_roster
 from judge.serve.services.pool import JudgingPool
+from judge.serve.services.printing import Printer
 from judge.serve.services.timeline import Timeline
 from judge.serve.storage import DB_NAME, Storage, Writer, open_storage
 from judge.serve.visibility import Sight, problems_audience
@@ -50,6 +52,7 @@ class Server:
     pool: JudgingPool
     log: Callable[[str], None]
     roster: LiveRoster = field(default_factory=LiveRoster)  # the teams and accounts in force (people.py)
+    printer: Printer = send_to_printer  # how a print-out reaches contest.yaml's print_command (printing.py)
     boards: BoardCache = field(default_factory=BoardCache)
     stopping: threading.Event = field(default_factory=threading.Event)
     _threads: list[threading.Thread] = field(default_factory=list)  # the clock, while started

@@ -34,6 +34,7 @@ from judge.serve.model.records import (
     NewEvent,
     NewRun,
     NewSubmission,
+    PrintRecord,
     QueuedJob,
     ReviewRecord,
     RunRecord,
@@ -169,6 +170,12 @@ class Reader(Protocol):
 
     def reviews(self, judgement_ids: Collection[int]) -> list[ReviewRecord]: ...
 
+    def prints(self, team_id: str | None = None) -> list[PrintRecord]:
+        """The print-outs (a team's; None: all), oldest first."""
+        ...
+
+    def recent_prints(self, username: str, since_s: float) -> int: ...
+
 
 class Writer(Reader, Protocol):
     """A reader that changes things; all of it one transaction."""
@@ -234,6 +241,12 @@ class Writer(Reader, Protocol):
     def put_live_account(self, account: LiveAccount) -> None: ...
 
     def add_audit(self, entry: AuditRecord) -> None: ...
+
+    def add_print(self, p: PrintRecord) -> PrintRecord:
+        """Store a print-out (its ``id`` is given here)."""
+        ...
+
+    def set_print_status(self, print_id: int, status: str) -> None: ...
 
     def put_review(self, review: ReviewRecord) -> None:
         """Verify a judgement (or not), with a comment; replaces an earlier review of it."""

@@ -7,9 +7,10 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Collection
+from dataclasses import replace
 
 from judge.serve.model.contest import Team
-from judge.serve.model.records import AuditRecord, LiveAccount, QueuedJob, ReviewRecord
+from judge.serve.model.records import AuditRecord, LiveAccount, PrintRecord, QueuedJob, ReviewRecord
 from judge.serve.storage.rows import SUBMISSION_COLUMNS, Where, submission_record
 
 
@@ -126,3 +127,31 @@ def put_review(c: sqlite3.Connection, r: ReviewRecord) -> None:
         "username = excluded.username, time_s = excluded.time_s",
         (r.judgement_id, int(r.verified), r.comment, r.username, r.time_s),
     )
+
+
+def _print(r: sqlite3.Row) -> PrintRecord:
+    return PrintRecord(
+        int(r["id"]), r["team_id"], r["username"], r["filename"], r["text"], float(r["time_s"]), r["status"]
+    )
+
+
+def prints(c: sqlite3.Connection, team_id: str | None) -> list[PrintRecord]:
+    w = Where().equal("team_id", team_id)
+    return [_print(r) for r in c.execute(f"SELECT * FROM prints WHERE {w.sql} ORDER BY id", w.args)]
+
+
+def recent_prints(c: sqlite3.Connection, username: str, since_s: float) -> int:
+    row = c.execute("SELECT count(*) FROM prints WHERE username = ? AND time_s > ?", (username, since_s)).fetchone()
+    return int(row[0])
+
+
+def add_print(c: sqlite3.Connection, p: PrintRecord) -> PrintRecord:
+    cur = c.execute(
+        "INSERT INTO prints (team_id, username, filename, text, time_s, status) VALUES (?, ?, ?, ?, ?, ?)",
+        (p.team_id, p.username, p.filename, p.text, p.time_s, p.status),
+    )
+    return replace(p, id=int(cur.lastrowid or 0))
+
+
+def set_print_status(c: sqlite3.Connection, print_id: int, status: str) -> None:
+    c.execute("UPDATE prints SET status = ? WHERE id = ?", (status, print_id))

@@ -152,6 +152,15 @@ CREATE TABLE IF NOT EXISTS judgement_reviews (
     username TEXT NOT NULL,
     time_s REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS prints (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    team_id TEXT,
+    username TEXT NOT NULL,
+    filename TEXT NOT NULL,
+    text TEXT NOT NULL,
+    time_s REAL NOT NULL,
+    status TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS audit_log (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     time_s REAL NOT NULL,

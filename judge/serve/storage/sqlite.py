@@ -34,6 +34,7 @@ from judge.serve.model.records import (
     NewEvent,
     NewRun,
     NewSubmission,
+    PrintRecord,
     QueuedJob,
     ReviewRecord,
     RunRecord,
@@ -216,6 +217,12 @@ class SqliteReader:
     def reviews(self, judgement_ids: Collection[int]) -> list[ReviewRecord]:
         return live.reviews(self._c, judgement_ids)
 
+    def prints(self, team_id: str | None = None) -> list[PrintRecord]:
+        return live.prints(self._c, team_id)
+
+    def recent_prints(self, username: str, since_s: float) -> int:
+        return live.recent_prints(self._c, username, since_s)
+
 
 class SqliteWriter(SqliteReader):
     def set_meta(self, key: str, value: str) -> None:
@@ -389,6 +396,12 @@ class SqliteWriter(SqliteReader):
 
     def add_audit(self, entry: AuditRecord) -> None:
         live.add_audit(self._c, entry)
+
+    def add_print(self, p: PrintRecord) -> PrintRecord:
+        return live.add_print(self._c, p)
+
+    def set_print_status(self, print_id: int, status: str) -> None:
+        live.set_print_status(self._c, print_id, status)
 
     def put_review(self, review: ReviewRecord) -> None:
         live.put_review(self._c, review)
