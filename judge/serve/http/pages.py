@@ -97,7 +97,14 @@ def problem_page(page: Page) -> Response:
     cp = config.problem(page.server, page.sight, page.params["id"])
     html = Markup(render_statement(cp.problem.statement))  # noqa: S704 - the package's own statement
     samples = list(enumerate(config.samples(cp), start=1))
-    return page.render("serve/problem.html", problem=problem_json(cp, page.contest_id), statement=html, samples=samples)
+    info, limit = page.server.contest.info, cp.problem.limits.time_s
+    factors = [
+        (lang.name, info.time_factor(lang.id), round(limit * info.time_factor(lang.id), 3))
+        for lang in page.server.languages.values()
+        if info.time_factor(lang.id) != 1.0
+    ]
+    problem = problem_json(cp, page.contest_id)
+    return page.render("serve/problem.html", problem=problem, statement=html, samples=samples, time_factors=factors)
 
 
 def problem_asset(page: Page) -> Response:

@@ -128,13 +128,15 @@ def problem_json(p: ContestProblem, contest_id: str) -> dict[str, Any]:
     )
 
 
-def language_json(lang: Language) -> dict[str, Any]:
-    return {
+def language_json(lang: Language, time_factor: float = 1.0) -> dict[str, Any]:
+    """``time_factor`` (DOMjudge's property) only when the contest gives the language one."""
+    obj = {
         "id": lang.id,
         "name": lang.name,
         "entry_point_required": False,
         "extensions": [e.lstrip(".") for e in lang.extensions],
     }
+    return obj if time_factor == 1.0 else {**obj, "time_factor": time_factor}
 
 
 def team_json(t: Team) -> dict[str, Any]:

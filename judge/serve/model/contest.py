@@ -79,6 +79,12 @@ class ContestInfo:
     # contest.yaml's print_command (ours), split like a shell would: the team's print-out goes to its standard
     # input (e.g. ``lp -d lab``); None: print-outs are only listed for the jury
     print_command: tuple[str, ...] | None = None
+    # contest.yaml's ``languages: [{id: java, time_factor: 1.5}]`` (DOMjudge's time_factor): a language's
+    # submissions get the problems' time limits times its factor
+    time_factors: tuple[tuple[str, float], ...] = ()
+
+    def time_factor(self, language_id: str) -> float:
+        return next((f for lang, f in self.time_factors if lang == language_id), 1.0)
 
     @property
     def pass_fail(self) -> bool:
@@ -290,7 +296,26 @@ def load_info(path: Path) -> ContestInfo:
         shortname=_shortname(data, where),
         clarifications=_clar_limits(data.get("clarification_limits"), f"{where}: clarification_limits"),
         print_command=_print_command(data.get("print_command"), where),
+        time_factors=_time_factors(data.get("languages"), f"{where}: languages"),
     )
+
+
+def _time_factors(data: Any, where: str) -> tuple[tuple[str, float], ...]:
+    """``languages: [{id: java, time_factor: 1.5}, ...]`` (the ids are checked against the server's
+    languages when it starts)."""
+    if data is None:
+        return ()
+    if not isinstance(data, list) or not all(isinstance(e, dict) for e in data):
+        raise ContestError(f"{where}: expected a list like [{{id: java, time_factor: 1.5}}]")
+    out = []
+    for i, entry in enumerate(data, start=1):
+        lang = _text(entry, "id", f"{where} entry {i}")
+        factor = entry.get("time_factor", 1.0)
+        if isinstance(factor, bool) or not isinstance(factor, int | float) or not 0.1 <= factor <= 100:
+            raise ContestError(f"{where} entry {i}: time_factor must be a number from 0.1 to 100, got {factor!r}")
+        out.append((lang, float(factor)))
+    _unique([lang for lang, _ in out], Path(where), "language id")
+    return tuple(out)
 
 
 def _print_command(value: Any, where: str) -> tuple[str, ...] | None:

@@ -186,7 +186,14 @@ class JobQueue:
         info = self._contest.info
         lazy = info.pass_fail and not info.judge_all_tests  # the verdict is known at the first failed test
         return JudgeJob(
-            s.problem_id, cp.problem.content_hash, s.language_id, files, folder, label, stop_at_failure=lazy
+            s.problem_id,
+            cp.problem.content_hash,
+            s.language_id,
+            files,
+            folder,
+            label,
+            stop_at_failure=lazy,
+            time_factor=info.time_factor(s.language_id),
         )
 
     def judge(self, c: Claimed) -> SubmissionResult:

@@ -153,7 +153,8 @@ def _publish_configuration(w: Writer, server: Server, now: float) -> None:
     publish_if_changed(w, "contest", None, server.timeline.contest_json(), now=now)
     types = judgement_types_json()
     sync_collection(w, "judgement-types", with_penalty(types) if contest.info.pass_fail else types, now=now)
-    sync_collection(w, "languages", [language_json(lang) for lang in languages.values()], now=now)
+    factor = contest.info.time_factor
+    sync_collection(w, "languages", [language_json(lang, factor(lang.id)) for lang in languages.values()], now=now)
     sync_collection(w, "groups", [dict(g) for g in contest.groups], now=now)
     sync_collection(w, "organizations", [dict(o) for o in contest.organizations], now=now)
     publish_people(w, contest, now)
@@ -180,6 +181,9 @@ def open_server(
     StorageError."""
     clock = options.clock or SystemClock()
     hasher = options.hasher or PasswordHasher()
+    for lang, _ in contest.info.time_factors:
+        if lang not in languages:
+            options.log(f"contest.yaml languages: {lang!r} is not a language of this server: its time_factor is unused")
     storage = open_storage(contest.root / DB_NAME)
     with storage.write() as w:
         roster = _claim_database(w, contest, hasher, storage)
