@@ -291,3 +291,28 @@ def test_another_sites_forms_change_nothing_on_these_pages(server: Server) -> No
         r = admin.post(path, data={**data, "csrf": "forged"})
         assert r.status_code == 403, path
     assert Api.of(server).get(f"{C}/audit-log", "admin").json() == []
+
+
+def test_groups_and_organizations(api: Api, server: Server) -> None:
+    r = put(api, "organizations/uni", {"id": "uni", "name": "Uni", "formal_name": "The University", "country": "NLD"})
+    assert r.status_code == 200 and r.json()["formal_name"] == "The University"
+    assert put(api, "groups/late", {"id": "late", "name": "Late arrivals"}).status_code == 200
+    body = {"id": "late", "name": "Late", "group_ids": ["late"], "organization_id": "uni"}
+    assert put(api, "teams/late", body).status_code == 200  # the new group and organization are known
+    assert api.get(f"{C}/groups/late").json()["name"] == "Late arrivals"
+    assert [r["team_id"] for r in api.get(f"{C}/scoreboard?group_id=late").json()["rows"]] == ["late"]
+    assert put(api, "groups/g", {"id": "g", "name": "Everybody"}).status_code == 200  # the package's, renamed
+    assert api.get(f"{C}/groups/g").json()["name"] == "Everybody"
+    events = [(e["type"], e["id"]) for e in feed(api)]
+    assert ("groups", "late") in events and ("organizations", "uni") in events
+    assert put(api, "groups/x", {"id": "x"}).status_code == 400  # a name is required
+    assert put(api, "groups/x", {"id": "x", "name": "X", "color": "red"}).status_code == 400
+    assert put(api, "groups/x", {"id": "y", "name": "X"}).status_code == 409
+    assert put(api, "groups/x", {"id": "x", "name": "X"}, user="judge").status_code == 403
+    admin = login(server, "admin")
+    token = csrf_of(admin.get("/admin/people").text)
+    r = admin.post("/admin/groups", data={"csrf": token, "kind": "organizations", "id": "poly", "name": "Poly"})
+    assert r.status_code == 200 and "<code>poly</code> Poly" in r.text
+    assert "<code>late</code> Late arrivals" in login(server, "judge").get("/admin/people").text
+    actions = [e["action"] for e in api.get(f"{C}/audit-log", "admin").json()]
+    assert actions[-3:] == ["team.add", "group.add", "organization.add"]

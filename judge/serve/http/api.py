@@ -359,6 +359,8 @@ ROUTES: tuple[RouteSpec, ...] = (
     RouteSpec("GET", f"{C}/event-feed", feed.event_feed, stream=True),
     # running the contest live (issue 30): our extensions (http/live_api.py)
     RouteSpec("PUT", f"{C}/teams/{{id}}", live_api.put_team),
+    RouteSpec("PUT", f"{C}/groups/{{id}}", live_api.put_group),
+    RouteSpec("PUT", f"{C}/organizations/{{id}}", live_api.put_organization),
     RouteSpec("POST", f"{C}/import/teams", live_api.import_teams, body_limit="submission"),
     RouteSpec("POST", f"{C}/import/accounts", live_api.import_accounts, body_limit="submission"),
     RouteSpec("PUT", f"{C}/accounts/{{id}}", live_api.put_account),

@@ -2,6 +2,8 @@
 to add teams or accounts, so these are our extensions, named as such in docs/serve.md:
 
 - ``PUT  /api/contests/<id>/teams/<team>``: add or replace a team (the spec's team object, and ``hidden``)
+- ``PUT  /api/contests/<id>/groups/<group>``, ``.../organizations/<organization>``: add or replace one (the
+  spec's object, as groups.json and organizations.json hold it)
 - ``PUT  /api/contests/<id>/accounts/<account>``: add or replace an account (accounts.yaml's entry; without a
   ``password`` a new account gets a generated one, returned once)
 - ``POST /api/contests/<id>/import/teams``, ``.../import/accounts``: a JSON array as teams.json or accounts.yaml
@@ -53,6 +55,16 @@ def _body(ctx: Ctx) -> Any:
     """The JSON body, read once the viewer may change the roster (a team or public gets 401/403 first)."""
     access.admin(ctx.viewer, "change teams and accounts")
     return ctx.json()
+
+
+def put_group(ctx: Ctx) -> Any:
+    ctx.contest()
+    return people.put_object(ctx.server, ctx.viewer, "groups", ctx.param("id"), _body(ctx), ctx.now)
+
+
+def put_organization(ctx: Ctx) -> Any:
+    ctx.contest()
+    return people.put_object(ctx.server, ctx.viewer, "organizations", ctx.param("id"), _body(ctx), ctx.now)
 
 
 def import_teams(ctx: Ctx) -> Any:

@@ -73,6 +73,20 @@ def save_team(page: Page) -> Response:
     return _acted(page, act)
 
 
+def save_object(page: Page) -> Response:
+    """A group or an organization (the form's ``kind``)."""
+    kind = "organizations" if page.form.get("kind") == "organizations" else "groups"
+    keys = ("name", "type") if kind == "groups" else ("name", "formal_name", "country")
+    body: dict[str, Any] = {"id": page.form.get("id", "").strip()}
+    body.update({k: page.form[k].strip() for k in keys if page.form.get(k, "").strip()})
+
+    def act() -> Response:
+        obj = people.put_object(page.server, page.viewer, kind, body["id"], body, page.now)
+        return _answer(page, f"{kind[:-1]} {obj['id']} saved")
+
+    return _acted(page, act)
+
+
 def hide_team(page: Page) -> Response:
     hidden = page.form.get("hidden") == "1"
 
@@ -148,6 +162,7 @@ def audit_page(page: Page) -> Response:
 PEOPLE_PAGES: tuple[PageSpec, ...] = (
     PageSpec("GET", "/admin/people", people_page),
     PageSpec("POST", "/admin/teams", save_team),
+    PageSpec("POST", "/admin/groups", save_object),
     PageSpec("POST", "/admin/people/import", import_file, form_limit="submission"),
     PageSpec("POST", "/admin/teams/{id}/hidden", hide_team),
     PageSpec("POST", "/admin/accounts", save_account),

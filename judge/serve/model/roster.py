@@ -13,7 +13,15 @@ from typing import Any
 
 import yaml
 
-from judge.serve.model.contest import ACCOUNT_TYPES, AccountSpec, Contest, Team, valid_id
+from judge.serve.model.contest import (
+    ACCOUNT_TYPES,
+    GROUP_KEYS,
+    ORGANIZATION_KEYS,
+    AccountSpec,
+    Contest,
+    Team,
+    valid_id,
+)
 from judge.serve.model.records import LiveAccount
 
 PASSWORD_BYTES = 12  # a generated password: 16 characters of base64url, 96 bits
@@ -35,15 +43,35 @@ class Roster:
     teams: tuple[Team, ...]
     accounts: tuple[AccountSpec, ...]
     disabled: frozenset[str] = frozenset()
+    groups: tuple[Mapping[str, Any], ...] = ()
+    organizations: tuple[Mapping[str, Any], ...] = ()
 
     def account(self, account_id: str) -> AccountSpec | None:
         return next((a for a in self.accounts if a.id == account_id), None)
 
 
-def merged(package: Contest, teams: Sequence[Team], accounts: Sequence[LiveAccount]) -> Roster:
+@dataclass(frozen=True)
+class Changes:
+    """What an admin changed of the package's people, as stored."""
+
+    teams: Sequence[Team] = ()
+    accounts: Sequence[LiveAccount] = ()
+    groups: Sequence[Mapping[str, Any]] = ()
+    organizations: Sequence[Mapping[str, Any]] = ()
+
+
+def _over(package: Sequence[Mapping[str, Any]], changed: Sequence[Mapping[str, Any]]) -> tuple[Mapping[str, Any], ...]:
+    by_id = {str(o["id"]): o for o in package}
+    for o in changed:
+        by_id[str(o["id"])] = o
+    return tuple(by_id.values())
+
+
+def merged(package: Contest, changes: Changes) -> Roster:
     """The package's teams and accounts with the stored changes over them (a change replaces the package's
     entry of its id; a new id is added, in the order it was added). A changed password is the stored
     argon2 hash (sync_accounts keeps a hash as it is)."""
+    teams, accounts = changes.teams, changes.accounts
     by_id = {t.id: t for t in package.teams}
     for t in teams:
         by_id[t.id] = t
@@ -53,7 +81,26 @@ def merged(package: Contest, teams: Sequence[Team], accounts: Sequence[LiveAccou
         password = a.password_hash if a.password_hash is not None else (before.password if before else "")
         specs[a.id] = AccountSpec(a.id, a.username, password, a.type, a.team_id, a.name)
     disabled = frozenset(a.id for a in accounts if a.disabled)
-    return Roster(tuple(by_id.values()), tuple(specs.values()), disabled)
+    groups = _over(package.groups, changes.groups)
+    organizations = _over(package.organizations, changes.organizations)
+    return Roster(tuple(by_id.values()), tuple(specs.values()), disabled, groups, organizations)
+
+
+def object_from(body: Any, kind: str) -> dict[str, Any]:
+    """A group or an organization (``kind``) as groups.json or organizations.json writes it: the spec's
+    properties only, ``id`` and ``name`` required, the rest strings."""
+    keys = GROUP_KEYS if kind == "groups" else ORGANIZATION_KEYS
+    if not isinstance(body, dict):
+        raise RosterError(f"the body must be a JSON object: an entry of {kind}.json")
+    unknown = sorted(set(body) - set(keys))
+    if unknown:
+        raise RosterError(f"unknown properties: {', '.join(unknown)} (known: {', '.join(keys)})")
+    obj: dict[str, Any] = {"id": _an_id(body)}
+    for key in keys[1:]:
+        value = _text(body, key, required=key == "name")
+        if value is not None:
+            obj[key] = value
+    return obj
 
 
 def _text(body: Mapping[str, Any], key: str, *, required: bool = False) -> str | None:

@@ -19,11 +19,13 @@ from judge.serve.model.contest import AccountSpec, Contest
 from judge.serve.model.errors import Refused
 from judge.serve.model.records import AuditRecord, LiveAccount
 from judge.serve.model.roster import (
+    Changes,
     Roster,
     RosterError,
     account_from,
     merged,
     new_password,
+    object_from,
     parse_import,
     team_from,
 )
@@ -58,11 +60,15 @@ class LiveRoster:
 
 
 def stored_roster(package: Contest, r: Reader) -> Roster:
-    return merged(package, r.live_teams(), r.live_accounts())
+    groups, organizations = r.live_objects("groups"), r.live_objects("organizations")
+    return merged(package, Changes(r.live_teams(), r.live_accounts(), groups, organizations))
 
 
 def publish_people(w: Writer, contest: Contest, now: float) -> None:
-    """The teams and accounts collections on the event feed (a team's account: that team and staff)."""
+    """The groups, organizations, teams and accounts collections on the event feed (a team's account: that
+    team and staff)."""
+    sync_collection(w, "groups", [dict(g) for g in contest.groups], now=now)
+    sync_collection(w, "organizations", [dict(o) for o in contest.organizations], now=now)
     sync_collection(w, "teams", [team_json(t) for t in contest.teams], now=now)
     teams = {a.id: a.team_id for a in contest.accounts}
     accounts = [account_json(a) for a in contest.accounts]
@@ -118,6 +124,25 @@ def put_team(server: Server, viewer: Viewer, team_id: str, body: Any, now: float
 
     _change(server, viewer, now, store)
     return team_json(team)
+
+
+def put_object(server: Server, viewer: Viewer, kind: str, object_id: str, body: Any, now: float) -> dict[str, Any]:
+    """Add or change a group or an organization (``kind``). Returns the object."""
+    access.admin(viewer, f"add or change {kind}")
+    try:
+        obj = object_from(body, kind)
+    except RosterError as exc:
+        raise _refused(exc) from None
+    if obj["id"] != object_id:
+        raise Refused(409, f"the body's id {obj['id']!r} is not the URL's ({object_id!r})")
+
+    def store(w: Writer, roster: Roster) -> dict[str, Any]:
+        w.put_live_object(kind, obj, now)
+        known = any(str(o["id"]) == obj["id"] for o in getattr(roster, kind))
+        return {"action": f"{kind[:-1]}.{'change' if known else 'add'}", **obj}
+
+    _change(server, viewer, now, store)
+    return obj
 
 
 def set_hidden(server: Server, viewer: Viewer, team_id: str, hidden: bool, now: float) -> dict[str, Any]:

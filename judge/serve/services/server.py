@@ -66,7 +66,8 @@ class Server:
     def contest_with(self, roster: Roster) -> Contest:
         """The contest as it is with ``roster``'s teams and accounts."""
         info = self.timeline.phase.info
-        return replace(self.package, info=info, teams=roster.teams, accounts=roster.accounts)
+        contest = replace(self.package, info=info, teams=roster.teams, accounts=roster.accounts)
+        return replace(contest, groups=roster.groups, organizations=roster.organizations)
 
     def sight(self, viewer: Viewer, now: float) -> Sight:
         """What ``viewer`` may see now (visibility.py)."""
@@ -155,8 +156,6 @@ def _publish_configuration(w: Writer, server: Server, now: float) -> None:
     sync_collection(w, "judgement-types", with_penalty(types) if contest.info.pass_fail else types, now=now)
     factor = contest.info.time_factor
     sync_collection(w, "languages", [language_json(lang, factor(lang.id)) for lang in languages.values()], now=now)
-    sync_collection(w, "groups", [dict(g) for g in contest.groups], now=now)
-    sync_collection(w, "organizations", [dict(o) for o in contest.organizations], now=now)
     publish_people(w, contest, now)
 
 

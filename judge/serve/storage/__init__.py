@@ -13,10 +13,10 @@ says what that takes.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from judge.serve.model.contest import Team
 from judge.serve.model.records import (
@@ -156,6 +156,10 @@ class Reader(Protocol):
         """The accounts an admin added or changed (overrides of accounts.yaml), oldest first."""
         ...
 
+    def live_objects(self, kind: str) -> list[dict[str, Any]]:
+        """The groups or organizations (``kind``) an admin added or changed, oldest first."""
+        ...
+
     def audit(self, limit: int) -> list[AuditRecord]:
         """The audit log's newest ``limit`` entries, newest first."""
         ...
@@ -239,6 +243,10 @@ class Writer(Reader, Protocol):
         ...
 
     def put_live_account(self, account: LiveAccount) -> None: ...
+
+    def put_live_object(self, kind: str, obj: Mapping[str, Any], now: float) -> None:
+        """Add or replace a group or an organization (``kind``: groups | organizations)."""
+        ...
 
     def add_audit(self, entry: AuditRecord) -> None: ...
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import replace
+from typing import Any
 
 from judge.serve.model.contest import Team
 from judge.serve.model.records import AuditRecord, LiveAccount, PrintRecord, QueuedJob, ReviewRecord
@@ -155,3 +156,16 @@ def add_print(c: sqlite3.Connection, p: PrintRecord) -> PrintRecord:
 
 def set_print_status(c: sqlite3.Connection, print_id: int, status: str) -> None:
     c.execute("UPDATE prints SET status = ? WHERE id = ?", (status, print_id))
+
+
+def live_objects(c: sqlite3.Connection, kind: str) -> list[dict[str, Any]]:
+    rows = c.execute("SELECT data FROM live_objects WHERE kind = ? ORDER BY time_s, id", (kind,))
+    return [json.loads(r["data"]) for r in rows]
+
+
+def put_live_object(c: sqlite3.Connection, kind: str, obj: Mapping[str, Any], now: float) -> None:
+    c.execute(
+        "INSERT INTO live_objects (kind, id, data, time_s) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT(kind, id) DO UPDATE SET data = excluded.data",
+        (kind, str(obj["id"]), json.dumps(dict(obj), sort_keys=True), now),
+    )

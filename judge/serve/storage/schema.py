@@ -130,6 +130,13 @@ CREATE TABLE IF NOT EXISTS live_teams (
     hidden INTEGER NOT NULL DEFAULT 0,
     time_s REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS live_objects (
+    kind TEXT NOT NULL,
+    id TEXT NOT NULL,
+    data TEXT NOT NULL,
+    time_s REAL NOT NULL,
+    PRIMARY KEY (kind, id)
+);
 CREATE TABLE IF NOT EXISTS live_accounts (
     id TEXT PRIMARY KEY,
     username TEXT NOT NULL,

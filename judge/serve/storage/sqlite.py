@@ -14,9 +14,10 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from judge.serve.model.contest import Team
 from judge.serve.model.records import (
@@ -204,6 +205,9 @@ class SqliteReader:
 
     def live_accounts(self) -> list[LiveAccount]:
         return live.live_accounts(self._c)
+
+    def live_objects(self, kind: str) -> list[dict[str, Any]]:
+        return live.live_objects(self._c, kind)
 
     def audit(self, limit: int) -> list[AuditRecord]:
         return live.audit(self._c, limit)
@@ -393,6 +397,9 @@ class SqliteWriter(SqliteReader):
 
     def put_live_account(self, account: LiveAccount) -> None:
         live.put_live_account(self._c, account)
+
+    def put_live_object(self, kind: str, obj: Mapping[str, Any], now: float) -> None:
+        live.put_live_object(self._c, kind, obj, now)
 
     def add_audit(self, entry: AuditRecord) -> None:
         live.add_audit(self._c, entry)
