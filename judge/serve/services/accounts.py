@@ -177,8 +177,11 @@ class Authenticator:
             by_name[a.username] = _Stored(viewer, a.password_hash)
             by_id[a.id] = viewer
         with self._lock:
+            before = self._accounts
+            # a password verified before stays so only for an account whose hash did not change
+            kept = {u for u, new in by_name.items() if u in before and before[u] == new}
+            self._verified = {u: fp for u, fp in self._verified.items() if u in kept}
             self._accounts, self._by_id = by_name, by_id
-            self._verified = {}  # a changed password must be verified again
 
     def viewer_of_account(self, account_id: str) -> Viewer | None:
         """The viewer of an account (a page session names it); None if it is gone."""
