@@ -11,13 +11,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from serve_fixtures import HOUR, SUM_AC, T0, Api, FakeClock, ScriptedJudge, make_server, write_contest
+from serve_fixtures import CHEAP_HASHER, HOUR, SUM_AC, T0, Api, FakeClock, ScriptedJudge, make_server, write_contest
 from test_serve_pages import csrf_of, login
 
+from judge.cluster.workers import judge_workers
 from judge.judging.jobs import JudgeJob
 from judge.judging.results import SubmissionResult
 from judge.serve.model.contest import load_contest
-from judge.serve.services.server import Server
+from judge.serve.services.server import ServeOptions, Server, open_server
 
 C = "/api/contests/test"
 DIVISOR = "n = int(input())\nprint(1)\n"
@@ -180,3 +181,33 @@ def test_the_jury_page_pauses(server: Server, api: Api) -> None:
     assert 'id="resume"' not in page
     assert judge.post("/admin/judging", data={"csrf": csrf_of(page), "action": "resume"}).status_code == 403
     assert api.get(f"{C}/judging", "admin").json()["paused"] is True
+
+
+def test_a_clusters_judge_workers(root: Path, clock: FakeClock) -> None:
+    """The judges page lists a Dask cluster's judge workers, as the scheduler describes them."""
+    info = {
+        "workers": {
+            "tcp://10.0.0.2:4000": {"name": "lab-2", "resources": {"judge": 4}, "metrics": {"executing": 3}},
+            "tcp://10.0.0.1:4000": {"name": "lab-1", "resources": {"judge": 2}, "last_seen": T0 + HOUR},
+            "tcp://10.0.0.9:4000": {"name": "other", "resources": {}},  # not a judge worker
+        }
+    }
+    workers = judge_workers(info)
+    assert [(w.name, w.slots, w.executing) for w in workers] == [("lab-1", 2, 0), ("lab-2", 4, 3)]
+    contest = load_contest(root, Path(__file__).parent / "fixtures")
+    judge = ScriptedJudge({p.id: p.problem for p in contest.problems})
+    options = ServeOptions(hasher=CHEAP_HASHER, clock=clock, capacity=lambda: 6, cluster_workers=lambda: workers)
+    server = open_server(contest, {}, judge, options)
+    try:
+        doc = Api.of(server).get(f"{C}/judging/judges", "judge").json()
+        assert doc["cluster_slots"] == 6
+        assert [(w["name"], w["slots"], w["executing"]) for w in doc["cluster_workers"]] == [
+            ("lab-1", 2, 0),
+            ("lab-2", 4, 3),
+        ]
+        assert doc["cluster_workers"][0]["last_seen"] == "2030-01-01T11:00:00.000+00:00"
+        page = login(server, "judge").get("/admin/judging").text
+        assert 'id="cluster-workers"' in page and "lab-2" in page
+    finally:
+        server.close()
+    assert judge_workers({}) == []

@@ -65,6 +65,18 @@ def judges_json(status: PoolStatus, now: float) -> dict[str, Any]:
             }
             for s in status.slots
         ],
+        "cluster_workers": None
+        if status.cluster is None
+        else [
+            {
+                "address": w.address,
+                "name": w.name,
+                "slots": w.slots,
+                "executing": w.executing,
+                "last_seen": None if w.last_seen_s is None else format_time(w.last_seen_s),
+            }
+            for w in status.cluster
+        ],
     }
 
 

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
+from judge.cluster.workers import ClusterWorker
 from judge.serve.services.judging import NOT_NOW, Claimed, JobQueue
 
 THREAD_PREFIX = "judge-worker"
@@ -31,6 +32,7 @@ class PoolStatus:
     capacity: int | None  # a cluster's judge slots now (None: this machine's threads)
     heartbeat_s: float | None  # the dispatcher's last round (None: not started)
     slots: tuple[Slot, ...]
+    cluster: tuple[ClusterWorker, ...] | None = None  # a Dask cluster's judge workers (None: judging here)
 
 
 class JudgingPool:
@@ -41,8 +43,10 @@ class JudgingPool:
         workers: int = 1,
         capacity: Callable[[], int] | None = None,
         log: Callable[[str], None] = lambda line: None,
+        cluster: Callable[[], list[ClusterWorker]] | None = None,
     ) -> None:
         self._queue = queue
+        self._cluster = cluster
         self.workers = max(1, workers)
         self._capacity = capacity
         self._log = log
@@ -104,7 +108,8 @@ class JudgingPool:
         with self._lock:
             slots = tuple(self._slots.get(n, Slot(n)) for n in names)
         capacity = None if self._capacity is None else self._capacity()
-        return PoolStatus(self.workers, capacity, self._heartbeat_s, slots)
+        cluster = None if self._cluster is None else tuple(self._cluster())
+        return PoolStatus(self.workers, capacity, self._heartbeat_s, slots, cluster)
 
     def _work(self, c: Claimed) -> None:
         sid = c.submission.id

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 
 from argon2 import PasswordHasher
 
+from judge.cluster.workers import ClusterWorker
 from judge.languages.table import Language
 from judge.runner.printer import send_to_printer
 from judge.serve.model.apijson import (
@@ -115,6 +116,7 @@ class ServeOptions:
     clock: Clock | None = None
     log: Callable[[str], None] = lambda line: None
     login_limits: LoginLimits = LoginLimits()  # --account-lockout, --address-lockout
+    cluster_workers: Callable[[], list[ClusterWorker]] | None = None  # a cluster's judge workers (judges page)
 
 
 def _claim_database(w: Writer, contest: Contest, hasher: PasswordHasher, storage: Storage) -> Roster:
@@ -191,7 +193,9 @@ def open_server(
     bus = EventBus()
     timeline = Timeline(contest.info, storage, clock, bus)
     queue = JobQueue(storage, timeline, bus, JudgingSetup(contest, languages, judge_fn, options.log))
-    pool = JudgingPool(queue, workers=options.workers, capacity=options.capacity, log=options.log)
+    pool = JudgingPool(
+        queue, workers=options.workers, capacity=options.capacity, log=options.log, cluster=options.cluster_workers
+    )
     server = Server(contest, languages, storage, clock, timeline, bus, auth, queue, pool, options.log)
     server.roster.set(roster)
     timeline.on_change(_on_phase_change(server))
