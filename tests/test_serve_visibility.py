@@ -49,6 +49,7 @@ from judge.serve.visibility import (
     sees_downloads,
     sees_event,
     sees_group,
+    sees_hidden_teams,
     sees_judgement,
     sees_problems,
     sees_runs,
@@ -226,6 +227,36 @@ def test_the_table_covers_every_role_state_and_submission() -> None:
         if sub.time_s <= now
     }
     assert {tuple(r[:3]) for r in TABLE} == wanted and len(TABLE) == len(wanted)
+
+
+# Issue 30, in every state: whether a role sees the hidden teams on the board, and team1's ignored submission
+# (made during the contest, before the freeze): the submission, its judgement, its runs, its files.
+# fmt: off
+LIVE_TABLE = [
+    # role    hidden teams  ignored: sub  judg runs files
+    ("public", N,                    N,   N,   N,   NF),
+    ("own",    N,                    N,   N,   N,   NF),
+    ("other",  N,                    N,   N,   N,   NF),
+    ("judge",  Y,                    Y,   Y,   Y,   OK),
+    ("admin",  Y,                    Y,   Y,   Y,   OK),
+]
+# fmt: on
+
+
+@pytest.mark.parametrize("state", [s for s in STATES if s != "before"])
+@pytest.mark.parametrize("row", LIVE_TABLE, ids=lambda r: str(r[0]))
+def test_hidden_teams_and_ignored_submissions(row: tuple[Any, ...], state: str) -> None:
+    role, hidden, submission, judgement, runs, files = row
+    phase, now = STATES[state]
+    s = Sight(VIEWERS[role], phase, now)
+    ignored = replace(SUBMISSIONS["pre"], ignored=True)
+    assert sees_hidden_teams(s) is hidden
+    seen = (sees_submission(s, ignored), sees_judgement(s, ignored), sees_runs(s, ignored), file_access(s, ignored))
+    assert seen == (submission, judgement, runs, files)
+    # its events are the staff's only, whatever the state
+    audiences = (submission_audience(phase, ignored), judgement_audience(phase, ignored, now))
+    assert audiences == (Audience(Scope.ADMIN, "team1"), Audience(Scope.ADMIN, "team1"))
+    assert run_audience(phase, ignored) == Audience(Scope.ADMIN, "team1")
 
 
 @pytest.mark.parametrize("row", AUDIENCE_TABLE, ids=lambda r: f"{r[0]}-{r[1]}")

@@ -54,6 +54,7 @@ from judge.cluster.service import (
     judge_task,
     package_task,
 )
+from judge.cluster.workers import ClusterWorker, judge_workers
 from judge.judging.build import SkipLanguage
 from judge.judging.jobs import JudgeJob, judge_error
 from judge.judging.judges import NotJudged
@@ -258,6 +259,13 @@ class ClusterJudges:
 
     def slots(self) -> int:
         return max(1, self._connected_slots())
+
+    def workers(self) -> list[ClusterWorker]:
+        """The judge workers connected now (`judge serve`'s judges page); none when the scheduler is gone."""
+        try:
+            return judge_workers(self._client.scheduler_info())
+        except Exception:  # noqa: BLE001 - the connection is going: the page says there are none
+            return []
 
     def _connected_slots(self) -> int:
         """The ``judge`` resource units of the workers connected now (asked at most once a second)."""

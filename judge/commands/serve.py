@@ -21,7 +21,7 @@ from typing import IO, NoReturn
 from argon2 import PasswordHasher
 
 import judge
-from judge.cluster.coordinator import ClusterSpec
+from judge.cluster.coordinator import ClusterJudges, ClusterSpec
 from judge.commands.cluster import cluster_judges, cluster_spec
 from judge.commands.common import EXIT_OK, UsageError, make_environment
 from judge.grade.discovery import load_problems
@@ -144,7 +144,13 @@ def _judging(args: argparse.Namespace, spec: ClusterSpec | None, env: Environmen
         return _JudgingChoice(local_judge(packages, env), options, f"{args.jobs} judging worker(s)")
     wanted = {lang for lid in languages for p in problems.values() for lang in toolchain_languages(lid, p, languages)}
     judges = cluster_judges(args, spec, problems, wanted, setup.stack)
-    options = ServeOptions(workers=CLUSTER_THREADS, capacity=judges.slots, log=_log, login_limits=setup.limits)
+    options = ServeOptions(
+        workers=CLUSTER_THREADS,
+        capacity=judges.slots,
+        log=_log,
+        login_limits=setup.limits,
+        cluster_workers=judges.workers if isinstance(judges, ClusterJudges) else None,
+    )
     describe = f"judging on the Dask cluster {spec.describe()} ({judges.slots()} judge slot(s) now)"
     return _JudgingChoice(judges_fn(judges, problems, languages), options, describe)
 

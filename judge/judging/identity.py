@@ -41,6 +41,8 @@ NOT_VERDICT_FILES = (
     "languages/status.py",
     "languages/__main__.py",
     "package/export.py",
+    # `judge serve`'s printing (a team's print-out to the organizer's printer)
+    "runner/printer.py",
 )
 JUDGE_ROOT = Path(judge.__file__).parent
 

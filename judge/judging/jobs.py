@@ -51,6 +51,7 @@ class JudgeJob:
     all_tests: bool = False  # judge tests past where the contest stops too (`judge verify --all-tests`)
     stop_at_failure: bool = False  # stop at the first failed test (a pass-fail contest's lazy judging)
     entry_point: str | None = None  # the file (or class) a folder submission runs (2025-09 ``entrypoint``)
+    time_factor: float = 1.0  # the problem's time limit times this (a contest's language factor, DOMjudge's)
 
     def source_hash(self) -> str:
         return source_hash(self.files)
@@ -179,6 +180,10 @@ def judge_job(
         prepared = packages.prepared(job.problem, job.package_hash)
     except PackageMismatch as exc:
         return judge_error(packages.problem(job.problem), job, str(exc))
+    if job.time_factor != 1.0:
+        limits = prepared.problem.limits
+        scaled = replace(limits, time_s=limits.time_s * job.time_factor)
+        prepared = replace(prepared, problem=replace(prepared.problem, limits=scaled))
     with tempfile.TemporaryDirectory(prefix="judge-job-") as tmp:
         try:
             source = job.stage(Path(tmp))

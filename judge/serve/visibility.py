@@ -70,13 +70,19 @@ def sees_problems(s: Sight) -> bool:
     return s.staff or s.phase.started(s.now)
 
 
+def sees_hidden_teams(s: Sight) -> bool:
+    """Whether the scoreboard shows the hidden teams (issue 30: an admin hid them; still judged): staff only."""
+    return s.staff
+
+
 def sees_account(s: Sight, account_id: str) -> bool:
     return s.staff or (s.viewer.account_id is not None and s.viewer.account_id == account_id)
 
 
 def sees_submission(s: Sight, sub: SubmissionRecord) -> bool:
-    """Staff: all; others: those made during the contest (an admin's test outside it stays hidden)."""
-    return s.staff or s.phase.in_contest(sub.time_s)
+    """Staff: all; others: those made during the contest (an admin's test outside it stays hidden) and not
+    ignored (issue 30: a judge left it out; it counts nowhere)."""
+    return s.staff or (not sub.ignored and s.phase.in_contest(sub.time_s))
 
 
 def sees_judgement(s: Sight, sub: SubmissionRecord) -> bool:
@@ -159,18 +165,20 @@ def sees_downloads(s: Sight) -> bool:
 
 
 def submission_audience(phase: Phase, sub: SubmissionRecord) -> Audience:
-    return Audience(Scope.PUBLIC if phase.in_contest(sub.time_s) else Scope.ADMIN, sub.team_id)
+    return Audience(Scope.PUBLIC if phase.in_contest(sub.time_s) and not sub.ignored else Scope.ADMIN, sub.team_id)
 
 
 def judgement_audience(phase: Phase, sub: SubmissionRecord, now: float) -> Audience:
     """Everyone's (if the submission was made during the contest), frozen while the freeze hides it."""
-    if not phase.in_contest(sub.time_s):
+    if not phase.in_contest(sub.time_s) or sub.ignored:
         return Audience(Scope.ADMIN, sub.team_id)
     return Audience(Scope.PUBLIC, sub.team_id, frozen=phase.hidden_by_freeze(sub.time_s, now))
 
 
 def run_audience(phase: Phase, sub: SubmissionRecord) -> Audience:
-    return Audience(Scope.OWNER, sub.team_id) if phase.in_contest(sub.time_s) else Audience(Scope.ADMIN, sub.team_id)
+    if not phase.in_contest(sub.time_s) or sub.ignored:
+        return Audience(Scope.ADMIN, sub.team_id)
+    return Audience(Scope.OWNER, sub.team_id)
 
 
 def problems_audience(phase: Phase, now: float) -> Audience:

@@ -20,7 +20,7 @@ from judge.serve.http.web import Page, PageSpec, Redirect
 from judge.serve.model.apijson import judgement_id
 from judge.serve.model.errors import Refused
 from judge.serve.model.times import format_time
-from judge.serve.services import archive, control, finalize, results, submissions
+from judge.serve.services import archive, control, finalize, moderation, results, submissions
 from judge.serve.services.results import JudgementDetail
 from judge.serve.services.submissions import SubmissionView
 
@@ -123,7 +123,11 @@ def submission_detail(page: Page) -> Response:
     page.need_staff()
     what = page.params["id"]
     detail = results.staff_detail(page.server, page.sight, number_id(what), what=what)
+    current = [d.judgement.id for d in detail.judgements if d.judgement.current]
+    reviews = moderation.reviews_of(page.server, page.viewer, current)
+    review = reviews.get(current[0]) if current else None
     context: dict[str, Any] = {
+        "review": None if review is None else {**review.__dict__, "time": format_time(review.time_s)},
         "row": submission_row(page, detail.view),
         "judgements": [_judgement_view(d) for d in detail.judgements],
         "files": detail.files,

@@ -17,7 +17,7 @@ from typing import Any
 
 from starlette.responses import JSONResponse, Response
 
-from judge.serve.http import feed
+from judge.serve.http import feed, live_api
 from judge.serve.http.context import Ctx, number_id
 from judge.serve.http.domjudge import domjudge_submission
 from judge.serve.http.forms import JSON, MULTIPART
@@ -44,6 +44,7 @@ PROPERTIES: dict[str, tuple[str, ...]] = {
         "name",
         "formal_name",
         "start_time",
+        "countdown_pause_time",
         "duration",
         "scoreboard_freeze_duration",
         "scoreboard_thaw_time",
@@ -69,7 +70,7 @@ PROPERTIES: dict[str, tuple[str, ...]] = {
     ),
     "groups": ("id", "icpc_id", "name", "type"),
     "organizations": ("id", "icpc_id", "name", "formal_name", "country", "country_subdivision", "url"),
-    "teams": ("id", "icpc_id", "name", "label", "display_name", "organization_id", "group_ids"),
+    "teams": ("id", "icpc_id", "name", "label", "display_name", "organization_id", "group_ids", "hidden"),
     "accounts": ("id", "username", "name", "type", "team_id"),
     "state": ("started", "frozen", "ended", "thawed", "finalized", "end_of_updates"),
     "submissions": ("id", "language_id", "problem_id", "team_id", "time", "contest_time", "entry_point", "files"),
@@ -392,4 +393,30 @@ ROUTES: tuple[RouteSpec, ...] = (
     RouteSpec("POST", f"{C}/unfinalize", post_unfinalize),
     RouteSpec("GET", f"{C}/scoreboard", get_scoreboard),
     RouteSpec("GET", f"{C}/event-feed", feed.event_feed, stream=True),
+    # running the contest live (issue 30): our extensions (http/live_api.py)
+    RouteSpec("PUT", f"{C}/teams/{{id}}", live_api.put_team),
+    RouteSpec("PUT", f"{C}/groups/{{id}}", live_api.put_group),
+    RouteSpec("PUT", f"{C}/organizations/{{id}}", live_api.put_organization),
+    RouteSpec("POST", f"{C}/import/teams", live_api.import_teams, body_limit="submission"),
+    RouteSpec("POST", f"{C}/import/accounts", live_api.import_accounts, body_limit="submission"),
+    RouteSpec("PUT", f"{C}/accounts/{{id}}", live_api.put_account),
+    RouteSpec("POST", f"{C}/accounts/{{id}}/reset-password", live_api.reset_password),
+    RouteSpec("POST", f"{C}/accounts/{{id}}/disable", live_api.disable),
+    RouteSpec("POST", f"{C}/accounts/{{id}}/enable", live_api.enable),
+    RouteSpec("POST", f"{C}/submissions/{{id}}/ignore", live_api.ignore),
+    RouteSpec("POST", f"{C}/submissions/{{id}}/unignore", live_api.unignore),
+    RouteSpec("GET", f"{C}/judging", live_api.judging_state),
+    RouteSpec("POST", f"{C}/judging/pause", live_api.pause),
+    RouteSpec("POST", f"{C}/judging/resume", live_api.resume),
+    RouteSpec("POST", f"{C}/problems/{{id}}/hold", live_api.hold),
+    RouteSpec("POST", f"{C}/problems/{{id}}/release", live_api.release),
+    RouteSpec("GET", f"{C}/judging/queue", live_api.judging_queue),
+    RouteSpec("GET", f"{C}/judging/judges", live_api.judges),
+    RouteSpec("GET", f"{C}/judging/errors", live_api.judging_errors),
+    RouteSpec("GET", f"{C}/balloons", live_api.balloon_list),
+    RouteSpec("POST", f"{C}/balloons/{{id}}/done", live_api.balloon_done),
+    RouteSpec("POST", f"{C}/submissions/{{id}}/review", live_api.review),
+    RouteSpec("POST", f"{C}/prints", live_api.post_print, body_limit="submission"),
+    RouteSpec("GET", f"{C}/prints", live_api.get_prints),
+    RouteSpec("GET", f"{C}/audit-log", live_api.audit_log),
 )

@@ -25,8 +25,11 @@ from judge.serve.http.api import ROUTES, RouteSpec
 from judge.serve.http.clar_pages import CLAR_PAGES
 from judge.serve.http.context import Ctx
 from judge.serve.http.forms import MULTIPART, parse_form, read_body
+from judge.serve.http.live_pages import LIVE_PAGES
 from judge.serve.http.origin import cross_site, media_type, unsupported_body
 from judge.serve.http.pages import PAGES
+from judge.serve.http.people_pages import PEOPLE_PAGES
+from judge.serve.http.print_pages import PRINT_PAGES
 from judge.serve.http.resolver_page import RESOLVER_PAGES
 from judge.serve.http.web import environment, page_endpoint
 from judge.serve.model.errors import Refused
@@ -149,7 +152,7 @@ def create_app(server: Server, *, background: bool = False) -> Starlette:
     env = environment()
     routes = [Route(spec.path, _endpoint(server, spec), methods=[spec.method]) for spec in ROUTES] + [
         Route(spec.path, page_endpoint(server, env, spec), methods=[spec.method])
-        for spec in (*PAGES, *ADMIN_PAGES, *CLAR_PAGES, *RESOLVER_PAGES)
+        for spec in (*PAGES, *ADMIN_PAGES, *CLAR_PAGES, *RESOLVER_PAGES, *LIVE_PAGES, *PEOPLE_PAGES, *PRINT_PAGES)
     ]
     app = Starlette(
         routes=routes,

@@ -20,12 +20,24 @@ NOT_FROZEN = "not frozen: {reason}"  # the reason is one of phase.freeze_refusal
 FINALIZED = "the results are final"
 UNFINALIZED = "the results are no longer final: rejudge, then finalize again"
 NOT_FINALIZED = "not finalized: {reason}"  # the reason is one of phase.finalize_refusal's, below
+RESCHEDULED = "the contest's times are changed"
+IGNORED = "submission {id} is ignored: it counts nowhere"
+UNIGNORED = "submission {id} counts again"
+JUDGING_CHANGED = "the judging is changed"
+REVIEWED = "the review of submission {id} is saved"
+PRINTED = "print-out {n} sent"
 REJUDGED = "rejudge of {what} {id}: {n} submission(s) queued"
 REJUDGED_NONE = "rejudge of {what} {id}: 0 submission(s) queued (already being judged)"
 TEMPLATES = (
     FROZEN,
     THAWED,
     THAWS_AT,
+    RESCHEDULED,
+    IGNORED,
+    UNIGNORED,
+    JUDGING_CHANGED,
+    REVIEWED,
+    PRINTED,
     "not frozen: the contest is not running: there is nothing to freeze",
     "not frozen: the scoreboard was thawed at {time}",
     "not frozen: the scoreboard is frozen since {time}",

@@ -83,6 +83,9 @@ def _problem_docs(page: Page) -> list[dict[str, Any]]:
 
 
 def problem_list(page: Page) -> Response:
+    """The problems; before the start, the page polls its list (``?fragment=1``) until they appear."""
+    if page.query.get("fragment"):
+        return page.render("serve/_problem_list.html", problems=_problem_docs(page))
     return page.render("serve/problems.html", problems=_problem_docs(page))
 
 
@@ -94,7 +97,14 @@ def problem_page(page: Page) -> Response:
     cp = config.problem(page.server, page.sight, page.params["id"])
     html = Markup(render_statement(cp.problem.statement, cp.problem.constants))  # noqa: S704 - the package's own statement
     samples = list(enumerate(config.samples(cp), start=1))
-    return page.render("serve/problem.html", problem=problem_json(cp, page.contest_id), statement=html, samples=samples)
+    info, limit = page.server.contest.info, cp.problem.limits.time_s
+    factors = [
+        (lang.name, info.time_factor(lang.id), round(limit * info.time_factor(lang.id), 3))
+        for lang in page.server.languages.values()
+        if info.time_factor(lang.id) != 1.0
+    ]
+    problem = problem_json(cp, page.contest_id)
+    return page.render("serve/problem.html", problem=problem, statement=html, samples=samples, time_factors=factors)
 
 
 def problem_asset(page: Page) -> Response:

@@ -39,6 +39,7 @@ def submission_row(page: Page, v: SubmissionView) -> dict[str, Any]:
         "max_score": None if cp is None else cp.problem.secret.max_score,
         # no result to show while the board is frozen: pending, or hidden by the freeze
         "hidden": j is None and not page.viewer.staff and page.sight.phase.frozen_from(page.now) is not None,
+        "ignored": s.ignored,  # only staff see an ignored submission (issue 30)
     }
 
 

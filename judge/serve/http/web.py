@@ -28,7 +28,7 @@ from judge.serve.http.forms import MULTIPART, FormFile, parse_form, read_body
 from judge.serve.http.origin import cross_site, media_type
 from judge.serve.http.sessions import COOKIE, cookie_header, csrf, csrf_ok
 from judge.serve.model.errors import Refused
-from judge.serve.model.times import format_time
+from judge.serve.model.times import format_reltime, format_time
 from judge.serve.model.viewer import PUBLIC, Role, Viewer
 from judge.serve.services import sessions
 from judge.serve.services.server import Server
@@ -125,9 +125,26 @@ class Page:
             "path": self.params.get("_path", ""),
             "start_at": None if server.contest.info.start_s is None else format_time(server.contest.info.start_s),
             "clar_notice": notice_context(self),
+            "status": status_line(server, self.now),
         }
         html = self.env.get_template(template).render({**base, **context})
         return HTMLResponse(html, status_code=status)
+
+
+def _clock(seconds: float) -> str:
+    return format_reltime(max(0.0, seconds)).split(".")[0]
+
+
+def status_line(server: Server, now: float) -> dict[str, Any]:
+    """The countdown every page shows before the start (live: an admin may move the start or pause it):
+    the seconds left (None: no start time), and what is left of a paused countdown."""
+    info = server.contest.info
+    left = None if info.start_s is None or now >= info.start_s else info.start_s - now
+    return {
+        "left_s": None if left is None else round(left, 1),
+        "left": None if left is None else _clock(left),
+        "paused_left": None if info.countdown_pause_s is None else _clock(info.countdown_pause_s),
+    }
 
 
 Handler = Callable[[Page], Response]

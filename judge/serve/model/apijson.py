@@ -75,6 +75,7 @@ def contest_json(phase: Phase) -> dict[str, Any]:
             "name": info.name,
             "formal_name": info.formal_name,
             "start_time": None if info.start_s is None else format_time(info.start_s),
+            "countdown_pause_time": None if info.countdown_pause_s is None else format_reltime(info.countdown_pause_s),
             "duration": format_reltime(info.duration_s),
             "scoreboard_freeze_duration": format_reltime(phase.freeze_duration_s()),
             "scoreboard_thaw_time": None if thaw_s is None else format_time(thaw_s),
@@ -128,13 +129,15 @@ def problem_json(p: ContestProblem, contest_id: str) -> dict[str, Any]:
     )
 
 
-def language_json(lang: Language) -> dict[str, Any]:
-    return {
+def language_json(lang: Language, time_factor: float = 1.0) -> dict[str, Any]:
+    """``time_factor`` (DOMjudge's property) only when the contest gives the language one."""
+    obj = {
         "id": lang.id,
         "name": lang.name,
         "entry_point_required": False,
         "extensions": [e.lstrip(".") for e in lang.extensions],
     }
+    return obj if time_factor == 1.0 else {**obj, "time_factor": time_factor}
 
 
 def team_json(t: Team) -> dict[str, Any]:
@@ -147,6 +150,7 @@ def team_json(t: Team) -> dict[str, Any]:
             "display_name": t.display_name,
             "organization_id": t.organization_id,
             "group_ids": list(t.group_ids),
+            "hidden": True if t.hidden else None,  # the spec's: off the scoreboard
         }
     )
 

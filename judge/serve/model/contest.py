@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -75,6 +76,18 @@ class ContestInfo:
     shortname: str | None = None  # DOMjudge's contest property (its command-line client needs one)
     medals: Medals = Medals()  # contest.yaml's ``medals: {gold: 4, silver: 4, bronze: 4}`` (none: no medals)
     main_scoreboard_group_id: str | None = None  # the spec's: the main board ranks this group's teams only
+    # the spec's countdown_pause_time: the countdown is paused with this much left (start_s is then None);
+    # set only by an admin's PATCH (model/schedule.py), never by contest.yaml
+    countdown_pause_s: float | None = None
+    # contest.yaml's print_command (ours), split like a shell would: the team's print-out goes to its standard
+    # input (e.g. ``lp -d lab``); None: print-outs are only listed for the jury
+    print_command: tuple[str, ...] | None = None
+    # contest.yaml's ``languages: [{id: java, time_factor: 1.5}]`` (DOMjudge's time_factor): a language's
+    # submissions get the problems' time limits times its factor
+    time_factors: tuple[tuple[str, float], ...] = ()
+
+    def time_factor(self, language_id: str) -> float:
+        return next((f for lang, f in self.time_factors if lang == language_id), 1.0)
 
     @property
     def pass_fail(self) -> bool:
@@ -113,6 +126,7 @@ class Team:
     organization_id: str | None = None
     group_ids: tuple[str, ...] = ()
     icpc_id: str | None = None
+    hidden: bool = False  # off the public and teams' scoreboard, still judged (an admin's change: issue 30)
 
 
 @dataclass(frozen=True)
@@ -297,6 +311,8 @@ def load_info(path: Path) -> ContestInfo:
         if data.get("main_scoreboard_group_id") is None
         else _id(data, "main_scoreboard_group_id", where),
         clarifications=_clar_limits(data.get("clarification_limits"), f"{where}: clarification_limits"),
+        print_command=_print_command(data.get("print_command"), where),
+        time_factors=_time_factors(data.get("languages"), f"{where}: languages"),
     )
 
 
@@ -312,6 +328,36 @@ def _medals(data: Any, where: str) -> Medals:
             raise ContestError(f"{where}.{colour}: expected a whole number, 0 or more, got {value!r}")
         counts[colour] = value
     return Medals(**counts)
+
+
+def _time_factors(data: Any, where: str) -> tuple[tuple[str, float], ...]:
+    """``languages: [{id: java, time_factor: 1.5}, ...]`` (the ids are checked against the server's
+    languages when it starts)."""
+    if data is None:
+        return ()
+    if not isinstance(data, list) or not all(isinstance(e, dict) for e in data):
+        raise ContestError(f"{where}: expected a list like [{{id: java, time_factor: 1.5}}]")
+    out = []
+    for i, entry in enumerate(data, start=1):
+        lang = _text(entry, "id", f"{where} entry {i}")
+        factor = entry.get("time_factor", 1.0)
+        if isinstance(factor, bool) or not isinstance(factor, int | float) or not 0.1 <= factor <= 100:
+            raise ContestError(f"{where} entry {i}: time_factor must be a number from 0.1 to 100, got {factor!r}")
+        out.append((lang, float(factor)))
+    _unique([lang for lang, _ in out], Path(where), "language id")
+    return tuple(out)
+
+
+def _print_command(value: Any, where: str) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    try:
+        argv = tuple(shlex.split(value)) if isinstance(value, str) else ()
+    except ValueError:
+        argv = ()
+    if not argv:
+        raise ContestError(f'{where}: print_command must be a command like "lp -d lab", got {value!r}')
+    return argv
 
 
 def _clar_limits(data: Any, where: str) -> ClarLimits:

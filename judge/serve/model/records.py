@@ -24,6 +24,69 @@ class AccountRecord:
 
 
 @dataclass(frozen=True)
+class LiveAccount:
+    """An admin's change to accounts.yaml, kept in the database (issue 30): an account added while the
+    contest runs, or one of the package's with a new password or disabled. A row replaces the package's
+    account of the same id."""
+
+    id: str
+    username: str
+    type: str  # team | judge | admin
+    team_id: str | None
+    name: str | None
+    password_hash: str | None  # argon2; None: the package's password
+    disabled: bool
+    time_s: float
+
+
+@dataclass(frozen=True)
+class QueuedJob:
+    """A job not done yet, as the queue page lists it: started_s is when it was first taken (None: never)."""
+
+    job_id: int
+    reason: str  # submit | rejudge
+    created_s: float
+    submission: SubmissionRecord
+    started_s: float | None
+
+
+@dataclass(frozen=True)
+class ReviewRecord:
+    """A judge's check of a judgement (issue 30): verified or not, and a comment for the jury."""
+
+    judgement_id: int
+    verified: bool
+    comment: str
+    username: str
+    time_s: float
+
+
+@dataclass(frozen=True)
+class PrintRecord:
+    """A team's print-out (issue 30): what was sent, and what became of it."""
+
+    id: int
+    team_id: str | None
+    username: str
+    filename: str
+    text: str
+    time_s: float
+    status: str  # listed (no print_command) | sent | failed: <why> | done
+
+
+@dataclass(frozen=True)
+class AuditRecord:
+    """One action of the staff (who, when, what): the audit log."""
+
+    time_s: float
+    account_id: str | None
+    username: str
+    action: str  # e.g. "team.add", "account.disable", "contest.patch"
+    detail: str
+    id: int = 0  # given by the storage
+
+
+@dataclass(frozen=True)
 class SubmissionRecord:
     id: int
     team_id: str
@@ -32,6 +95,7 @@ class SubmissionRecord:
     language_id: str
     entry_point: str | None
     time_s: float
+    ignored: bool = False  # a judge left it out (issue 30): it counts nowhere, only staff see it
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ import hashlib
 import hmac
 import threading
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from argon2 import PasswordHasher, extract_parameters
@@ -146,22 +146,42 @@ class Authenticator:
         hasher: PasswordHasher,
         clock: Clock,
         limits: LoginLimits = LoginLimits(),
+        disabled: Collection[str] = frozenset(),
     ) -> None:
         self._hasher = hasher
         self._per_user = LoginThrottle(clock, limits.account.failures, limits.account.window_s)
         self._per_address = LoginThrottle(clock, limits.address.failures, limits.address.window_s)
+        self._lock = threading.Lock()
         self._accounts: dict[str, _Stored] = {}
         self._by_id: dict[str, Viewer] = {}
-        for a in accounts:
-            viewer = Viewer(Role(a.type), a.id, a.username, a.team_id)
-            self._accounts[a.username] = _Stored(viewer, a.password_hash)
-            self._by_id[a.id] = viewer
-        self._dummy = hasher.hash("not a password")  # unknown users cost the same time as known ones
         self._verified: dict[str, bytes] = {}
-        self._lock = threading.Lock()
+        self.reload(accounts, disabled)
+        self._dummy = hasher.hash("not a password")  # unknown users cost the same time as known ones
         # argon2 is slow and takes 64 MiB on purpose: a login storm at the start of a contest (every team at
         # once) must not take the cores and memory the judging needs, so at most this many verify at a time
         self._argon2 = threading.BoundedSemaphore(ARGON2_AT_ONCE)
+
+    @property
+    def hasher(self) -> PasswordHasher:
+        return self._hasher
+
+    def reload(self, accounts: Sequence[AccountRecord], disabled: Collection[str]) -> None:
+        """The accounts that may log in now (an admin added, changed or disabled some: services/people.py).
+        A disabled account is unknown here: it cannot log in, and its page sessions find no viewer."""
+        by_name: dict[str, _Stored] = {}
+        by_id: dict[str, Viewer] = {}
+        for a in accounts:
+            if a.id in disabled:
+                continue
+            viewer = Viewer(Role(a.type), a.id, a.username, a.team_id)
+            by_name[a.username] = _Stored(viewer, a.password_hash)
+            by_id[a.id] = viewer
+        with self._lock:
+            before = self._accounts
+            # a password verified before stays so only for an account whose hash did not change
+            kept = {u for u, new in by_name.items() if u in before and before[u] == new}
+            self._verified = {u: fp for u, fp in self._verified.items() if u in kept}
+            self._accounts, self._by_id = by_name, by_id
 
     def viewer_of_account(self, account_id: str) -> Viewer | None:
         """The viewer of an account (a page session names it); None if it is gone."""
@@ -199,6 +219,7 @@ class Authenticator:
             raise AuthError(401, "wrong username or password")
         self._per_user.succeeded(user_key)
         with self._lock:
-            self._verified[username] = fingerprint
+            if self._accounts.get(username) is stored:  # not changed by a reload meanwhile
+                self._verified[username] = fingerprint
         assert stored is not None
         return stored.viewer

@@ -22,7 +22,7 @@ from judge.serve.model.board import (
 from judge.serve.model.contest import Contest
 from judge.serve.model.errors import Refused
 from judge.serve.storage import Reader
-from judge.serve.visibility import Sight, board_view, sees_group
+from judge.serve.visibility import Sight, board_view, sees_group, sees_hidden_teams
 
 if TYPE_CHECKING:
     from judge.serve.services.server import Server
@@ -97,11 +97,15 @@ def ranked(server: Server, sight: Sight, group_id: str | None = None) -> tuple[d
     """The scoreboard object for whoever looks (frozen for public and teams during the freeze), and the
     ranking it shows."""
     view = board_view(sight)
-    contest = group_contest(server.contest, group_id, sight)
-    whole = main_contest(server.contest)
+    base = server.contest
+    hidden = frozenset(t.id for t in base.teams if t.hidden and not sees_hidden_teams(sight))
+    if hidden:  # off the board for whoever may not see them: ranked without them
+        base = replace(base, teams=tuple(t for t in base.teams if t.id not in hidden))
+    contest = group_contest(base, group_id, sight)
+    whole = main_contest(base)
     info = contest.info
     with server.storage.read() as r:
-        key = (r.latest_event(), view.frozen_from, info.start_s, info.end_s, group_id, view.show_problems)
+        key = (r.latest_event(), view.frozen_from, info.start_s, info.end_s, group_id, view.show_problems, hidden)
         board = server.boards.rows(key, lambda: ranked_rows(r, contest, whole, view.frozen_from, view.show_problems))
     return scoreboard_json(contest, board.rows, sight.phase.state_json(sight.now), sight.now), board
 

@@ -1,23 +1,28 @@
-"""Changing the contest while it runs: the thaw (the spec's PATCH of ``scoreboard_thaw_time``) and the
-freeze (an organizer's page action: the Contest API has no call for it), admins only."""
+"""Changing the contest while it runs: the thaw (the spec's PATCH of ``scoreboard_thaw_time``), the start
+(the spec's PATCH of ``start_time`` and ``countdown_pause_time``), the duration and the freeze (ours, in the
+same PATCH; model/schedule.py) and the freeze now (an organizer's page action: the Contest API has no call
+for it), admins only."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from judge.serve.model.errors import Refused
+from judge.serve.model.schedule import SCHEDULE_KEYS, ScheduleError, parse_change
 from judge.serve.model.times import TimeError, format_time, parse_time
 from judge.serve.model.viewer import Viewer
 from judge.serve.services import access
 from judge.serve.services.events import publish_if_changed
+from judge.serve.services.people import audit
 
 if TYPE_CHECKING:
     from judge.serve.services.server import Server
 
 
-def _check_patch(server: Server, body: Any) -> float:
-    """The thaw time a PATCH body asks for. Raises Refused."""
+def _check_body(server: Server, body: Any) -> dict[str, Any]:
+    """A PATCH body of this contest with known keys. Raises Refused."""
     info = server.contest.info
     if not isinstance(body, dict):
         raise Refused(400, 'the body must be a JSON object like {"id": ..., "scoreboard_thaw_time": ...}')
@@ -25,11 +30,18 @@ def _check_patch(server: Server, body: Any) -> float:
         raise Refused(400, "`id` (the contest's) is required")
     if body["id"] != info.id:
         raise Refused(409, f"the body's id {body['id']!r} is not this contest's ({info.id!r})")
-    if "start_time" in body or "countdown_pause_time" in body:
-        raise Refused(403, "changing the start time is not supported: edit contest.yaml and restart")
-    unknown = sorted(set(body) - {"id", "scoreboard_thaw_time"})
-    if unknown or "scoreboard_thaw_time" not in body:
-        raise Refused(400, "only `scoreboard_thaw_time` can be changed")
+    unknown = sorted(set(body) - {"id", "scoreboard_thaw_time", *SCHEDULE_KEYS})
+    if unknown:
+        known = ", ".join(("scoreboard_thaw_time", *SCHEDULE_KEYS))
+        raise Refused(400, f"{', '.join(unknown)}: cannot be changed (only {known})")
+    if len(body) == 1:
+        raise Refused(400, "nothing to change: give scoreboard_thaw_time, start_time, duration, ...")
+    if "scoreboard_thaw_time" in body and len(body) > 2:
+        raise Refused(400, "change the thaw in a PATCH of its own")
+    return body
+
+
+def _thaw_time(body: dict[str, Any]) -> float:
     try:
         return parse_time(body["scoreboard_thaw_time"], "scoreboard_thaw_time")
     except TimeError as exc:
@@ -37,23 +49,37 @@ def _check_patch(server: Server, body: Any) -> float:
 
 
 def patch_contest(server: Server, viewer: Viewer, body: Callable[[], Any], now: float) -> dict[str, Any] | None:
-    """The spec's thaw: ``{"id": <contest id>, "scoreboard_thaw_time": <TIME>}`` (``body`` reads it, once
-    the viewer may change the contest). Returns the contest object when the board thawed now, None when
-    the thaw is scheduled for later."""
+    """The spec's PATCH of the contest (``body`` reads it, once the viewer may change the contest): the
+    thaw, ``{"id": <contest id>, "scoreboard_thaw_time": <TIME>}``; the start, ``start_time`` (null: the
+    countdown pauses, with ``countdown_pause_time`` left); and ours, ``duration`` and
+    ``scoreboard_freeze_duration``. Returns the contest object, or None when a thaw is scheduled for later."""
     access.admin(viewer, "change the contest")
-    thaw = _check_patch(server, body())
+    checked = _check_body(server, body())
+    if "scoreboard_thaw_time" not in checked:
+        return reschedule(server, viewer, checked, now)
+    thaw = _thaw_time(checked)
     phase, info = server.timeline.phase, server.contest.info
     if phase.freeze_s is None:
         raise Refused(403, "this contest's scoreboard is never frozen: nothing to thaw")
     if phase.thawed_at is not None:
         raise Refused(403, f"the scoreboard was thawed at {format_time(phase.thawed_at)}")
-    assert info.end_s is not None
+    if info.end_s is None:
+        raise Refused(403, "the contest has no start time yet: nothing to thaw")
     if thaw < info.end_s:
         raise Refused(403, f"the thaw time must not be before the contest ends ({format_time(info.end_s)})")
     past = thaw <= now
     server.timeline.set_thaw(now if past else thaw)
-    obj = publish_contest(server, now)
+    obj = publish_contest(server, now, Audit(viewer, "contest.thaw", {"scoreboard_thaw_time": format_time(thaw)}))
     return obj if past else None
+
+
+def reschedule(server: Server, viewer: Viewer, body: dict[str, Any], now: float) -> dict[str, Any]:
+    """Move the start, pause the countdown, change the duration or the freeze; publish the contest."""
+    try:
+        server.timeline.reschedule(parse_change(body))
+    except ScheduleError as exc:
+        raise Refused(exc.status, exc.message) from None
+    return publish_contest(server, now, Audit(viewer, "contest.change", {k: v for k, v in body.items() if k != "id"}))
 
 
 def freeze_now(server: Server, viewer: Viewer, now: float) -> dict[str, Any]:
@@ -63,13 +89,23 @@ def freeze_now(server: Server, viewer: Viewer, now: float) -> dict[str, Any]:
         server.timeline.freeze_now()
     except ValueError as exc:
         raise Refused(409, str(exc)) from None
-    return publish_contest(server, now)
+    return publish_contest(server, now, Audit(viewer, "contest.freeze", {}))
 
 
-def publish_contest(server: Server, now: float) -> dict[str, Any]:
-    """Publish the contest object after a change to its freeze or thaw; return it."""
+@dataclass(frozen=True)
+class Audit:
+    """The audit log's line of a change: who, what, the details."""
+
+    viewer: Viewer
+    action: str
+    detail: dict[str, Any]
+
+
+def publish_contest(server: Server, now: float, why: Audit) -> dict[str, Any]:
+    """Publish the contest object after a change to its times, freeze or thaw, and audit it; return it."""
     obj = server.timeline.contest_json()
     with server.storage.write() as w:
         publish_if_changed(w, "contest", None, obj, now=now)
+        audit(w, why.viewer, now, why.action, why.detail)
     server.bus.notify()
     return obj

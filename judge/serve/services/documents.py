@@ -42,7 +42,8 @@ def judgement_types(server: Server, sight: Sight) -> list[Doc]:
 
 
 def languages(server: Server, sight: Sight) -> list[Doc]:
-    return [language_json(lang) for lang in server.languages.values()]
+    info = server.contest.info
+    return [language_json(lang, info.time_factor(lang.id)) for lang in server.languages.values()]
 
 
 def problems(server: Server, sight: Sight) -> list[Doc]:

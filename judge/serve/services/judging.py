@@ -17,6 +17,7 @@ never becomes a JE. The threads that run the queue are in pool.py.
 
 from __future__ import annotations
 
+import json
 import traceback
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
@@ -117,10 +118,29 @@ class JudgingSetup:
     log: Callable[[str], None] = lambda line: None
 
 
+@dataclass(frozen=True)
+class Hold:
+    """What an admin holds back from judging (issue 30; kept in ``meta``): everything (paused), or some
+    problems (their packages being fixed). Submissions are still accepted and queued."""
+
+    paused: bool = False
+    problems: frozenset[str] = frozenset()
+
+    def dumps(self) -> str:
+        return json.dumps({"paused": self.paused, "problems": sorted(self.problems)})
+
+    @staticmethod
+    def loads(text: str | None) -> Hold:
+        data = json.loads(text) if text else {}
+        return Hold(bool(data.get("paused", False)), frozenset(data.get("problems", ())))
+
+
 class JobQueue:
     """Claims, judges and stores jobs; ``run_pending`` does all of it in the calling thread (tests, tools)."""
 
     def __init__(self, storage: Storage, timeline: Timeline, bus: EventBus, setup: JudgingSetup) -> None:
+        with storage.read() as r:
+            self._hold = Hold.loads(r.get_meta("judging_hold"))
         self._storage = storage
         self._timeline = timeline
         self._bus = bus
@@ -133,9 +153,11 @@ class JobQueue:
 
     def claim(self, limit: int, exclude: Collection[int] = frozenset()) -> list[Claimed]:
         """Up to ``limit`` jobs to judge (new submissions before rejudges), each with its judgement."""
-        now, phase = self._timeline.now(), self._timeline.phase
+        now, phase, hold = self._timeline.now(), self._timeline.phase, self._hold
+        if hold.paused:
+            return []
         with self._storage.write() as w:
-            jobs = [j for j in w.todo_jobs(limit + len(exclude)) if j.id not in exclude][:limit]
+            jobs = [j for j in w.todo_jobs(limit + len(exclude), hold.problems) if j.id not in exclude][:limit]
             out = [Claimed(j.id, self._judgement_of(w, j, phase, now), j.submission, j.files_zip) for j in jobs]
         if out:
             self._bus.notify()
@@ -172,6 +194,7 @@ class JobQueue:
             label,
             stop_at_failure=lazy,
             entry_point=s.entry_point,
+            time_factor=info.time_factor(s.language_id),
         )
 
     def judge(self, c: Claimed) -> SubmissionResult:
@@ -252,6 +275,18 @@ class JobQueue:
         publish_judgement(w, phase, judgement, s, now)
 
     # ------------------------------------------------------------------------------------- in this thread
+
+    def now(self) -> float:
+        return self._timeline.now()
+
+    @property
+    def hold(self) -> Hold:
+        return self._hold
+
+    def set_hold(self, w: Writer, hold: Hold) -> None:
+        """Hold judging back (in the caller's transaction; the pool is woken by the caller)."""
+        w.set_meta("judging_hold", hold.dumps())
+        self._hold = hold
 
     def pending(self) -> int:
         with self._storage.read() as r:

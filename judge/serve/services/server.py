@@ -8,20 +8,21 @@ from __future__ import annotations
 import math
 import threading
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from argon2 import PasswordHasher
 
+from judge.cluster.workers import ClusterWorker
 from judge.languages.table import Language
+from judge.runner.printer import send_to_printer
 from judge.serve.model.apijson import (
-    account_json,
     judgement_types_json,
     language_json,
     problem_json,
-    team_json,
     with_penalty,
 )
 from judge.serve.model.contest import Contest, ContestError
+from judge.serve.model.roster import Roster
 from judge.serve.model.times import Clock, SystemClock
 from judge.serve.model.viewer import Viewer
 from judge.serve.services import sessions
@@ -29,17 +30,19 @@ from judge.serve.services.accounts import Authenticator, LoginLimits, sync_accou
 from judge.serve.services.board import BoardCache
 from judge.serve.services.events import EventBus, publish_if_changed, sync_collection
 from judge.serve.services.judging import JobQueue, JudgeFn, JudgingSetup, republish_judgements
+from judge.serve.services.people import LiveRoster, publish_people, stored_roster
 from judge.serve.services.pool import JudgingPool
+from judge.serve.services.printing import Printer
 from judge.serve.services.timeline import Timeline
 from judge.serve.storage import DB_NAME, Storage, Writer, open_storage
-from judge.serve.visibility import Sight, account_audience, group_audience, problems_audience
+from judge.serve.visibility import Sight, problems_audience
 
 
 @dataclass(frozen=True)
 class Server:
     """The running contest: what the handlers call into, and the background parts' lifecycle."""
 
-    contest: Contest
+    package: Contest  # as loaded from disk; ``contest`` is it with the admins' changes of the schedule
     languages: Mapping[str, Language]
     storage: Storage
     clock: Clock
@@ -49,9 +52,23 @@ class Server:
     judging: JobQueue
     pool: JudgingPool
     log: Callable[[str], None]
+    roster: LiveRoster = field(default_factory=LiveRoster)  # the teams and accounts in force (people.py)
+    printer: Printer = send_to_printer  # how a print-out reaches contest.yaml's print_command (printing.py)
     boards: BoardCache = field(default_factory=BoardCache)
     stopping: threading.Event = field(default_factory=threading.Event)
     _threads: list[threading.Thread] = field(default_factory=list)  # the clock, while started
+
+    @property
+    def contest(self) -> Contest:
+        """The contest as it is now: the package with the times, teams and accounts an admin changed."""
+        roster = self.roster.current
+        return self.contest_with(roster) if roster is not None else self.package
+
+    def contest_with(self, roster: Roster) -> Contest:
+        """The contest as it is with ``roster``'s teams and accounts."""
+        info = self.timeline.phase.info
+        contest = replace(self.package, info=info, teams=roster.teams, accounts=roster.accounts)
+        return replace(contest, groups=roster.groups, organizations=roster.organizations)
 
     def sight(self, viewer: Viewer, now: float) -> Sight:
         """What ``viewer`` may see now (visibility.py)."""
@@ -100,9 +117,12 @@ class ServeOptions:
     log: Callable[[str], None] = lambda line: None
     login_limits: LoginLimits = LoginLimits()  # --account-lockout, --address-lockout
     read_only: bool = False  # `judge contest export`: read the database as it is (no sync, nothing published)
+    cluster_workers: Callable[[], list[ClusterWorker]] | None = None  # a cluster's judge workers (judges page)
 
 
-def _claim_database(w: Writer, contest: Contest, hasher: PasswordHasher, storage: Storage) -> None:
+def _claim_database(w: Writer, contest: Contest, hasher: PasswordHasher, storage: Storage) -> Roster:
+    """Claim the database for ``contest``; returns the roster in force (the package's with the stored
+    changes over it), whose accounts the accounts table now holds."""
     owner = w.get_meta("contest_id")
     if owner is not None and owner != contest.info.id:
         raise ContestError(
@@ -111,8 +131,10 @@ def _claim_database(w: Writer, contest: Contest, hasher: PasswordHasher, storage
         )
     w.set_meta("contest_id", contest.info.id)
     _claim_type(w, contest, storage)
-    for account_id in sync_accounts(w, contest.accounts, hasher):
+    roster = stored_roster(contest, w)
+    for account_id in sync_accounts(w, roster.accounts, hasher):
         sessions.end_all(w, account_id)  # a changed password (or a removed account) ends its sessions
+    return roster
 
 
 def _claim_type(w: Writer, contest: Contest, storage: Storage) -> None:
@@ -135,15 +157,9 @@ def _publish_configuration(w: Writer, server: Server, now: float) -> None:
     publish_if_changed(w, "contest", None, server.timeline.contest_json(), now=now)
     types = judgement_types_json()
     sync_collection(w, "judgement-types", with_penalty(types) if contest.info.pass_fail else types, now=now)
-    sync_collection(w, "languages", [language_json(lang) for lang in languages.values()], now=now)
-    hidden = contest.hidden_groups
-    groups = [dict(g) for g in contest.groups]
-    sync_collection(w, "groups", groups, now=now, audience=lambda o: group_audience(o["id"] in hidden))
-    sync_collection(w, "organizations", [dict(o) for o in contest.organizations], now=now)
-    sync_collection(w, "teams", [team_json(t) for t in contest.teams], now=now)
-    teams = {a.id: a.team_id for a in contest.accounts}
-    accounts = [account_json(a) for a in contest.accounts]
-    sync_collection(w, "accounts", accounts, now=now, audience=lambda o: account_audience(teams[o["id"]]))
+    factor = contest.info.time_factor
+    sync_collection(w, "languages", [language_json(lang, factor(lang.id)) for lang in languages.values()], now=now)
+    publish_people(w, contest, now)
 
 
 def _on_phase_change(server: Server) -> Callable[[Writer, float, float | None], None]:
@@ -167,22 +183,29 @@ def open_server(
     StorageError."""
     clock = options.clock or SystemClock()
     hasher = options.hasher or PasswordHasher()
+    for lang, _ in contest.info.time_factors:
+        if lang not in languages:
+            options.log(f"contest.yaml languages: {lang!r} is not a language of this server: its time_factor is unused")
     storage = open_storage(contest.root / DB_NAME)
     if options.read_only:
         with storage.read() as r:
             owner = r.get_meta("contest_id")
+            roster = stored_roster(contest, r)
         if owner != contest.info.id:
             raise ContestError(f"{storage.path} holds contest {owner!r}, but contest.yaml says {contest.info.id!r}")
     else:
         with storage.write() as w:
-            _claim_database(w, contest, hasher, storage)
+            roster = _claim_database(w, contest, hasher, storage)
     with storage.read() as r:
-        auth = Authenticator(r.accounts(), hasher, clock, options.login_limits)
+        auth = Authenticator(r.accounts(), hasher, clock, options.login_limits, roster.disabled)
     bus = EventBus()
     timeline = Timeline(contest.info, storage, clock, bus)
     queue = JobQueue(storage, timeline, bus, JudgingSetup(contest, languages, judge_fn, options.log))
-    pool = JudgingPool(queue, workers=options.workers, capacity=options.capacity, log=options.log)
+    pool = JudgingPool(
+        queue, workers=options.workers, capacity=options.capacity, log=options.log, cluster=options.cluster_workers
+    )
     server = Server(contest, languages, storage, clock, timeline, bus, auth, queue, pool, options.log)
+    server.roster.set(roster)
     timeline.on_change(_on_phase_change(server))
     if not options.read_only:
         with storage.write() as w:

@@ -19,6 +19,7 @@ from typing import Any
 from judge.serve.model.apijson import contest_json
 from judge.serve.model.contest import ContestInfo
 from judge.serve.model.phase import Phase
+from judge.serve.model.schedule import Schedule, ScheduleChange, apply
 from judge.serve.model.times import Clock
 from judge.serve.services.events import EventBus, dump, publish_if_changed
 from judge.serve.storage import Reader, Storage, Writer
@@ -35,6 +36,7 @@ def _float(r: Reader, key: str) -> float | None:
 
 def stored_phase(info: ContestInfo, r: Reader) -> Phase:
     """The phase as contest.yaml and the admins' changes (kept in ``meta``) make it."""
+    info = Schedule.loads(r.get_meta("schedule")).applied(info)
     frozen = _float(r, "freeze_time")
     thaw = _float(r, "thaw_time")
     return Phase(
@@ -120,6 +122,23 @@ class Timeline:
             self._last = ""
         self.tick()
         return freeze
+
+    def reschedule(self, change: ScheduleChange) -> Phase:
+        """Move the start, pause the countdown, change the duration or the freeze (an admin's PATCH), as
+        an override of contest.yaml kept in ``meta``. Raises model/schedule.ScheduleError. A board frozen
+        already stays frozen from the same moment (the freeze time is kept) whatever the new end."""
+        with self._lock:
+            now = self._clock.now()
+            before = self._phase
+            with self._storage.write() as w:
+                schedule = apply(before, Schedule.loads(w.get_meta("schedule")), change, now)
+                w.set_meta("schedule", schedule.dumps())
+                if before.freeze_s is not None and now >= before.freeze_s:
+                    w.set_meta("freeze_time", repr(before.freeze_s))
+                self._phase = stored_phase(self.info, w)
+            self._last = ""
+        self.tick()
+        return self._phase
 
     def set_thaw(self, thaw_s: float) -> None:
         """Schedule the thaw (an admin's PATCH); ``tick`` carries it out when the time comes."""

@@ -13,14 +13,16 @@ says what that takes.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
+from judge.serve.model.contest import Team
 from judge.serve.model.records import (
     AccountRecord,
     Audience,
+    AuditRecord,
     AwardEdit,
     ClarificationRecord,
     Counted,
@@ -28,10 +30,14 @@ from judge.serve.model.records import (
     JobRecord,
     JudgementOutcome,
     JudgementRecord,
+    LiveAccount,
     NewClarification,
     NewEvent,
     NewRun,
     NewSubmission,
+    PrintRecord,
+    QueuedJob,
+    ReviewRecord,
     RunRecord,
     SessionRecord,
     SubmissionRecord,
@@ -72,6 +78,7 @@ class Reader(Protocol):
         ids: Collection[int] | None = None,
         submission_ids: Collection[int] | None = None,
         current: bool | None = None,
+        verdict: str | None = None,
     ) -> list[JudgementRecord]: ...
 
     def runs(
@@ -146,6 +153,38 @@ class Reader(Protocol):
         """The admins' awards, each id's latest edit, in the order first edited."""
         ...
 
+    def live_teams(self) -> list[Team]:
+        """The teams an admin added or changed (overrides of teams.json), oldest first."""
+        ...
+
+    def live_accounts(self) -> list[LiveAccount]:
+        """The accounts an admin added or changed (overrides of accounts.yaml), oldest first."""
+        ...
+
+    def live_objects(self, kind: str) -> list[dict[str, Any]]:
+        """The groups or organizations (``kind``) an admin added or changed, oldest first."""
+        ...
+
+    def audit(self, limit: int) -> list[AuditRecord]:
+        """The audit log's newest ``limit`` entries, newest first."""
+        ...
+
+    def job_queue(self) -> list[QueuedJob]:
+        """Every job not done yet (without files), in the order they are taken."""
+        ...
+
+    def balloons_done(self) -> set[int]:
+        """The submissions whose balloon was delivered."""
+        ...
+
+    def reviews(self, judgement_ids: Collection[int]) -> list[ReviewRecord]: ...
+
+    def prints(self, team_id: str | None = None) -> list[PrintRecord]:
+        """The print-outs (a team's; None: all), oldest first."""
+        ...
+
+    def recent_prints(self, username: str, since_s: float) -> int: ...
+
 
 class Writer(Reader, Protocol):
     """A reader that changes things; all of it one transaction."""
@@ -160,8 +199,8 @@ class Writer(Reader, Protocol):
         """A job to judge the submission; returns its id."""
         ...
 
-    def todo_jobs(self, limit: int) -> list[JobRecord]:
-        """Jobs not done yet, new submissions before rejudges, oldest first."""
+    def todo_jobs(self, limit: int, held: Collection[str] = ()) -> list[JobRecord]:
+        """Jobs not done yet, new submissions before rejudges, oldest first (none of the ``held`` problems)."""
         ...
 
     def add_judgement(self, submission_id: int, current: bool, start_s: float) -> JudgementRecord: ...
@@ -206,6 +245,34 @@ class Writer(Reader, Protocol):
 
     def put_award_edit(self, edit: AwardEdit) -> None:
         """Keep an admin's award (replacing that id's earlier edit)."""
+        ...
+
+    def put_live_team(self, team: Team, now: float) -> None:
+        """Add a team, or replace one (the package's too: a row overrides teams.json's team of its id)."""
+        ...
+
+    def put_live_account(self, account: LiveAccount) -> None: ...
+
+    def put_live_object(self, kind: str, obj: Mapping[str, Any], now: float) -> None:
+        """Add or replace a group or an organization (``kind``: groups | organizations)."""
+        ...
+
+    def add_audit(self, entry: AuditRecord) -> None: ...
+
+    def add_print(self, p: PrintRecord) -> PrintRecord:
+        """Store a print-out (its ``id`` is given here)."""
+        ...
+
+    def set_print_status(self, print_id: int, status: str) -> None: ...
+
+    def put_review(self, review: ReviewRecord) -> None:
+        """Verify a judgement (or not), with a comment; replaces an earlier review of it."""
+        ...
+
+    def set_balloon_done(self, submission_id: int, done: bool, now: float) -> None: ...
+
+    def set_ignored(self, submission_id: int, ignored: bool, now: float) -> None:
+        """Leave the submission out of everything that counts (or count it again)."""
         ...
 
 

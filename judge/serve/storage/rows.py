@@ -10,7 +10,10 @@ from typing import Any
 
 from judge.serve.model.records import Audience, EventRecord, JudgementRecord, RunRecord, Scope, SubmissionRecord
 
-SUBMISSION_COLUMNS = "s.id, s.team_id, s.account_id, s.problem_id, s.language_id, s.entry_point, s.time_s"
+SUBMISSION_COLUMNS = (
+    "s.id, s.team_id, s.account_id, s.problem_id, s.language_id, s.entry_point, s.time_s, "
+    "EXISTS (SELECT 1 FROM ignored_submissions i WHERE i.submission_id = s.id) AS ignored"
+)
 JUDGEMENT_FIELDS = (
     "id submission_id current start_s end_s verdict judgement_type score max_score max_run_time memory_kib metric "
     "metric_name compile_message package_hash ordinal"
@@ -33,6 +36,7 @@ def submission_record(r: sqlite3.Row, prefix: str = "") -> SubmissionRecord:
         language_id=r[prefix + "language_id"],
         entry_point=r[prefix + "entry_point"],
         time_s=float(r[prefix + "time_s"]),
+        ignored=bool(r[prefix + "ignored"]) if prefix + "ignored" in r.keys() else False,
     )
 
 

@@ -126,6 +126,63 @@ CREATE TABLE IF NOT EXISTS award_edits (
     team_ids TEXT,
     removed INTEGER NOT NULL DEFAULT 0
 );
+CREATE TABLE IF NOT EXISTS live_teams (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    label TEXT NOT NULL,
+    display_name TEXT,
+    organization_id TEXT,
+    group_ids TEXT NOT NULL DEFAULT '[]',
+    icpc_id TEXT,
+    hidden INTEGER NOT NULL DEFAULT 0,
+    time_s REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS live_objects (
+    kind TEXT NOT NULL,
+    id TEXT NOT NULL,
+    data TEXT NOT NULL,
+    time_s REAL NOT NULL,
+    PRIMARY KEY (kind, id)
+);
+CREATE TABLE IF NOT EXISTS live_accounts (
+    id TEXT PRIMARY KEY,
+    username TEXT NOT NULL,
+    type TEXT NOT NULL,
+    team_id TEXT,
+    name TEXT,
+    password_hash TEXT,
+    disabled INTEGER NOT NULL DEFAULT 0,
+    time_s REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS ignored_submissions (
+    submission_id INTEGER PRIMARY KEY REFERENCES submissions(id),
+    time_s REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS balloons_done (submission_id INTEGER PRIMARY KEY, time_s REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS judgement_reviews (
+    judgement_id INTEGER PRIMARY KEY REFERENCES judgements(id),
+    verified INTEGER NOT NULL,
+    comment TEXT NOT NULL,
+    username TEXT NOT NULL,
+    time_s REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS prints (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    team_id TEXT,
+    username TEXT NOT NULL,
+    filename TEXT NOT NULL,
+    text TEXT NOT NULL,
+    time_s REAL NOT NULL,
+    status TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS audit_log (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    time_s REAL NOT NULL,
+    account_id TEXT,
+    username TEXT NOT NULL,
+    action TEXT NOT NULL,
+    detail TEXT NOT NULL
+);
 """
 
 

@@ -14,13 +14,16 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
+from judge.serve.model.contest import Team
 from judge.serve.model.records import (
     AccountRecord,
     Audience,
+    AuditRecord,
     AwardEdit,
     ClarificationRecord,
     Counted,
@@ -28,16 +31,20 @@ from judge.serve.model.records import (
     JobRecord,
     JudgementOutcome,
     JudgementRecord,
+    LiveAccount,
     NewClarification,
     NewEvent,
     NewRun,
     NewSubmission,
+    PrintRecord,
+    QueuedJob,
+    ReviewRecord,
     RunRecord,
     Scope,
     SessionRecord,
     SubmissionRecord,
 )
-from judge.serve.storage import StorageError
+from judge.serve.storage import StorageError, live
 from judge.serve.storage import awards as award_rows
 from judge.serve.storage import clarifications as clars
 from judge.serve.storage.rows import (
@@ -89,9 +96,10 @@ class SqliteReader:
         ids: Collection[int] | None = None,
         submission_ids: Collection[int] | None = None,
         current: bool | None = None,
+        verdict: str | None = None,
     ) -> list[JudgementRecord]:
         w = Where().among("j.id", ids).among("j.submission_id", submission_ids)
-        w.equal("j.current", None if current is None else int(current))
+        w.equal("j.current", None if current is None else int(current)).equal("j.verdict", verdict)
         rows = self._c.execute(f"SELECT {JUDGEMENT_COLUMNS} FROM judgements j WHERE {w.sql} ORDER BY j.id", w.args)
         return [judgement_record(r) for r in rows]
 
@@ -107,7 +115,7 @@ class SqliteReader:
             f"SELECT {SUBMISSION_COLUMNS}, {JUDGEMENT_COLUMNS_AS_J} "
             "FROM submissions s LEFT JOIN judgements j "
             "ON j.submission_id = s.id AND j.current = 1 AND j.end_s IS NOT NULL "
-            f"WHERE {where} ORDER BY s.time_s, s.id",
+            f"WHERE {where} AND NOT ignored ORDER BY s.time_s, s.id",
             args,
         )
         return [Counted(submission_record(r), None if r["j_id"] is None else judgement_record(r, "j_")) for r in rows]
@@ -197,6 +205,33 @@ class SqliteReader:
     def award_edits(self) -> list[AwardEdit]:
         return award_rows.award_edits(self._c)
 
+    def live_teams(self) -> list[Team]:
+        return live.live_teams(self._c)
+
+    def live_accounts(self) -> list[LiveAccount]:
+        return live.live_accounts(self._c)
+
+    def live_objects(self, kind: str) -> list[dict[str, Any]]:
+        return live.live_objects(self._c, kind)
+
+    def audit(self, limit: int) -> list[AuditRecord]:
+        return live.audit(self._c, limit)
+
+    def job_queue(self) -> list[QueuedJob]:
+        return live.job_queue(self._c)
+
+    def balloons_done(self) -> set[int]:
+        return live.balloons_done(self._c)
+
+    def reviews(self, judgement_ids: Collection[int]) -> list[ReviewRecord]:
+        return live.reviews(self._c, judgement_ids)
+
+    def prints(self, team_id: str | None = None) -> list[PrintRecord]:
+        return live.prints(self._c, team_id)
+
+    def recent_prints(self, username: str, since_s: float) -> int:
+        return live.recent_prints(self._c, username, since_s)
+
 
 class SqliteWriter(SqliteReader):
     def set_meta(self, key: str, value: str) -> None:
@@ -234,12 +269,14 @@ class SqliteWriter(SqliteReader):
         )
         return int(cur.lastrowid or 0)
 
-    def todo_jobs(self, limit: int) -> list[JobRecord]:
+    def todo_jobs(self, limit: int, held: Collection[str] = ()) -> list[JobRecord]:
+        skip = Where().among("s.problem_id", held) if held else Where()
+        where = f"NOT ({skip.sql})" if held else "1"
         rows = self._c.execute(
             f"SELECT jb.id AS job_id, jb.judgement_id, jb.reason, {SUBMISSION_COLUMNS}, s.files FROM jobs jb "
-            "JOIN submissions s ON s.id = jb.submission_id WHERE jb.done = 0 "
+            f"JOIN submissions s ON s.id = jb.submission_id WHERE jb.done = 0 AND {where} "
             "ORDER BY (jb.reason != 'submit'), jb.id LIMIT ?",
-            (limit,),
+            (*skip.args, limit),
         )
         return [
             JobRecord(int(r["job_id"]), r["judgement_id"], r["reason"], submission_record(r), bytes(r["files"]))
@@ -362,6 +399,33 @@ class SqliteWriter(SqliteReader):
 
     def put_award_edit(self, edit: AwardEdit) -> None:
         award_rows.put_award_edit(self._c, edit)
+
+    def put_live_team(self, team: Team, now: float) -> None:
+        live.put_live_team(self._c, team, now)
+
+    def put_live_account(self, account: LiveAccount) -> None:
+        live.put_live_account(self._c, account)
+
+    def put_live_object(self, kind: str, obj: Mapping[str, Any], now: float) -> None:
+        live.put_live_object(self._c, kind, obj, now)
+
+    def add_audit(self, entry: AuditRecord) -> None:
+        live.add_audit(self._c, entry)
+
+    def add_print(self, p: PrintRecord) -> PrintRecord:
+        return live.add_print(self._c, p)
+
+    def set_print_status(self, print_id: int, status: str) -> None:
+        live.set_print_status(self._c, print_id, status)
+
+    def put_review(self, review: ReviewRecord) -> None:
+        live.put_review(self._c, review)
+
+    def set_balloon_done(self, submission_id: int, done: bool, now: float) -> None:
+        live.set_balloon_done(self._c, submission_id, done, now)
+
+    def set_ignored(self, submission_id: int, ignored: bool, now: float) -> None:
+        live.set_ignored(self._c, submission_id, ignored, now)
 
 
 class SqliteStorage:

@@ -1,0 +1,230 @@
+"""The API's endpoints of running a contest live (issue 30), admins only. The Contest API defines no call
+to add teams or accounts, so these are our extensions, named as such in docs/serve.md:
+
+- ``PUT  /api/contests/<id>/teams/<team>``: add or replace a team (the spec's team object, and ``hidden``)
+- ``PUT  /api/contests/<id>/groups/<group>``, ``.../organizations/<organization>``: add or replace one (the
+  spec's object, as groups.json and organizations.json hold it)
+- ``PUT  /api/contests/<id>/accounts/<account>``: add or replace an account (accounts.yaml's entry; without a
+  ``password`` a new account gets a generated one, returned once)
+- ``POST /api/contests/<id>/import/teams``, ``.../import/accounts``: a JSON array as teams.json or accounts.yaml
+  hold it, all added or replaced at once (the generated passwords returned once)
+- ``POST /api/contests/<id>/accounts/<account>/reset-password``: a new random password, returned once
+- ``POST /api/contests/<id>/accounts/<account>/disable`` and ``.../enable``
+- ``POST /api/contests/<id>/submissions/<submission>/ignore`` and ``.../unignore`` (staff)
+- ``GET  /api/contests/<id>/judging`` (staff): paused, the held problems, how many queued;
+  ``POST .../judging/pause``, ``.../judging/resume``, ``POST .../problems/<problem>/hold``, ``.../release``
+- ``GET  /api/contests/<id>/judging/queue``, ``.../judging/judges``, ``.../judging/errors`` (staff)
+- ``GET  /api/contests/<id>/balloons``, ``POST .../balloons/<submission>/done`` (staff)
+- ``POST /api/contests/<id>/submissions/<submission>/review`` (staff): ``{"verified": bool, "comment": str}``
+  for its current judgement
+- ``POST /api/contests/<id>/prints`` (teams, staff): ``{"filename": ..., "text": ...}``; ``GET .../prints``
+  (staff: all; a team: its own)
+- ``GET  /api/contests/<id>/audit-log``: who did what, when (newest first)
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from starlette.responses import JSONResponse
+
+from judge.serve.http.context import Ctx, number_id
+from judge.serve.http.judging_views import errors_json, hold_json, judges_json, queue_json
+from judge.serve.http.print_pages import print_json
+from judge.serve.model.apijson import submission_json
+from judge.serve.model.balloons import Balloon
+from judge.serve.model.errors import Refused
+from judge.serve.model.times import format_time
+from judge.serve.services import access, balloons, moderation, operations, people, printing
+
+
+def put_team(ctx: Ctx) -> Any:
+    ctx.contest()
+    return people.put_team(ctx.server, ctx.viewer, ctx.param("id"), _body(ctx), ctx.now)
+
+
+def put_account(ctx: Ctx) -> Any:
+    ctx.contest()
+    obj, password = people.put_account(ctx.server, ctx.viewer, ctx.param("id"), _body(ctx), ctx.now)
+    answer = {**obj, "password": password} if password is not None else obj
+    return JSONResponse(answer, headers={"Cache-Control": "no-store"})
+
+
+def _body(ctx: Ctx) -> Any:
+    """The JSON body, read once the viewer may change the roster (a team or public gets 401/403 first)."""
+    access.admin(ctx.viewer, "change teams and accounts")
+    return ctx.json()
+
+
+def put_group(ctx: Ctx) -> Any:
+    ctx.contest()
+    return people.put_object(ctx.server, ctx.viewer, "groups", ctx.param("id"), _body(ctx), ctx.now)
+
+
+def put_organization(ctx: Ctx) -> Any:
+    ctx.contest()
+    return people.put_object(ctx.server, ctx.viewer, "organizations", ctx.param("id"), _body(ctx), ctx.now)
+
+
+def import_teams(ctx: Ctx) -> Any:
+    return _import(ctx, "teams.json")
+
+
+def import_accounts(ctx: Ctx) -> Any:
+    return _import(ctx, "accounts.json")
+
+
+def _import(ctx: Ctx, name: str) -> Any:
+    """A JSON array, as teams.json or accounts.yaml (in JSON) hold it: every entry added or replaced."""
+    ctx.contest()
+    body = _body(ctx)
+    generated = people.import_entries(ctx.server, ctx.viewer, (name, json.dumps(body)), ctx.now)
+    answer = {"imported": len(body), "passwords": [{"username": u, "password": p} for u, p in generated]}
+    return JSONResponse(answer, headers={"Cache-Control": "no-store"})
+
+
+def reset_password(ctx: Ctx) -> Any:
+    ctx.contest()
+    password = people.reset_password(ctx.server, ctx.viewer, ctx.param("id"), ctx.now)
+    return JSONResponse({"id": ctx.param("id"), "password": password}, headers={"Cache-Control": "no-store"})
+
+
+def disable(ctx: Ctx) -> Any:
+    ctx.contest()
+    return people.set_disabled(ctx.server, ctx.viewer, ctx.param("id"), True, ctx.now)
+
+
+def enable(ctx: Ctx) -> Any:
+    ctx.contest()
+    return people.set_disabled(ctx.server, ctx.viewer, ctx.param("id"), False, ctx.now)
+
+
+def ignore(ctx: Ctx) -> Any:
+    return _ignored(ctx, True)
+
+
+def unignore(ctx: Ctx) -> Any:
+    return _ignored(ctx, False)
+
+
+def _ignored(ctx: Ctx, ignored: bool) -> Any:
+    ctx.contest()
+    what = ctx.param("id")
+    sub = moderation.set_ignored(ctx.server, ctx.viewer, number_id(what), ignored, ctx.now, what=what)
+    return {**submission_json(sub, ctx.server.contest.info), "ignored": sub.ignored}
+
+
+def judging_state(ctx: Ctx) -> Any:
+    ctx.contest()
+    view = operations.queue(ctx.server, ctx.viewer)
+    return {**hold_json(view.hold), "queued": len(view.jobs)}
+
+
+def pause(ctx: Ctx) -> Any:
+    ctx.contest()
+    return hold_json(operations.set_paused(ctx.server, ctx.viewer, True, ctx.now))
+
+
+def resume(ctx: Ctx) -> Any:
+    ctx.contest()
+    return hold_json(operations.set_paused(ctx.server, ctx.viewer, False, ctx.now))
+
+
+def hold(ctx: Ctx) -> Any:
+    ctx.contest()
+    return hold_json(operations.hold_problem(ctx.server, ctx.viewer, ctx.param("id"), True, ctx.now))
+
+
+def release(ctx: Ctx) -> Any:
+    ctx.contest()
+    return hold_json(operations.hold_problem(ctx.server, ctx.viewer, ctx.param("id"), False, ctx.now))
+
+
+def judging_queue(ctx: Ctx) -> Any:
+    ctx.contest()
+    return queue_json(operations.queue(ctx.server, ctx.viewer), ctx.now)
+
+
+def judges(ctx: Ctx) -> Any:
+    ctx.contest()
+    return judges_json(operations.judges(ctx.server, ctx.viewer), ctx.now)
+
+
+def judging_errors(ctx: Ctx) -> Any:
+    ctx.contest()
+    return errors_json(operations.errors(ctx.server, ctx.viewer))
+
+
+def balloon_list(ctx: Ctx) -> Any:
+    ctx.contest()
+    return [balloon_json(b) for b in balloons.balloon_list(ctx.server, ctx.viewer)]
+
+
+def balloon_done(ctx: Ctx) -> Any:
+    ctx.contest()
+    balloons.mark_done(ctx.server, ctx.viewer, number_id(ctx.param("id")), True, ctx.now)
+    return {"submission_id": ctx.param("id"), "done": True}
+
+
+def balloon_json(b: Balloon) -> dict[str, Any]:
+    return {
+        "submission_id": str(b.submission_id),
+        "time": format_time(b.time_s),
+        "team_id": b.team_id,
+        "team": b.team,
+        "problem_id": b.problem_id,
+        "label": b.label,
+        "rgb": b.rgb,
+        "color": b.color,
+        "first_to_solve": b.first_to_solve,
+        "done": b.done,
+    }
+
+
+def review(ctx: Ctx) -> Any:
+    """``{"verified": true, "comment": "..."}`` for the submission's current judgement."""
+    ctx.contest()
+    access.staff(ctx.viewer, "verify judgements")
+    body = ctx.json()
+    if not isinstance(body, dict) or not isinstance(body.get("verified"), bool):
+        raise Refused(400, 'the body must be like {"verified": true, "comment": "..."}')
+    comment = body.get("comment", "")
+    if not isinstance(comment, str):
+        raise Refused(400, "`comment` must be a string")
+    asked = moderation.Review(body["verified"], comment)
+    rv = moderation.review(ctx.server, ctx.viewer, number_id(ctx.param("id")), asked, ctx.now)
+    return {"verified": rv.verified, "comment": rv.comment, "by": rv.username, "time": format_time(rv.time_s)}
+
+
+def post_print(ctx: Ctx) -> Any:
+    """``{"filename": "a.py", "text": "..."}``: a print-out (teams, and the jury)."""
+    ctx.contest()
+    access.authenticated(ctx.viewer, "print")
+    body = ctx.json()
+    if not isinstance(body, dict) or not isinstance(body.get("text"), str):
+        raise Refused(400, 'the body must be like {"filename": "a.py", "text": "..."}')
+    given = body.get("filename")
+    name = given if isinstance(given, str) else "print.txt"
+    sent = printing.submit_print(ctx.server, ctx.viewer, name, body["text"].encode("utf-8"), ctx.now)
+    return JSONResponse(print_json(sent), status_code=201)
+
+
+def get_prints(ctx: Ctx) -> Any:
+    ctx.contest()
+    return [print_json(p) for p in printing.print_list(ctx.server, ctx.viewer)]
+
+
+def audit_log(ctx: Ctx) -> Any:
+    ctx.contest()
+    return [
+        {
+            "id": str(e.id),
+            "time": format_time(e.time_s),
+            "account_id": e.account_id,
+            "username": e.username,
+            "action": e.action,
+            "detail": e.detail,
+        }
+        for e in people.audit_log(ctx.server, ctx.viewer)
+    ]
