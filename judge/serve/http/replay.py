@@ -6,8 +6,10 @@ a 404, every other method a 405: nothing can be changed."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+from jinja2 import Environment
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -26,89 +28,96 @@ def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"code": status, "message": message}, status_code=status)
 
 
-def create_replay_app(replay: Replay) -> Starlette:
-    cid = replay.contest_id
-    pass_fail = replay.docs["contest"].get("scoreboard_type", "pass-fail") == "pass-fail"
-    env = environment()
+@dataclass(frozen=True)
+class _Handlers:
+    """The replay's endpoints, over the archive it serves."""
 
-    def contest_of(request: Request) -> None:
-        if request.path_params["cid"] != cid:
+    replay: Replay
+    env: Environment
+
+    def contest_of(self, request: Request) -> None:
+        if request.path_params["cid"] != self.replay.contest_id:
             raise HTTPException(404, f"no contest {request.path_params['cid']!r}")
 
-    async def api(request: Request) -> Response:
-        return JSONResponse(replay.api)
+    async def api(self, request: Request) -> Response:
+        return JSONResponse(self.replay.api)
 
-    async def contests(request: Request) -> Response:
-        return JSONResponse([replay.docs["contest"]])
+    async def contests(self, request: Request) -> Response:
+        return JSONResponse([self.replay.docs["contest"]])
 
-    async def contest(request: Request) -> Response:
-        contest_of(request)
-        return JSONResponse(replay.docs["contest"])
+    async def contest(self, request: Request) -> Response:
+        self.contest_of(request)
+        return JSONResponse(self.replay.docs["contest"])
 
-    async def access(request: Request) -> Response:
-        contest_of(request)
+    async def access(self, request: Request) -> Response:
+        self.contest_of(request)
+        pass_fail = self.replay.docs["contest"].get("scoreboard_type", "pass-fail") == "pass-fail"
         endpoints = access_json(PUBLIC_VIEWER, pass_fail)["endpoints"]
         return JSONResponse({"capabilities": [], "endpoints": [e for e in endpoints if e["type"] != "accounts"]})
 
-    async def endpoint(request: Request) -> Response:
-        contest_of(request)
+    async def endpoint(self, request: Request) -> Response:
+        self.contest_of(request)
         kind = request.path_params["kind"]
         if kind == "runs":
             return JSONResponse([])  # the public sees no runs
         if kind not in PUBLIC:
             raise HTTPException(404, f"no such endpoint in a replay: {kind}")
-        return JSONResponse(replay.docs[kind])
+        return JSONResponse(self.replay.docs[kind])
 
-    async def item(request: Request) -> Response:
-        contest_of(request)
+    async def item(self, request: Request) -> Response:
+        self.contest_of(request)
         kind, oid = request.path_params["kind"], request.path_params["id"]
         if kind not in PUBLIC or kind in OBJECTS:
             raise HTTPException(404, f"no such endpoint in a replay: {kind}/{oid}")
-        found = [o for o in replay.docs[kind] if str(o.get("id")) == oid]
+        found = [o for o in self.replay.docs[kind] if str(o.get("id")) == oid]
         if not found:
             raise HTTPException(404, f"no {kind.rstrip('s')} {oid!r}")
         return JSONResponse(found[0])
 
-    async def event_feed(request: Request) -> Response:
-        contest_of(request)
+    async def event_feed(self, request: Request) -> Response:
+        self.contest_of(request)
+        feed = self.replay.feed
         since = request.query_params.get("since_token", request.query_params.get("since_id"))
         start = 0
         if since is not None:
-            if not since.isdigit() or int(since) > len(replay.feed):
+            if not since.isdigit() or int(since) > len(feed):
                 raise HTTPException(400, f"since_token {since!r}: not a token of this feed")
             start = int(since)
-        return Response("".join(replay.feed[start:]), media_type="application/x-ndjson")
+        return Response("".join(feed[start:]), media_type="application/x-ndjson")
 
-    async def board(request: Request) -> Response:
-        teams = {t["id"]: t for t in replay.docs["teams"]}
-        orgs = {o["id"]: o for o in replay.docs["organizations"]}
-        html = env.get_template("serve/replay.html").render(
-            contest=replay.docs["contest"],
-            state=replay.docs["state"],
-            problems=replay.docs["problems"],
-            rows=replay.docs["scoreboard"].get("rows", []),
-            teams=teams,
-            orgs=orgs,
-            awards=[a for a in replay.docs["awards"] if a.get("team_ids")],
+    async def board(self, request: Request) -> Response:
+        docs = self.replay.docs
+        html = self.env.get_template("serve/replay.html").render(
+            contest=docs["contest"],
+            state=docs["state"],
+            problems=docs["problems"],
+            rows=docs["scoreboard"].get("rows", []),
+            teams={t["id"]: t for t in docs["teams"]},
+            orgs={o["id"]: o for o in docs["organizations"]},
+            awards=[a for a in docs["awards"] if a.get("team_ids")],
         )
         return HTMLResponse(html, headers=SECURITY_HEADERS)
 
-    async def http_error(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, HTTPException)
-        messages: dict[int, str] = {405: f"{request.method}: a replay is read-only"}
-        return _error(exc.status_code, messages.get(exc.status_code, str(exc.detail)))
 
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    messages: dict[int, str] = {405: f"{request.method}: a replay is read-only"}
+    return _error(exc.status_code, messages.get(exc.status_code, str(exc.detail)))
+
+
+def create_replay_app(replay: Replay) -> Starlette:
+    h = _Handlers(replay, environment())
     c = "/api/contests/{cid}"
     routes: list[Any] = [
-        Route("/", board),
-        Route("/scoreboard", board),
-        Route("/api", api),
-        Route("/api/", api),
-        Route("/api/contests", contests),
-        Route(c, contest),
-        Route(f"{c}/event-feed", event_feed),
-        Route(f"{c}/access", access),
-        Route(f"{c}/{{kind}}", endpoint),
-        Route(f"{c}/{{kind}}/{{id}}", item),
+        Route("/", h.board),
+        Route("/scoreboard", h.board),
+        Route("/api", h.api),
+        Route("/api/", h.api),
+        Route("/api/contests", h.contests),
+        Route(c, h.contest),
+        Route(f"{c}/event-feed", h.event_feed),
+        Route(f"{c}/access", h.access),
+        Route(f"{c}/{{kind}}", h.endpoint),
+        Route(f"{c}/{{kind}}/{{id}}", h.item),
     ]
-    return Starlette(routes=routes, exception_handlers={HTTPException: http_error})
+    return Starlette(routes=routes, exception_handlers={HTTPException: _http_error})

@@ -13,7 +13,6 @@ import json
 import os
 import sqlite3
 import threading
-import time
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -44,7 +43,7 @@ from judge.serve.model.records import (
     SessionRecord,
     SubmissionRecord,
 )
-from judge.serve.storage import StorageError, live
+from judge.serve.storage import StorageError, live, migrate
 from judge.serve.storage import awards as award_rows
 from judge.serve.storage import clarifications as clars
 from judge.serve.storage.rows import (
@@ -58,7 +57,6 @@ from judge.serve.storage.rows import (
     run_record,
     submission_record,
 )
-from judge.serve.storage.schema import MIGRATIONS, SCHEMA_VERSION, TABLES, Step
 
 
 class SqliteReader:
@@ -441,7 +439,7 @@ class SqliteStorage:
             conn = self._conn()
             conn.execute("PRAGMA journal_mode=WAL")
             with self._transaction() as c:
-                _bring_up_to_date(c, path)
+                migrate.bring_up_to_date(c, path)
         except sqlite3.DatabaseError as exc:
             raise StorageError(f"{path}: cannot open the contest database: {exc}") from None
 
@@ -483,7 +481,7 @@ class SqliteStorage:
             conn.execute("COMMIT")
 
     def schema_version(self) -> int:
-        return _version(self._conn()) or 0
+        return migrate.schema_version(self._conn()) or 0
 
     def close(self) -> None:
         with self._lock:
@@ -506,40 +504,3 @@ def _create_private(path: Path) -> None:
         pass
     except OSError as exc:
         raise StorageError(f"{path}: cannot create the contest database: {exc.strerror or exc}") from None
-
-
-def _has_table(conn: sqlite3.Connection, name: str) -> bool:
-    return conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)).fetchone() is not None
-
-
-def _version(conn: sqlite3.Connection) -> int | None:
-    """The database's schema version; 0: empty (new); None: tables of something else."""
-    if _has_table(conn, "schema_version"):
-        return int(conn.execute("SELECT max(version) FROM schema_version").fetchone()[0] or 0)
-    if _has_table(conn, "meta"):
-        row = conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
-        if row is not None and str(row[0]).isdigit():
-            return int(row[0])
-    tables = conn.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table'").fetchone()[0]
-    return 0 if tables == 0 else None
-
-
-def _bring_up_to_date(conn: sqlite3.Connection, path: Path) -> None:
-    """Create a new database, or upgrade an older one step by step (inside the caller's transaction)."""
-    version = _version(conn)
-    if version is None:
-        raise StorageError(f"{path}: not a contest database of judge serve (it holds other tables)")
-    if version > SCHEMA_VERSION:
-        raise StorageError(f"{path}: written by another version of judge serve (schema {version})")
-    for step in range(version, SCHEMA_VERSION) if version else ():
-        for statement in MIGRATIONS.get(step, ()):
-            if isinstance(statement, Step):
-                if all(_has_table(conn, t) for t in statement.tables):
-                    conn.execute(statement.sql)
-            else:
-                conn.execute(statement)
-    for statement in TABLES.split(";"):
-        if statement.strip():
-            conn.execute(statement)
-    if version != SCHEMA_VERSION:
-        conn.execute("INSERT INTO schema_version (version, applied_s) VALUES (?, ?)", (SCHEMA_VERSION, time.time()))
