@@ -125,3 +125,16 @@ def test_a_judge_verifies_a_judgement_with_a_comment(api: Api, server: Server) -
     assert "Not verified by judge" in page and "wrong after all" in page
     assert [e["action"] for e in api.get(f"{C}/audit-log", "admin").json()] == ["judgement.review"] * 2
     assert "wrong after all" not in login(server, "team1").get("/submissions/1").text
+
+
+def test_a_submission_ignored_while_it_is_judged_reaches_nobody_but_the_jury(api: Api, server: Server) -> None:
+    """The judgement is stored after the ignore: it is published as the submission is then (ignored)."""
+    assert api.submit("team1", files={"sum.py": SUM_AC}).status_code == 201
+    (claimed,) = server.judging.claim(1)
+    assert api.request("POST", f"{C}/submissions/1/ignore", "judge").status_code == 200
+    assert server.judging.complete(claimed, server.judging.judge(claimed))
+    for user in (None, "team1", "team2"):
+        last = {(e["type"], e["id"]): e["data"] for e in feed(api, user) if e["type"] in ("judgements", "runs")}
+        assert all(data is None for data in last.values()), (user, last)  # the pending judgement was deleted
+        assert api.get(f"{C}/judgements", user).json() == []
+    assert [j["submission_id"] for j in api.get(f"{C}/judgements", "admin").json()] == ["1"]

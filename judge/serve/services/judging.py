@@ -266,7 +266,8 @@ class JobQueue:
     # ------------------------------------------------------------------------------------- publish
 
     def _publish_result(self, w: Writer, c: Claimed, phase: Phase, now: float, changed: list[JudgementRecord]) -> None:
-        s = c.submission
+        # the submission as it is now, not as claimed: a judge may have ignored it meanwhile (issue 30)
+        s = next(iter(w.submissions(ids=[c.submission.id])), c.submission)
         for old in changed:
             publish_judgement(w, phase, old, s, now)
         for run in w.runs(judgement_ids=[c.judgement_id]):
