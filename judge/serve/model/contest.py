@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +20,21 @@ import yaml
 from judge.package.problem import PackageError, Problem, load_problem
 from judge.scoreboard.awards import Medals
 from judge.scoreboard.passfail import DEFAULT_PENALTY_S, ScoreboardType
+from judge.serve.model.contest_values import (
+    ClarLimits,
+    ContestError,
+    clar_limits,
+    flag,
+    medals,
+    penalty_s,
+    positive_int,
+    print_command,
+    scoreboard_type,
+    shortname,
+    text,
+    time_factors,
+    unique,
+)
 from judge.serve.model.times import TimeError, parse_reltime, parse_time
 
 DEFAULT_CODE_LIMIT_KIB = 256
@@ -36,23 +50,9 @@ ORGANIZATION_KEYS = ("id", "icpc_id", "name", "formal_name", "country", "country
 _ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,35}$")
 
 
-class ContestError(Exception):
-    """The contest package is incomplete or malformed (one line)."""
-
-
 def valid_id(value: str) -> bool:
     """The spec's ID: ``[a-zA-Z0-9_.-]``, at most 36, not starting with ``-`` or ``.``, not ending with ``.``."""
     return bool(_ID.match(value)) and not value.endswith(".")
-
-
-@dataclass(frozen=True)
-class ClarLimits:
-    """contest.yaml's ``clarification_limits`` (ours): the longest text, and how many questions a team may
-    ask within ``seconds``."""
-
-    text_chars: int = 2000
-    questions: int = 5
-    seconds: float = 300.0
 
 
 @dataclass(frozen=True)
@@ -167,11 +167,11 @@ class Contest:
 
 def _read(path: Path) -> Any:
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ContestError(f"cannot read {path}: {exc}") from None
     try:
-        return json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
+        return json.loads(raw) if path.suffix == ".json" else yaml.safe_load(raw)
     except (yaml.YAMLError, json.JSONDecodeError) as exc:
         mark = getattr(exc, "problem_mark", None)
         line = f" line {mark.line + 1}" if mark is not None else f" line {getattr(exc, 'lineno', '?')}"
@@ -189,17 +189,8 @@ def _find(root: Path, stem: str, exts: Sequence[str], required: bool) -> Path | 
     return None
 
 
-def _text(entry: Mapping[str, Any], key: str, where: str, default: str | None = None) -> str:
-    value = entry.get(key, default)
-    if value is None:
-        raise ContestError(f"{where}: `{key}` is required")
-    if isinstance(value, bool) or not isinstance(value, str | int | float):
-        raise ContestError(f"{where}: `{key}` must be a string, got {value!r}")
-    return str(value)
-
-
 def _id(entry: Mapping[str, Any], key: str, where: str, default: str | None = None) -> str:
-    value = _text(entry, key, where, default)
+    value = text(entry, key, where, default)
     if not valid_id(value):
         raise ContestError(f"{where}: `{key}` {value!r} is not a valid ID (letters, digits, _ . -; at most 36)")
     return value
@@ -213,62 +204,12 @@ def _list(data: Any, path: Path) -> list[Mapping[str, Any]]:
     return data
 
 
-def _positive_int(value: Any, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ContestError(f"{where}: expected a positive integer, got {value!r}")
-    return value
-
-
-def _scoreboard_type(data: Mapping[str, Any], where: str) -> ScoreboardType:
-    """The spec's default when the key is absent: pass-fail."""
-    kind = data.get("scoreboard_type", ScoreboardType.PASS_FAIL.value)
-    try:
-        return ScoreboardType(kind)
-    except ValueError:
-        raise ContestError(f"{where}: scoreboard_type {kind!r} is not `pass-fail` or `score`") from None
-
-
-def _penalty_s(value: Any, where: str, duration_s: float) -> float:
-    """``penalty_time``: a RELTIME ("0:20:00"), or a number of minutes (as older packages write it)."""
-    if value is None:
-        return DEFAULT_PENALTY_S
-    if isinstance(value, bool):
-        raise ContestError(f'{where}: penalty_time must be a duration like "0:20:00" or minutes, got {value!r}')
-    try:
-        minutes = isinstance(value, int | float)
-        penalty = float(value) * 60 if minutes else parse_reltime(value, f"{where}: penalty_time")
-    except TimeError as exc:
-        raise ContestError(str(exc)) from None
-    if not 0 <= penalty <= duration_s:
-        raise ContestError(
-            f"{where}: penalty_time {value!r} is not between 0 and the contest's duration (a number is minutes; "
-            'write a duration quoted, "0:20:00": unquoted, YAML reads 1:00:00 as the number 3600)'
-        )
-    return penalty
-
-
-def _flag(data: Mapping[str, Any], key: str, where: str) -> bool:
-    value = data.get(key, False)
-    if not isinstance(value, bool):
-        raise ContestError(f"{where}: `{key}` must be true or false, got {value!r}")
-    return value
-
-
-def _shortname(data: Mapping[str, Any], where: str) -> str | None:
-    if data.get("shortname") is None:
-        return None
-    value = _text(data, "shortname", where)
-    if not value.strip():
-        raise ContestError(f"{where}: `shortname` must not be empty")
-    return value
-
-
 def load_info(path: Path) -> ContestInfo:
     data = _read(path)
     if not isinstance(data, dict):
         raise ContestError(f"{path}: expected a mapping")
     where = str(path)
-    kind = _scoreboard_type(data, where)
+    kind = scoreboard_type(data, where)
     try:
         start = None if data.get("start_time") is None else parse_time(data["start_time"], f"{where}: start_time")
         if "duration" not in data:
@@ -286,91 +227,33 @@ def load_info(path: Path) -> ContestInfo:
     rate = data.get("rate_limit") or {}
     if not isinstance(rate, dict):
         raise ContestError(f"{where}: rate_limit must be a mapping like {{submissions: 10, seconds: 60}}")
-    name = _text(data, "name", where)
+    name = text(data, "name", where)
     return ContestInfo(
         id=_id(data, "id", where),
         name=name,
-        formal_name=_text(data, "formal_name", where, name),
+        formal_name=text(data, "formal_name", where, name),
         start_s=start,
         duration_s=duration,
         freeze_duration_s=freeze,
         thaw_s=thaw_s,
-        code_limit_kib=_positive_int(data.get("code_limit", DEFAULT_CODE_LIMIT_KIB), f"{where}: code_limit"),
-        rate_submissions=_positive_int(
+        code_limit_kib=positive_int(data.get("code_limit", DEFAULT_CODE_LIMIT_KIB), f"{where}: code_limit"),
+        rate_submissions=positive_int(
             rate.get("submissions", DEFAULT_RATE_SUBMISSIONS), f"{where}: rate_limit.submissions"
         ),
         rate_seconds=float(
-            _positive_int(rate.get("seconds", int(DEFAULT_RATE_SECONDS)), f"{where}: rate_limit.seconds")
+            positive_int(rate.get("seconds", int(DEFAULT_RATE_SECONDS)), f"{where}: rate_limit.seconds")
         ),
         scoreboard_type=kind,
-        penalty_s=_penalty_s(data.get("penalty_time"), where, duration),
-        judge_all_tests=_flag(data, "judge_all_tests", where),
-        shortname=_shortname(data, where),
-        medals=_medals(data.get("medals"), f"{where}: medals"),
+        penalty_s=penalty_s(data.get("penalty_time"), where, duration),
+        judge_all_tests=flag(data, "judge_all_tests", where),
+        shortname=shortname(data, where),
+        medals=medals(data.get("medals"), f"{where}: medals"),
         main_scoreboard_group_id=None
         if data.get("main_scoreboard_group_id") is None
         else _id(data, "main_scoreboard_group_id", where),
-        clarifications=_clar_limits(data.get("clarification_limits"), f"{where}: clarification_limits"),
-        print_command=_print_command(data.get("print_command"), where),
-        time_factors=_time_factors(data.get("languages"), f"{where}: languages"),
-    )
-
-
-def _medals(data: Any, where: str) -> Medals:
-    """``medals: {gold: 4, silver: 4, bronze: 4}`` (each optional, 0 or more)."""
-    if data is None:
-        return Medals()
-    if not isinstance(data, dict) or set(data) - {"gold", "silver", "bronze"}:
-        raise ContestError(f"{where}: expected a mapping like {{gold: 4, silver: 4, bronze: 4}}")
-    counts = {}
-    for colour, value in data.items():
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise ContestError(f"{where}.{colour}: expected a whole number, 0 or more, got {value!r}")
-        counts[colour] = value
-    return Medals(**counts)
-
-
-def _time_factors(data: Any, where: str) -> tuple[tuple[str, float], ...]:
-    """``languages: [{id: java, time_factor: 1.5}, ...]`` (the ids are checked against the server's
-    languages when it starts)."""
-    if data is None:
-        return ()
-    if not isinstance(data, list) or not all(isinstance(e, dict) for e in data):
-        raise ContestError(f"{where}: expected a list like [{{id: java, time_factor: 1.5}}]")
-    out = []
-    for i, entry in enumerate(data, start=1):
-        lang = _text(entry, "id", f"{where} entry {i}")
-        factor = entry.get("time_factor", 1.0)
-        if isinstance(factor, bool) or not isinstance(factor, int | float) or not 0.1 <= factor <= 100:
-            raise ContestError(f"{where} entry {i}: time_factor must be a number from 0.1 to 100, got {factor!r}")
-        out.append((lang, float(factor)))
-    _unique([lang for lang, _ in out], Path(where), "language id")
-    return tuple(out)
-
-
-def _print_command(value: Any, where: str) -> tuple[str, ...] | None:
-    if value is None:
-        return None
-    try:
-        argv = tuple(shlex.split(value)) if isinstance(value, str) else ()
-    except ValueError:
-        argv = ()
-    if not argv:
-        raise ContestError(f'{where}: print_command must be a command like "lp -d lab", got {value!r}')
-    return argv
-
-
-def _clar_limits(data: Any, where: str) -> ClarLimits:
-    """``clarification_limits: {text_chars: 2000, questions: 5, seconds: 300}`` (each optional)."""
-    if data is None:
-        return ClarLimits()
-    if not isinstance(data, dict) or set(data) - {"text_chars", "questions", "seconds"}:
-        raise ContestError(f"{where}: expected a mapping like {{text_chars: 2000, questions: 5, seconds: 300}}")
-    default = ClarLimits()
-    return ClarLimits(
-        text_chars=_positive_int(data.get("text_chars", default.text_chars), f"{where}.text_chars"),
-        questions=_positive_int(data.get("questions", default.questions), f"{where}.questions"),
-        seconds=float(_positive_int(data.get("seconds", int(default.seconds)), f"{where}.seconds")),
+        clarifications=clar_limits(data.get("clarification_limits"), f"{where}: clarification_limits"),
+        print_command=print_command(data.get("print_command"), where),
+        time_factors=time_factors(data.get("languages"), f"{where}: languages"),
     )
 
 
@@ -402,27 +285,19 @@ def load_problems(path: Path, roots: Sequence[Path], code_limit_kib: int) -> tup
         out.append(
             ContestProblem(
                 id=pid,
-                label=_text(entry, "label", where, LABELS[i] if i < len(LABELS) else pid),
-                name=_text(entry, "name", where, problem.name),
+                label=text(entry, "label", where, LABELS[i] if i < len(LABELS) else pid),
+                name=text(entry, "name", where, problem.name),
                 ordinal=ordinal,
                 problem=problem,
-                code_limit_kib=_positive_int(limit, f"{where}: code_limit"),
+                code_limit_kib=positive_int(limit, f"{where}: code_limit"),
                 rgb=None if rgb is None else str(rgb),
                 color=None if entry.get("color") is None else str(entry["color"]),
             )
         )
-    _unique([p.id for p in out], path, "problem id")
-    _unique([p.label for p in out], path, "label")
-    _unique([str(p.ordinal) for p in out], path, "ordinal")
+    unique([p.id for p in out], path, "problem id")
+    unique([p.label for p in out], path, "label")
+    unique([str(p.ordinal) for p in out], path, "ordinal")
     return tuple(sorted(out, key=lambda p: p.ordinal))
-
-
-def _unique(values: Sequence[str], path: Path, what: str) -> None:
-    seen: set[str] = set()
-    for v in values:
-        if v in seen:
-            raise ContestError(f"{path}: {what} {v!r} appears twice")
-        seen.add(v)
 
 
 def _objects(path: Path | None, keys: Sequence[str]) -> tuple[dict[str, Any], ...]:
@@ -433,9 +308,9 @@ def _objects(path: Path | None, keys: Sequence[str]) -> tuple[dict[str, Any], ..
         where = f"{path} entry {i + 1}"
         obj = {k: entry[k] for k in keys if entry.get(k) is not None}
         obj["id"] = _id(entry, "id", where)
-        obj["name"] = _text(entry, "name", where)
+        obj["name"] = text(entry, "name", where)
         out.append(obj)
-    _unique([o["id"] for o in out], path, "id")
+    unique([o["id"] for o in out], path, "id")
     return tuple(out)
 
 
@@ -469,15 +344,15 @@ def load_teams(path: Path | None, groups: set[str], organizations: set[str]) -> 
         teams.append(
             Team(
                 id=tid,
-                name=_text(entry, "name", where, tid),
-                label=_text(entry, "label", where, tid),
+                name=text(entry, "name", where, tid),
+                label=text(entry, "label", where, tid),
                 display_name=None if entry.get("display_name") is None else str(entry["display_name"]),
                 organization_id=None if org is None else str(org),
                 group_ids=tuple(str(g) for g in group_ids),
                 icpc_id=None if entry.get("icpc_id") is None else str(entry["icpc_id"]),
             )
         )
-    _unique([t.id for t in teams], path, "team id")
+    unique([t.id for t in teams], path, "team id")
     return tuple(teams)
 
 
@@ -487,8 +362,8 @@ def load_accounts(path: Path | None, teams: set[str]) -> tuple[AccountSpec, ...]
     accounts = []
     for i, entry in enumerate(_list(_read(path), path)):
         where = f"{path} entry {i + 1}"
-        username = _text(entry, "username", where)
-        kind = _text(entry, "type", where)
+        username = text(entry, "username", where)
+        kind = text(entry, "type", where)
         if kind not in ACCOUNT_TYPES:
             raise ContestError(f"{where}: type {kind!r} is not one of {', '.join(ACCOUNT_TYPES)}")
         team_id = None if entry.get("team_id") is None else str(entry["team_id"])
@@ -509,8 +384,8 @@ def load_accounts(path: Path | None, teams: set[str]) -> tuple[AccountSpec, ...]
                 name=None if entry.get("name") is None else str(entry["name"]),
             )
         )
-    _unique([a.id for a in accounts], path, "account id")
-    _unique([a.username for a in accounts], path, "username")
+    unique([a.id for a in accounts], path, "account id")
+    unique([a.username for a in accounts], path, "username")
     return tuple(accounts)
 
 

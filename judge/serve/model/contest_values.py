@@ -1,0 +1,153 @@
+"""contest.yaml's values, each checked on its own: a wrong one is a ``ContestError`` of one line naming the
+file and the key (model/contest.py reads the files and puts the values together)."""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from judge.scoreboard.awards import Medals
+from judge.scoreboard.passfail import DEFAULT_PENALTY_S, ScoreboardType
+from judge.serve.model.times import TimeError, parse_reltime
+
+
+class ContestError(Exception):
+    """The contest package is incomplete or malformed (one line)."""
+
+
+@dataclass(frozen=True)
+class ClarLimits:
+    """contest.yaml's ``clarification_limits`` (ours): the longest text, and how many questions a team may
+    ask within ``seconds``."""
+
+    text_chars: int = 2000
+    questions: int = 5
+    seconds: float = 300.0
+
+
+def text(entry: Mapping[str, Any], key: str, where: str, default: str | None = None) -> str:
+    value = entry.get(key, default)
+    if value is None:
+        raise ContestError(f"{where}: `{key}` is required")
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        raise ContestError(f"{where}: `{key}` must be a string, got {value!r}")
+    return str(value)
+
+
+def positive_int(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ContestError(f"{where}: expected a positive integer, got {value!r}")
+    return value
+
+
+def scoreboard_type(data: Mapping[str, Any], where: str) -> ScoreboardType:
+    """The spec's default when the key is absent: pass-fail."""
+    kind = data.get("scoreboard_type", ScoreboardType.PASS_FAIL.value)
+    try:
+        return ScoreboardType(kind)
+    except ValueError:
+        raise ContestError(f"{where}: scoreboard_type {kind!r} is not `pass-fail` or `score`") from None
+
+
+def penalty_s(value: Any, where: str, duration_s: float) -> float:
+    """``penalty_time``: a RELTIME ("0:20:00"), or a number of minutes (as older packages write it)."""
+    if value is None:
+        return DEFAULT_PENALTY_S
+    if isinstance(value, bool):
+        raise ContestError(f'{where}: penalty_time must be a duration like "0:20:00" or minutes, got {value!r}')
+    try:
+        minutes = isinstance(value, int | float)
+        penalty = float(value) * 60 if minutes else parse_reltime(value, f"{where}: penalty_time")
+    except TimeError as exc:
+        raise ContestError(str(exc)) from None
+    if not 0 <= penalty <= duration_s:
+        raise ContestError(
+            f"{where}: penalty_time {value!r} is not between 0 and the contest's duration (a number is minutes; "
+            'write a duration quoted, "0:20:00": unquoted, YAML reads 1:00:00 as the number 3600)'
+        )
+    return penalty
+
+
+def flag(data: Mapping[str, Any], key: str, where: str) -> bool:
+    value = data.get(key, False)
+    if not isinstance(value, bool):
+        raise ContestError(f"{where}: `{key}` must be true or false, got {value!r}")
+    return value
+
+
+def shortname(data: Mapping[str, Any], where: str) -> str | None:
+    if data.get("shortname") is None:
+        return None
+    value = text(data, "shortname", where)
+    if not value.strip():
+        raise ContestError(f"{where}: `shortname` must not be empty")
+    return value
+
+
+def medals(data: Any, where: str) -> Medals:
+    """``medals: {gold: 4, silver: 4, bronze: 4}`` (each optional, 0 or more)."""
+    if data is None:
+        return Medals()
+    if not isinstance(data, dict) or set(data) - {"gold", "silver", "bronze"}:
+        raise ContestError(f"{where}: expected a mapping like {{gold: 4, silver: 4, bronze: 4}}")
+    counts = {}
+    for colour, value in data.items():
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ContestError(f"{where}.{colour}: expected a whole number, 0 or more, got {value!r}")
+        counts[colour] = value
+    return Medals(**counts)
+
+
+def time_factors(data: Any, where: str) -> tuple[tuple[str, float], ...]:
+    """``languages: [{id: java, time_factor: 1.5}, ...]`` (the ids are checked against the server's
+    languages when it starts)."""
+    if data is None:
+        return ()
+    if not isinstance(data, list) or not all(isinstance(e, dict) for e in data):
+        raise ContestError(f"{where}: expected a list like [{{id: java, time_factor: 1.5}}]")
+    out = []
+    for i, entry in enumerate(data, start=1):
+        lang = text(entry, "id", f"{where} entry {i}")
+        factor = entry.get("time_factor", 1.0)
+        if isinstance(factor, bool) or not isinstance(factor, int | float) or not 0.1 <= factor <= 100:
+            raise ContestError(f"{where} entry {i}: time_factor must be a number from 0.1 to 100, got {factor!r}")
+        out.append((lang, float(factor)))
+    unique([lang for lang, _ in out], Path(where), "language id")
+    return tuple(out)
+
+
+def print_command(value: Any, where: str) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    try:
+        argv = tuple(shlex.split(value)) if isinstance(value, str) else ()
+    except ValueError:
+        argv = ()
+    if not argv:
+        raise ContestError(f'{where}: print_command must be a command like "lp -d lab", got {value!r}')
+    return argv
+
+
+def clar_limits(data: Any, where: str) -> ClarLimits:
+    """``clarification_limits: {text_chars: 2000, questions: 5, seconds: 300}`` (each optional)."""
+    if data is None:
+        return ClarLimits()
+    if not isinstance(data, dict) or set(data) - {"text_chars", "questions", "seconds"}:
+        raise ContestError(f"{where}: expected a mapping like {{text_chars: 2000, questions: 5, seconds: 300}}")
+    default = ClarLimits()
+    return ClarLimits(
+        text_chars=positive_int(data.get("text_chars", default.text_chars), f"{where}.text_chars"),
+        questions=positive_int(data.get("questions", default.questions), f"{where}.questions"),
+        seconds=float(positive_int(data.get("seconds", int(default.seconds)), f"{where}.seconds")),
+    )
+
+
+def unique(values: Sequence[str], path: Path, what: str) -> None:
+    seen: set[str] = set()
+    for v in values:
+        if v in seen:
+            raise ContestError(f"{path}: {what} {v!r} appears twice")
+        seen.add(v)
