@@ -309,7 +309,12 @@ def test_the_database_holds_no_key_and_its_sessions_cannot_be_replayed(server: S
         admin = log_in(api, "admin")
         assert admin.request("GET", "/admin").status_code == 200
         conn = db(server)
-        assert {k for (k,) in conn.execute("SELECT key FROM meta")} <= {"contest_id", "freeze_time", "thaw_time", "scoreboard_type"}
+        assert {k for (k,) in conn.execute("SELECT key FROM meta")} <= {
+            "contest_id",
+            "freeze_time",
+            "thaw_time",
+            "scoreboard_type",
+        }
         rows = conn.execute("SELECT selector, verifier_sha256 FROM sessions").fetchall()
         selector, verifier = admin.client.cookies[COOKIE].split(".")
         assert rows == [(selector, rows[0][1])] and verifier not in rows[0][1]  # the hash only

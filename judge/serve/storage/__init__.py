@@ -149,6 +149,10 @@ class Writer(Reader, Protocol):
 
     def replace_accounts(self, accounts: Sequence[AccountRecord]) -> None: ...
 
+    def set_password_hash(self, account_id: str, password_hash: str) -> None:
+        """One account's hash, made anew (with the current argon2 parameters) at a login."""
+        ...
+
     def add_submission(self, new: NewSubmission) -> SubmissionRecord: ...
 
     def enqueue(self, submission_id: int, reason: str, now: float) -> int:

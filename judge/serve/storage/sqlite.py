@@ -207,6 +207,9 @@ class SqliteWriter(SqliteReader):
             [(a.id, a.username, a.password_hash, a.type, a.team_id, a.name) for a in accounts],
         )
 
+    def set_password_hash(self, account_id: str, password_hash: str) -> None:
+        self._c.execute("UPDATE accounts SET password_hash = ? WHERE id = ?", (password_hash, account_id))
+
     def add_submission(self, new: NewSubmission) -> SubmissionRecord:
         cur = self._c.execute(
             "INSERT INTO submissions (team_id, account_id, problem_id, language_id, entry_point, time_s, files) "
