@@ -295,20 +295,24 @@ def _passfail_rows(page: Page, st: Standings, shown: bool) -> list[dict[str, Any
 
 
 def board_view(page: Page) -> dict[str, Any]:
+    """The board's page: its table is rendered once per ranked board (and whether problems are shown), for
+    every viewer who gets that board (it holds nothing of the viewer's: issue 32)."""
     board, ranked = boards.ranked(page.server, page.sight)
     shown = visibility.board_view(page.sight).show_problems
-    pass_fail = ranked.standings is not None
-    rows = _passfail_rows(page, ranked.standings, shown) if ranked.standings is not None else _score_rows(page, board)
     live = page.viewer.staff and page.sight.phase.board_frozen(page.now)
-    info = page.server.contest.info
-    return {
-        "board": board,
-        "problems": _problem_heads(page, shown),
-        "rows": rows,
-        "staff_live": live,
-        "pass_fail": pass_fail,
-        "penalty_minutes": minutes(info.penalty_s),
-    }
+    table = ranked.derived(("table.html", shown), lambda: Markup(_board_table(page, board, ranked, shown)))
+    return {"board": board, "board_table": table, "staff_live": live}
+
+
+def _board_table(page: Page, board: dict[str, Any], ranked: boards.Ranked, shown: bool) -> str:
+    standings = ranked.standings
+    rows = _passfail_rows(page, standings, shown) if standings is not None else _score_rows(page, board)
+    return page.env.get_template("serve/_board_table.html").render(
+        problems=_problem_heads(page, shown),
+        rows=rows,
+        pass_fail=standings is not None,
+        penalty_minutes=minutes(page.server.contest.info.penalty_s),
+    )
 
 
 def scoreboard(page: Page) -> Response:

@@ -4,10 +4,11 @@ as visibility.board_view says, and cached; and the awards the board decides (fir
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from judge.scoreboard.passfail import Standings
@@ -31,10 +32,19 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Ranked:
     """A ranked board: the spec's rows, and for a pass-fail contest the standings they were written from
-    (the pages draw their cells, first to solve among them, and the awards read them)."""
+    (the pages draw their cells, first to solve among them, and the awards read them). ``memo``: what is
+    made of this board once for every request that gets it (the rows as JSON, the pages' table as HTML:
+    ``derived``), dropped with it when a change makes another board."""
 
     rows: list[dict[str, Any]]
     standings: Standings | None = None
+    memo: dict[Hashable, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def derived(self, key: Hashable, make: Callable[[], Any]) -> Any:
+        """``make()``, once per board and key (two threads may make it once each, never wrong)."""
+        if key not in self.memo:
+            self.memo[key] = make()
+        return self.memo[key]
 
 
 class BoardCache:
@@ -100,6 +110,19 @@ def ranked(server: Server, sight: Sight, group_id: str | None = None) -> tuple[d
 def scoreboard(server: Server, sight: Sight, group_id: str | None = None) -> dict[str, Any]:
     """The scoreboard object for whoever looks."""
     return ranked(server, sight, group_id)[0]
+
+
+def scoreboard_bytes(server: Server, sight: Sight, group_id: str | None = None) -> bytes:
+    """The scoreboard object as the API sends it (compact JSON, the same bytes ``json.dumps`` of
+    ``scoreboard`` gives): the rows are serialized once per board, not once per request (issue 32)."""
+    doc, board = ranked(server, sight, group_id)
+    rows = board.derived("rows.json", lambda: _dumps(doc["rows"]))
+    head = _dumps({k: v for k, v in doc.items() if k != "rows"})
+    return f'{head[:-1]},"rows":{rows}}}'.encode()
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":"))
 
 
 def awards(server: Server, sight: Sight) -> list[dict[str, Any]]:

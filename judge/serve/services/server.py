@@ -34,7 +34,7 @@ from judge.serve.services.accounts import (
     sync_accounts,
 )
 from judge.serve.services.board import BoardCache
-from judge.serve.services.events import EventBus, publish_if_changed, sync_collection
+from judge.serve.services.events import EventBus, EventLog, publish_if_changed, sync_collection
 from judge.serve.services.judging import JobQueue, JudgeFn, JudgingSetup, republish_judgements
 from judge.serve.services.pool import JudgingPool
 from judge.serve.services.timeline import Timeline
@@ -182,7 +182,7 @@ def open_server(
 
     with storage.read() as r:
         auth = Authenticator(r.accounts(), hasher, clock, options.login_limits, options.verify_at_once, store_rehash)
-    bus = EventBus()
+    bus = EventBus(EventLog(storage))
     timeline = Timeline(contest.info, storage, clock, bus)
     queue = JobQueue(storage, timeline, bus, JudgingSetup(contest, languages, judge_fn, options.log))
     pool = JudgingPool(queue, workers=options.workers, capacity=options.capacity, log=options.log)
@@ -191,4 +191,5 @@ def open_server(
     with storage.write() as w:
         _publish_configuration(w, server, clock.now())
     timeline.tick()
+    bus.notify()  # the event log's copy in memory reads what is there
     return server
