@@ -41,6 +41,7 @@ from datetime import datetime
 from pathlib import Path
 
 PROGRAMS = (("rummy", "wrong_answer/always_raises.py", 4), ("rummy", "accepted/closed_form.py", 1))
+TIMEOUT_S = 30.0  # a request not answered by then is counted as failed (timed out), not timed
 
 
 @dataclass
@@ -111,6 +112,7 @@ class Run:
     ended: dict[str, float] = field(default_factory=dict)
     duplicated: int = 0
     feeds_open: int = 0
+    at_stop: tuple[float, int, dict[str, float]] = field(default_factory=lambda: (0.0, 0, {}))  # when, feeds, judged
     feed_errors: list[str] = field(default_factory=list)
 
     async def timed(
@@ -118,8 +120,8 @@ class Run:
     ) -> Reply | None:
         t0 = time.perf_counter()
         try:
-            reply = await request(self.port, method, path, headers, body)
-        except OSError as exc:
+            reply = await asyncio.wait_for(request(self.port, method, path, headers, body), TIMEOUT_S)
+        except (OSError, TimeoutError) as exc:
             self.failures[f"{kind}: {type(exc).__name__}"] += 1
             return None
         self.latency[kind].append(time.perf_counter() - t0)
@@ -218,7 +220,9 @@ async def poll_board(run: Run, rps: float) -> None:
         task.add_done_callback(tasks.discard)
         n += 1
         await asyncio.sleep(max(0.0, t0 + n / rps - time.monotonic()))
-    await asyncio.gather(*tasks)
+    for task in list(tasks):  # the run is over: what is still waiting is not counted
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
 
 
 async def _ignore(coro) -> None:  # noqa: ANN001
@@ -294,17 +298,23 @@ async def drive(run: Run, plan: Plan, db: Path) -> float:
     while time.monotonic() - run_t0[0] < plan.max_s:
         finished = finished_judgements(db)
         if len(finished) >= len(run.acked) and all(len(run.received.get(j, ())) >= run.feeds_open for j in finished):
+            await asyncio.sleep(0.5)
             break
         await asyncio.sleep(1.0)
+    run.at_stop = (time.time(), run.feeds_open, finished_judgements(db))
     run.stop.set()
+    await asyncio.sleep(1.0)
+    for task in teams:  # a team still waiting for an answer at the end is not waited for
+        task.cancel()
     await asyncio.gather(board, *teams, return_exceptions=True)
     return time.monotonic() - run_t0[0]
 
 
-def finished_judgements(db: Path) -> set[str]:
+def finished_judgements(db: Path) -> dict[str, float]:
+    """Every finished judgement's API id, and when it finished."""
     with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as con:
-        rows = con.execute("SELECT submission_id, ordinal FROM judgements WHERE end_s IS NOT NULL").fetchall()
-    return {str(s) if o == 1 else f"{s}-{o}" for s, o in rows}
+        rows = con.execute("SELECT submission_id, ordinal, end_s FROM judgements WHERE end_s IS NOT NULL").fetchall()
+    return {str(s) if o == 1 else f"{s}-{o}": e for s, o, e in rows}
 
 
 def proc_usage(pid: int) -> tuple[float, float, int]:
@@ -333,7 +343,8 @@ def report(run: Run, plan: Plan, db: Path, wall_s: float, usage: tuple[float, fl
         ("submission acknowledgement", run.latency["submission ack"]),
     ]
     finished = finished_judgements(db)
-    lags = [max(run.received[j]) - run.ended[j] for j in finished if run.received.get(j)]
+    stop_s, feeds, judged = run.at_stop
+    lags = [max(run.received[j]) - run.ended[j] for j in judged if len(run.received.get(j, ())) >= feeds]
     rows.append(("event delivery lag (to the last feed)", lags))
     for name, v in rows:
         cells = [f"{pct(v, q) * 1000:7.0f}ms" for q in (0.5, 0.99, 1.0)] if v else ["-".rjust(9)] * 3
@@ -344,15 +355,17 @@ def report(run: Run, plan: Plan, db: Path, wall_s: float, usage: tuple[float, fl
             "SELECT count(*) FROM (SELECT submission_id FROM judgements GROUP BY 1 HAVING count(*) > 1)"
         ).fetchone()[0]
     lost_subs = len(set(run.acked) - stored)
-    feeds = plan.teams - len(run.feed_errors)
-    lost_events = sum(max(0, feeds - len(run.received.get(j, ()))) for j in finished)
+    # a judgement finished 10 s before the end that an open feed never got is lost; later ones may be on the way
+    lost_events = sum(max(0, feeds - len(run.received.get(j, ()))) for j, e in judged.items() if e < stop_s - 10)
+    late = sum(1 for j, e in judged.items() if e >= stop_s - 10 and len(run.received.get(j, ())) < feeds)
     print(
         f"\nsubmissions: {len(run.acked)} of {plan.teams} acknowledged, {len(stored)} stored, {len(finished)} judged; "
         f"lost {lost_subs}, judged twice {twice}"
     )
     print(
-        f"feeds: {feeds} of {plan.teams} open; finished judgements a feed never received (lost): {lost_events}; "
-        f"received twice (duplicated): {run.duplicated}"
+        f"feeds: {feeds} of {plan.teams} open at the end; finished judgements a feed never received (lost): "
+        f"{lost_events}; received twice (duplicated): {run.duplicated}; finished in the last 10 s, not yet at "
+        f"every feed: {late}"
     )
     own, children, hwm_kib = usage
     cores = os.cpu_count() or 1

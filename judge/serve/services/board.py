@@ -59,6 +59,11 @@ class BoardCache:
         self._lock = threading.Lock()
         self._rows: OrderedDict[Hashable, Ranked] = OrderedDict()
 
+    def clear(self) -> None:
+        """Forget every board (each is computed anew when next asked for)."""
+        with self._lock:
+            self._rows.clear()
+
     def rows(self, key: Hashable, compute: Callable[[], Ranked]) -> Ranked:
         with self._lock:
             if key in self._rows:
