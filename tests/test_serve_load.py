@@ -84,3 +84,17 @@ def test_a_wrong_password_rehashes_nothing(tmp_path: Path) -> None:
     assert Api.of(server).request("GET", "/api/contests/test/account", "team1", "wrong").status_code == 401
     assert stored_hash(server, "team1") == yaml_hashes["team1"]
     server.close()
+
+
+def test_static_files_carry_an_etag_and_a_matching_one_is_a_304(tmp_path: Path) -> None:
+    server = make_server(write_contest(tmp_path / "contest"), FakeClock(T0 + HOUR))
+    api = Api.of(server)
+    first = api.get("/static/serve.css")
+    assert first.status_code == 200 and first.content
+    etag = first.headers["etag"]
+    assert etag.startswith('"') and "max-age" in first.headers["cache-control"]
+    again = api.get("/static/serve.css", headers={"If-None-Match": f'"other", {etag}'})
+    assert again.status_code == 304 and not again.content and again.headers["etag"] == etag
+    assert api.get("/static/serve.css", headers={"If-None-Match": '"other"'}).status_code == 200
+    assert api.get("/static/live.js").headers["etag"] != etag
+    server.close()

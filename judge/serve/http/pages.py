@@ -10,6 +10,7 @@ scoreboard (404). During the freeze a team still sees its own results, as in the
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -327,9 +328,12 @@ def static(page: Page) -> Response:
     path = STATIC / name
     if "/" in name or path.suffix not in STATIC_TYPES or not path.is_file():
         raise Refused(404, f"no file {name!r}")
-    return Response(
-        path.read_bytes(), media_type=STATIC_TYPES[path.suffix], headers={"Cache-Control": "public, max-age=300"}
-    )
+    data = path.read_bytes()
+    # cached for 5 minutes, then revalidated: the same bytes are a 304 (no body) by their ETag
+    headers = {"Cache-Control": "public, max-age=300", "ETag": f'"{hashlib.sha256(data).hexdigest()[:32]}"'}
+    if page.if_none_match is not None and headers["ETag"] in {t.strip() for t in page.if_none_match.split(",")}:
+        return Response(status_code=304, headers=headers)
+    return Response(data, media_type=STATIC_TYPES[path.suffix], headers=headers)
 
 
 PAGES: tuple[PageSpec, ...] = (
