@@ -111,6 +111,7 @@ class Run:
     received: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     ended: dict[str, float] = field(default_factory=dict)
     duplicated: int = 0
+    submits_done: int = 0  # teams whose submission was answered (or failed)
     feeds_open: int = 0
     at_stop: tuple[float, int, dict[str, float]] = field(default_factory=lambda: (0.0, 0, {}))  # when, feeds, judged
     feed_errors: list[str] = field(default_factory=list)
@@ -248,7 +249,10 @@ async def submit(run: Run, n: int, user: str, at_s: float) -> None:
     await asyncio.sleep(at_s)
     body, _ = submission_body(n)
     headers = {"Authorization": basic(user, run.passwords[user]), "Content-Type": "application/json"}
-    reply = await run.timed("submission ack", "POST", f"/api/contests/{run.cid}/submissions", headers, body)
+    try:
+        reply = await run.timed("submission ack", "POST", f"/api/contests/{run.cid}/submissions", headers, body)
+    finally:
+        run.submits_done += 1
     if reply is not None and reply.status == 201:
         run.acked[int(json.loads(reply.body)["id"])] = user
 
@@ -297,7 +301,8 @@ async def drive(run: Run, plan: Plan, db: Path) -> float:
     await asyncio.sleep(rush_from + plan.rush_s)
     while time.monotonic() - run_t0[0] < plan.max_s:
         finished = finished_judgements(db)
-        if len(finished) >= len(run.acked) and all(len(run.received.get(j, ())) >= run.feeds_open for j in finished):
+        delivered = all(len(run.received.get(j, ())) >= run.feeds_open for j in finished)
+        if run.submits_done >= plan.teams and len(finished) >= len(run.acked) and delivered:
             await asyncio.sleep(0.5)
             break
         await asyncio.sleep(1.0)
@@ -397,5 +402,7 @@ def main(server, contest: Path, passwords: dict[str, str], contest_id: str, plan
     server.stop()
     ok = report(run, plan, db, wall, usage)
     print(f"load average after: {os.getloadavg()[0]:.2f}; run {wall:.0f} s")
+    if len(run.acked) < plan.teams:
+        print(f"NOTE: only {len(run.acked)} of {plan.teams} submissions were acknowledged (see the refusals above)")
     print("OK: nothing lost, nothing duplicated" if ok else "FAILED")
     return 0 if ok else 1

@@ -23,6 +23,7 @@ import hmac
 import threading
 from collections import deque
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from argon2 import PasswordHasher, extract_parameters
@@ -200,8 +201,10 @@ class Authenticator:
         self._verified: dict[str, bytes] = {}
         self._lock = threading.Lock()
         # argon2 is slow and takes memory on purpose: a login storm at the start of a contest (every team at
-        # once) must not take the memory the judging needs, so at most this many verify at a time
-        self._argon2 = threading.BoundedSemaphore(max(1, verify_at_once))
+        # once) must not take the memory the judging needs, so at most this many verify at a time, each in
+        # one of as many threads of their own: the memory a hash took stays with the thread that freed it
+        # (glibc's per-thread arenas), so hashing in any of the 40 request threads would keep ~40 x 19 MiB
+        self._argon2 = ThreadPoolExecutor(max(1, verify_at_once), thread_name_prefix="argon2")
 
     def viewer_of_account(self, account_id: str) -> Viewer | None:
         """The viewer of an account (a page session names it); None if it is gone."""
@@ -231,8 +234,8 @@ class Authenticator:
             known = self._verified.get(username)
         if stored is not None and known is not None and hmac.compare_digest(known, fingerprint):
             return stored.viewer
-        with self._argon2:
-            ok = _verifies(self._hasher, stored.digest if stored else self._dummy, password) and stored is not None
+        digest = stored.digest if stored else self._dummy
+        ok = self._argon2.submit(_verifies, self._hasher, digest, password).result() and stored is not None
         if not ok:
             self._per_user.failed(user_key)
             self._per_address.failed(address_key)
@@ -247,8 +250,7 @@ class Authenticator:
 
     def _rehash(self, username: str, stored: _Stored, password: str) -> None:
         """The password verified against a hash made with other parameters: make it anew with ours."""
-        with self._argon2:
-            digest = self._hasher.hash(password)
+        digest = self._argon2.submit(self._hasher.hash, password).result()
         with self._lock:
             if self._accounts.get(username) is not stored:
                 return
