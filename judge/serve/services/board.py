@@ -48,7 +48,8 @@ class Ranked:
 
 
 class BoardCache:
-    """The last boards computed, keyed on all they depend on (the caller's key: the newest event, since
+    """The last boards computed, keyed on all they depend on (the caller's key: the newest events of the
+    types in BOARD_EVENTS, since
     every change to a submission or judgement publishes one in the same transaction; the freeze in force;
     the contest's times; the group; whether problems are shown). Under load every poll of the board asks
     for the same one: it is ranked once per change, not once per request. Thread-safe. The rows given out
@@ -75,6 +76,12 @@ class BoardCache:
             while len(self._rows) > self._size:
                 self._rows.popitem(last=False)
         return rows
+
+
+# what the board is made of publishes these in the transaction that changes it (a submission, a judgement
+# started, finished, rejudged, republished at the thaw; a team): a newer one means another board, and the
+# other events (a run's, of which a judgement has one per test; a clarification's) leave it as it was
+BOARD_EVENTS = ("submissions", "judgements", "teams")
 
 
 def group_contest(contest: Contest, group_id: str | None) -> Contest:
@@ -105,7 +112,8 @@ def ranked(server: Server, sight: Sight, group_id: str | None = None) -> tuple[d
     contest = group_contest(server.contest, group_id)
     info = contest.info
     with server.storage.read() as r:
-        key = (r.latest_event(), view.frozen_from, info.start_s, info.end_s, group_id, view.show_problems)
+        changed = tuple(r.latest_event_of(kind) for kind in BOARD_EVENTS)
+        key = (changed, view.frozen_from, info.start_s, info.end_s, group_id, view.show_problems)
         board = server.boards.rows(
             key, lambda: ranked_rows(r, contest, server.contest, view.frozen_from, view.show_problems)
         )

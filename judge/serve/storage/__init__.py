@@ -111,6 +111,10 @@ class Reader(Protocol):
         """The newest event's token (0: none)."""
         ...
 
+    def latest_event_of(self, kind: str) -> int:
+        """The newest event's id among those of type ``kind`` (0: none)."""
+        ...
+
     def last_event(self, kind: str, obj_id: str | None) -> EventRecord | None: ...
 
     def event_objects(self, kind: str) -> list[str]:

@@ -98,6 +98,7 @@ CREATE TABLE IF NOT EXISTS events (
     staff INTEGER NOT NULL DEFAULT 1
 );
 CREATE INDEX IF NOT EXISTS events_object ON events(type, obj_id, id);
+CREATE INDEX IF NOT EXISTS events_type ON events(type, id);
 CREATE TABLE IF NOT EXISTS sessions (
     selector TEXT PRIMARY KEY,
     verifier_sha256 TEXT NOT NULL,

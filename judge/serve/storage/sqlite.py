@@ -157,6 +157,9 @@ class SqliteReader:
     def latest_event(self) -> int:
         return int(self._c.execute("SELECT max(id) FROM events").fetchone()[0] or 0)
 
+    def latest_event_of(self, kind: str) -> int:
+        return int(self._c.execute("SELECT max(id) FROM events WHERE type = ?", (kind,)).fetchone()[0] or 0)
+
     def last_event(self, kind: str, obj_id: str | None) -> EventRecord | None:
         row = self._c.execute(
             "SELECT * FROM events WHERE type = ? AND obj_id IS ? ORDER BY id DESC LIMIT 1", (kind, obj_id)
