@@ -23,9 +23,7 @@ C = "/api/contests/test"
 END = T0 + 5 * HOUR
 TEAMS = ("team1", "team2", "team3")
 VIEWERS: tuple[str | None, ...] = (None, "team1", "judge")  # the public, a team, staff
-MACHINE = settings(
-    max_examples=12, stateful_step_count=14, deadline=None, suppress_health_check=list(HealthCheck)
-)
+MACHINE = settings(max_examples=12, stateful_step_count=14, deadline=None, suppress_health_check=list(HealthCheck))
 
 
 class World(RuleBasedStateMachine):

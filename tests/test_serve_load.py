@@ -98,3 +98,38 @@ def test_static_files_carry_an_etag_and_a_matching_one_is_a_304(tmp_path: Path) 
     assert api.get("/static/serve.css", headers={"If-None-Match": '"other"'}).status_code == 200
     assert api.get("/static/live.js").headers["etag"] != etag
     server.close()
+
+
+def test_a_client_that_goes_away_before_its_body_is_a_4xx_not_a_traceback(tmp_path: Path) -> None:
+    """Under load a client may give up while its submission's body is on the way (the 500-team bench's
+    timeouts): uvicorn then reports a disconnect, which was a traceback in the log and a 500."""
+    from judge.serve.http.app import create_app
+
+    server = make_server(write_contest(tmp_path / "contest"), FakeClock(T0 + HOUR))
+    app = create_app(server)
+    for path, kind in (("/api/contests/test/submissions", "application/json"), ("/login", "text/plain")):
+        scope = {
+            "type": "http",
+            "method": "POST",
+            "path": path,
+            "raw_path": path.encode(),
+            "query_string": b"",
+            "headers": [(b"host", b"testserver"), (b"content-type", kind.encode()), (b"content-length", b"100")],
+            "client": ("127.0.0.1", 40000),
+            "server": ("testserver", 80),
+            "scheme": "http",
+            "http_version": "1.1",
+            "root_path": "",
+        }
+        messages = iter([{"type": "http.request", "body": b"{", "more_body": True}, {"type": "http.disconnect"}])
+        sent: list[dict] = []
+
+        async def receive(messages=messages) -> dict:  # noqa: ANN001
+            return next(messages)
+
+        async def send(message: dict, sent: list[dict] = sent) -> None:
+            sent.append(message)
+
+        asyncio.run(app(scope, receive, send))
+        assert sent[0]["type"] == "http.response.start" and 400 <= sent[0]["status"] < 500, (path, sent[0])
+    server.close()
