@@ -318,7 +318,7 @@ def main() -> int:
         p99s = f"{pct(steady, 0.99) * 1000:11.1f}" if steady else f"{'-':>11}"
         print(f"{kind:28} {len(v):6d} {pct(v, 0.5) * 1000:8.1f} {pct(v, 0.99) * 1000:8.1f} {max(v) * 1000:8.1f} {p99s}")
     print(f"(p99 steady: without the {SETTLE_S:g} s after the restart, when every client's password is verified anew;)")
-    print("(1st: a team's first API request, and POST /login: the password is verified with argon2, two at a time)")
+    print("(1st: a team's first API request, and POST /login: the password is verified with argon2, cores at a time)")
     print(f"\nstored {len(stored)}, acknowledged {len(stats.acked)}, lost {len(lost)}, not judged {len(unjudged)}, "
           f"judged more than once {len(twice)}, duplicate runs {dup_runs}, submissions with 2+ jobs {jobs_twice}, "
           f"verdict not the expected one {len(wrong)}")  # fmt: skip
