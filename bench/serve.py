@@ -13,6 +13,11 @@ judgement, finished, no duplicate runs). Exit 1 if that check fails.
 Bounded by count (N x M submissions) and by time (``--max-s``: what is not judged by then is reported).
 
     python3 bench/serve.py [--teams 50] [--per-team 4] [--max-s 600] [--no-kill] [--keep DIR]
+
+From 100 teams (or with ``--scenario regional``) it runs the regional scenario instead: a login burst, a
+feed per team, the public board at 100 requests/s, a last-minute submission rush (bench/serve_regional.py):
+
+    python3 bench/serve.py --teams 500 [--login-s 60] [--steady-s 60] [--rush-s 60] [--board-rps 100]
 """
 
 from __future__ import annotations
@@ -225,7 +230,14 @@ def main() -> int:
     ap.add_argument("--no-kill", action="store_true", help="do not SIGKILL the server mid-run")
     ap.add_argument("--no-tle", action="store_true", help="only the accepted and wrong-answer programs")
     ap.add_argument("--keep", type=Path, default=None, help="write the contest here (default: a temporary folder)")
+    ap.add_argument("--scenario", choices=("classic", "regional"), default=None, help="default: regional from 100")
+    ap.add_argument("--login-s", type=float, default=60.0, help="regional: logins spread over this long")
+    ap.add_argument("--steady-s", type=float, default=60.0, help="regional: then this long before the rush")
+    ap.add_argument("--rush-s", type=float, default=60.0, help="regional: every team submits once within this long")
+    ap.add_argument("--board-rps", type=float, default=100.0, help="regional: public board requests per second")
+    ap.add_argument("--poll-s", type=float, default=5.0, help="regional: each team's submissions page every so often")
     args = ap.parse_args()
+    regional = args.scenario == "regional" or (args.scenario is None and args.teams >= 100)
 
     work = args.keep or Path(tempfile.mkdtemp(prefix="bench-serve-"))
     contest = work / "contest"
@@ -238,6 +250,15 @@ def main() -> int:
     passwords = dict(re.findall(r"^\s+(\S+)\s+(\S+)\s+\((?:team|judge|admin)\)$", out.stdout, re.M))
     cid = re.search(r"^id:\s*(\S+)", (contest / "contest.yaml").read_text(), re.M)
     contest_id = cid.group(1).strip("'\"") if cid else "demo"
+    if regional:
+        import serve_regional
+
+        server = Server(contest, free_port(), args.jobs, work / "serve.log")
+        plan = serve_regional.Plan(
+            args.teams, args.login_s, args.steady_s, args.rush_s, args.board_rps, args.poll_s, args.max_s
+        )
+        print(f"contest {contest} ({contest_id})")
+        return serve_regional.main(server, contest, passwords, contest_id, plan)
     progs = programs({"TLE"} if args.no_tle else set())
     print(f"contest {contest} ({contest_id}): {args.teams} teams x {args.per_team} submissions; "
           f"programs: {', '.join(sorted({f'{p}/{n} ({v})' for p, n, _, v in progs}))}")  # fmt: skip
@@ -297,7 +318,7 @@ def main() -> int:
         p99s = f"{pct(steady, 0.99) * 1000:11.1f}" if steady else f"{'-':>11}"
         print(f"{kind:28} {len(v):6d} {pct(v, 0.5) * 1000:8.1f} {pct(v, 0.99) * 1000:8.1f} {max(v) * 1000:8.1f} {p99s}")
     print(f"(p99 steady: without the {SETTLE_S:g} s after the restart, when every client's password is verified anew;)")
-    print("(1st: a team's first API request, and POST /login: the password is verified with argon2, two at a time)")
+    print("(1st: a team's first API request, and POST /login: the password is verified with argon2, cores at a time)")
     print(f"\nstored {len(stored)}, acknowledged {len(stats.acked)}, lost {len(lost)}, not judged {len(unjudged)}, "
           f"judged more than once {len(twice)}, duplicate runs {dup_runs}, submissions with 2+ jobs {jobs_twice}, "
           f"verdict not the expected one {len(wrong)}")  # fmt: skip

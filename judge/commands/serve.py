@@ -18,8 +18,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, NoReturn
 
-from argon2 import PasswordHasher
-
 import judge
 from judge.cluster.coordinator import ClusterJudges, ClusterSpec
 from judge.commands.cluster import cluster_judges, cluster_spec
@@ -33,13 +31,15 @@ from judge.package.problem import Problem
 from judge.scoreboard.passfail import ScoreboardType
 from judge.serve.model.contest import ContestError, ContestInfo, load_contest
 from judge.serve.model.times import TimeError, format_time, parse_time
-from judge.serve.services.accounts import Lockout, LoginLimits
+from judge.serve.services.accounts import Lockout, LoginLimits, password_hasher
 from judge.serve.services.demo import DemoOptions, write_demo
 from judge.serve.services.judging import JudgeFn
 from judge.serve.services.server import ServeOptions, Server, open_server
 from judge.serve.storage import DB_NAME, StorageError
 
 LOCK_NAME = "contest.sqlite.lock"
+MAX_DEMO_TEAMS = 1000  # `judge contest init --teams` (a 500-team regional: bench/serve.py --teams 500)
+VERIFY_AT_ONCE = os.cpu_count() or 1  # argon2 verifications at once: the cores (services/accounts.py)
 CLUSTER_THREADS = 256  # at most this many jobs wait on the cluster at once
 
 
@@ -140,7 +140,7 @@ def _judging(args: argparse.Namespace, spec: ClusterSpec | None, env: Environmen
     problems, languages = setup.problems, setup.languages
     if spec is None:
         packages = setup.stack.enter_context(Packages(problems, env))
-        options = ServeOptions(workers=args.jobs, log=_log, login_limits=setup.limits)
+        options = ServeOptions(workers=args.jobs, log=_log, login_limits=setup.limits, verify_at_once=VERIFY_AT_ONCE)
         return _JudgingChoice(local_judge(packages, env), options, f"{args.jobs} judging worker(s)")
     wanted = {lang for lid in languages for p in problems.values() for lang in toolchain_languages(lid, p, languages)}
     judges = cluster_judges(args, spec, problems, wanted, setup.stack)
@@ -150,6 +150,7 @@ def _judging(args: argparse.Namespace, spec: ClusterSpec | None, env: Environmen
         log=_log,
         login_limits=setup.limits,
         cluster_workers=judges.workers if isinstance(judges, ClusterJudges) else None,
+        verify_at_once=VERIFY_AT_ONCE,
     )
     describe = f"judging on the Dask cluster {spec.describe()} ({judges.slots()} judge slot(s) now)"
     return _JudgingChoice(judges_fn(judges, problems, languages), options, describe)
@@ -278,15 +279,15 @@ def cmd_contest_init(args: argparse.Namespace) -> int:
         raise UsageError(f"{problems_dir}/{issues[0].path}: {issues[0].reason}")
     if not problems:
         raise UsageError(f"{problems_dir}: no problem packages")
-    if not 1 <= args.teams <= 200:
-        raise UsageError("--teams must be between 1 and 200")
+    if not 1 <= args.teams <= MAX_DEMO_TEAMS:
+        raise UsageError(f"--teams must be between 1 and {MAX_DEMO_TEAMS}")
     try:
         start = time.time() // 60 * 60 if args.start is None else parse_time(args.start, "--start")
     except TimeError as exc:
         raise UsageError(str(exc)) from None
     kind = ScoreboardType(args.type)
     ordered = [problems[k] for k in sorted(problems)]
-    logins = write_demo(dest, ordered, DemoOptions(teams=args.teams, start_s=start, kind=kind), PasswordHasher())
+    logins = write_demo(dest, ordered, DemoOptions(teams=args.teams, start_s=start, kind=kind), password_hasher())
     print(
         f"wrote the {kind.value} contest package {dest} ({len(problems)} problems, {args.teams} teams); "
         f"it starts at {format_time(start)} and runs 5 h"

@@ -232,7 +232,8 @@ def numbered(kind: str, listing: Listing) -> tuple[Callable[[Ctx], Any], Callabl
 
 def get_scoreboard(ctx: Ctx) -> Any:
     ctx.contest()
-    return documents.scoreboard_doc(ctx.server, ctx.sight, ctx.query.get("group_id"))
+    body = documents.scoreboard_bytes(ctx.server, ctx.sight, ctx.query.get("group_id"))
+    return Response(body, media_type="application/json")
 
 
 # --------------------------------------------------------------------------------------------- changes

@@ -22,7 +22,7 @@ from judge.serve.services.events import Cursor
 
 KEEPALIVE_S = 120.0
 POLL_S = 0.2  # how often a waiting stream looks at the bus (no database work unless it moved)
-RECHECK_S = 5.0  # and how often it reads the database anyway
+RECHECK_S = 5.0  # and how often the log is read anew anyway (once for every stream: services/events.EventLog)
 BATCH = 500
 
 
@@ -44,8 +44,12 @@ async def event_feed(ctx: Ctx) -> StreamingResponse:
         while True:
             generation = server.bus.generation
             if generation != seen or time.monotonic() - last_read >= RECHECK_S:
+                if generation == seen and feed.stale(server, RECHECK_S):
+                    await run_in_threadpool(feed.recheck, server, RECHECK_S)
                 seen = generation
-                out, after, more = await run_in_threadpool(read, after)
+                # the log's copy in memory is filtered here, on the loop: no thread trip per stream and change
+                memory = feed.in_memory(server, after)
+                out, after, more = read(after) if memory else await run_in_threadpool(read, after)
                 last_read = time.monotonic()
                 if more:
                     seen = -1  # more to read right away

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from starlette.datastructures import Headers, UploadFile
 from starlette.formparsers import MultiPartException, MultiPartParser
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 
 from judge.serve.model.errors import Refused
 
@@ -45,11 +45,14 @@ async def read_body(request: Request, limit: int) -> bytes:
     if declared.isdigit() and int(declared) > limit:
         raise Refused(413, too_big)
     chunks, total = [], 0
-    async for chunk in request.stream():
-        total += len(chunk)
-        if total > limit:
-            raise Refused(413, too_big)
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            total += len(chunk)
+            if total > limit:
+                raise Refused(413, too_big)
+            chunks.append(chunk)
+    except ClientDisconnect:  # a client that gave up (a timeout under load): one line, not a traceback
+        raise Refused(400, "the client closed the connection before its request body arrived") from None
     return b"".join(chunks)
 
 

@@ -10,6 +10,7 @@ scoreboard (404). During the freeze a team still sees its own results, as in the
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -305,23 +306,26 @@ def _passfail_rows(page: Page, st: Standings, shown: bool) -> list[dict[str, Any
 
 
 def board_view(page: Page) -> dict[str, Any]:
+    """The board's page: its table is rendered once per ranked board (and whether problems are shown), for
+    every viewer who gets that board (it holds nothing of the viewer's: issue 32)."""
     group = page.query.get("group") or None  # the group filter: that group's board (the API's ?group_id=)
     board, ranked = boards.ranked(page.server, page.sight, group)
     shown = visibility.board_view(page.sight).show_problems
-    pass_fail = ranked.standings is not None
-    rows = _passfail_rows(page, ranked.standings, shown) if ranked.standings is not None else _score_rows(page, board)
     live = page.viewer.staff and page.sight.phase.board_frozen(page.now)
-    info = page.server.contest.info
-    return {
-        "board": board,
-        "problems": _problem_heads(page, shown),
-        "rows": rows,
-        "staff_live": live,
-        "pass_fail": pass_fail,
-        "penalty_minutes": minutes(info.penalty_s),
-        "groups": [(str(g["id"]), str(g["name"])) for g in documents.groups(page.server, page.sight)],
-        "group": group,
-    }
+    table = ranked.derived(("table.html", shown), lambda: Markup(_board_table(page, board, ranked, shown)))
+    groups = [(str(g["id"]), str(g["name"])) for g in documents.groups(page.server, page.sight)]
+    return {"board": board, "board_table": table, "staff_live": live, "groups": groups, "group": group}
+
+
+def _board_table(page: Page, board: dict[str, Any], ranked: boards.Ranked, shown: bool) -> str:
+    standings = ranked.standings
+    rows = _passfail_rows(page, standings, shown) if standings is not None else _score_rows(page, board)
+    return page.env.get_template("serve/_board_table.html").render(
+        problems=_problem_heads(page, shown),
+        rows=rows,
+        pass_fail=standings is not None,
+        penalty_minutes=minutes(page.server.contest.info.penalty_s),
+    )
 
 
 def scoreboard(page: Page) -> Response:
@@ -336,9 +340,12 @@ def static(page: Page) -> Response:
     path = STATIC / name
     if "/" in name or path.suffix not in STATIC_TYPES or not path.is_file():
         raise Refused(404, f"no file {name!r}")
-    return Response(
-        path.read_bytes(), media_type=STATIC_TYPES[path.suffix], headers={"Cache-Control": "public, max-age=300"}
-    )
+    data = path.read_bytes()
+    # cached for 5 minutes, then revalidated: the same bytes are a 304 (no body) by their ETag
+    headers = {"Cache-Control": "public, max-age=300", "ETag": f'"{hashlib.sha256(data).hexdigest()[:32]}"'}
+    if page.if_none_match is not None and headers["ETag"] in {t.strip() for t in page.if_none_match.split(",")}:
+        return Response(status_code=304, headers=headers)
+    return Response(data, media_type=STATIC_TYPES[path.suffix], headers=headers)
 
 
 PAGES: tuple[PageSpec, ...] = (

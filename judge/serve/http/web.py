@@ -83,6 +83,7 @@ class Page:
     now: float
     set_cookie: str | None = None  # a new session cookie to send (a first visit, login, logout)
     headers: dict[str, str] = field(default_factory=dict)
+    if_none_match: str | None = None  # the request's If-None-Match (a static file's ETag: a 304)
 
     @property
     def contest_id(self) -> str:
@@ -208,6 +209,7 @@ def page_endpoint(server: Server, env: Environment, spec: PageSpec) -> Any:
             secure=request.url.scheme == "https",
             now=now,
             set_cookie=cookie if fresh else None,
+            if_none_match=request.headers.get("if-none-match"),
         )
         try:
             refusal = cross_site(

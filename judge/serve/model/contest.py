@@ -12,6 +12,7 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -162,7 +163,12 @@ class Contest:
         return next((p for p in self.problems if p.id == problem_id), None)
 
     def team(self, team_id: str) -> Team | None:
-        return next((t for t in self.teams if t.id == team_id), None)
+        return self._teams_by_id.get(team_id)
+
+    @cached_property
+    def _teams_by_id(self) -> dict[str, Team]:
+        """The teams by id (a page of 500 teams' rows looks each up: no linear search each time)."""
+        return {t.id: t for t in self.teams}
 
 
 def _read(path: Path) -> Any:

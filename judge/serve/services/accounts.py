@@ -1,6 +1,13 @@
 """Who is asking: HTTP Basic authentication against argon2 hashes, and login throttling (the pages' login
 form is checked by the same ``Authenticator``).
 
+The argon2id parameters (``password_hasher``; docs/security.md "Passwords"): OWASP's first choice, m = 19 MiB,
+t = 2, p = 1, the memory- and time-cost trade-off of RFC 9106's section 4 scaled down for a server that must
+verify 500 logins in a few minutes on two cores. A stored hash made with other parameters still verifies,
+and is made anew with these on the next successful login (``Authenticator``'s ``on_rehash``, which the
+server stores). Verification runs in worker threads, never on the event loop, at most ``verify_at_once``
+(the cores) at a time.
+
 Roles (judge/serve/model/viewer.py): public (no credentials), team, judge, admin (the account types of
 accounts.yaml). The database
 holds argon2 hashes only; accounts.yaml may hold plain passwords (the CCS format) or hashes (what
@@ -15,7 +22,8 @@ import hashlib
 import hmac
 import threading
 from collections import deque
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from argon2 import PasswordHasher, extract_parameters
@@ -27,7 +35,17 @@ from judge.serve.model.times import Clock
 from judge.serve.model.viewer import PUBLIC, Role, Viewer
 from judge.serve.storage import Writer
 
-ARGON2_AT_ONCE = 2
+ARGON2_AT_ONCE = 2  # the default of ``verify_at_once``; `judge serve` gives its cores
+# OWASP Password Storage Cheat Sheet, argon2id: "a minimum configuration of 19 MiB of memory, an iteration
+# count of 2, and 1 degree of parallelism"; RFC 9106 section 4 lets memory and passes be traded this way
+ARGON2_TIME_COST = 2
+ARGON2_MEMORY_KIB = 19 * 1024
+ARGON2_PARALLELISM = 1
+
+
+def password_hasher() -> PasswordHasher:
+    """argon2id with the parameters above (every hash `judge serve` and `judge contest init` make)."""
+    return PasswordHasher(time_cost=ARGON2_TIME_COST, memory_cost=ARGON2_MEMORY_KIB, parallelism=ARGON2_PARALLELISM)
 
 
 class AuthError(Exception):
@@ -48,10 +66,28 @@ def is_hash(password: str) -> bool:
     return True
 
 
+REHASH_OF = "rehash-of:"  # meta key + account id: the SHA-256 of the accounts.yaml hash a login's rehash replaced
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def rehashed(w: Writer, account_id: str, old: str, new: str) -> None:
+    """A login made ``new`` (current parameters) of ``old``: store it, and remember which accounts.yaml hash it
+    stands for, so that the next start keeps it (and the account's sessions) rather than going back."""
+    w.set_password_hash(account_id, new)
+    key = REHASH_OF + account_id
+    if w.get_meta(key) is None:
+        w.set_meta(key, _sha256(old))
+
+
 def sync_accounts(w: Writer, accounts: Sequence[AccountSpec], hasher: PasswordHasher) -> list[str]:
     """Make the stored accounts match accounts.yaml (inside the caller's transaction). A plain password that
-    still verifies against the stored hash keeps it; any other is hashed anew. Returns the ids of the
-    accounts whose password changed or that are gone (their sessions must end)."""
+    still verifies against the stored hash keeps it (made anew if its parameters are not the current ones);
+    any other is hashed anew; a hash in accounts.yaml is stored as it is, unless a login already rehashed
+    that very hash. Returns the ids of the accounts whose password changed or that are gone (their sessions
+    must end)."""
     stored = {a.id: a.password_hash for a in w.accounts()}
     records = []
     for a in accounts:
@@ -59,9 +95,11 @@ def sync_accounts(w: Writer, accounts: Sequence[AccountSpec], hasher: PasswordHa
             if not is_hash(a.password):
                 raise ContestError(f"accounts: {a.username}: the password looks like an argon2 hash but is malformed")
             digest = a.password
+            if a.id in stored and w.get_meta(REHASH_OF + a.id) == _sha256(a.password):
+                digest = stored[a.id]
         else:
             digest = stored.get(a.id, "")
-            if not digest or not _verifies(hasher, digest, a.password):
+            if not digest or not _verifies(hasher, digest, a.password) or hasher.check_needs_rehash(digest):
                 digest = hasher.hash(a.password)
         records.append(AccountRecord(a.id, a.username, digest, a.type, a.team_id, a.name))
     w.replace_accounts(records)
@@ -147,8 +185,11 @@ class Authenticator:
         clock: Clock,
         limits: LoginLimits = LoginLimits(),
         disabled: Collection[str] = frozenset(),
+        verify_at_once: int = ARGON2_AT_ONCE,
+        on_rehash: Callable[[str, str, str], None] | None = None,
     ) -> None:
         self._hasher = hasher
+        self._on_rehash = on_rehash  # (account id, old hash, new hash): store it
         self._per_user = LoginThrottle(clock, limits.account.failures, limits.account.window_s)
         self._per_address = LoginThrottle(clock, limits.address.failures, limits.address.window_s)
         self._lock = threading.Lock()
@@ -157,9 +198,11 @@ class Authenticator:
         self._verified: dict[str, bytes] = {}
         self.reload(accounts, disabled)
         self._dummy = hasher.hash("not a password")  # unknown users cost the same time as known ones
-        # argon2 is slow and takes 64 MiB on purpose: a login storm at the start of a contest (every team at
-        # once) must not take the cores and memory the judging needs, so at most this many verify at a time
-        self._argon2 = threading.BoundedSemaphore(ARGON2_AT_ONCE)
+        # argon2 is slow and takes memory on purpose: a login storm at the start of a contest (every team at
+        # once) must not take the memory the judging needs, so at most this many verify at a time, each in
+        # one of as many threads of their own: the memory a hash took stays with the thread that freed it
+        # (glibc's per-thread arenas), so hashing in any of the 40 request threads would keep ~40 x 19 MiB
+        self._argon2 = ThreadPoolExecutor(max(1, verify_at_once), thread_name_prefix="argon2")
 
     @property
     def hasher(self) -> PasswordHasher:
@@ -211,15 +254,27 @@ class Authenticator:
             known = self._verified.get(username)
         if stored is not None and known is not None and hmac.compare_digest(known, fingerprint):
             return stored.viewer
-        with self._argon2:
-            ok = _verifies(self._hasher, stored.digest if stored else self._dummy, password) and stored is not None
+        digest = stored.digest if stored else self._dummy
+        ok = self._argon2.submit(_verifies, self._hasher, digest, password).result() and stored is not None
         if not ok:
             self._per_user.failed(user_key)
             self._per_address.failed(address_key)
             raise AuthError(401, "wrong username or password")
         self._per_user.succeeded(user_key)
+        assert stored is not None
         with self._lock:
             if self._accounts.get(username) is stored:  # not changed by a reload meanwhile
                 self._verified[username] = fingerprint
-        assert stored is not None
+        if self._hasher.check_needs_rehash(stored.digest):
+            self._rehash(username, stored, password)
         return stored.viewer
+
+    def _rehash(self, username: str, stored: _Stored, password: str) -> None:
+        """The password verified against a hash made with other parameters: make it anew with ours."""
+        digest = self._argon2.submit(self._hasher.hash, password).result()
+        with self._lock:
+            if self._accounts.get(username) is not stored:
+                return
+            self._accounts[username] = _Stored(stored.viewer, digest)
+        if self._on_rehash is not None and stored.viewer.account_id is not None:
+            self._on_rehash(stored.viewer.account_id, stored.digest, digest)

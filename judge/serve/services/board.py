@@ -5,10 +5,11 @@ the teams of ``main_scoreboard_group_id`` (all when unset) that are in no hidden
 
 from __future__ import annotations
 
+import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from judge.scoreboard.passfail import Standings
@@ -31,14 +32,24 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Ranked:
     """A ranked board: the spec's rows, and for a pass-fail contest the standings they were written from
-    (the pages draw their cells, first to solve among them, and the awards read them)."""
+    (the pages draw their cells, first to solve among them, and the awards read them). ``memo``: what is
+    made of this board once for every request that gets it (the rows as JSON, the pages' table as HTML:
+    ``derived``), dropped with it when a change makes another board."""
 
     rows: list[dict[str, Any]]
     standings: Standings | None = None
+    memo: dict[Hashable, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def derived(self, key: Hashable, make: Callable[[], Any]) -> Any:
+        """``make()``, once per board and key (two threads may make it once each, never wrong)."""
+        if key not in self.memo:
+            self.memo[key] = make()
+        return self.memo[key]
 
 
 class BoardCache:
-    """The last boards computed, keyed on all they depend on (the caller's key: the newest event, since
+    """The last boards computed, keyed on all they depend on (the caller's key: the newest events of the
+    types in BOARD_EVENTS, since
     every change to a submission or judgement publishes one in the same transaction; the freeze in force;
     the contest's times; the group; whether problems are shown). Under load every poll of the board asks
     for the same one: it is ranked once per change, not once per request. Thread-safe. The rows given out
@@ -48,6 +59,11 @@ class BoardCache:
         self._size = size
         self._lock = threading.Lock()
         self._rows: OrderedDict[Hashable, Ranked] = OrderedDict()
+
+    def clear(self) -> None:
+        """Forget every board (each is computed anew when next asked for)."""
+        with self._lock:
+            self._rows.clear()
 
     def rows(self, key: Hashable, compute: Callable[[], Ranked]) -> Ranked:
         with self._lock:
@@ -60,6 +76,13 @@ class BoardCache:
             while len(self._rows) > self._size:
                 self._rows.popitem(last=False)
         return rows
+
+
+# what the board is made of publishes these in the transaction that changes it (a submission, ignored or
+# not; a judgement started, finished, rejudged, republished at the thaw; a team, hidden or not; a group): a
+# newer one means another board, and the other events (a run's, of which a judgement has one per test; a
+# clarification's) leave it as it was
+BOARD_EVENTS = ("submissions", "judgements", "teams", "groups")
 
 
 def main_contest(contest: Contest) -> Contest:
@@ -105,7 +128,8 @@ def ranked(server: Server, sight: Sight, group_id: str | None = None) -> tuple[d
     whole = main_contest(base)
     info = contest.info
     with server.storage.read() as r:
-        key = (r.latest_event(), view.frozen_from, info.start_s, info.end_s, group_id, view.show_problems, hidden)
+        changed = tuple(r.latest_event_of(kind) for kind in BOARD_EVENTS)
+        key = (changed, view.frozen_from, info.start_s, info.end_s, group_id, view.show_problems, hidden)
         board = server.boards.rows(key, lambda: ranked_rows(r, contest, whole, view.frozen_from, view.show_problems))
     return scoreboard_json(contest, board.rows, sight.phase.state_json(sight.now), sight.now), board
 
@@ -113,3 +137,16 @@ def ranked(server: Server, sight: Sight, group_id: str | None = None) -> tuple[d
 def scoreboard(server: Server, sight: Sight, group_id: str | None = None) -> dict[str, Any]:
     """The scoreboard object for whoever looks."""
     return ranked(server, sight, group_id)[0]
+
+
+def scoreboard_bytes(server: Server, sight: Sight, group_id: str | None = None) -> bytes:
+    """The scoreboard object as the API sends it (compact JSON, the same bytes ``json.dumps`` of
+    ``scoreboard`` gives): the rows are serialized once per board, not once per request (issue 32)."""
+    doc, board = ranked(server, sight, group_id)
+    rows = board.derived("rows.json", lambda: _dumps(doc["rows"]))
+    head = _dumps({k: v for k, v in doc.items() if k != "rows"})
+    return f'{head[:-1]},"rows":{rows}}}'.encode()
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":"))

@@ -93,5 +93,10 @@ def scoreboard_doc(server: Server, sight: Sight, group_id: str | None = None) ->
     return board.scoreboard(server, sight, group_id)
 
 
+def scoreboard_bytes(server: Server, sight: Sight, group_id: str | None = None) -> bytes:
+    """``scoreboard_doc`` as the API's JSON, its rows serialized once per board."""
+    return board.scoreboard_bytes(server, sight, group_id)
+
+
 def awards(server: Server, sight: Sight) -> list[Doc]:
     return award_service.awards_json(server, sight)

@@ -6,14 +6,16 @@ that viewer's stream (the event's id in the log would count the events the viewe
 
 from __future__ import annotations
 
+import bisect
 import json
 import threading
+import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Protocol
 
 from judge.serve.model.records import Audience, EventRecord, NewEvent
-from judge.serve.storage import Reader, Writer
+from judge.serve.storage import Reader, Storage, Writer
 from judge.serve.visibility import EVERYONE, Sight, sees_audience, sees_event
 
 
@@ -87,7 +89,13 @@ def line(event: EventRecord, token: int) -> str:
     )
 
 
-def lines_after(r: Reader, cursor: Cursor, sight: Sight, limit: int = 1000) -> tuple[list[str], Cursor, bool]:
+class EventSource(Protocol):
+    """Where a feed reads the log: storage (``Reader``), or its copy in memory (``EventLog``)."""
+
+    def events(self, after: int, limit: int) -> list[EventRecord]: ...
+
+
+def lines_after(r: EventSource, cursor: Cursor, sight: Sight, limit: int = 1000) -> tuple[list[str], Cursor, bool]:
     """The feed lines after ``cursor`` that the viewer may see, the cursor after them, and whether there may
     be more to read at once (``limit`` events were read). A line's token is its place in the viewer's own
     stream (1, 2, ...): what the viewer may not see is not counted (F1 of issue 27)."""
@@ -132,12 +140,74 @@ def locate(r: Reader, sight: Sight, token: int, batch: int = 5000) -> Cursor | N
     return cursor
 
 
-class EventBus:
-    """Tells waiting streams that something was published: a generation counter, bumped after a commit."""
+class EventLog:
+    """The newest events of the log (at most ``keep``), in memory, for every feed to filter: the log is read
+    from storage once per change (``refresh``, which the bus calls after each commit), not once per client
+    (issue 32: 500 open feeds). Older events, and any request when the copy is not known to be complete,
+    are read from storage. Thread-safe; the records are frozen."""
 
-    def __init__(self) -> None:
+    def __init__(self, storage: Storage, keep: int = 50_000, batch: int = 5_000) -> None:
+        self._storage = storage
+        self._keep, self._batch = keep, batch
+        self._lock = threading.Lock()
+        self._ids: list[int] = []
+        self._events: list[EventRecord] = []
+        self._floor: int | None = None  # the events after this id are all in memory (None: not read yet)
+        self.refreshed_at = 0.0  # time.monotonic() of the last refresh
+
+    def refresh(self) -> None:
+        """Read what was committed since the last refresh."""
+        with self._lock:
+            with self._storage.read() as r:
+                if self._floor is None:
+                    self._floor = max(0, r.latest_event() - self._keep)
+                last = self._ids[-1] if self._ids else self._floor
+                while batch := r.events(last, self._batch):
+                    self._ids += [e.id for e in batch]
+                    self._events += batch
+                    last = batch[-1].id
+            if len(self._ids) > self._keep:
+                drop = len(self._ids) - self._keep
+                self._floor = self._ids[drop - 1]
+                del self._ids[:drop], self._events[:drop]
+            self.refreshed_at = time.monotonic()
+
+    def refresh_if_older(self, age_s: float) -> None:
+        """Refresh unless it was done within ``age_s`` (the feeds' periodic check: once for all of them)."""
+        if time.monotonic() - self.refreshed_at >= age_s:
+            with self._lock:
+                if time.monotonic() - self.refreshed_at < age_s:
+                    return
+            self.refresh()
+
+    def in_memory(self, after: int) -> bool:
+        """Whether the events after ``after`` are read from memory (no storage: fine on the event loop)."""
+        with self._lock:
+            return self._floor is not None and after >= self._floor
+
+    @property
+    def last_id(self) -> int:
+        """The newest event read (0: none)."""
+        with self._lock:
+            return self._ids[-1] if self._ids else (self._floor or 0)
+
+    def events(self, after: int, limit: int) -> list[EventRecord]:
+        with self._lock:
+            if self._floor is not None and after >= self._floor:
+                i = bisect.bisect_right(self._ids, after)
+                return self._events[i : i + limit]
+        with self._storage.read() as r:
+            return r.events(after, limit)
+
+
+class EventBus:
+    """Tells waiting streams that something was published: a generation counter, bumped after a commit (and
+    after ``log``, the copy in memory, has read what was committed)."""
+
+    def __init__(self, log: EventLog | None = None) -> None:
         self._generation = 0
         self._lock = threading.Lock()
+        self.log = log
 
     @property
     def generation(self) -> int:
@@ -145,4 +215,6 @@ class EventBus:
 
     def notify(self) -> None:
         with self._lock:
+            if self.log is not None:
+                self.log.refresh()
             self._generation += 1

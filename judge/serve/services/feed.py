@@ -7,6 +7,7 @@ or not events the viewer may not see exist (F1 of issue 27).
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING
 
 from judge.serve.model.errors import Refused
@@ -32,7 +33,30 @@ def start_after(server: Server, viewer: Viewer, token: str | None) -> Cursor:
 
 
 def next_lines(server: Server, viewer: Viewer, cursor: Cursor, limit: int) -> tuple[list[str], Cursor, bool]:
-    """The viewer's lines after ``cursor``, the cursor after them, and whether more may be waiting."""
+    """The viewer's lines after ``cursor``, the cursor after them, and whether more may be waiting: from the
+    log's copy in memory when it holds them (``in_memory``: no storage is read), else from storage."""
     sight = server.sight(viewer, server.clock.now())
+    log = server.bus.log
+    if log is not None:
+        return lines_after(log, cursor, sight, limit)
     with server.storage.read() as r:
         return lines_after(r, cursor, sight, limit)
+
+
+def in_memory(server: Server, cursor: Cursor) -> bool:
+    """Whether ``next_lines`` after ``cursor`` reads memory only (the handler may then call it on the event
+    loop, not in a worker thread)."""
+    log = server.bus.log
+    return log is not None and log.in_memory(cursor.event_id)
+
+
+def stale(server: Server, age_s: float) -> bool:
+    """Whether the log's copy was last read from storage more than ``age_s`` ago (cheap: no storage)."""
+    log = server.bus.log
+    return log is not None and time.monotonic() - log.refreshed_at >= age_s
+
+
+def recheck(server: Server, age_s: float) -> None:
+    """Read the log anew unless it was within ``age_s`` (a change that was not notified is found this way)."""
+    if server.bus.log is not None:
+        server.bus.log.refresh_if_older(age_s)

@@ -26,9 +26,16 @@ from judge.serve.model.roster import Roster
 from judge.serve.model.times import Clock, SystemClock
 from judge.serve.model.viewer import Viewer
 from judge.serve.services import sessions
-from judge.serve.services.accounts import Authenticator, LoginLimits, sync_accounts
+from judge.serve.services.accounts import (
+    ARGON2_AT_ONCE,
+    Authenticator,
+    LoginLimits,
+    password_hasher,
+    rehashed,
+    sync_accounts,
+)
 from judge.serve.services.board import BoardCache
-from judge.serve.services.events import EventBus, publish_if_changed, sync_collection
+from judge.serve.services.events import EventBus, EventLog, publish_if_changed, sync_collection
 from judge.serve.services.judging import JobQueue, JudgeFn, JudgingSetup, republish_judgements
 from judge.serve.services.people import LiveRoster, publish_people, stored_roster
 from judge.serve.services.pool import JudgingPool
@@ -112,7 +119,8 @@ class Server:
 class ServeOptions:
     workers: int = 1  # threads that judge
     capacity: Callable[[], int] | None = None  # how many of them may judge now (a cluster's slots)
-    hasher: PasswordHasher | None = None  # argon2 parameters (tests: cheap ones)
+    hasher: PasswordHasher | None = None  # argon2 parameters (default: accounts.password_hasher; tests: cheap ones)
+    verify_at_once: int = ARGON2_AT_ONCE  # argon2 verifications at once (`judge serve`: its cores)
     clock: Clock | None = None
     log: Callable[[str], None] = lambda line: None
     login_limits: LoginLimits = LoginLimits()  # --account-lockout, --address-lockout
@@ -182,7 +190,7 @@ def open_server(
     """Open (or create, or upgrade) CONTEST_DIR/contest.sqlite for ``contest``. Raises ContestError,
     StorageError."""
     clock = options.clock or SystemClock()
-    hasher = options.hasher or PasswordHasher()
+    hasher = options.hasher or password_hasher()
     for lang, _ in contest.info.time_factors:
         if lang not in languages:
             options.log(f"contest.yaml languages: {lang!r} is not a language of this server: its time_factor is unused")
@@ -196,9 +204,18 @@ def open_server(
     else:
         with storage.write() as w:
             roster = _claim_database(w, contest, hasher, storage)
+
+    def store_rehash(account_id: str, old: str, new: str) -> None:
+        if not options.read_only:
+            with storage.write() as w:
+                rehashed(w, account_id, old, new)
+
     with storage.read() as r:
-        auth = Authenticator(r.accounts(), hasher, clock, options.login_limits, roster.disabled)
-    bus = EventBus()
+        accounts = r.accounts()
+    auth = Authenticator(
+        accounts, hasher, clock, options.login_limits, roster.disabled, options.verify_at_once, store_rehash
+    )
+    bus = EventBus(EventLog(storage))
     timeline = Timeline(contest.info, storage, clock, bus)
     queue = JobQueue(storage, timeline, bus, JudgingSetup(contest, languages, judge_fn, options.log))
     pool = JudgingPool(
@@ -211,4 +228,5 @@ def open_server(
         with storage.write() as w:
             _publish_configuration(w, server, clock.now())
         timeline.tick()
+    bus.notify()  # the event log's copy in memory reads what is there
     return server

@@ -38,6 +38,7 @@ CREATE TABLE IF NOT EXISTS submissions (
 );
 CREATE INDEX IF NOT EXISTS submissions_team ON submissions(team_id, time_s);
 CREATE INDEX IF NOT EXISTS submissions_problem ON submissions(problem_id);
+CREATE INDEX IF NOT EXISTS submissions_time ON submissions(time_s);
 CREATE TABLE IF NOT EXISTS judgements (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     submission_id INTEGER NOT NULL REFERENCES submissions(id),
@@ -83,6 +84,7 @@ CREATE TABLE IF NOT EXISTS jobs (
     done INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS jobs_todo ON jobs(done, id);
+CREATE INDEX IF NOT EXISTS jobs_submission ON jobs(submission_id, done, id);
 CREATE TABLE IF NOT EXISTS events (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     type TEXT NOT NULL,
@@ -96,6 +98,7 @@ CREATE TABLE IF NOT EXISTS events (
     staff INTEGER NOT NULL DEFAULT 1
 );
 CREATE INDEX IF NOT EXISTS events_object ON events(type, obj_id, id);
+CREATE INDEX IF NOT EXISTS events_type ON events(type, id);
 CREATE TABLE IF NOT EXISTS sessions (
     selector TEXT PRIMARY KEY,
     verifier_sha256 TEXT NOT NULL,

@@ -165,6 +165,9 @@ class SqliteReader:
     def latest_event(self) -> int:
         return int(self._c.execute("SELECT max(id) FROM events").fetchone()[0] or 0)
 
+    def latest_event_of(self, kind: str) -> int:
+        return int(self._c.execute("SELECT max(id) FROM events WHERE type = ?", (kind,)).fetchone()[0] or 0)
+
     def last_event(self, kind: str, obj_id: str | None) -> EventRecord | None:
         row = self._c.execute(
             "SELECT * FROM events WHERE type = ? AND obj_id IS ? ORDER BY id DESC LIMIT 1", (kind, obj_id)
@@ -244,6 +247,9 @@ class SqliteWriter(SqliteReader):
             "INSERT INTO accounts (id, username, password_hash, type, team_id, name) VALUES (?, ?, ?, ?, ?, ?)",
             [(a.id, a.username, a.password_hash, a.type, a.team_id, a.name) for a in accounts],
         )
+
+    def set_password_hash(self, account_id: str, password_hash: str) -> None:
+        self._c.execute("UPDATE accounts SET password_hash = ? WHERE id = ?", (password_hash, account_id))
 
     def add_submission(self, new: NewSubmission) -> SubmissionRecord:
         cur = self._c.execute(

@@ -1,0 +1,408 @@
+"""The regional scenario of bench/serve.py (issue 32; the default from 100 teams): against one real `judge serve`
+process on loopback, in one run,
+
+- N logins with the page's form, spread over ``--login-s`` (60 s); as each team logs in it opens its event
+  feed (HTTP Basic, the same password) and polls its submissions page (the fragment the page refreshes,
+  with its session cookie) every ``--poll-s`` (5 s) until the end;
+- the public board polled at ``--board-rps`` (100) requests a second for the whole run, alternately the
+  page and the API's scoreboard;
+- after a quiet ``--steady-s`` (60 s), every team submits once within the last ``--rush-s`` (60 s) through
+  the API (mostly the demo's fast wrong-answer Rummy program, one in five the accepted one), and the judge
+  judges them; the run ends when every submission is judged and every feed has its judgement, or at
+  ``--max-s``.
+
+It prints login p50/p99; board and submissions-page p50/p99; event delivery lag (from a judgement's
+``end_time``, when the judge finished it and stored it, to the last of the N feed clients receiving it)
+p50/p99; submission acknowledgement p50/p99; judged / lost / duplicated counts (lost: an acknowledged
+submission not stored, or a finished judgement a feed client never received; duplicated: a submission
+judged twice, or a feed client receiving the same finished judgement twice); the server's peak RSS and
+CPU share. Exit 1 if anything was lost or duplicated.
+
+The clients are one asyncio loop of plain HTTP/1.1 connections (one per request; the feeds kept open), so
+the load generator costs little of the machine the server runs on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import io
+import json
+import os
+import random
+import re
+import sqlite3
+import time
+import urllib.parse
+import zipfile
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+PROGRAMS = (("rummy", "wrong_answer/always_raises.py", 4), ("rummy", "accepted/closed_form.py", 1))
+TIMEOUT_S = 30.0  # a request not answered by then is counted as failed (timed out), not timed
+
+
+@dataclass
+class Reply:
+    status: int
+    headers: dict[str, list[str]]
+    body: bytes
+
+
+async def request(port: int, method: str, path: str, headers: dict[str, str], body: bytes = b"") -> Reply:
+    """One request on its own connection (Connection: close), read to the end."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        head = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", "Connection: close", f"Content-Length: {len(body)}"]
+        head += [f"{k}: {v}" for k, v in headers.items()]
+        writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + body)
+        await writer.drain()
+        data = await reader.read()
+    finally:
+        writer.close()
+    raw, _, rest = data.partition(b"\r\n\r\n")
+    lines = raw.decode("latin-1").split("\r\n")
+    out: dict[str, list[str]] = defaultdict(list)
+    for h in lines[1:]:
+        k, _, v = h.partition(":")
+        out[k.strip().lower()].append(v.strip())
+    if out.get("transfer-encoding") == ["chunked"]:
+        rest = dechunk(rest)
+    return Reply(int(lines[0].split()[1]), out, rest)
+
+
+def dechunk(data: bytes) -> bytes:
+    out, i = [], 0
+    while True:
+        j = data.index(b"\r\n", i)
+        n = int(data[i:j].split(b";")[0], 16)
+        if n == 0:
+            return b"".join(out)
+        out.append(data[j + 2 : j + 2 + n])
+        i = j + 2 + n + 2
+
+
+def basic(user: str, password: str) -> str:
+    return "Basic " + base64.b64encode(f"{user}:{password}".encode()).decode()
+
+
+def cookie_of(reply: Reply) -> str | None:
+    for c in reply.headers.get("set-cookie", []):
+        return c.split(";")[0]
+    return None
+
+
+def parse_time(text: str) -> float:
+    return datetime.fromisoformat(text).timestamp()
+
+
+@dataclass
+class Run:
+    port: int
+    cid: str
+    passwords: dict[str, str]
+    stop: asyncio.Event = field(default_factory=asyncio.Event)
+    latency: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    failures: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    acked: dict[int, str] = field(default_factory=dict)
+    # per finished judgement id: its end_time, and when each feed client received it
+    received: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    ended: dict[str, float] = field(default_factory=dict)
+    duplicated: int = 0
+    submits_done: int = 0  # teams whose submission was answered (or failed)
+    feeds_open: int = 0
+    at_stop: tuple[float, int, dict[str, float]] = field(default_factory=lambda: (0.0, 0, {}))  # when, feeds, judged
+    feed_errors: list[str] = field(default_factory=list)
+
+    async def timed(
+        self, kind: str, method: str, path: str, headers: dict[str, str], body: bytes = b""
+    ) -> Reply | None:
+        t0 = time.perf_counter()
+        try:
+            reply = await asyncio.wait_for(request(self.port, method, path, headers, body), TIMEOUT_S)
+        except (OSError, TimeoutError) as exc:
+            self.failures[f"{kind}: {type(exc).__name__}"] += 1
+            return None
+        self.latency[kind].append(time.perf_counter() - t0)
+        if reply.status >= 400:
+            self.failures[f"{kind}: {reply.status}"] += 1
+        return reply
+
+
+async def login(run: Run, user: str) -> str | None:
+    page = await run.timed("login GET /login", "GET", "/login", {})
+    if page is None:
+        return None
+    token = re.search(rb'name="csrf" value="([^"]+)"', page.body)
+    cookie = cookie_of(page)
+    if token is None or cookie is None:
+        run.failures["login: no form"] += 1
+        return None
+    form = urllib.parse.urlencode({"csrf": token.group(1).decode(), "username": user, "password": run.passwords[user]})
+    headers = {"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"}
+    t0 = time.perf_counter()
+    reply = await run.timed("login POST /login", "POST", "/login", headers, form.encode())
+    if reply is None or reply.status not in (302, 303):
+        return None
+    run.latency["login (both requests)"].append(time.perf_counter() - t0 + run.latency["login GET /login"][-1])
+    return cookie_of(reply)
+
+
+async def feed(run: Run, user: str) -> None:
+    """The team's event feed, kept open; every finished judgement's arrival is noted."""
+    path = f"/api/contests/{run.cid}/event-feed"
+    try:
+        reader, writer = await asyncio.open_connection("127.0.0.1", run.port, limit=1 << 22)
+    except OSError as exc:
+        run.feed_errors.append(f"{user}: {exc}")
+        return
+    head = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: {basic(user, run.passwords[user])}\r\n\r\n"
+    writer.write(head.encode())
+    seen: set[str] = set()
+    try:
+        status = await reader.readline()
+        if b" 200 " not in status:
+            run.feed_errors.append(f"{user}: {status!r}")
+            return
+        while (await reader.readline()) not in (b"\r\n", b""):
+            pass
+        run.feeds_open += 1
+        pending = b""
+        while True:
+            size_line = await reader.readline()
+            if not size_line:
+                break
+            n = int(size_line.split(b";")[0], 16)
+            chunk = await reader.readexactly(n + 2)
+            if n == 0:
+                break
+            now = time.time()
+            pending += chunk[:-2]
+            *lines, pending = pending.split(b"\n")
+            for raw in lines:
+                if not raw.strip() or b'"judgements"' not in raw[:40]:
+                    continue
+                event = json.loads(raw)
+                data = event.get("data") or {}
+                if data.get("end_time") is None:
+                    continue
+                jid = data["id"]
+                if jid in seen:
+                    run.duplicated += 1
+                    continue
+                seen.add(jid)
+                run.ended[jid] = parse_time(data["end_time"])
+                run.received[jid].append(now)
+    except (OSError, asyncio.IncompleteReadError, ValueError) as exc:
+        run.feed_errors.append(f"{user}: {type(exc).__name__}: {exc}")
+    finally:
+        run.feeds_open -= 1
+        writer.close()
+
+
+async def poll_submissions(run: Run, cookie: str, every_s: float) -> None:
+    await asyncio.sleep(random.uniform(0, every_s))
+    while not run.stop.is_set():
+        await run.timed("submissions page", "GET", "/submissions?fragment=1", {"Cookie": cookie})
+        await asyncio.sleep(every_s)
+
+
+async def poll_board(run: Run, rps: float) -> None:
+    """``rps`` requests a second, whatever their answers take (each in its own task)."""
+    tasks: set[asyncio.Task[None]] = set()
+    paths = (("board page", "/scoreboard"), ("board API", f"/api/contests/{run.cid}/scoreboard"))
+    n, t0 = 0, time.monotonic()
+    while not run.stop.is_set():
+        kind, path = paths[n % 2]
+        task = asyncio.create_task(_ignore(run.timed(kind, "GET", path, {})))
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
+        n += 1
+        await asyncio.sleep(max(0.0, t0 + n / rps - time.monotonic()))
+    for task in list(tasks):  # the run is over: what is still waiting is not counted
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def _ignore(coro) -> None:  # noqa: ANN001
+    await coro
+
+
+def submission_body(n: int) -> tuple[bytes, str]:
+    weighted = [(p, rel) for p, rel, w in PROGRAMS for _ in range(w)]
+    problem, rel = weighted[n % len(weighted)]
+    path = Path(__file__).resolve().parent.parent / "problems" / problem / "submissions" / rel
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        zf.writestr(path.name, path.read_bytes())
+    body = {
+        "problem_id": problem,
+        "language_id": "python3",
+        "files": [{"data": base64.b64encode(buf.getvalue()).decode()}],
+    }
+    return json.dumps(body).encode(), rel.split("/")[0]
+
+
+async def submit(run: Run, n: int, user: str, at_s: float) -> None:
+    await asyncio.sleep(at_s)
+    body, _ = submission_body(n)
+    headers = {"Authorization": basic(user, run.passwords[user]), "Content-Type": "application/json"}
+    try:
+        reply = await run.timed("submission ack", "POST", f"/api/contests/{run.cid}/submissions", headers, body)
+    finally:
+        run.submits_done += 1
+    if reply is not None and reply.status == 201:
+        run.acked[int(json.loads(reply.body)["id"])] = user
+
+
+async def team(run: Run, n: int, user: str, login_at_s: float, rush: tuple[float, float], poll_s: float) -> None:
+    await asyncio.sleep(login_at_s)
+    cookie = await login(run, user)
+    tasks = [asyncio.create_task(feed(run, user))]
+    if cookie is not None:
+        tasks.append(asyncio.create_task(poll_submissions(run, cookie, poll_s)))
+    start = time.monotonic()
+    await submit(run, n, user, max(0.0, random.uniform(*rush) - (start - run_t0[0])))
+    await run.stop.wait()
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+run_t0 = [0.0]
+
+
+@dataclass(frozen=True)
+class Plan:
+    teams: int
+    login_s: float
+    steady_s: float
+    rush_s: float
+    board_rps: float
+    poll_s: float
+    max_s: float
+
+
+async def drive(run: Run, plan: Plan, db: Path) -> float:
+    """The whole run; returns its wall time."""
+    run_t0[0] = time.monotonic()
+    rush_from = plan.login_s + plan.steady_s
+    board = asyncio.create_task(poll_board(run, plan.board_rps))
+    users = [f"team{n}" for n in range(1, plan.teams + 1)]
+    random.Random(32).shuffle(users)
+    teams = [
+        asyncio.create_task(
+            team(run, n, u, plan.login_s * n / plan.teams, (rush_from, rush_from + plan.rush_s), plan.poll_s)
+        )
+        for n, u in enumerate(users)
+    ]
+    await asyncio.sleep(rush_from + plan.rush_s)
+    while time.monotonic() - run_t0[0] < plan.max_s:
+        finished = finished_judgements(db)
+        delivered = all(len(run.received.get(j, ())) >= run.feeds_open for j in finished)
+        if run.submits_done >= plan.teams and len(finished) >= len(run.acked) and delivered:
+            await asyncio.sleep(0.5)
+            break
+        await asyncio.sleep(1.0)
+    run.at_stop = (time.time(), run.feeds_open, finished_judgements(db))
+    run.stop.set()
+    await asyncio.sleep(1.0)
+    for task in teams:  # a team still waiting for an answer at the end is not waited for
+        task.cancel()
+    await asyncio.gather(board, *teams, return_exceptions=True)
+    return time.monotonic() - run_t0[0]
+
+
+def finished_judgements(db: Path) -> dict[str, float]:
+    """Every finished judgement's API id, and when it finished."""
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as con:
+        rows = con.execute("SELECT submission_id, ordinal, end_s FROM judgements WHERE end_s IS NOT NULL").fetchall()
+    return {str(s) if o == 1 else f"{s}-{o}": e for s, o, e in rows}
+
+
+def proc_usage(pid: int) -> tuple[float, float, int]:
+    """The process's own CPU seconds, its waited children's, and its peak RSS (KiB)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    tick = os.sysconf("SC_CLK_TCK")
+    own = (int(fields[11]) + int(fields[12])) / tick
+    children = (int(fields[13]) + int(fields[14])) / tick
+    hwm = re.search(r"VmHWM:\s+(\d+)", Path(f"/proc/{pid}/status").read_text())
+    return own, children, int(hwm.group(1)) if hwm else 0
+
+
+def pct(values: list[float], q: float) -> float:
+    s = sorted(values)
+    return s[min(len(s) - 1, int(round(q * (len(s) - 1))))] if s else float("nan")
+
+
+def report(run: Run, plan: Plan, db: Path, wall_s: float, usage: tuple[float, float, int]) -> bool:
+    """Print the table; True when nothing was lost or duplicated."""
+    print(f"\n{'what':34} {'count':>7} {'p50':>9} {'p99':>9} {'max':>9}")
+    rows = [
+        ("login (GET + POST /login)", run.latency["login (both requests)"]),
+        ("board page /scoreboard", run.latency["board page"]),
+        ("board API scoreboard", run.latency["board API"]),
+        ("submissions page (fragment)", run.latency["submissions page"]),
+        ("submission acknowledgement", run.latency["submission ack"]),
+    ]
+    finished = finished_judgements(db)
+    stop_s, feeds, judged = run.at_stop
+    lags = [max(run.received[j]) - run.ended[j] for j in judged if len(run.received.get(j, ())) >= feeds]
+    rows.append(("event delivery lag (to the last feed)", lags))
+    for name, v in rows:
+        cells = [f"{pct(v, q) * 1000:7.0f}ms" for q in (0.5, 0.99, 1.0)] if v else ["-".rjust(9)] * 3
+        print(f"{name:34} {len(v):7d} {' '.join(cells)}")
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as con:
+        stored = {r[0] for r in con.execute("SELECT id FROM submissions")}
+        twice = con.execute(
+            "SELECT count(*) FROM (SELECT submission_id FROM judgements GROUP BY 1 HAVING count(*) > 1)"
+        ).fetchone()[0]
+    lost_subs = len(set(run.acked) - stored)
+    # a judgement finished 10 s before the end that an open feed never got is lost; later ones may be on the way
+    lost_events = sum(max(0, feeds - len(run.received.get(j, ()))) for j, e in judged.items() if e < stop_s - 10)
+    late = sum(1 for j, e in judged.items() if e >= stop_s - 10 and len(run.received.get(j, ())) < feeds)
+    print(
+        f"\nsubmissions: {len(run.acked)} of {plan.teams} acknowledged, {len(stored)} stored, {len(finished)} judged; "
+        f"lost {lost_subs}, judged twice {twice}"
+    )
+    print(
+        f"feeds: {feeds} of {plan.teams} open at the end; finished judgements a feed never received (lost): "
+        f"{lost_events}; received twice (duplicated): {run.duplicated}; finished in the last 10 s, not yet at "
+        f"every feed: {late}"
+    )
+    own, children, hwm_kib = usage
+    cores = os.cpu_count() or 1
+    print(
+        f"server: peak RSS {hwm_kib / 1024:.0f} MiB; CPU {own:.0f} s of {wall_s:.0f} s wall = "
+        f"{own / wall_s / cores:.0%} "
+        f"of {cores} cores (judged programs and their sandbox, waited children: {children:.0f} s)"
+    )
+    for what, n in sorted(run.failures.items()):
+        print(f"  refused or failed: {what} x{n}")
+    for e in run.feed_errors[:5]:
+        print(f"  feed error: {e}")
+    return lost_subs == 0 and twice == 0 and lost_events == 0 and run.duplicated == 0
+
+
+def main(server, contest: Path, passwords: dict[str, str], contest_id: str, plan: Plan) -> int:  # noqa: ANN001
+    """Run the regional scenario against ``server`` (bench/serve.py's, not started yet)."""
+    print(
+        f"regional: {plan.teams} teams log in over {plan.login_s:g} s, feeds and submissions page every "
+        f"{plan.poll_s:g} s, public board at {plan.board_rps:g}/s; rush: {plan.teams} submissions in the last "
+        f"{plan.rush_s:g} s (after {plan.steady_s:g} s steady); bound {plan.max_s:g} s"
+    )
+    print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}")
+    print(f"server up in {server.start():.1f} s")
+    db = contest / "contest.sqlite"
+    run = Run(server.port, contest_id, passwords)
+    wall = asyncio.run(drive(run, plan, db))
+    usage = proc_usage(server.proc.pid)
+    server.stop()
+    ok = report(run, plan, db, wall, usage)
+    print(f"load average after: {os.getloadavg()[0]:.2f}; run {wall:.0f} s")
+    if len(run.acked) < plan.teams:
+        print(f"NOTE: only {len(run.acked)} of {plan.teams} submissions were acknowledged (see the refusals above)")
+    print("OK: nothing lost, nothing duplicated" if ok else "FAILED")
+    return 0 if ok else 1

@@ -1,0 +1,167 @@
+"""Issue 32's caches say what a fresh computation says: the board (the API's JSON and the page's table, made
+once per ranked board and kept per role and freeze state) after every kind of change, and the event feed
+read from the log's copy in memory by a client that reconnects with ``since_token`` at any point."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+from serve_channels import Browser, LoopApi, log_in
+from serve_fixtures import HOUR, SUM_AC, SUM_WA, T0, FakeClock, make_server, write_contest
+
+from judge.serve.model.times import format_time
+from judge.serve.services.events import EventLog
+
+C = "/api/contests/test"
+END = T0 + 5 * HOUR
+TEAMS = ("team1", "team2", "team3")
+VIEWERS: tuple[str | None, ...] = (None, "team1", "judge")  # the public, a team, staff
+MACHINE = settings(max_examples=12, stateful_step_count=14, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+class World(RuleBasedStateMachine):
+    """One contest driven through the app by every kind of change the board depends on; after each, every
+    viewer's board (API and page) is asked twice: as the caches give it, and computed afresh."""
+
+    @initialize(start_minutes=st.sampled_from([-5, 30, 235, 250, 295]))
+    def open(self, start_minutes: int) -> None:
+        self.tmp = tempfile.TemporaryDirectory()
+        self.runner = asyncio.Runner()
+        self.clock = FakeClock(T0 + start_minutes * 60)
+        self.server = make_server(write_contest(Path(self.tmp.name) / "contest"), self.clock)
+        self.api = LoopApi(self.server, self.runner)
+        self.pages: dict[str | None, Browser] = {v: log_in(self.api, v) for v in VIEWERS}
+        self.admin = log_in(self.api, "admin")
+        self.made: list[int] = []
+
+    def teardown(self) -> None:
+        if hasattr(self, "server"):
+            self.server.close()
+            self.runner.close()
+            self.tmp.cleanup()
+
+    @rule(minutes=st.sampled_from([1, 15, 60]))
+    def advance(self, minutes: int) -> None:
+        self.clock.advance(minutes * 60)
+
+    @rule(team=st.sampled_from(TEAMS), accepted=st.booleans())
+    def submit(self, team: str, accepted: bool) -> None:
+        self.clock.advance(1)
+        r = self.api.submit(team, files={"sum.py": SUM_AC if accepted else SUM_WA})
+        if r.status_code == 201:
+            self.made.append(int(r.json()["id"]))
+
+    @rule()
+    def judge(self) -> None:
+        self.server.judging.run_pending()
+
+    @precondition(lambda self: bool(self.made))
+    @rule(pick=st.integers(0, 50))
+    def rejudge(self, pick: int) -> None:
+        sid = self.made[pick % len(self.made)]
+        assert self.api.request("POST", f"{C}/submissions/{sid}/rejudge", "admin").status_code == 202
+
+    @rule()
+    def freeze_now(self) -> None:
+        self.admin.post("/admin/freeze")
+
+    @rule(minutes_after=st.sampled_from([0, 5]))
+    def thaw(self, minutes_after: int) -> None:
+        at = max(self.clock.now(), END) + minutes_after * 60
+        self.api.request("PATCH", C, "admin", json={"id": "test", "scoreboard_thaw_time": format_time(at)})
+
+    def boards(self) -> dict[str | None, tuple[Any, str]]:
+        out = {}
+        for v in VIEWERS:
+            r = self.api.get(f"{C}/scoreboard", v)
+            assert r.status_code == 200, r.text
+            out[v] = (r.json(), self.pages[v].get("/scoreboard?fragment=1").text)
+        return out
+
+    @invariant()
+    def the_cached_board_is_the_fresh_one(self) -> None:
+        if not hasattr(self, "server"):
+            return
+        cached = self.boards()
+        self.server.boards.clear()
+        fresh = self.boards()
+        assert cached == fresh
+        for v, (doc, _) in fresh.items():
+            r = self.api.get(f"{C}/scoreboard", v)
+            assert r.content == json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+TestTheCachedBoard = World.TestCase
+TestTheCachedBoard.settings = MACHINE
+
+
+class Reconnecting(RuleBasedStateMachine):
+    """Feed clients that reconnect with ``since_token`` after any change (some of the log read from memory,
+    some from storage: the copy in memory keeps the last 3 events only) miss nothing and get nothing twice."""
+
+    @initialize()
+    def open(self) -> None:
+        self.tmp = tempfile.TemporaryDirectory()
+        self.runner = asyncio.Runner()
+        self.clock = FakeClock(T0 + 30 * 60)
+        self.server = make_server(write_contest(Path(self.tmp.name) / "contest"), self.clock)
+        self.server.bus.log = EventLog(self.server.storage, keep=3, batch=2)
+        self.server.bus.notify()
+        self.api = LoopApi(self.server, self.runner)
+        self.got: dict[str | None, list[dict[str, Any]]] = {v: [] for v in VIEWERS}
+        self.admin = log_in(self.api, "admin")
+
+    def teardown(self) -> None:
+        if hasattr(self, "server"):
+            self.server.close()
+            self.runner.close()
+            self.tmp.cleanup()
+
+    def read(self, viewer: str | None, since: str | None) -> list[dict[str, Any]]:
+        params = {"stream": "false"} | ({"since_token": since} if since is not None else {})
+        r = self.api.get(f"{C}/event-feed", viewer, params=params)
+        assert r.status_code == 200, r.text
+        return [json.loads(line) for line in r.text.splitlines() if line.strip()]
+
+    @rule(team=st.sampled_from(TEAMS), accepted=st.booleans())
+    def submit(self, team: str, accepted: bool) -> None:
+        self.clock.advance(60)
+        self.api.submit(team, files={"sum.py": SUM_AC if accepted else SUM_WA})
+
+    @rule()
+    def judge(self) -> None:
+        self.server.judging.run_pending()
+
+    @rule(minutes=st.sampled_from([10, 120]))
+    def advance(self, minutes: int) -> None:
+        self.clock.advance(minutes * 60)
+        self.server.timeline.tick()
+
+    @rule()
+    def freeze_now(self) -> None:
+        self.admin.post("/admin/freeze")
+
+    @rule(viewer=st.sampled_from(VIEWERS))
+    def reconnect(self, viewer: str | None) -> None:
+        got = self.got[viewer]
+        self.got[viewer] = got + self.read(viewer, got[-1]["token"] if got else None)
+
+    @invariant()
+    def nothing_missed_nothing_twice(self) -> None:
+        if not hasattr(self, "server"):
+            return
+        for viewer, got in self.got.items():
+            whole = self.read(viewer, None)
+            assert got == whole[: len(got)]
+            assert [e["token"] for e in whole] == [str(n) for n in range(1, len(whole) + 1)]
+
+
+TestReconnecting = Reconnecting.TestCase
+TestReconnecting.settings = MACHINE

@@ -1,0 +1,135 @@
+"""Issue 32 (a 500-team regional on one machine), the functional side: argon2 hashes made with other
+parameters are made anew at a login and kept across a restart (with the sessions); the numbers are
+bench/serve.py's (docs/benchmarks.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+from argon2 import PasswordHasher
+from serve_channels import Browser, LoopApi, log_in
+from serve_fixtures import CHEAP_HASHER, HOUR, PASSWORDS, T0, Api, FakeClock, db, make_server, write_contest
+
+from judge.serve.http.sessions import COOKIE
+from judge.serve.services.accounts import password_hasher
+
+OLD_HASHER = PasswordHasher(time_cost=2, memory_cost=16, parallelism=2)  # "other parameters" than CHEAP_HASHER
+
+
+def stored_hash(server, username: str) -> str:  # noqa: ANN001
+    return str(db(server).execute("SELECT password_hash FROM accounts WHERE username = ?", (username,)).fetchone()[0])
+
+
+def hashed_accounts(root: Path, hasher: PasswordHasher) -> dict[str, str]:
+    """accounts.yaml with every password replaced by its hash (as `judge contest init` writes it)."""
+    accounts = json.loads((root / "accounts.yaml").read_text())
+    for a in accounts:
+        a["password"] = hasher.hash(a["password"])
+    (root / "accounts.yaml").write_text(json.dumps(accounts))
+    return {a["username"]: a["password"] for a in accounts}
+
+
+def test_the_default_parameters_are_owasps_argon2id() -> None:
+    from argon2 import Type, extract_parameters
+
+    p = extract_parameters(password_hasher().hash("x"))
+    assert (p.type, p.memory_cost, p.time_cost, p.parallelism) == (Type.ID, 19 * 1024, 2, 1)
+
+
+def test_a_hash_with_other_parameters_verifies_and_is_made_anew_at_login(tmp_path: Path) -> None:
+    clock = FakeClock(T0 + HOUR)
+    root = write_contest(tmp_path / "contest")
+    yaml_hashes = hashed_accounts(root, OLD_HASHER)
+    with asyncio.Runner() as runner:
+        first = make_server(root, clock)
+        assert stored_hash(first, "team1") == yaml_hashes["team1"]
+        api = LoopApi(first, runner)
+        browser = log_in(api, "team1")  # the old hash verifies
+        new = stored_hash(first, "team1")
+        assert new != yaml_hashes["team1"] and not CHEAP_HASHER.check_needs_rehash(new)
+        assert CHEAP_HASHER.verify(new, PASSWORDS["team1"])
+        assert stored_hash(first, "team2") == yaml_hashes["team2"]  # nobody else's
+        assert Api.of(first).get("/api/contests/test/account", "team1").status_code == 200
+        cookie = browser.client.cookies[COOKIE]
+        first.close()
+
+        second = make_server(root, clock)  # accounts.yaml still holds the old hash: the rehash stands for it
+        assert stored_hash(second, "team1") == new
+        again = Browser(LoopApi(second, runner))
+        again.client.cookies.set(COOKIE, cookie)
+        assert again.request("GET", "/submit").status_code == 200  # the session survived
+        assert log_in(LoopApi(second, runner), "team1")
+        second.close()
+
+        accounts = json.loads((root / "accounts.yaml").read_text())
+        for a in accounts:
+            if a["username"] == "team1":
+                a["password"] = OLD_HASHER.hash("a new password")  # a reset: this hash wins, the session ends
+        (root / "accounts.yaml").write_text(json.dumps(accounts))
+        third = make_server(root, clock)
+        assert OLD_HASHER.verify(stored_hash(third, "team1"), "a new password")
+        gone = Browser(LoopApi(third, runner))
+        gone.client.cookies.set(COOKIE, cookie)
+        assert gone.request("GET", "/submit").headers["location"] == "/login"
+        third.close()
+
+
+def test_a_wrong_password_rehashes_nothing(tmp_path: Path) -> None:
+    clock = FakeClock(T0 + HOUR)
+    root = write_contest(tmp_path / "contest")
+    yaml_hashes = hashed_accounts(root, OLD_HASHER)
+    server = make_server(root, clock)
+    assert Api.of(server).request("GET", "/api/contests/test/account", "team1", "wrong").status_code == 401
+    assert stored_hash(server, "team1") == yaml_hashes["team1"]
+    server.close()
+
+
+def test_static_files_carry_an_etag_and_a_matching_one_is_a_304(tmp_path: Path) -> None:
+    server = make_server(write_contest(tmp_path / "contest"), FakeClock(T0 + HOUR))
+    api = Api.of(server)
+    first = api.get("/static/serve.css")
+    assert first.status_code == 200 and first.content
+    etag = first.headers["etag"]
+    assert etag.startswith('"') and "max-age" in first.headers["cache-control"]
+    again = api.get("/static/serve.css", headers={"If-None-Match": f'"other", {etag}'})
+    assert again.status_code == 304 and not again.content and again.headers["etag"] == etag
+    assert api.get("/static/serve.css", headers={"If-None-Match": '"other"'}).status_code == 200
+    assert api.get("/static/live.js").headers["etag"] != etag
+    server.close()
+
+
+def test_a_client_that_goes_away_before_its_body_is_a_4xx_not_a_traceback(tmp_path: Path) -> None:
+    """Under load a client may give up while its submission's body is on the way (the 500-team bench's
+    timeouts): uvicorn then reports a disconnect, which was a traceback in the log and a 500."""
+    from judge.serve.http.app import create_app
+
+    server = make_server(write_contest(tmp_path / "contest"), FakeClock(T0 + HOUR))
+    app = create_app(server)
+    for path, kind in (("/api/contests/test/submissions", "application/json"), ("/login", "text/plain")):
+        scope = {
+            "type": "http",
+            "method": "POST",
+            "path": path,
+            "raw_path": path.encode(),
+            "query_string": b"",
+            "headers": [(b"host", b"testserver"), (b"content-type", kind.encode()), (b"content-length", b"100")],
+            "client": ("127.0.0.1", 40000),
+            "server": ("testserver", 80),
+            "scheme": "http",
+            "http_version": "1.1",
+            "root_path": "",
+        }
+        messages = iter([{"type": "http.request", "body": b"{", "more_body": True}, {"type": "http.disconnect"}])
+        sent: list[dict] = []
+
+        async def receive(messages=messages) -> dict:  # noqa: ANN001
+            return next(messages)
+
+        async def send(message: dict, sent: list[dict] = sent) -> None:
+            sent.append(message)
+
+        asyncio.run(app(scope, receive, send))
+        assert sent[0]["type"] == "http.response.start" and 400 <= sent[0]["status"] < 500, (path, sent[0])
+    server.close()
