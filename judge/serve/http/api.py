@@ -29,6 +29,7 @@ from judge.serve.model.apijson import (
     submission_json,
     submission_of,
 )
+from judge.serve.model.clarification import PROPERTIES as CLARIFICATION_PROPERTIES
 from judge.serve.model.clarification import parse_clarification
 from judge.serve.model.errors import Refused
 from judge.serve.model.upload import SubmissionRequest, parse_upload
@@ -87,17 +88,7 @@ PROPERTIES: dict[str, tuple[str, ...]] = {
         "max_run_time",
     ),
     "runs": ("id", "judgement_id", "ordinal", "judgement_type_id", "time", "contest_time", "run_time"),
-    "clarifications": (
-        "id",
-        "from_team_id",
-        "to_team_ids",
-        "to_group_ids",
-        "reply_to_id",
-        "problem_id",
-        "text",
-        "time",
-        "contest_time",
-    ),
+    "clarifications": CLARIFICATION_PROPERTIES,
     "awards": ("id", "citation", "team_ids"),
     "scoreboard": ("time", "contest_time", "state", "rows"),
     "event-feed": ("type", "id", "data", "token"),
