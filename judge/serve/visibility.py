@@ -24,6 +24,7 @@ table, and tests/test_serve_visibility.py states and checks them).
   question, nor which other teams an answer went to; an answer's ``reply_to_id`` only whoever sees the
   question (the spec's rule), and an answer to everyone brings the question's text (not its team) to the
   others (``clarification_shape``). Each kind of viewer's version is one event (``clarification_audiences``).
+- Live fuzzing (issue 33): its counterexamples, the jury's only, at every phase (``sees_fuzzing``).
 """
 
 from __future__ import annotations
@@ -158,6 +159,12 @@ def group_audience(hidden: bool) -> Audience:
 
 def sees_downloads(s: Sight) -> bool:
     """results.json and the contest package archive (everything, live): staff."""
+    return s.staff
+
+
+def sees_fuzzing(s: Sight) -> bool:
+    """Live fuzzing (issue 33): its jobs and counterexamples, the Fuzzing page, the extension endpoint: the
+    jury (staff) only, at every phase, also after the contest (docs/live-fuzzing.md)."""
     return s.staff
 
 

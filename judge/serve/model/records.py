@@ -310,3 +310,21 @@ class AwardEdit:
     citation: str
     team_ids: tuple[str, ...] | None
     removed: bool = False
+
+
+@dataclass(frozen=True)
+class Counterexample:
+    """A live fuzzing's counterexample (issue 33, docs/live-fuzzing.md): an input on which an accepted
+    submission disagrees with the reference. Jury only (visibility.sees_fuzzing). ``id`` 0: not stored yet."""
+
+    problem_id: str
+    submission_id: int
+    judgement_id: int  # the AC judgement that was fuzzed
+    input: bytes  # the shrunk .in
+    answer: bytes  # the reference's .ans
+    output: bytes | None  # what the submission gave (None: it crashed / timed out first)
+    verdict: str  # judge.judging.verdict.Verdict's value
+    message: str  # the validator's message
+    confirmed: bool  # the package's own output validator gives the same rejection
+    found_s: float
+    id: int = 0

@@ -26,6 +26,7 @@ from judge.serve.model.records import (
     AwardEdit,
     ClarificationRecord,
     Counted,
+    Counterexample,
     EventRecord,
     JobRecord,
     JudgementOutcome,
@@ -157,6 +158,12 @@ class Reader(Protocol):
         """The admins' awards, each id's latest edit, in the order first edited."""
         ...
 
+    def counterexamples(self, problem_id: str | None = None) -> list[Counterexample]:
+        """Live fuzzing's counterexamples (of one problem, or all), newest first."""
+        ...
+
+    def counterexample(self, counterexample_id: int) -> Counterexample | None: ...
+
     def live_teams(self) -> list[Team]:
         """The teams an admin added or changed (overrides of teams.json), oldest first."""
         ...
@@ -253,6 +260,10 @@ class Writer(Reader, Protocol):
 
     def put_award_edit(self, edit: AwardEdit) -> None:
         """Keep an admin's award (replacing that id's earlier edit)."""
+        ...
+
+    def add_counterexample(self, c: Counterexample) -> int:
+        """Keep a live fuzzing's counterexample; its id."""
         ...
 
     def put_live_team(self, team: Team, now: float) -> None:

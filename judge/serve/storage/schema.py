@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 # The API's id of the judgement ``j`` (model/apijson.judgement_id, in SQL, for the upgrade to 4)
 JUDGEMENT_ID = "(CASE j.ordinal WHEN 1 THEN CAST(j.submission_id AS TEXT) ELSE j.submission_id || '-' || j.ordinal END)"
@@ -129,6 +129,20 @@ CREATE TABLE IF NOT EXISTS award_edits (
     team_ids TEXT,
     removed INTEGER NOT NULL DEFAULT 0
 );
+CREATE TABLE IF NOT EXISTS counterexamples (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    problem_id TEXT NOT NULL,
+    submission_id INTEGER NOT NULL,
+    judgement_id INTEGER NOT NULL,
+    input BLOB NOT NULL,
+    answer BLOB NOT NULL,
+    output BLOB,
+    verdict TEXT NOT NULL,
+    message TEXT NOT NULL,
+    confirmed INTEGER NOT NULL,
+    found_s REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS counterexamples_problem ON counterexamples(problem_id, id);
 CREATE TABLE IF NOT EXISTS live_teams (
     id TEXT PRIMARY KEY,
     name TEXT NOT NULL,
@@ -243,4 +257,6 @@ MIGRATIONS: dict[int, tuple[str | Step, ...]] = {
     # issue 31, end of contest: the admins' award edits (award_edits, created with the rest); the finalize
     # and end of updates are kept in meta (finalized_at, end_of_updates_at): nothing to change
     6: (),
+    # issue 33, live fuzzing (docs/live-fuzzing.md): the jury's counterexamples (created with the rest)
+    7: (),
 }

@@ -26,6 +26,7 @@ from judge.serve.model.records import (
     AwardEdit,
     ClarificationRecord,
     Counted,
+    Counterexample,
     EventRecord,
     JobRecord,
     JudgementOutcome,
@@ -46,6 +47,7 @@ from judge.serve.model.records import (
 from judge.serve.storage import StorageError, live, migrate
 from judge.serve.storage import awards as award_rows
 from judge.serve.storage import clarifications as clars
+from judge.serve.storage import fuzzing as fuzz_rows
 from judge.serve.storage.rows import (
     JUDGEMENT_COLUMNS,
     JUDGEMENT_COLUMNS_AS_J,
@@ -205,6 +207,12 @@ class SqliteReader:
 
     def award_edits(self) -> list[AwardEdit]:
         return award_rows.award_edits(self._c)
+
+    def counterexamples(self, problem_id: str | None = None) -> list[Counterexample]:
+        return fuzz_rows.counterexamples(self._c, problem_id)
+
+    def counterexample(self, counterexample_id: int) -> Counterexample | None:
+        return fuzz_rows.counterexample(self._c, counterexample_id)
 
     def live_teams(self) -> list[Team]:
         return live.live_teams(self._c)
@@ -403,6 +411,9 @@ class SqliteWriter(SqliteReader):
 
     def put_award_edit(self, edit: AwardEdit) -> None:
         award_rows.put_award_edit(self._c, edit)
+
+    def add_counterexample(self, c: Counterexample) -> int:
+        return fuzz_rows.add_counterexample(self._c, c)
 
     def put_live_team(self, team: Team, now: float) -> None:
         live.put_live_team(self._c, team, now)

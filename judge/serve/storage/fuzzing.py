@@ -1,0 +1,51 @@
+"""Live fuzzing's counterexamples in the SQLite storage (issue 33; storage/sqlite.py's reader and writer call
+them): newest first; every statement parameterized."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from judge.serve.model.records import Counterexample
+
+COLUMNS = "problem_id, submission_id, judgement_id, input, answer, output, verdict, message, confirmed, found_s"
+
+
+def add_counterexample(conn: sqlite3.Connection, c: Counterexample) -> int:
+    cur = conn.execute(
+        f"INSERT INTO counterexamples ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (c.problem_id, c.submission_id, c.judgement_id, c.input, c.answer, c.output, c.verdict, c.message,
+         int(c.confirmed), c.found_s),
+    )  # fmt: skip
+    assert cur.lastrowid is not None
+    return cur.lastrowid
+
+
+def _record(r: sqlite3.Row) -> Counterexample:
+    return Counterexample(
+        problem_id=r["problem_id"],
+        submission_id=r["submission_id"],
+        judgement_id=r["judgement_id"],
+        input=bytes(r["input"]),
+        answer=bytes(r["answer"]),
+        output=None if r["output"] is None else bytes(r["output"]),
+        verdict=r["verdict"],
+        message=r["message"],
+        confirmed=bool(r["confirmed"]),
+        found_s=r["found_s"],
+        id=r["id"],
+    )
+
+
+def counterexamples(conn: sqlite3.Connection, problem_id: str | None) -> list[Counterexample]:
+    if problem_id is None:
+        rows = conn.execute(f"SELECT id, {COLUMNS} FROM counterexamples ORDER BY id DESC")
+    else:
+        rows = conn.execute(
+            f"SELECT id, {COLUMNS} FROM counterexamples WHERE problem_id = ? ORDER BY id DESC", (problem_id,)
+        )
+    return [_record(r) for r in rows]
+
+
+def counterexample(conn: sqlite3.Connection, counterexample_id: int) -> Counterexample | None:
+    row = conn.execute(f"SELECT id, {COLUMNS} FROM counterexamples WHERE id = ?", (counterexample_id,)).fetchone()
+    return None if row is None else _record(row)
