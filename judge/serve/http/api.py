@@ -411,4 +411,7 @@ ROUTES: tuple[RouteSpec, ...] = (
     RouteSpec("POST", f"{C}/prints", live_api.post_print, body_limit="submission"),
     RouteSpec("GET", f"{C}/prints", live_api.get_prints),
     RouteSpec("GET", f"{C}/audit-log", live_api.audit_log),
+    # live fuzzing (issue 33, docs/live-fuzzing.md): the jury only
+    RouteSpec("GET", f"{C}/counterexamples", live_api.counterexamples),
+    RouteSpec("GET", f"{C}/counterexamples/{{id}}", live_api.counterexample),
 )

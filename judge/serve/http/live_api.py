@@ -24,6 +24,7 @@ to add teams or accounts, so these are our extensions, named as such in docs/ser
 
 from __future__ import annotations
 
+import base64
 import json
 from typing import Any
 
@@ -35,8 +36,9 @@ from judge.serve.http.print_pages import print_json
 from judge.serve.model.apijson import submission_json
 from judge.serve.model.balloons import Balloon
 from judge.serve.model.errors import Refused
+from judge.serve.model.records import Counterexample
 from judge.serve.model.times import format_time
-from judge.serve.services import access, balloons, moderation, operations, people, printing
+from judge.serve.services import access, balloons, fuzzing, moderation, operations, people, printing
 
 
 def put_team(ctx: Ctx) -> Any:
@@ -228,3 +230,37 @@ def audit_log(ctx: Ctx) -> Any:
         }
         for e in people.audit_log(ctx.server, ctx.viewer)
     ]
+
+
+def _counterexample_json(c: Counterexample, full: bool) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "id": str(c.id),
+        "problem_id": c.problem_id,
+        "submission_id": str(c.submission_id),
+        "verdict": c.verdict,
+        "message": c.message,
+        "confirmed": c.confirmed,
+        "found_time": format_time(c.found_s),
+        "input_size": len(c.input),
+        "output_size": None if c.output is None else len(c.output),
+    }
+    if full:
+        data["input"] = base64.b64encode(c.input).decode()
+        data["answer"] = base64.b64encode(c.answer).decode()
+        data["output"] = None if c.output is None else base64.b64encode(c.output).decode()
+    return data
+
+
+def counterexamples(ctx: Ctx) -> Any:
+    """Live fuzzing's counterexamples, newest first (``?problem_id=``): the jury only (issue 33)."""
+    ctx.contest()
+    found = fuzzing.counterexamples(ctx.server, ctx.viewer, ctx.now, ctx.query.get("problem_id"))
+    return [_counterexample_json(c, full=False) for c in found]
+
+
+def counterexample(ctx: Ctx) -> Any:
+    """One counterexample with its input, the reference's answer and the submission's output (base64)."""
+    ctx.contest()
+    return _counterexample_json(
+        fuzzing.counterexample(ctx.server, ctx.viewer, ctx.now, number_id(ctx.param("id"))), True
+    )
