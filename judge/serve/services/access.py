@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from judge.serve.model.errors import Refused
+from judge.serve.model.phase import Phase
+from judge.serve.model.times import format_time
 from judge.serve.model.viewer import Role, Viewer
 
 REALM = 'Basic realm="judge", charset="UTF-8"'
@@ -23,3 +25,15 @@ def admin(viewer: Viewer, what: str) -> None:
     authenticated(viewer, what)
     if viewer.role is not Role.ADMIN:
         raise Refused(403, f"only admins may {what}")
+
+
+def while_running(phase: Phase, now: float, what: str) -> None:
+    """A team's ``what`` (submissions, questions) is taken only while the contest runs: else a 403 saying when."""
+    info = phase.info
+    if info.start_s is None:
+        raise Refused(403, f"the contest has no start time yet: {what} are closed")
+    if not phase.started(now):
+        raise Refused(403, f"the contest has not started: {what} open at {format_time(info.start_s)}")
+    if not phase.running(now):
+        assert info.end_s is not None
+        raise Refused(403, f"the contest is over (it ended at {format_time(info.end_s)}): no more {what}")

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any
 from judge.serve.model.clarification import ClarificationRequest, checked_text, clarification_json
 from judge.serve.model.errors import Refused
 from judge.serve.model.records import ClarificationRecord, NewClarification
-from judge.serve.model.times import format_time
 from judge.serve.model.viewer import Role, Viewer
 from judge.serve.services import access
 from judge.serve.services.events import publish
@@ -162,14 +161,7 @@ def _check_question(server: Server, viewer: Viewer, request: ClarificationReques
         raise Refused(403, f"you are team {viewer.team_id}: you cannot ask as team {request.from_team_id}")
     if request.to_team_ids is not None or request.to_group_ids is not None:
         raise Refused(403, "teams cannot send clarifications to other teams or groups (only to the jury)")
-    phase, info = server.timeline.phase, server.contest.info
-    if info.start_s is None:
-        raise Refused(403, "the contest has no start time yet: questions are closed")
-    if not phase.started(now):
-        raise Refused(403, f"the contest has not started: questions open at {format_time(info.start_s)}")
-    if not phase.running(now):
-        assert info.end_s is not None
-        raise Refused(403, f"the contest is over (it ended at {format_time(info.end_s)}): no more questions")
+    access.while_running(server.timeline.phase, now, "questions")
     _check_problem(server, request.problem_id, now)
 
 

@@ -55,14 +55,7 @@ def _submitter(server: Server, viewer: Viewer, request: SubmissionRequest, now: 
     assert viewer.team_id is not None
     if request.team_id is not None and request.team_id != viewer.team_id:
         raise Refused(403, f"you are team {viewer.team_id}: you cannot submit for team {request.team_id}")
-    phase, info = server.timeline.phase, server.contest.info
-    if info.start_s is None:
-        raise Refused(403, "the contest has no start time yet: submissions are closed")
-    if not phase.started(now):
-        raise Refused(403, f"the contest has not started: it starts at {format_time(info.start_s)}")
-    if not phase.running(now):
-        assert info.end_s is not None
-        raise Refused(403, f"the contest is over: it ended at {format_time(info.end_s)}")
+    access.while_running(server.timeline.phase, now, "submissions")
     return viewer.team_id, now
 
 
