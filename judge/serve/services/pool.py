@@ -5,11 +5,12 @@ go), and a pool of workers that judge and store them (judging.JobQueue)."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
 from judge.cluster.workers import ClusterWorker
+from judge.serve.services.idle import IdleJob, IdleQueue
 from judge.serve.services.judging import NOT_NOW, Claimed, JobQueue
 
 THREAD_PREFIX = "judge-worker"
@@ -24,6 +25,7 @@ class Slot:
     since_s: float | None = None  # when it took it
     judged: int = 0
     last_s: float | None = None  # when it last finished one
+    background: str | None = None  # idle work it does now (idle.IdleJob.label), None: none
 
 
 @dataclass(frozen=True)
@@ -44,8 +46,12 @@ class JudgingPool:
         capacity: Callable[[], int] | None = None,
         log: Callable[[str], None] = lambda line: None,
         cluster: Callable[[], list[ClusterWorker]] | None = None,
+        idle: Sequence[IdleQueue] = (),
     ) -> None:
         self._queue = queue
+        self._idle = tuple(idle)  # asked in this order when no real job waits (idle.py)
+        self._idle_busy: set[str] = set()
+        self._real_waiting = threading.Event()  # set by wake(); idle jobs give their slot back
         self._cluster = cluster
         self.workers = max(1, workers)
         self._capacity = capacity
@@ -65,12 +71,17 @@ class JudgingPool:
         self._thread.start()
 
     def wake(self) -> None:
-        """Something was queued: look now, not at the next poll."""
+        """Something was queued: look now, not at the next poll (and idle work yields its slot)."""
+        self._real_waiting.set()
         self._wake.set()
+
+    def cancelled(self) -> bool:
+        """What idle jobs ask: real work waits, or the server stops."""
+        return self._real_waiting.is_set() or self._stopping.is_set()
 
     def _free(self) -> int:
         with self._lock:
-            busy = len(self._in_flight)
+            busy = len(self._in_flight) + len(self._idle_busy)
         limit = self.workers if self._capacity is None else min(self.workers, max(1, self._capacity()))
         return limit - busy
 
@@ -84,13 +95,51 @@ class JudgingPool:
                 if free > 0:
                     with self._lock:
                         busy = set(self._in_flight)
-                    for c in self._queue.claim(free, busy):
+                    self._real_waiting.clear()  # a wake() from now on is seen by idle work
+                    claimed = self._queue.claim(free, busy)
+                    for c in claimed:
                         with self._lock:
                             self._in_flight.add(c.job_id)
                         self._pool.submit(self._work, c)
+                    if len(claimed) < free:  # the real queue is empty: idle work may have what is left
+                        self._claim_idle(free - len(claimed))
+                    else:
+                        self._real_waiting.set()  # more may wait: idle work gives its slots back
             except Exception as exc:  # noqa: BLE001 - keep serving; say why
                 self._log(f"judging queue: {type(exc).__name__}: {exc}")
             self._wake.wait(1.0)
+
+    def _claim_idle(self, free: int) -> None:
+        assert self._pool is not None
+        if self._capacity is not None or self._stopping.is_set():
+            return  # a cluster judges elsewhere: its queue is not this pool's threads
+        with self._lock:
+            room = min(free, max(1, self.workers - 1) - len(self._idle_busy))
+            busy = set(self._idle_busy)
+        for q in self._idle:
+            if room <= 0:
+                return
+            for job in q.claim_idle(room, busy):
+                with self._lock:
+                    self._idle_busy.add(job.key)
+                busy.add(job.key)
+                room -= 1
+                self._pool.submit(self._idle_work, job)
+
+    def _idle_work(self, job: IdleJob) -> None:
+        name = threading.current_thread().name
+        with self._lock:
+            self._slots[name] = replace(self._slots.get(name, Slot(name)), background=job.label)
+        try:
+            job.run(self.cancelled)
+        except Exception as exc:  # noqa: BLE001 - idle work never stops judging; it is claimed again later
+            self._log(f"{job.label}: {type(exc).__name__}: {exc}")
+            self._stopping.wait(1.0)
+        finally:
+            with self._lock:
+                self._slots[name] = replace(self._slots.get(name, Slot(name)), background=None)
+                self._idle_busy.discard(job.key)
+            self._wake.set()
 
     def _mark(self, name: str, sid: int | None) -> None:
         now = self._queue.now()

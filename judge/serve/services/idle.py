@@ -1,0 +1,37 @@
+"""Work that runs only on the judging pool's idle slots (issue 33): rejudge previews, then live fuzzing.
+
+The pool (pool.py) claims real judging first (new submissions, then rejudges). Only when that queue is
+empty and a slot is still free does it ask its idle queues, in their order of priority, for jobs; at most
+``workers - 1`` slots do idle work at once (one always stays free for a new submission; a pool of one
+worker lends its one slot). An idle job is handed ``cancelled``: true as soon as real work is waiting or
+the server stops. A job asks it between its steps (the fuzz engine before every example) and, when it
+turns true, stops soon, leaving itself queued with what it has done so far, to be claimed again later.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from typing import Protocol
+
+
+class IdleJob(Protocol):
+    @property
+    def key(self) -> str:
+        """Unique while in flight (e.g. ``fuzz:12``): a job whose key is busy is not claimed twice."""
+        ...
+
+    @property
+    def label(self) -> str:
+        """What the judges page shows for the slot (e.g. ``fuzzing submission 12``)."""
+        ...
+
+    def run(self, cancelled: Callable[[], bool]) -> None:
+        """Do (part of) the job and store what it did; return early when ``cancelled()`` turns true.
+        Exceptions are logged by the pool and the job is claimed again later."""
+        ...
+
+
+class IdleQueue(Protocol):
+    def claim_idle(self, limit: int, busy: Collection[str]) -> list[IdleJob]:
+        """Up to ``limit`` jobs whose key is not in ``busy``, most urgent first."""
+        ...
