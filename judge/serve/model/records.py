@@ -328,3 +328,51 @@ class Counterexample:
     confirmed: bool  # the package's own output validator gives the same rejection
     found_s: float
     id: int = 0
+    added_as: str | None = None  # the test case it became (``secret/fuzz-<id>``); None: not added
+
+
+@dataclass(frozen=True)
+class ProblemVersion:
+    """A version of a problem's package made while the contest runs (issue 33): a copy under the server's
+    data directory. Version 1 is the package the server was started with (not stored). ``state``: preview
+    (being previewed), current (judged against), retired (was current), discarded (its files removed)."""
+
+    problem_id: str
+    version: int
+    path: str
+    reason: str
+    created_s: float
+    state: str
+
+
+@dataclass(frozen=True)
+class PreviewRecord:
+    """A rejudge preview of a new package version (issue 33): ``kind`` add-test (a counterexample became a
+    test: each accepted submission is run on that test only) or package (an uploaded version: every
+    submission judged in full); ``base_version``: the version current when it was made (applying it when
+    another is current is refused). ``state``: preparing | running | ready | refused | applied | discarded."""
+
+    problem_id: str
+    version: int
+    base_version: int
+    kind: str
+    counterexample_id: int | None
+    state: str
+    message: str
+    created_s: float
+    test_name: str | None = None  # add-test: the new test (``secret/fuzz-<n>``)
+    id: int = 0
+
+
+@dataclass(frozen=True)
+class PreviewRun:
+    """One submission judged by a preview: its current verdict and score, and those on the new version."""
+
+    preview_id: int
+    submission_id: int
+    verdict_before: str
+    verdict_after: str
+    score_before: float
+    score_after: float
+    failing_test: str | None  # the first test it fails on the new version (None: it passes)
+    time_s: float

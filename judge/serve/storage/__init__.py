@@ -36,7 +36,10 @@ from judge.serve.model.records import (
     NewEvent,
     NewRun,
     NewSubmission,
+    PreviewRecord,
+    PreviewRun,
     PrintRecord,
+    ProblemVersion,
     QueuedJob,
     ReviewRecord,
     RunRecord,
@@ -164,6 +167,20 @@ class Reader(Protocol):
 
     def counterexample(self, counterexample_id: int) -> Counterexample | None: ...
 
+    def problem_versions(self, problem_id: str | None = None) -> list[ProblemVersion]:
+        """The package versions made while the contest runs (of one problem, or all), oldest first."""
+        ...
+
+    def previews(self, states: tuple[str, ...] | None = None) -> list[PreviewRecord]:
+        """Rejudge previews (in one of ``states``; None: all), oldest first."""
+        ...
+
+    def preview(self, preview_id: int) -> PreviewRecord | None: ...
+
+    def preview_runs(self, preview_id: int) -> list[PreviewRun]:
+        """What the preview judged so far, by submission id."""
+        ...
+
     def live_teams(self) -> list[Team]:
         """The teams an admin added or changed (overrides of teams.json), oldest first."""
         ...
@@ -264,6 +281,27 @@ class Writer(Reader, Protocol):
 
     def add_counterexample(self, c: Counterexample) -> int:
         """Keep a live fuzzing's counterexample; its id."""
+        ...
+
+    def set_added_as(self, counterexample_id: int, test_name: str) -> None:
+        """The counterexample became the test case ``test_name`` of its problem."""
+        ...
+
+    def add_problem_version(self, problem_id: str, path_of: str, reason: str, now: float) -> int:
+        """A new package version (state preview), numbered after the others (the first: 2); its number.
+        ``path_of``: where its files are, with ``{version}`` for the number."""
+        ...
+
+    def set_version_state(self, problem_id: str, version: int, state: str) -> None: ...
+
+    def add_preview(self, p: PreviewRecord) -> int:
+        """Keep a rejudge preview; its id."""
+        ...
+
+    def set_preview_state(self, preview_id: int, state: str, message: str | None = None) -> None: ...
+
+    def add_preview_run(self, run: PreviewRun) -> None:
+        """One submission's result in a preview (replacing an earlier one of the same submission)."""
         ...
 
     def put_live_team(self, team: Team, now: float) -> None:

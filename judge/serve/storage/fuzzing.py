@@ -7,14 +7,16 @@ import sqlite3
 
 from judge.serve.model.records import Counterexample
 
-COLUMNS = "problem_id, submission_id, judgement_id, input, answer, output, verdict, message, confirmed, found_s"
+COLUMNS = (
+    "problem_id, submission_id, judgement_id, input, answer, output, verdict, message, confirmed, found_s, added_as"
+)
 
 
 def add_counterexample(conn: sqlite3.Connection, c: Counterexample) -> int:
     cur = conn.execute(
-        f"INSERT INTO counterexamples ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        f"INSERT INTO counterexamples ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (c.problem_id, c.submission_id, c.judgement_id, c.input, c.answer, c.output, c.verdict, c.message,
-         int(c.confirmed), c.found_s),
+         int(c.confirmed), c.found_s, c.added_as),
     )  # fmt: skip
     assert cur.lastrowid is not None
     return cur.lastrowid
@@ -33,6 +35,7 @@ def _record(r: sqlite3.Row) -> Counterexample:
         confirmed=bool(r["confirmed"]),
         found_s=r["found_s"],
         id=r["id"],
+        added_as=r["added_as"],
     )
 
 
@@ -49,3 +52,7 @@ def counterexamples(conn: sqlite3.Connection, problem_id: str | None) -> list[Co
 def counterexample(conn: sqlite3.Connection, counterexample_id: int) -> Counterexample | None:
     row = conn.execute(f"SELECT id, {COLUMNS} FROM counterexamples WHERE id = ?", (counterexample_id,)).fetchone()
     return None if row is None else _record(row)
+
+
+def set_added_as(conn: sqlite3.Connection, counterexample_id: int, test_name: str) -> None:
+    conn.execute("UPDATE counterexamples SET added_as = ? WHERE id = ?", (test_name, counterexample_id))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 
 # The API's id of the judgement ``j`` (model/apijson.judgement_id, in SQL, for the upgrade to 4)
 JUDGEMENT_ID = "(CASE j.ordinal WHEN 1 THEN CAST(j.submission_id AS TEXT) ELSE j.submission_id || '-' || j.ordinal END)"
@@ -140,9 +140,42 @@ CREATE TABLE IF NOT EXISTS counterexamples (
     verdict TEXT NOT NULL,
     message TEXT NOT NULL,
     confirmed INTEGER NOT NULL,
-    found_s REAL NOT NULL
+    found_s REAL NOT NULL,
+    added_as TEXT
 );
 CREATE INDEX IF NOT EXISTS counterexamples_problem ON counterexamples(problem_id, id);
+CREATE TABLE IF NOT EXISTS problem_versions (
+    problem_id TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    path TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    created_s REAL NOT NULL,
+    state TEXT NOT NULL,
+    PRIMARY KEY (problem_id, version)
+);
+CREATE TABLE IF NOT EXISTS previews (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    problem_id TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    base_version INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    counterexample_id INTEGER,
+    test_name TEXT,
+    state TEXT NOT NULL,
+    message TEXT NOT NULL DEFAULT '',
+    created_s REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS preview_runs (
+    preview_id INTEGER NOT NULL REFERENCES previews(id),
+    submission_id INTEGER NOT NULL,
+    verdict_before TEXT NOT NULL,
+    verdict_after TEXT NOT NULL,
+    score_before REAL NOT NULL,
+    score_after REAL NOT NULL,
+    failing_test TEXT,
+    time_s REAL NOT NULL,
+    PRIMARY KEY (preview_id, submission_id)
+);
 CREATE TABLE IF NOT EXISTS live_teams (
     id TEXT PRIMARY KEY,
     name TEXT NOT NULL,
@@ -259,4 +292,7 @@ MIGRATIONS: dict[int, tuple[str | Step, ...]] = {
     6: (),
     # issue 33, live fuzzing (docs/live-fuzzing.md): the jury's counterexamples (created with the rest)
     7: (),
+    # issue 33, package versions and rejudge previews (problem_versions, previews, preview_runs: created with
+    # the rest); a counterexample remembers the test case it became
+    8: (Step("ALTER TABLE counterexamples ADD COLUMN added_as TEXT", ("counterexamples",)),),
 }

@@ -48,6 +48,7 @@ from judge.serve.storage import StorageError, live, migrate
 from judge.serve.storage import awards as award_rows
 from judge.serve.storage import clarifications as clars
 from judge.serve.storage import fuzzing as fuzz_rows
+from judge.serve.storage.previews import PreviewReads, PreviewWrites
 from judge.serve.storage.rows import (
     JUDGEMENT_COLUMNS,
     JUDGEMENT_COLUMNS_AS_J,
@@ -59,9 +60,10 @@ from judge.serve.storage.rows import (
     run_record,
     submission_record,
 )
+from judge.serve.storage.versions import VersionReads, VersionWrites
 
 
-class SqliteReader:
+class SqliteReader(VersionReads, PreviewReads):
     def __init__(self, conn: sqlite3.Connection) -> None:
         self._c = conn
 
@@ -242,7 +244,7 @@ class SqliteReader:
         return live.recent_prints(self._c, username, since_s)
 
 
-class SqliteWriter(SqliteReader):
+class SqliteWriter(SqliteReader, VersionWrites, PreviewWrites):
     def set_meta(self, key: str, value: str) -> None:
         self._c.execute(
             "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
@@ -414,6 +416,9 @@ class SqliteWriter(SqliteReader):
 
     def add_counterexample(self, c: Counterexample) -> int:
         return fuzz_rows.add_counterexample(self._c, c)
+
+    def set_added_as(self, counterexample_id: int, test_name: str) -> None:
+        fuzz_rows.set_added_as(self._c, counterexample_id, test_name)
 
     def put_live_team(self, team: Team, now: float) -> None:
         live.put_live_team(self._c, team, now)
