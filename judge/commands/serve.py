@@ -136,11 +136,18 @@ class _JudgingChoice:
 def _judging(args: argparse.Namespace, spec: ClusterSpec | None, env: Environment, setup: _Setup) -> _JudgingChoice:
     """Judge here (``--jobs`` threads on this machine's sandbox) or on a Dask cluster."""
     from judge.serve.services.judging import judges_fn, local_judge
+    from judge.serve.services.versions import local_tools
 
     problems, languages = setup.problems, setup.languages
     if spec is None:
         packages = setup.stack.enter_context(Packages(problems, env))
-        options = ServeOptions(workers=args.jobs, log=_log, login_limits=setup.limits, verify_at_once=VERIFY_AT_ONCE)
+        options = ServeOptions(
+            workers=args.jobs,
+            log=_log,
+            login_limits=setup.limits,
+            verify_at_once=VERIFY_AT_ONCE,
+            tools=local_tools(packages, env),  # package versions made while serving (issue 33)
+        )
         return _JudgingChoice(local_judge(packages, env), options, f"{args.jobs} judging worker(s)")
     wanted = {lang for lid in languages for p in problems.values() for lang in toolchain_languages(lid, p, languages)}
     judges = cluster_judges(args, spec, problems, wanted, setup.stack)

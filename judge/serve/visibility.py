@@ -168,6 +168,17 @@ def sees_fuzzing(s: Sight) -> bool:
     return s.staff
 
 
+def sees_previews(s: Sight) -> bool:
+    """Package versions and rejudge previews (issue 33): reading them and starting a preview ("add as
+    test"): the jury, like the fuzzing they come from."""
+    return s.staff
+
+
+def changes_packages(s: Sight) -> bool:
+    """Applying or discarding a preview, uploading a package version (issue 33): admins only."""
+    return s.viewer.role is Role.ADMIN
+
+
 # --------------------------------------------------------------------------------------------- events
 
 

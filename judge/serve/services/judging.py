@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import traceback
 from collections.abc import Callable, Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from judge.cluster import ClusterError
 from judge.judging.build import SkipLanguage
@@ -34,7 +34,7 @@ from judge.judging.verdict import Verdict
 from judge.languages.table import Language
 from judge.package.problem import Problem
 from judge.serve.model.apijson import judgement_json, judgement_type, run_id, run_json
-from judge.serve.model.contest import Contest
+from judge.serve.model.contest import Contest, ContestProblem
 from judge.serve.model.phase import Phase
 from judge.serve.model.records import JobRecord, JudgementOutcome, JudgementRecord, NewRun, SubmissionRecord
 from judge.serve.model.upload import job_files, unpack
@@ -116,6 +116,8 @@ class JudgingSetup:
     languages: Mapping[str, Language]
     judge_fn: JudgeFn
     log: Callable[[str], None] = lambda line: None
+    # a problem with its package version in force (issue 33: versions.CurrentPackages); None: as loaded
+    current: Callable[[Contest, str], ContestProblem | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -148,6 +150,13 @@ class JobQueue:
         self._languages = setup.languages
         self._judge_fn = setup.judge_fn
         self._log = setup.log
+        self._current = setup.current
+
+    def problem(self, problem_id: str) -> ContestProblem | None:
+        """The problem with the package version new judgements use."""
+        if self._current is None:
+            return self._contest.problem(problem_id)
+        return self._current(self._contest, problem_id)
 
     # ------------------------------------------------------------------------------------- claim
 
@@ -177,7 +186,7 @@ class JobQueue:
 
     def job(self, c: Claimed) -> JudgeJob:
         s = c.submission
-        cp = self._contest.problem(s.problem_id)
+        cp = self.problem(s.problem_id)
         lang = self._languages.get(s.language_id)
         if cp is None or lang is None:
             raise SkipLanguage(f"problem {s.problem_id!r} or language {s.language_id!r} is no longer in the contest")
@@ -200,7 +209,7 @@ class JobQueue:
     def judge(self, c: Claimed) -> SubmissionResult:
         """Judge a claimed job; the judge's own failures become a JE result (never charged)."""
         s = c.submission
-        cp = self._contest.problem(s.problem_id)
+        cp = self.problem(s.problem_id)
         try:
             return self._judge_fn(self.job(c))
         except NOT_NOW:
@@ -211,6 +220,11 @@ class JobQueue:
             if cp is None:  # the problem was removed from problems.yaml since
                 return SubmissionResult(s.problem_id, label, s.language_id, Verdict.JE, 0.0, 0.0, 0.0, 0, detail)
             return unjudged(cp.problem, label, s.language_id, Verdict.JE, detail)
+
+    def judge_against(self, c: Claimed, package_hash: str) -> SubmissionResult:
+        """Judge a submission against another version of its package (a rejudge preview, issue 33); the
+        judge's failures raise (the preview tries again later)."""
+        return self._judge_fn(replace(self.job(c), package_hash=package_hash))
 
     # ------------------------------------------------------------------------------------- store
 
@@ -234,7 +248,7 @@ class JobQueue:
     def _store(self, w: Writer, c: Claimed, result: SubmissionResult, now: float) -> list[JudgementRecord]:
         """The judgement's outcome and its runs; the judgements whose ``current`` flag changed."""
         s = c.submission
-        cp = self._contest.problem(s.problem_id)
+        cp = self.problem(s.problem_id)
         current = not w.newer_done_job(s.id, c.job_id)
         changed = []
         if current:

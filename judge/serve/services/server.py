@@ -39,8 +39,10 @@ from judge.serve.services.events import EventBus, EventLog, publish_if_changed, 
 from judge.serve.services.judging import JobQueue, JudgeFn, JudgingSetup, republish_judgements
 from judge.serve.services.people import LiveRoster, publish_people, stored_roster
 from judge.serve.services.pool import JudgingPool
+from judge.serve.services.previews import PreviewQueue
 from judge.serve.services.printing import Printer
 from judge.serve.services.timeline import Timeline
+from judge.serve.services.versions import NO_TOOLS, CurrentPackages, VersionTools, restore
 from judge.serve.storage import DB_NAME, Storage, Writer, open_storage
 from judge.serve.visibility import Sight, problems_audience
 
@@ -63,6 +65,8 @@ class Server:
     printer: Printer = send_to_printer  # how a print-out reaches contest.yaml's print_command (printing.py)
     boards: BoardCache = field(default_factory=BoardCache)
     stopping: threading.Event = field(default_factory=threading.Event)
+    versions: CurrentPackages = field(default_factory=CurrentPackages)  # each problem's package in force (issue 33)
+    tools: VersionTools = NO_TOOLS  # how new package versions reach the judge (versions.py)
     _threads: list[threading.Thread] = field(default_factory=list)  # the clock, while started
 
     @property
@@ -75,7 +79,8 @@ class Server:
         """The contest as it is with ``roster``'s teams and accounts."""
         info = self.timeline.phase.info
         contest = replace(self.package, info=info, teams=roster.teams, accounts=roster.accounts)
-        return replace(contest, groups=roster.groups, organizations=roster.organizations)
+        contest = replace(contest, groups=roster.groups, organizations=roster.organizations)
+        return self.versions.of(contest)
 
     def sight(self, viewer: Viewer, now: float) -> Sight:
         """What ``viewer`` may see now (visibility.py)."""
@@ -126,6 +131,7 @@ class ServeOptions:
     login_limits: LoginLimits = LoginLimits()  # --account-lockout, --address-lockout
     read_only: bool = False  # `judge contest export`: read the database as it is (no sync, nothing published)
     cluster_workers: Callable[[], list[ClusterWorker]] | None = None  # a cluster's judge workers (judges page)
+    tools: VersionTools = NO_TOOLS  # new package versions (issue 33): versions.local_tools when judging here
 
 
 def _claim_database(w: Writer, contest: Contest, hasher: PasswordHasher, storage: Storage) -> Roster:
@@ -210,18 +216,30 @@ def open_server(
             with storage.write() as w:
                 rehashed(w, account_id, old, new)
 
+    versions = CurrentPackages()
     with storage.read() as r:
         accounts = r.accounts()
+        for warning in restore(r, contest, versions, options.tools):
+            options.log(f"WARNING: {warning}")
     auth = Authenticator(
         accounts, hasher, clock, options.login_limits, roster.disabled, options.verify_at_once, store_rehash
     )
     bus = EventBus(EventLog(storage))
     timeline = Timeline(contest.info, storage, clock, bus)
-    queue = JobQueue(storage, timeline, bus, JudgingSetup(contest, languages, judge_fn, options.log))
+    queue = JobQueue(storage, timeline, bus, JudgingSetup(contest, languages, judge_fn, options.log, versions.problem))
+    previews = PreviewQueue(storage, queue, versions, options.tools, options.log)
     pool = JudgingPool(
-        queue, workers=options.workers, capacity=options.capacity, log=options.log, cluster=options.cluster_workers
+        queue,
+        workers=options.workers,
+        capacity=options.capacity,
+        log=options.log,
+        cluster=options.cluster_workers,
+        idle=[previews],  # rejudge previews first, then live fuzzing (idle.py)
     )
-    server = Server(contest, languages, storage, clock, timeline, bus, auth, queue, pool, options.log)
+    server = Server(
+        contest, languages, storage, clock, timeline, bus, auth, queue, pool, options.log, versions=versions,
+        tools=options.tools,
+    )  # fmt: skip
     server.roster.set(roster)
     timeline.on_change(_on_phase_change(server))
     if not options.read_only:

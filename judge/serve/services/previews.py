@@ -1,0 +1,318 @@
+"""Rejudge previews (issue 33, docs/live-fuzzing.md): which submissions a new package version would change.
+
+A preview is stored by a request ("add as test": a counterexample becomes ``data/secret/fuzz-<id>``, or a
+package upload) and then run by ``PreviewQueue``, an idle queue of the judging pool (idle.py): only while
+no real judging waits, before live fuzzing. Everything that runs a process (the input validators, the
+reference's answer, the submissions) runs there, never in a request. A preview job:
+
+1. *preparing* (add-test only): the input is checked and answered by the package of the version the
+   preview was made on (``VersionTools.make_answer``); refused: the preview says why, its version is
+   discarded and its files removed. Else the version's files are that package plus the new test;
+2. *running*: for add-test, each submission of the problem whose current judgement is AC is run on the
+   new test only; for a package, every submission with a current judgement is judged in full against the
+   new version. Each result is a ``preview_runs`` row (never a judgement, an event or the board). A job
+   cancelled between two submissions resumes later with those not run yet;
+3. *ready*: the jury sees before → after per submission and the board's change (previews_view.py), and an
+   admin applies (the version becomes current; exactly the submissions whose verdict changes are rejudged)
+   or discards it (its version's files removed). Both audited.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from judge.judging.verdict import Verdict
+from judge.package.problem import PackageError, Problem, load_problem
+from judge.serve.model.errors import Refused
+from judge.serve.model.records import PreviewRecord, PreviewRun, ProblemVersion, SubmissionRecord
+from judge.serve.model.viewer import Viewer
+from judge.serve.services import access
+from judge.serve.services.idle import IdleJob
+from judge.serve.services.judging import Claimed, JobQueue
+from judge.serve.services.versions import (
+    CurrentPackages,
+    TestRefused,
+    VersionTools,
+    copy_package,
+    packages_root,
+    remove_version,
+    version_path_of,
+)
+from judge.serve.storage import Reader, Storage, Writer
+from judge.serve.visibility import changes_packages, sees_previews
+
+if TYPE_CHECKING:
+    from judge.serve.services.server import Server
+
+OPEN = ("preparing", "running")  # what the preview queue still has to do
+STALE = "the package changed; preview again"
+
+
+def test_name(counterexample_id: int) -> str:
+    return f"secret/fuzz-{counterexample_id}"
+
+
+def version_of(r: Reader, p: PreviewRecord) -> ProblemVersion:
+    return next(v for v in r.problem_versions(p.problem_id) if v.version == p.version)
+
+
+def judged_now(r: Reader, problem_id: str, accepted_only: bool) -> list[tuple[SubmissionRecord, str, float]]:
+    """The problem's counted submissions with their current finished judgement's verdict and score."""
+    subs = {s.id: s for s in r.submissions(problem_id=problem_id) if not s.ignored}
+    out = []
+    for j in r.judgements(submission_ids=list(subs), current=True):
+        if j.end_s is None or j.verdict is None or (accepted_only and j.verdict != Verdict.AC.value):
+            continue
+        out.append((subs[j.submission_id], j.verdict, float(j.score or 0.0)))
+    return sorted(out, key=lambda t: t[0].id)
+
+
+def single_test(problem: Problem, name: str) -> Problem:
+    """The package with only test ``name`` (in its group, no samples), a hash of its own."""
+    test = next((t for t in problem.tests() if t.name == name), None)
+    if test is None:
+        raise PackageError(f"{problem.id}: the new test {name} is not in the package")
+    secret = replace(problem.secret, tests=(test,), subgroups=())
+    return replace(problem, sample=None, secret=secret, content_hash=f"{problem.content_hash}+{name}")
+
+
+# --------------------------------------------------------------------------------------------- the queue
+
+
+class PreviewQueue:
+    """The idle queue of previews to prepare and run (idle.IdleQueue), oldest first."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        judging: JobQueue,
+        versions: CurrentPackages,
+        tools: VersionTools,
+        log: Callable[[str], None],
+    ) -> None:
+        self.storage = storage
+        self.judging = judging
+        self.versions = versions
+        self.tools = tools
+        self.log = log
+
+    def claim_idle(self, limit: int, busy: Collection[str]) -> list[IdleJob]:
+        with self.storage.read() as r:
+            todo = [p.id for p in r.previews(OPEN)]
+        jobs: list[IdleJob] = [PreviewJob(self, pid) for pid in todo]
+        return [j for j in jobs if j.key not in busy][:limit]
+
+
+@dataclass(frozen=True)
+class PreviewJob:
+    queue: PreviewQueue
+    preview_id: int
+
+    @property
+    def key(self) -> str:
+        return f"preview:{self.preview_id}"
+
+    @property
+    def label(self) -> str:
+        return f"rejudge preview {self.preview_id}"
+
+    def run(self, cancelled: Callable[[], bool]) -> None:
+        q = self.queue
+        with q.storage.read() as r:
+            p = r.preview(self.preview_id)
+            version = None if p is None else version_of(r, p)
+        if p is None or version is None or p.state not in OPEN:
+            return
+        problem = self._prepare(p, version) if p.state == "preparing" else self._load(p, version)
+        if problem is None:
+            return
+        target = single_test(problem, p.test_name) if p.kind == "add-test" and p.test_name else problem
+        q.tools.register(target)
+        while not cancelled():
+            if not self._run_next(p, target):
+                return
+
+    def _refuse(self, p: PreviewRecord, version: ProblemVersion, message: str) -> None:
+        with self.queue.storage.write() as w:
+            w.set_preview_state(p.id, "refused", message)
+            w.set_version_state(p.problem_id, p.version, "discarded")
+        remove_version(Path(version.path))
+        self.queue.log(f"rejudge preview {p.id} of {p.problem_id}: refused: {message}")
+
+    def _load(self, p: PreviewRecord, version: ProblemVersion) -> Problem | None:
+        try:
+            problem = load_problem(Path(version.path))
+        except PackageError as exc:
+            self._refuse(p, version, str(exc))
+            return None
+        self.queue.tools.register(problem)
+        return problem
+
+    def _prepare(self, p: PreviewRecord, version: ProblemVersion) -> Problem | None:
+        """add-test: the new test's answer, checked input, and the new version's files."""
+        q = self.queue
+        base = q.judging.problem(p.problem_id)
+        with q.storage.read() as r:
+            found = None if p.counterexample_id is None else r.counterexample(p.counterexample_id)
+        if base is None or found is None or q.versions.version(p.problem_id) != p.base_version or not p.test_name:
+            self._refuse(p, version, STALE if base is not None and found is not None else "nothing to add")
+            return None
+        try:
+            answer = q.tools.make_answer(base.problem, found.input)
+        except TestRefused as exc:
+            self._refuse(p, version, str(exc))
+            return None
+        dest = Path(version.path)
+        copy_package(base.problem.path, dest)
+        (dest / "data" / f"{p.test_name}.in").write_bytes(found.input)
+        (dest / "data" / f"{p.test_name}.ans").write_bytes(answer)
+        problem = self._load(p, version)
+        if problem is None:
+            return None
+        note = "" if answer == found.answer else "the reference's answer now differs from the one stored; it is used"
+        with q.storage.write() as w:
+            if w.preview(p.id) == p:  # not discarded meanwhile
+                w.set_preview_state(p.id, "running", note)
+        return problem
+
+    def _run_next(self, p: PreviewRecord, target: Problem) -> bool:
+        """Judge the next submission not run yet; False when none is left (the preview is ready)."""
+        q = self.queue
+        with q.storage.read() as r:
+            done = {run.submission_id for run in r.preview_runs(p.id)}
+            todo = [t for t in judged_now(r, p.problem_id, p.kind == "add-test") if t[0].id not in done]
+            files = None if not todo else r.submission_files(todo[0][0].id)
+        if not todo or files is None:
+            with q.storage.write() as w:
+                now = w.preview(p.id)
+                if now is not None and now.state in OPEN:
+                    w.set_preview_state(p.id, "ready")
+            return False
+        sub, before, score_before = todo[0]
+        result = q.judging.judge_against(Claimed(0, 0, sub, files), target.content_hash)
+        failing = next((t.name for t in result.tests if not t.skipped and t.verdict is not Verdict.AC), None)
+        after_score = score_before if p.kind == "add-test" else result.score
+        run = PreviewRun(
+            p.id, sub.id, before, result.verdict.value, score_before, after_score, failing, q.judging.now()
+        )
+        with q.storage.write() as w:
+            now = w.preview(p.id)
+            if now is None or now.state not in OPEN:
+                return False
+            w.add_preview_run(run)
+        return True
+
+
+# --------------------------------------------------------------------------------------------- use cases
+
+
+def _may_see(server: Server, viewer: Viewer, now: float, what: str) -> None:
+    access.authenticated(viewer, what)
+    if not sees_previews(server.sight(viewer, now)):
+        raise Refused(403, f"only judges and admins may {what}")
+
+
+def _may_change(server: Server, viewer: Viewer, now: float, what: str) -> None:
+    _may_see(server, viewer, now, what)
+    if not changes_packages(server.sight(viewer, now)):
+        raise Refused(403, f"only admins may {what}")
+
+
+def add_as_test(server: Server, viewer: Viewer, counterexample_id: int | None, now: float) -> int:
+    """Start a preview of the counterexample as a new secret test; the preview's id (it runs later)."""
+    from judge.serve.services.people import audit
+
+    _may_see(server, viewer, now, "add a counterexample as a test")
+    with server.storage.write() as w:
+        found = None if counterexample_id is None else w.counterexample(counterexample_id)
+        if found is None or server.contest.problem(found.problem_id) is None:
+            raise Refused(404, "no such counterexample")
+        pid, name = found.problem_id, test_name(found.id)
+        path_of = version_path_of(packages_root(server.storage.path), pid)
+        version = w.add_problem_version(pid, path_of, f"counterexample {found.id} as {name}", now)
+        base = server.versions.version(pid)
+        preview_id = w.add_preview(PreviewRecord(pid, version, base, "add-test", found.id, "preparing", "", now, name))
+        audit(w, viewer, now, "preview", {"preview": preview_id, "problem": pid, "counterexample": found.id})
+    return preview_id
+
+
+def preview(
+    server: Server, viewer: Viewer, preview_id: int | None, now: float
+) -> tuple[PreviewRecord, list[PreviewRun]]:
+    """A preview and what it judged so far; ``None`` (an id that is not a number) is a 404 like one not stored."""
+    _may_see(server, viewer, now, "see rejudge previews")
+    with server.storage.read() as r:
+        p = None if preview_id is None else r.preview(preview_id)
+        if p is None:
+            raise Refused(404, "no such preview")
+        return p, r.preview_runs(p.id)
+
+
+def stale(server: Server, p: PreviewRecord) -> bool:
+    """Made on a version that is no longer current."""
+    return server.versions.version(p.problem_id) != p.base_version
+
+
+def changed_runs(runs: list[PreviewRun]) -> list[PreviewRun]:
+    return [run for run in runs if run.verdict_after != run.verdict_before]
+
+
+def apply(server: Server, viewer: Viewer, preview_id: int | None, now: float) -> list[int]:
+    """The preview's version becomes current; exactly the submissions whose verdict changes are rejudged
+    (their old judgements kept, non-current). Returns the submissions queued."""
+    from judge.serve.services.finalize import refuse_if_final
+    from judge.serve.services.people import audit
+
+    _may_change(server, viewer, now, "apply a rejudge preview")
+    refuse_if_final(server)
+    p, _ = preview(server, viewer, preview_id, now)
+    with server.storage.read() as r:
+        path = Path(version_of(r, p).path)
+    if p.state != "ready":
+        raise Refused(409, f"the preview is {p.state}, not ready")
+    if stale(server, p):
+        raise Refused(409, STALE)
+    problem = load_problem(path)
+    server.tools.register(problem)
+    with server.storage.write() as w:
+        if w.preview(p.id) != p or stale(server, p):
+            raise Refused(409, STALE)
+        queued = _apply_rows(w, p, changed_runs(w.preview_runs(p.id)), now)
+        audit(w, viewer, now, "apply preview", {"preview": p.id, "problem": p.problem_id, "rejudged": queued})
+        server.versions.set(problem, p.version)  # before the commit: the rejudges are claimed after it
+    server.pool.wake()
+    return queued
+
+
+def _apply_rows(writer: Writer, p: PreviewRecord, changed: list[PreviewRun], now: float) -> list[int]:
+    if p.base_version > 1:
+        writer.set_version_state(p.problem_id, p.base_version, "retired")
+    writer.set_version_state(p.problem_id, p.version, "current")
+    writer.set_preview_state(p.id, "applied")
+    if p.counterexample_id is not None and p.test_name:
+        writer.set_added_as(p.counterexample_id, p.test_name)
+    queued = []
+    for run in changed:
+        if not writer.has_open_job(run.submission_id):
+            writer.enqueue(run.submission_id, "rejudge", now)
+            queued.append(run.submission_id)
+    return queued
+
+
+def discard(server: Server, viewer: Viewer, preview_id: int | None, now: float) -> None:
+    """The preview's version is discarded and its files removed; nothing else changes."""
+    from judge.serve.services.people import audit
+
+    _may_change(server, viewer, now, "discard a rejudge preview")
+    p, _ = preview(server, viewer, preview_id, now)
+    if p.state in ("applied", "discarded"):
+        raise Refused(409, f"the preview is {p.state} already")
+    with server.storage.write() as w:
+        path = Path(version_of(w, p).path)
+        w.set_preview_state(p.id, "discarded")
+        w.set_version_state(p.problem_id, p.version, "discarded")
+        audit(w, viewer, now, "discard preview", {"preview": p.id, "problem": p.problem_id})
+    remove_version(path)
