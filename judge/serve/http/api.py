@@ -17,10 +17,11 @@ from typing import Any
 
 from starlette.responses import JSONResponse, Response
 
-from judge.serve.http import feed, live_api
+from judge.serve.http import feed, live_api, preview_api
 from judge.serve.http.context import Ctx, number_id
 from judge.serve.http.domjudge import domjudge_submission
 from judge.serve.http.forms import JSON, MULTIPART
+from judge.serve.http.preview_api import ZIP
 from judge.serve.model.apijson import (
     account_json,
     api_json,
@@ -327,7 +328,7 @@ class RouteSpec:
     path: str
     handler: Callable[[Ctx], Any]
     stream: bool = False  # the handler is async and returns a streaming response (the event feed)
-    body_limit: str = "small"  # small | submission
+    body_limit: str = "small"  # small | submission | package
     # the media types a POST/PUT/PATCH body may have (else 415; none declared: the first); the handler reads
     # ctx.media_type (a multipart body is parsed into ctx.form). A cross-site request is refused whatever its
     # type (http/origin.py).
@@ -414,4 +415,10 @@ ROUTES: tuple[RouteSpec, ...] = (
     # live fuzzing (issue 33, docs/live-fuzzing.md): the jury only
     RouteSpec("GET", f"{C}/counterexamples", live_api.counterexamples),
     RouteSpec("GET", f"{C}/counterexamples/{{id}}", live_api.counterexample),
+    # package versions and rejudge previews (issue 33): the jury; applying and uploading: admins
+    RouteSpec("POST", f"{C}/counterexamples/{{id}}/add-as-test", preview_api.add_as_test),
+    RouteSpec("GET", f"{C}/previews/{{id}}", preview_api.get_preview),
+    RouteSpec("POST", f"{C}/previews/{{id}}/apply", preview_api.apply),
+    RouteSpec("POST", f"{C}/previews/{{id}}/discard", preview_api.discard),
+    RouteSpec("POST", f"{C}/problems/{{id}}/package", preview_api.upload, body_limit="package", bodies=(ZIP,)),
 )

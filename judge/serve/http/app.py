@@ -36,9 +36,11 @@ from judge.serve.model.errors import Refused
 from judge.serve.model.viewer import Viewer
 from judge.serve.services.access import REALM
 from judge.serve.services.accounts import AuthError
+from judge.serve.services.previews import PACKAGE_LIMIT
 from judge.serve.services.server import Server
 
 SMALL_BODY = 64 * 1024
+PACKAGE_BODY = PACKAGE_LIMIT  # a package version's zip (issue 33)
 MAX_FILES = MAX_FOLDER_FILES  # a multipart submission's files (DOMjudge's code[])
 
 
@@ -54,6 +56,7 @@ def _submission_body_limit(server: Server) -> int:
 
 def _endpoint(server: Server, spec: RouteSpec) -> Any:
     limit = _submission_body_limit(server) if spec.body_limit == "submission" else SMALL_BODY
+    limit = PACKAGE_BODY if spec.body_limit == "package" else limit
     has_body = spec.method in ("POST", "PUT", "PATCH")  # a body of one of spec.bodies' types, or none
 
     def admit(authorization: str | None, address: str) -> Viewer:

@@ -19,9 +19,14 @@ reference's answer, the submissions) runs there, never in a request. A preview j
 
 from __future__ import annotations
 
+import io
+import os
+import shutil
+import tempfile
+import zipfile
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from judge.judging.verdict import Verdict
@@ -37,6 +42,7 @@ from judge.serve.services.versions import (
     TestRefused,
     VersionTools,
     copy_package,
+    owner_only_dir,
     packages_root,
     remove_version,
     version_path_of,
@@ -316,3 +322,70 @@ def discard(server: Server, viewer: Viewer, preview_id: int | None, now: float) 
         w.set_version_state(p.problem_id, p.version, "discarded")
         audit(w, viewer, now, "discard preview", {"preview": p.id, "problem": p.problem_id})
     remove_version(path)
+
+
+# --------------------------------------------------------------------------------------------- upload
+
+PACKAGE_LIMIT = 64 * 1024 * 1024  # an uploaded package zip, and what it unpacks to
+PACKAGE_FILES = 10_000
+
+
+def _package_files(data: bytes) -> list[tuple[PurePosixPath, bytes]]:
+    """The files of a package zip (a single top folder holding problem.yaml is taken off). Raises Refused."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            infos = [i for i in zf.infolist() if not i.is_dir() and not i.filename.startswith("__MACOSX/")]
+            if not infos or len(infos) > PACKAGE_FILES:
+                raise Refused(400, f"the zip holds {len(infos)} files: a package has 1 to {PACKAGE_FILES}")
+            if sum(i.file_size for i in infos) > PACKAGE_LIMIT:
+                raise Refused(413, f"the package unpacks to more than {PACKAGE_LIMIT // 2**20} MiB")
+            out = []
+            for info in infos:
+                name = PurePosixPath(info.filename)
+                if name.is_absolute() or ".." in name.parts or "\\" in info.filename:
+                    raise Refused(400, f"the zip holds a file outside the package: {info.filename!r}")
+                out.append((name, zf.read(info)))
+    except Refused:
+        raise
+    except Exception as exc:  # noqa: BLE001 - zipfile raises many kinds
+        raise Refused(400, f"not a readable zip archive ({type(exc).__name__}: {exc})") from None
+    tops = {n.parts[0] for n, _ in out}
+    nested = all(len(n.parts) > 1 for n, _ in out) and any(n.parts[1:] == ("problem.yaml",) for n, _ in out)
+    if len(tops) == 1 and nested:
+        out = [(PurePosixPath(*n.parts[1:]), b) for n, b in out]
+    return out
+
+
+def upload_package(server: Server, viewer: Viewer, problem_id: str, data: bytes, now: float) -> int:
+    """A new version of the problem's package from a zip, checked like a package (nothing stored when it
+    is not one), previewed in full; the preview's id."""
+    from judge.serve.services.people import audit
+
+    _may_change(server, viewer, now, "upload a package")
+    if server.contest.problem(problem_id) is None:
+        raise Refused(404, f"no problem {problem_id!r}")
+    files = _package_files(data)
+    root = packages_root(server.storage.path)
+    owner_only_dir(root / problem_id)
+    staging = Path(tempfile.mkdtemp(prefix="upload-", dir=root / problem_id))
+    try:
+        for name, content in files:
+            dest = staging / problem_id / Path(*name.parts)
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            dest.write_bytes(content)
+        try:
+            load_problem(staging / problem_id)
+        except PackageError as exc:
+            raise Refused(400, f"not a valid problem package: {exc}") from None
+        with server.storage.write() as w:
+            path_of = version_path_of(root, problem_id)
+            version = w.add_problem_version(problem_id, path_of, "package upload", now)
+            base = server.versions.version(problem_id)
+            preview_id = w.add_preview(PreviewRecord(problem_id, version, base, "package", None, "running", "", now))
+            audit(w, viewer, now, "upload package", {"preview": preview_id, "problem": problem_id, "bytes": len(data)})
+            dest = Path(path_of.replace("{version}", str(version)))
+            owner_only_dir(dest.parent)
+            os.replace(staging / problem_id, dest)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return preview_id
