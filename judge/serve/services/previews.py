@@ -39,7 +39,7 @@ from judge.serve.services.idle import IdleJob
 from judge.serve.services.judging import Claimed, JobQueue
 from judge.serve.services.versions import (
     CurrentPackages,
-    TestRefused,
+    NewTestRefused,
     VersionTools,
     copy_package,
     owner_only_dir,
@@ -111,6 +111,14 @@ class PreviewQueue:
         jobs: list[IdleJob] = [PreviewJob(self, pid) for pid in todo]
         return [j for j in jobs if j.key not in busy][:limit]
 
+    def run_pending(self, rounds: int = 100) -> int:
+        """Run the open previews to their end in this thread (tests, tools); returns the jobs run."""
+        n = 0
+        while n < rounds and (jobs := self.claim_idle(1, ())):
+            jobs[0].run(lambda: False)
+            n += 1
+        return n
+
 
 @dataclass(frozen=True)
 class PreviewJob:
@@ -168,7 +176,7 @@ class PreviewJob:
             return None
         try:
             answer = q.tools.make_answer(base.problem, found.input)
-        except TestRefused as exc:
+        except NewTestRefused as exc:
             self._refuse(p, version, str(exc))
             return None
         dest = Path(version.path)

@@ -67,6 +67,7 @@ class Server:
     stopping: threading.Event = field(default_factory=threading.Event)
     versions: CurrentPackages = field(default_factory=CurrentPackages)  # each problem's package in force (issue 33)
     tools: VersionTools = NO_TOOLS  # how new package versions reach the judge (versions.py)
+    previews: PreviewQueue | None = None  # the rejudge previews the pool runs when idle (previews.py)
     _threads: list[threading.Thread] = field(default_factory=list)  # the clock, while started
 
     @property
@@ -238,7 +239,7 @@ def open_server(
     )
     server = Server(
         contest, languages, storage, clock, timeline, bus, auth, queue, pool, options.log, versions=versions,
-        tools=options.tools,
+        tools=options.tools, previews=previews,
     )  # fmt: skip
     server.roster.set(roster)
     timeline.on_change(_on_phase_change(server))

@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 PACKAGES_DIR = "packages"
 
 
-class TestRefused(Exception):
+class NewTestRefused(Exception):
     """A new test's input is refused (an input validator's message), or no answer can be made for it."""
 
 
@@ -51,11 +51,11 @@ class VersionTools:
     """What the server needs from the judging side to make package versions (built at the edge)."""
 
     register: Callable[[Problem], None]  # a version jobs may name by its hash from now on
-    make_answer: Callable[[Problem, bytes], bytes]  # a new test's .ans; raises TestRefused (validators first)
+    make_answer: Callable[[Problem, bytes], bytes]  # a new test's .ans; raises NewTestRefused (validators first)
 
 
 def _no_answer(problem: Problem, test_input: bytes) -> bytes:
-    raise TestRefused("this server makes no test answers (it judges on a cluster, or was started without a sandbox)")
+    raise NewTestRefused("this server makes no test answers (it judges on a cluster, or was started without a sandbox)")
 
 
 NO_TOOLS = VersionTools(register=lambda problem: None, make_answer=_no_answer)
@@ -71,22 +71,22 @@ def local_tools(packages: Packages, env: Environment) -> VersionTools:
         try:
             hooks = load_hooks(problem)
         except PackageError as exc:
-            raise TestRefused(str(exc)) from None
+            raise NewTestRefused(str(exc)) from None
         if hooks is None:
-            raise TestRefused(f"{problem.id} has no fuzz.py: no reference answer can be made")
+            raise NewTestRefused(f"{problem.id} has no fuzz.py: no reference answer can be made")
         with tempfile.TemporaryDirectory(prefix="judge-newtest-") as tmp:
             try:
                 validators = input_validators(problem, env, Path(tmp))
             except HookError as exc:
-                raise TestRefused(str(exc)) from None
+                raise NewTestRefused(str(exc)) from None
             for v in validators:
                 reason = v.check(test_input, env.runner, Path(tmp))
                 if reason is not None:
-                    raise TestRefused(f"the input validator refuses the input: {reason}")
+                    raise NewTestRefused(f"the input validator refuses the input: {reason}")
         try:
             answer = hooks.answer(test_input)
         except Exception as exc:  # noqa: BLE001 - the package's code: one line
-            raise TestRefused(f"fuzz.py answer() failed: {type(exc).__name__}: {exc}") from None
+            raise NewTestRefused(f"fuzz.py answer() failed: {type(exc).__name__}: {exc}") from None
         return answer.encode() if isinstance(answer, str) else bytes(answer)
 
     return VersionTools(register=packages.add, make_answer=make_answer)
@@ -136,7 +136,11 @@ def version_path_of(root: Path, problem_id: str) -> str:
 
 
 def owner_only_dir(path: Path) -> None:
-    path.mkdir(parents=True, exist_ok=True)
+    """``path`` and every folder made on the way to it: owner-only."""
+    for folder in (*reversed(path.parents), path):
+        if not folder.exists():
+            folder.mkdir(mode=0o700)
+            os.chmod(folder, 0o700)  # whatever the umask
     os.chmod(path, 0o700)
 
 
