@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from serve_fixtures import CHEAP_HASHER, FIXTURES, HOUR, SUM_AC, SUM_WA, T0, Api, FakeClock, feed, write_contest
+from test_serve_pages import csrf_of, login
 
 from judge.judging.jobs import JudgeJob
 from judge.judging.results import CaseResult, SubmissionResult
@@ -197,6 +198,9 @@ def test_applying_rejudges_only_those_against_the_new_version_which_a_restart_ke
         assert [(v.version, v.state) for v in r.problem_versions("sum")] == [(2, "current")]
         assert [a.action for a in r.audit(10)][:2] == ["apply preview", "preview"]
     assert api.request("POST", f"{C}/previews/{pid}/apply", "admin").status_code == 409  # once
+    zipped = login(server, "judge").get("/admin/problems/sum/package.zip")
+    assert zipped.status_code == 200 and zipped.headers["content-disposition"] == 'attachment; filename="sum-v2.zip"'
+    assert f"sum/data/secret/fuzz-{cid}.in" in zipfile.ZipFile(io.BytesIO(zipped.content)).namelist()
     server.close()
     again, _ = open_contest(root, clock)  # a restart loads the current version from the data directory
     try:
@@ -298,7 +302,7 @@ def test_an_uploaded_package_is_previewed_in_full_and_a_bad_upload_stores_nothin
     assert (
         api.request("POST", f"{C}/problems/nosuch/package", "admin", content=b"x", headers=zip_type).status_code == 404
     )
-    # a fixed answer file: team1 now fails test 01, team3 passes nothing still
+    # a fixed answer file (the scripted judge reads no answers): every judged submission, in full, on the new version
     fixed = package_zip(FIXTURES / "sum", {"data/secret/01.ans": b"1\n"})
     r = api.request("POST", f"{C}/problems/sum/package", "admin", content=fixed, headers=zip_type)
     assert r.status_code == 202, r.text
@@ -355,3 +359,54 @@ def test_a_preview_resumes_where_a_cancelled_run_stopped(served: tuple) -> None:
     server.previews.run_pending()
     assert len(judge.calls) == calls + 1  # only the one not run yet
     assert api.get(f"{C}/previews/{pid}", "judge").json()["state"] == "ready"
+
+
+def test_the_pages_add_as_test_show_the_preview_and_apply_it(served: tuple) -> None:
+    server, _ = served
+    ids = submit_three(server)
+    cid = counterexample_of(server, ids["team2"])
+    judge = login(server, "judge")
+    token = csrf_of(judge.get("/admin").text)
+    started = judge.post(f"/admin/counterexamples/{cid}/add-as-test", data={"csrf": token})
+    assert started.status_code == 303
+    url = started.headers["location"]
+    assert url.startswith("/admin/previews/")
+    page = judge.get(url)
+    assert page.status_code == 200 and "preparing" in page.text and "data-live=" in page.text
+    assert server.previews is not None
+    server.previews.run_pending()
+    shown = judge.get(url + "?fragment=1").text
+    assert f'id="run-{ids["team2"]}" class="changes"' in shown and f'id="run-{ids["team1"]}">' in shown
+    assert f"secret/fuzz-{cid}" in shown and "data-live-done" in shown and 'id="preview-board"' in shown
+    assert 'id="apply"' not in shown  # a judge starts previews; admins apply them
+    admin = login(server, "admin")
+    page = admin.get(url).text
+    assert 'id="apply"' in page and "rejudge 1 submission(s)" in page
+    applied = admin.post(url + "/apply", data={"csrf": csrf_of(page)})
+    assert applied.status_code == 303 and applied.headers["location"] == url
+    assert "applied" in admin.get(url).text and server.judging.pending() == 1
+    team = login(server, "team2")
+    for path in (url, "/admin/problems/sum/package", "/admin/problems/sum/package.zip"):
+        assert team.get(path).status_code == 403, path
+    refused = team.post(f"/admin/counterexamples/{cid}/add-as-test", data={"csrf": csrf_of(team.get("/submit").text)})
+    assert refused.status_code == 403
+
+
+def test_the_upload_form_refuses_a_bad_zip_with_one_line_and_stores_nothing(served: tuple) -> None:
+    server, _ = served
+    admin = login(server, "admin")
+    form = admin.get("/admin/problems/sum/package")
+    assert form.status_code == 200 and "Current version: 1" in form.text
+    sent = admin.post(
+        "/admin/problems/sum/package",
+        data={"csrf": csrf_of(form.text)},
+        files={"package": ("sum.zip", b"not a zip at all")},
+    )
+    assert sent.status_code == 400 and 'id="error"' in sent.text and "not a readable zip archive" in sent.text
+    assert stored_versions(server) == (0, 0, [])
+    good = admin.post(
+        "/admin/problems/sum/package",
+        data={"csrf": csrf_of(form.text)},
+        files={"package": ("sum.zip", package_zip(FIXTURES / "sum"))},
+    )
+    assert good.status_code == 303 and good.headers["location"].startswith("/admin/previews/")

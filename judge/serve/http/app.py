@@ -29,6 +29,7 @@ from judge.serve.http.live_pages import LIVE_PAGES
 from judge.serve.http.origin import cross_site, media_type, unsupported_body
 from judge.serve.http.pages import PAGES
 from judge.serve.http.people_pages import PEOPLE_PAGES
+from judge.serve.http.preview_pages import PREVIEW_PAGES
 from judge.serve.http.print_pages import PRINT_PAGES
 from judge.serve.http.resolver_page import RESOLVER_PAGES
 from judge.serve.http.web import environment, page_endpoint
@@ -155,7 +156,16 @@ def create_app(server: Server, *, background: bool = False) -> Starlette:
     env = environment()
     routes = [Route(spec.path, _endpoint(server, spec), methods=[spec.method]) for spec in ROUTES] + [
         Route(spec.path, page_endpoint(server, env, spec), methods=[spec.method])
-        for spec in (*PAGES, *ADMIN_PAGES, *CLAR_PAGES, *RESOLVER_PAGES, *LIVE_PAGES, *PEOPLE_PAGES, *PRINT_PAGES)
+        for spec in (
+            *PAGES,
+            *ADMIN_PAGES,
+            *CLAR_PAGES,
+            *RESOLVER_PAGES,
+            *LIVE_PAGES,
+            *PEOPLE_PAGES,
+            *PRINT_PAGES,
+            *PREVIEW_PAGES,
+        )
     ]
     app = Starlette(
         routes=routes,

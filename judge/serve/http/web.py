@@ -47,6 +47,7 @@ SECURITY_HEADERS = {
     "Cache-Control": "no-store",
 }
 FORM_SLACK = 64 * 1024
+PACKAGE_FORM = 64 * 1024 * 1024 + FORM_SLACK  # a package version's zip (issue 33: services/previews.PACKAGE_LIMIT)
 
 
 def environment() -> Environment:
@@ -156,10 +157,12 @@ class PageSpec:
     method: str
     path: str
     handler: Handler
-    form_limit: str = "small"  # small | submission
+    form_limit: str = "small"  # small | submission | package
 
 
 def _form_limit(server: Server, kind: str) -> int:
+    if kind == "package":
+        return PACKAGE_FORM
     if kind != "submission":
         return FORM_SLACK
     return max(p.code_limit_kib for p in server.contest.problems) * 1024 * 4 + FORM_SLACK
