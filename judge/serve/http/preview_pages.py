@@ -21,10 +21,10 @@ from judge.serve.services.preview_view import PreviewView, preview_view
 STATE_TEXT = {
     "preparing": "checking the new test's input and making its answer (waits for idle judges)",
     "running": "judging the submissions against the new version (on idle judges)",
-    "ready": "ready: apply or discard",
-    "refused": "refused",
-    "applied": "applied: the submissions whose verdict changes are rejudged",
-    "discarded": "discarded",
+    "ready": "apply or discard it",
+    "refused": "nothing was added",
+    "applied": "the version is current; the submissions whose verdict changes are rejudged",
+    "discarded": "its version's files are removed",
 }
 
 
