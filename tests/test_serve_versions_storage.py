@@ -6,9 +6,13 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import pytest
+from test_serve_visibility import STATES, VIEWERS
+
 from judge.serve.model.records import Counterexample, PreviewRecord, PreviewRun, ProblemVersion
 from judge.serve.storage import open_storage
 from judge.serve.storage.schema import SCHEMA_VERSION
+from judge.serve.visibility import Sight, changes_packages, sees_previews
 
 FOUND = Counterexample("sum", 3, 5, b"1 2\n", b"3\n", b"4\n", "WA", "wrong", True, 1000.0)
 
@@ -91,3 +95,12 @@ def test_a_schema_8_database_is_upgraded_and_keeps_its_counterexamples(tmp_path:
         assert [(c.id, c.added_as) for c in r.counterexamples()] == [(1, "secret/fuzz-1")]
         assert [v.version for v in r.problem_versions("sum")] == [2]
     upgraded.close()
+
+
+@pytest.mark.parametrize("state", sorted(STATES))
+@pytest.mark.parametrize("role", sorted(VIEWERS))
+def test_previews_are_the_jurys_and_changing_packages_the_admins(role: str, state: str) -> None:
+    phase, now = STATES[state]
+    sight = Sight(VIEWERS[role], phase, now)
+    assert sees_previews(sight) is (role in ("judge", "admin"))
+    assert changes_packages(sight) is (role == "admin")
