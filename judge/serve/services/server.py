@@ -220,8 +220,8 @@ def open_server(
     versions = CurrentPackages()
     with storage.read() as r:
         accounts = r.accounts()
-        for warning in restore(r, contest, versions, options.tools):
-            options.log(f"WARNING: {warning}")
+        for line in restore(r, contest, versions, options.tools):
+            options.log(line)
     auth = Authenticator(
         accounts, hasher, clock, options.login_limits, roster.disabled, options.verify_at_once, store_rehash
     )

@@ -157,20 +157,21 @@ def remove_version(path: Path) -> None:
 
 
 def restore(r: Reader, contest: Contest, current: CurrentPackages, tools: VersionTools) -> list[str]:
-    """At start: every problem's current version from the data directory; returns warnings (a version that
-    cannot be read: the problem is judged against the contest directory's package, said loudly)."""
-    warnings = []
+    """At start: every problem's current version from the data directory; returns what to say (a version
+    that cannot be read: a WARNING, and the problem is judged against the contest directory's package)."""
+    lines = []
     for v in r.problem_versions():
         if v.state != "current" or contest.problem(v.problem_id) is None:
             continue
         try:
             problem = load_problem(Path(v.path))
         except PackageError as exc:
-            warnings.append(f"package {v.problem_id} version {v.version} cannot be read ({exc}): using version 1")
+            lines.append(f"WARNING: package {v.problem_id} version {v.version} cannot be read ({exc}): using version 1")
             continue
         tools.register(problem)
         current.set(problem, v.version)
-    return warnings
+        lines.append(f"package {v.problem_id}: version {v.version}, from {v.path} (made while serving: {v.reason})")
+    return lines
 
 
 def current_problem(server: Server, problem_id: str) -> ContestProblem:
