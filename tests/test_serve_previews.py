@@ -76,12 +76,14 @@ class VersionedJudge:
         )  # fmt: skip
 
 
-def open_contest(root: Path, clock: FakeClock) -> tuple[Server, VersionedJudge]:
+def open_contest(root: Path, clock: FakeClock, log: list[str] | None = None) -> tuple[Server, VersionedJudge]:
     contest = load_contest(root, FIXTURES)
     judge = VersionedJudge({p.id: p.problem for p in contest.problems})
     langs = {k: v for k, v in load_languages().items() if k == "python3"}
     tools = VersionTools(register=judge.register, make_answer=judge.answer)
-    return open_server(contest, langs, judge, ServeOptions(hasher=CHEAP_HASHER, clock=clock, tools=tools)), judge
+    said = log if log is not None else []
+    options = ServeOptions(hasher=CHEAP_HASHER, clock=clock, tools=tools, log=said.append)
+    return open_server(contest, langs, judge, options), judge
 
 
 @pytest.fixture
@@ -202,12 +204,23 @@ def test_applying_rejudges_only_those_against_the_new_version_which_a_restart_ke
     assert zipped.status_code == 200 and zipped.headers["content-disposition"] == 'attachment; filename="sum-v2.zip"'
     assert f"sum/data/secret/fuzz-{cid}.in" in zipfile.ZipFile(io.BytesIO(zipped.content)).namelist()
     server.close()
-    again, _ = open_contest(root, clock)  # a restart loads the current version from the data directory
+    said: list[str] = []
+    again, _ = open_contest(root, clock, said)  # a restart loads the current version from the data directory
     try:
         kept = again.contest.problem("sum")
         assert kept is not None and kept.problem.content_hash == new.problem.content_hash
+        assert any(line.startswith("package sum: version 2, from ") for line in said), said
     finally:
         again.close()
+    (new.problem.path / "problem.yaml").write_text("name: [broken\n")  # someone broke it on disk
+    said.clear()
+    third, _ = open_contest(root, clock, said)
+    try:
+        first = third.contest.problem("sum")
+        assert first is not None and first.problem.path.is_relative_to(FIXTURES)  # version 1, said loudly
+        assert any(line.startswith("WARNING: package sum version 2 cannot be read") for line in said), said
+    finally:
+        third.close()
 
 
 def test_discarding_leaves_everything_as_it_was(served: tuple) -> None:
