@@ -18,7 +18,19 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import pytest
-from serve_fixtures import CHEAP_HASHER, FIXTURES, HOUR, SUM_AC, SUM_WA, T0, Api, FakeClock, feed, write_contest
+from serve_fixtures import (
+    CHEAP_HASHER,
+    FIXTURES,
+    HOUR,
+    SUM_AC,
+    SUM_WA,
+    T0,
+    Api,
+    FakeClock,
+    feed,
+    make_server,
+    write_contest,
+)
 from test_serve_pages import csrf_of, login
 
 from judge.judging.jobs import JudgeJob
@@ -423,3 +435,19 @@ def test_the_upload_form_refuses_a_bad_zip_with_one_line_and_stores_nothing(serv
         files={"package": ("sum.zip", package_zip(FIXTURES / "sum"))},
     )
     assert good.status_code == 303 and good.headers["location"].startswith("/admin/previews/")
+
+
+def test_a_server_that_judges_elsewhere_makes_no_versions(tmp_path: Path) -> None:
+    server = make_server(write_contest(tmp_path / "contest"), FakeClock(T0 + HOUR))  # no VersionTools: a cluster's
+    try:
+        api = Api.of(server)
+        cid = counterexample_of(server, 1)
+        zip_type = {"content-type": "application/zip"}
+        for r in (
+            api.request("POST", f"{C}/counterexamples/{cid}/add-as-test", "admin"),
+            api.request("POST", f"{C}/problems/sum/package", "admin", content=b"PK", headers=zip_type),
+        ):
+            assert r.status_code == 409 and "(a cluster)" in r.json()["message"], r.text
+        assert stored_versions(server) == (0, 0, [])
+    finally:
+        server.close()

@@ -38,6 +38,7 @@ from judge.serve.services import access
 from judge.serve.services.idle import IdleJob
 from judge.serve.services.judging import Claimed, JobQueue
 from judge.serve.services.versions import (
+    NO_TOOLS,
     CurrentPackages,
     NewTestRefused,
     VersionTools,
@@ -229,6 +230,12 @@ def _may_see(server: Server, viewer: Viewer, now: float, what: str) -> None:
         raise Refused(403, f"only judges and admins may {what}")
 
 
+def _versions_here(server: Server) -> None:
+    """New package versions need the judge on this machine (a cluster's workers hold their own packages)."""
+    if server.tools is NO_TOOLS:
+        raise Refused(409, "this server does not judge on this machine (a cluster): it makes no package versions")
+
+
 def _may_change(server: Server, viewer: Viewer, now: float, what: str) -> None:
     _may_see(server, viewer, now, what)
     if not changes_packages(server.sight(viewer, now)):
@@ -240,6 +247,7 @@ def add_as_test(server: Server, viewer: Viewer, counterexample_id: int | None, n
     from judge.serve.services.people import audit
 
     _may_see(server, viewer, now, "add a counterexample as a test")
+    _versions_here(server)
     with server.storage.write() as w:
         found = None if counterexample_id is None else w.counterexample(counterexample_id)
         if found is None or server.contest.problem(found.problem_id) is None:
@@ -370,6 +378,7 @@ def upload_package(server: Server, viewer: Viewer, problem_id: str, data: bytes,
     from judge.serve.services.people import audit
 
     _may_change(server, viewer, now, "upload a package")
+    _versions_here(server)
     if server.contest.problem(problem_id) is None:
         raise Refused(404, f"no problem {problem_id!r}")
     files = _package_files(data)
