@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
 import sqlite3
 import threading
 import zipfile
@@ -49,7 +50,8 @@ SUM_WEAK = "a, b = map(int, input().split())\nprint(a+b if abs(a) < 10**6 else 0
 
 class VersionedJudge:
     """A JudgeFn that knows every version of a package by its hash (``register``), and answers per test:
-    ``a + b`` passes everything, ``weak`` everything but the fuzz tests, the rest nothing."""
+    ``a + b`` passes everything, ``weak`` everything but the fuzz tests, ``slow`` that too but is TLE on
+    the tests named ``huge``; the rest passes nothing."""
 
     def __init__(self, problems: Mapping[str, Problem]) -> None:
         self.versions = {(p.id, p.content_hash): p for p in problems.values()}
@@ -72,13 +74,13 @@ class VersionedJudge:
             problem = self.versions[(job.problem, job.package_hash)]
         text = b"".join(f.data for f in job.files)
 
-        def passes(name: str) -> bool:
-            return b"a + b" in text or (b"weak" in text and "fuzz-" not in name)
+        def verdict_on(name: str) -> Verdict:
+            if b"slow" in text and "huge" in name:
+                return Verdict.TLE
+            ok = b"a + b" in text or ((b"weak" in text or b"slow" in text) and "fuzz-" not in name)
+            return Verdict.AC if ok else Verdict.WA
 
-        tests = tuple(
-            CaseResult(t.name, t.group, Verdict.AC if passes(t.name) else Verdict.WA, 1.0, 0.01, 0.02, 1000)
-            for t in problem.tests()
-        )
+        tests = tuple(CaseResult(t.name, t.group, verdict_on(t.name), 1.0, 0.01, 0.02, 1000) for t in problem.tests())
         verdict = next((t.verdict for t in tests if t.verdict is not Verdict.AC), Verdict.AC)
         score = problem.secret.max_score if verdict is Verdict.AC else 0.0
         scores = tuple(0.0 for _ in tests)
@@ -449,5 +451,36 @@ def test_a_server_that_judges_elsewhere_makes_no_versions(tmp_path: Path) -> Non
         ):
             assert r.status_code == 409 and "(a cluster)" in r.json()["message"], r.text
         assert stored_versions(server) == (0, 0, [])
+    finally:
+        server.close()
+
+
+def test_a_new_test_before_the_one_a_submission_fails_is_run_on_it_too(tmp_path: Path) -> None:
+    """Judging order: ``secret/fuzz-<n>`` comes before ``secret/huge``, so a submission that is TLE on
+    ``huge`` may now fail earlier, on the new test (WA): it is previewed and rejudged; one that fails an
+    earlier test (01) cannot change and is not run."""
+    root = write_contest(tmp_path / "contest", scoreboard_type="pass-fail")
+    package = root / "problems" / "sum"
+    shutil.copytree(FIXTURES / "sum", package)
+    (package / "data" / "secret" / "huge.in").write_bytes(b"1000000000 1\n")
+    (package / "data" / "secret" / "huge.ans").write_bytes(b"1000000001\n")
+    server, _ = open_contest(root, FakeClock(T0 + HOUR))
+    try:
+        api = Api.of(server)
+        ids = submit_three(server)  # team3: SUM_WA, WA at 01
+        slow = api.submit("team3", files={"sum.py": SUM_WEAK.replace("weak", "slow")}).json()["id"]
+        server.judging.run_pending()
+        assert verdicts(server)[int(slow)] == [("TLE", True)]
+        pid = start(api, counterexample_of(server, ids["team2"]))
+        assert server.previews is not None
+        server.previews.run_pending()
+        shown = api.get(f"{C}/previews/{pid}", "judge").json()
+        runs = {r["submission_id"]: (r["verdict_before"], r["verdict_after"], r["failing_test"]) for r in shown["runs"]}
+        assert str(ids["team3"]) not in runs  # fails 01, before the new test: cannot change
+        assert runs[slow] == ("TLE", "WA", shown["test_name"])
+        assert runs[str(ids["team2"])] == ("AC", "WA", shown["test_name"])
+        assert runs[str(ids["team1"])] == ("AC", "AC", None)
+        applied = api.request("POST", f"{C}/previews/{pid}/apply", "admin").json()
+        assert sorted(applied["submission_ids"]) == sorted([str(ids["team2"]), slow])
     finally:
         server.close()

@@ -8,11 +8,12 @@ reference's answer, the submissions) runs there, never in a request. A preview j
 1. *preparing* (add-test only): the input is checked and answered by the package of the version the
    preview was made on (``VersionTools.make_answer``); refused: the preview says why, its version is
    discarded and its files removed. Else the version's files are that package plus the new test;
-2. *running*: for add-test, each submission of the problem whose current judgement is AC is run on the
-   new test only; for a package, every submission with a current judgement is judged in full against the
-   new version. Each result is a ``preview_runs`` row (never a judgement, an event or the board). A job
-   cancelled between two submissions resumes later with those not run yet;
-3. *ready*: the jury sees before → after per submission and the board's change (previews_view.py), and an
+2. *running*: for add-test, each submission of the problem whose current judgement is AC (or whose first
+   failing test comes after the new test: it may now fail earlier) is run on the new test only; for a
+   package, every submission with a current judgement is judged in full against the new version. Each
+   result is a ``preview_runs`` row (never a judgement, an event or the board). A job cancelled between
+   two submissions resumes later with those not run yet;
+3. *ready*: the jury sees before → after per submission and the board's change (preview_view.py), and an
    admin applies (the version becomes current; exactly the submissions whose verdict changes are rejudged)
    or discards it (its version's files removed). Both audited.
 """
@@ -66,15 +67,36 @@ def version_of(r: Reader, p: PreviewRecord) -> ProblemVersion:
     return next(v for v in r.problem_versions(p.problem_id) if v.version == p.version)
 
 
-def judged_now(r: Reader, problem_id: str, accepted_only: bool) -> list[tuple[SubmissionRecord, str, float]]:
-    """The problem's counted submissions with their current finished judgement's verdict and score."""
+@dataclass(frozen=True)
+class Judged:
+    """A counted submission with its current finished judgement."""
+
+    submission: SubmissionRecord
+    verdict: str
+    score: float
+    failing_test: str | None  # the first test it fails (None: accepted, or no test decided it: CE, JE)
+
+
+def judged_now(r: Reader, problem_id: str) -> list[Judged]:
+    """The problem's counted submissions with a current finished judgement, in the order made."""
     subs = {s.id: s for s in r.submissions(problem_id=problem_id) if not s.ignored}
-    out = []
-    for j in r.judgements(submission_ids=list(subs), current=True):
-        if j.end_s is None or j.verdict is None or (accepted_only and j.verdict != Verdict.AC.value):
-            continue
-        out.append((subs[j.submission_id], j.verdict, float(j.score or 0.0)))
-    return sorted(out, key=lambda t: t[0].id)
+    judgements = [j for j in r.judgements(submission_ids=list(subs), current=True) if j.end_s is not None and j.verdict]
+    first_failed: dict[int, str] = {}
+    for run in sorted(r.runs(judgement_ids=[j.id for j in judgements]), key=lambda x: (x.judgement_id, x.ordinal)):
+        if run.verdict != Verdict.AC.value:
+            first_failed.setdefault(run.judgement_id, run.name)
+    out = [
+        Judged(subs[j.submission_id], str(j.verdict), float(j.score or 0.0), first_failed.get(j.id)) for j in judgements
+    ]
+    return sorted(out, key=lambda t: t.submission.id)
+
+
+def new_test_may_change(j: Judged, order: dict[str, int], new_test: str) -> bool:
+    """Whether a new test can change the verdict: the submission is accepted, or the first test it fails
+    comes after the new test in judging order (it may now fail earlier, in another way)."""
+    if j.verdict == Verdict.AC.value:
+        return True
+    return j.failing_test is not None and order.get(j.failing_test, -1) > order.get(new_test, len(order))
 
 
 def single_test(problem: Problem, name: str) -> Problem:
@@ -146,8 +168,9 @@ class PreviewJob:
             return
         target = single_test(problem, p.test_name) if p.kind == "add-test" and p.test_name else problem
         q.tools.register(target)
+        order = {t.name: i for i, t in enumerate(problem.tests())}
         while not cancelled():
-            if not self._run_next(p, target):
+            if not self._run_next(p, target, order):
                 return
 
     def _refuse(self, p: PreviewRecord, version: ProblemVersion, message: str) -> None:
@@ -193,26 +216,34 @@ class PreviewJob:
                 w.set_preview_state(p.id, "running", note)
         return problem
 
-    def _run_next(self, p: PreviewRecord, target: Problem) -> bool:
+    def _todo(self, p: PreviewRecord, order: dict[str, int]) -> tuple[Judged | None, bytes | None]:
+        """The next submission to run (add-test: those the new test may change) and its files."""
+        with self.queue.storage.read() as r:
+            done = {run.submission_id for run in r.preview_runs(p.id)}
+            todo = [j for j in judged_now(r, p.problem_id) if j.submission.id not in done]
+            if p.kind == "add-test" and p.test_name:
+                todo = [j for j in todo if new_test_may_change(j, order, p.test_name)]
+            return (todo[0], r.submission_files(todo[0].submission.id)) if todo else (None, None)
+
+    def _run_next(self, p: PreviewRecord, target: Problem, order: dict[str, int]) -> bool:
         """Judge the next submission not run yet; False when none is left (the preview is ready)."""
         q = self.queue
-        with q.storage.read() as r:
-            done = {run.submission_id for run in r.preview_runs(p.id)}
-            todo = [t for t in judged_now(r, p.problem_id, p.kind == "add-test") if t[0].id not in done]
-            files = None if not todo else r.submission_files(todo[0][0].id)
-        if not todo or files is None:
+        j, files = self._todo(p, order)
+        if j is None or files is None:
             with q.storage.write() as w:
                 now = w.preview(p.id)
                 if now is not None and now.state in OPEN:
                     w.set_preview_state(p.id, "ready")
             return False
-        sub, before, score_before = todo[0]
-        result = q.judging.judge_against(Claimed(0, 0, sub, files), target.content_hash)
-        failing = next((t.name for t in result.tests if not t.skipped and t.verdict is not Verdict.AC), None)
-        after_score = score_before if p.kind == "add-test" else result.score
-        run = PreviewRun(
-            p.id, sub.id, before, result.verdict.value, score_before, after_score, failing, q.judging.now()
-        )
+        result = q.judging.judge_against(Claimed(0, 0, j.submission, files), target.content_hash)
+        if p.kind == "add-test":  # the new test only: it changes the verdict when it fails
+            fails = result.verdict is not Verdict.AC
+            after, score, failing = (result.verdict.value if fails else j.verdict), j.score, j.failing_test
+            failing = p.test_name if fails else failing
+        else:
+            after, score = result.verdict.value, result.score
+            failing = next((t.name for t in result.tests if not t.skipped and t.verdict is not Verdict.AC), None)
+        run = PreviewRun(p.id, j.submission.id, j.verdict, after, j.score, score, failing, q.judging.now())
         with q.storage.write() as w:
             now = w.preview(p.id)
             if now is None or now.state not in OPEN:
