@@ -41,6 +41,8 @@ from judge.languages.table import load_languages
 from judge.package.problem import Problem
 from judge.serve.model.contest import load_contest
 from judge.serve.model.records import Counterexample
+from judge.serve.model.viewer import Role, Viewer
+from judge.serve.services import previews
 from judge.serve.services.server import ServeOptions, Server, open_server
 from judge.serve.services.versions import NewTestRefused, VersionTools
 
@@ -484,3 +486,36 @@ def test_a_new_test_before_the_one_a_submission_fails_is_run_on_it_too(tmp_path:
         assert sorted(applied["submission_ids"]) == sorted([str(ids["team2"]), slow])
     finally:
         server.close()
+
+
+def test_a_preview_discarded_while_its_test_is_made_leaves_no_files(served: tuple) -> None:
+    server, judge = served
+    api = Api.of(server)
+    ids = submit_three(server)
+    pid = start(api, counterexample_of(server, ids["team2"]))
+    admin = Viewer(Role.ADMIN, account_id="admin", username="admin")
+
+    def answer_while_discarded(problem: Problem, test_input: bytes) -> bytes:
+        previews.discard(server, admin, int(pid), T0 + HOUR)  # the admin clicks Discard meanwhile
+        return judge.answer(problem, test_input)
+
+    assert server.previews is not None
+    server.previews.tools = VersionTools(register=judge.register, make_answer=answer_while_discarded)
+    server.previews.run_pending()
+    assert api.get(f"{C}/previews/{pid}", "admin").json()["state"] == "discarded"
+    assert stored_versions(server)[2] == []  # no file left behind
+
+
+def test_applying_a_version_that_cannot_be_read_is_one_line(served: tuple) -> None:
+    server, _ = served
+    api = Api.of(server)
+    ids = submit_three(server)
+    pid = start(api, counterexample_of(server, ids["team2"]))
+    assert server.previews is not None
+    server.previews.run_pending()
+    with server.storage.read() as r:
+        (version,) = r.problem_versions("sum")
+    (Path(version.path) / "problem.yaml").write_text("name: [broken\n")
+    refused = api.request("POST", f"{C}/previews/{pid}/apply", "admin")
+    assert refused.status_code == 409 and refused.json()["message"].startswith("version 2 cannot be read: ")
+    assert server.judging.pending() == 0 and api.get(f"{C}/previews/{pid}", "admin").json()["state"] == "ready"

@@ -212,8 +212,12 @@ class PreviewJob:
             return None
         note = "" if answer == found.answer else "the reference's answer now differs from the one stored; it is used"
         with q.storage.write() as w:
-            if w.preview(p.id) == p:  # not discarded meanwhile
+            kept = w.preview(p.id) == p  # not discarded meanwhile
+            if kept:
                 w.set_preview_state(p.id, "running", note)
+        if not kept:
+            remove_version(dest)  # discarded while its files were being made
+            return None
         return problem
 
     def _todo(self, p: PreviewRecord, order: dict[str, int]) -> tuple[Judged | None, bytes | None]:
@@ -328,7 +332,10 @@ def apply(server: Server, viewer: Viewer, preview_id: int | None, now: float) ->
         raise Refused(409, f"the preview is {p.state}, not ready")
     if stale(server, p):
         raise Refused(409, STALE)
-    problem = load_problem(path)
+    try:
+        problem = load_problem(path)
+    except PackageError as exc:
+        raise Refused(409, f"version {p.version} cannot be read: {exc}") from None
     server.tools.register(problem)
     with server.storage.write() as w:
         if w.preview(p.id) != p or stale(server, p):
