@@ -519,3 +519,24 @@ def test_applying_a_version_that_cannot_be_read_is_one_line(served: tuple) -> No
     refused = api.request("POST", f"{C}/previews/{pid}/apply", "admin")
     assert refused.status_code == 409 and refused.json()["message"].startswith("version 2 cannot be read: ")
     assert server.judging.pending() == 0 and api.get(f"{C}/previews/{pid}", "admin").json()["state"] == "ready"
+
+
+def test_a_preview_is_applied_only_when_it_covers_every_judged_submission(served: tuple) -> None:
+    server, _ = served
+    api = Api.of(server)
+    ids = submit_three(server)
+    pid = start(api, counterexample_of(server, ids["team2"]))
+    assert server.previews is not None
+    server.previews.run_pending()
+    late = api.submit("team3", files={"sum.py": SUM_WEAK}).json()["id"]  # after the preview ran
+    busy = api.request("POST", f"{C}/previews/{pid}/apply", "admin")
+    assert busy.status_code == 409 and busy.json()["message"].startswith("1 submission(s) of sum are being judged")
+    server.judging.run_pending()
+    again = api.request("POST", f"{C}/previews/{pid}/apply", "admin")
+    assert again.status_code == 409 and "it runs again on them" in again.json()["message"]
+    assert api.get(f"{C}/previews/{pid}", "admin").json()["state"] == "running"
+    server.previews.run_pending()
+    shown = api.get(f"{C}/previews/{pid}", "admin").json()
+    assert shown["state"] == "ready" and late in [r["submission_id"] for r in shown["runs"]]
+    applied = api.request("POST", f"{C}/previews/{pid}/apply", "admin")
+    assert applied.status_code == 202 and sorted(applied.json()["submission_ids"]) == sorted([str(ids["team2"]), late])

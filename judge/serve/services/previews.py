@@ -337,14 +337,37 @@ def apply(server: Server, viewer: Viewer, preview_id: int | None, now: float) ->
     except PackageError as exc:
         raise Refused(409, f"version {p.version} cannot be read: {exc}") from None
     server.tools.register(problem)
+    queued: list[int] = []
     with server.storage.write() as w:
-        if w.preview(p.id) != p or stale(server, p):
-            raise Refused(409, STALE)
-        queued = _apply_rows(w, p, changed_runs(w.preview_runs(p.id)), now)
-        audit(w, viewer, now, "apply preview", {"preview": p.id, "problem": p.problem_id, "rejudged": queued})
-        server.versions.set(problem, p.version)  # before the commit: the rejudges are claimed after it
+        refusal = _not_now(w, server, p, {t.name: i for i, t in enumerate(problem.tests())})
+        if refusal is None:
+            queued = _apply_rows(w, p, changed_runs(w.preview_runs(p.id)), now)
+            audit(w, viewer, now, "apply preview", {"preview": p.id, "problem": p.problem_id, "rejudged": queued})
+            server.versions.set(problem, p.version)  # before the commit: the rejudges are claimed after it
+    if refusal is not None:
+        raise Refused(409, refusal)
     server.pool.wake()
     return queued
+
+
+def _not_now(w: Writer, server: Server, p: PreviewRecord, order: dict[str, int]) -> str | None:
+    """Why the preview cannot be applied now (None: it can). Applying must rejudge *exactly* the changed
+    submissions, so no submission of the problem may be in judging (it would be judged with either
+    version), and every one judged since the preview ran is previewed first: the preview runs again."""
+    if w.preview(p.id) != p or stale(server, p):
+        return STALE
+    subs = w.submissions(problem_id=p.problem_id)
+    busy = sum(1 for s in subs if w.has_open_job(s.id))
+    if busy:
+        return f"{busy} submission(s) of {p.problem_id} are being judged: apply when they are done"
+    done = {run.submission_id for run in w.preview_runs(p.id)}
+    todo = [j for j in judged_now(w, p.problem_id) if j.submission.id not in done]
+    if p.kind == "add-test" and p.test_name:
+        todo = [j for j in todo if new_test_may_change(j, order, p.test_name)]
+    if todo:
+        w.set_preview_state(p.id, "running")
+        return f"{len(todo)} submission(s) were judged since the preview ran: it runs again on them; apply when ready"
+    return None
 
 
 def _apply_rows(writer: Writer, p: PreviewRecord, changed: list[PreviewRun], now: float) -> list[int]:
