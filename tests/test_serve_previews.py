@@ -226,6 +226,7 @@ def test_applying_rejudges_only_those_against_the_new_version_which_a_restart_ke
         kept = again.contest.problem("sum")
         assert kept is not None and kept.problem.content_hash == new.problem.content_hash
         assert any(line.startswith("package sum: version 2, from ") for line in said), said
+        assert again.changed_packages() == []  # the unchanged judgements were previewed: no rejudge is due
     finally:
         again.close()
     (new.problem.path / "problem.yaml").write_text("name: [broken\n")  # someone broke it on disk

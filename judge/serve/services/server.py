@@ -112,6 +112,8 @@ class Server:
         out = []
         with self.storage.read() as r:
             for p in self.contest.problems:
+                if self.versions.version(p.id) > 1:
+                    continue  # a version made while serving: its applied preview judged every judgement (issue 33)
                 stale = r.stale_judgements(p.id, p.problem.content_hash)
                 if stale:
                     out.append(f"{p.id} ({stale} judgement(s) made with another version)")
