@@ -230,3 +230,29 @@ def test_the_contest_is_made_once_per_change_of_the_roster() -> None:
             assert server.contest is not first and server.contest == first
         finally:
             server.close()
+
+
+def test_a_waiting_feed_is_woken_by_a_change_published_in_another_thread() -> None:
+    """Streams wait on the bus (woken once per change), not by polling: a change from a judging thread wakes
+    them, and so does ``wake`` (the server stopping). The outer bound only keeps a broken wake from hanging."""
+    import threading
+
+    from judge.serve.services.events import EventBus
+
+    bus = EventBus()
+
+    async def wait_for_change() -> int:
+        seen = bus.generation
+        threading.Timer(0.05, bus.notify).start()
+        await asyncio.wait_for(bus.changed(seen, timeout_s=3600), 60)
+        return bus.generation - seen
+
+    assert asyncio.run(wait_for_change()) == 1
+
+    async def wait_for_wake() -> int:
+        seen = bus.generation
+        threading.Timer(0.05, bus.wake).start()
+        await asyncio.wait_for(bus.changed(seen, timeout_s=3600), 60)
+        return bus.generation - seen
+
+    assert asyncio.run(wait_for_wake()) == 0  # woken, nothing published

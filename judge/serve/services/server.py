@@ -107,6 +107,7 @@ class Server:
 
     def stop(self) -> None:
         self.stopping.set()
+        self.bus.wake()  # waiting feeds see it and end
         for ticker in self._threads:
             ticker.join()
         self.pool.stop()
