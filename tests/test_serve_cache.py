@@ -165,3 +165,94 @@ class Reconnecting(RuleBasedStateMachine):
 
 TestReconnecting = Reconnecting.TestCase
 TestReconnecting.settings = MACHINE
+
+
+# ------------------------------------------------------------------ one computation per change, not per request
+
+
+def _concurrent_callers(call: Any, n: int = 8) -> tuple[list[Any], int]:
+    """``call(make)`` from ``n`` threads while the first ``make`` is still running: the results, and how many
+    times ``make`` ran."""
+    import threading
+
+    entered, release = threading.Event(), threading.Event()
+    made = []
+
+    def make() -> dict[str, int]:
+        made.append(1)
+        entered.set()
+        release.wait(10)
+        return {"made": len(made)}
+
+    results: list[Any] = []
+    threads = [threading.Thread(target=lambda: results.append(call(make))) for _ in range(n)]
+    threads[0].start()
+    assert entered.wait(10)
+    for t in threads[1:]:
+        t.start()
+    threading.Event().wait(0.2)  # the others reach the cache while the first still makes it
+    release.set()
+    for t in threads:
+        t.join(10)
+    return results, len(made)
+
+
+def test_a_board_asked_for_by_many_at_once_is_ranked_once() -> None:
+    from judge.serve.services.board import BoardCache, Ranked
+
+    cache = BoardCache()
+    results, made = _concurrent_callers(lambda make: cache.rows("key", lambda: Ranked([make()])))
+    assert made == 1
+    assert len(results) == 8 and all(r is results[0] for r in results)
+
+
+def test_a_table_asked_for_by_many_at_once_is_rendered_once() -> None:
+    from judge.serve.services.board import Ranked
+
+    ranked = Ranked([])
+    results, made = _concurrent_callers(lambda make: ranked.derived("table", make))
+    assert made == 1
+    assert all(r is results[0] for r in results)
+
+
+def test_the_contest_is_made_once_per_change_of_the_roster() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        clock = FakeClock(T0)
+        server = make_server(write_contest(Path(tmp)), clock)
+        try:
+            first = server.contest
+            assert server.contest is first  # a page of 500 rows asks per row: the same object
+            server.roster.set(server.roster.current)  # type: ignore[arg-type]  # the same roster: no change
+            assert server.contest is first
+            roster = server.roster.current
+            assert roster is not None
+            server.roster.set(type(roster)(**{**roster.__dict__}))  # another roster, equal content
+            assert server.contest is not first and server.contest == first
+        finally:
+            server.close()
+
+
+def test_a_waiting_feed_is_woken_by_a_change_published_in_another_thread() -> None:
+    """Streams wait on the bus (woken once per change), not by polling: a change from a judging thread wakes
+    them, and so does ``wake`` (the server stopping). The outer bound only keeps a broken wake from hanging."""
+    import threading
+
+    from judge.serve.services.events import EventBus
+
+    bus = EventBus()
+
+    async def wait_for_change() -> int:
+        seen = bus.generation
+        threading.Timer(0.05, bus.notify).start()
+        await asyncio.wait_for(bus.changed(seen, timeout_s=3600), 60)
+        return bus.generation - seen
+
+    assert asyncio.run(wait_for_change()) == 1
+
+    async def wait_for_wake() -> int:
+        seen = bus.generation
+        threading.Timer(0.05, bus.wake).start()
+        await asyncio.wait_for(bus.changed(seen, timeout_s=3600), 60)
+        return bus.generation - seen
+
+    assert asyncio.run(wait_for_wake()) == 0  # woken, nothing published

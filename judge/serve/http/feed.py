@@ -9,7 +9,6 @@ events so far and ends. A finalized contest's feed ends after its last event (``
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import AsyncIterator
 
@@ -21,7 +20,6 @@ from judge.serve.services import feed
 from judge.serve.services.events import Cursor
 
 KEEPALIVE_S = 120.0
-POLL_S = 0.2  # how often a waiting stream looks at the bus (no database work unless it moved)
 RECHECK_S = 5.0  # and how often the log is read anew anyway (once for every stream: services/events.EventLog)
 BATCH = 500
 
@@ -63,6 +61,6 @@ async def event_feed(ctx: Ctx) -> StreamingResponse:
             if time.monotonic() - last_sent >= KEEPALIVE_S:
                 yield "\n"
                 last_sent = time.monotonic()
-            await asyncio.sleep(POLL_S)
+            await server.bus.changed(seen, max(0.0, min(RECHECK_S, KEEPALIVE_S - (time.monotonic() - last_sent))))
 
     return StreamingResponse(lines(), media_type="application/x-ndjson", headers={"Cache-Control": "no-store"})

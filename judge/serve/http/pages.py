@@ -11,6 +11,7 @@ scoreboard (404). During the freeze a team still sees its own results, as in the
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -28,6 +29,7 @@ from judge.serve.http.rows import newest_first, submission_row, verdict_class
 from judge.serve.http.sessions import basic_header
 from judge.serve.http.web import Page, PageSpec, Redirect
 from judge.serve.model.apijson import problem_json
+from judge.serve.model.contest import Contest
 from judge.serve.model.errors import Refused
 from judge.serve.model.upload import SubmissionFiles, SubmissionRequest
 from judge.serve.model.viewer import Role
@@ -256,10 +258,9 @@ def feedback(page: Page) -> Response:
 # ------------------------------------------------------------------------------------------------ scoreboard
 
 
-def _team_cells(page: Page, team_id: str) -> dict[str, Any]:
-    """A row's team: its name and organization, as the board shows them."""
-    team = page.server.contest.team(team_id)
-    orgs = {o["id"]: o for o in page.server.contest.organizations}
+def _team_cells(contest: Contest, orgs: Mapping[str, Mapping[str, Any]], team_id: str) -> dict[str, Any]:
+    """A row's team: its name and organization (``orgs``: the contest's, by id), as the board shows them."""
+    team = contest.team(team_id)
     org = orgs.get(team.organization_id) if team is not None and team.organization_id else None
     return {
         "team_id": team_id,
@@ -278,8 +279,14 @@ def _problem_heads(page: Page, shown: bool) -> list[dict[str, Any]]:
     ]
 
 
+def _organizations(contest: Contest) -> dict[str, Mapping[str, Any]]:
+    return {o["id"]: o for o in contest.organizations}
+
+
 def _score_rows(page: Page, board: dict[str, Any]) -> list[dict[str, Any]]:
-    max_by_id = {p.id: p.problem.secret.max_score for p in page.server.contest.problems}
+    contest = page.server.contest
+    max_by_id = {p.id: p.problem.secret.max_score for p in contest.problems}
+    orgs = _organizations(contest)
     rows = []
     for r in board["rows"]:
         cells = []
@@ -288,17 +295,23 @@ def _score_rows(page: Page, board: dict[str, Any]) -> list[dict[str, Any]]:
             css = "ac" if full else "partial" if c["score"] > 0 else "wa" if c["num_judged"] else "none"
             cells.append({**c, "css": css})
         rows.append(
-            {"rank": r["rank"], **_team_cells(page, r["team_id"]), "score": r["score"]["score"], "cells": cells}
+            {
+                "rank": r["rank"],
+                **_team_cells(contest, orgs, r["team_id"]),
+                "score": r["score"]["score"],
+                "cells": cells,
+            }
         )
     return rows
 
 
 def _passfail_rows(page: Page, st: Standings, shown: bool) -> list[dict[str, Any]]:
-    penalty = page.server.contest.info.penalty_s
+    contest = page.server.contest
+    penalty, orgs = contest.info.penalty_s, _organizations(contest)
     return [
         {
             **row_totals(row),
-            **_team_cells(page, row.team_id),
+            **_team_cells(contest, orgs, row.team_id),
             "cells": [cell_view(c, penalty) for c in row.cells] if shown else [],
         }
         for row in st.rows

@@ -39,12 +39,17 @@ class Ranked:
     rows: list[dict[str, Any]]
     standings: Standings | None = None
     memo: dict[Hashable, Any] = field(default_factory=dict, compare=False, repr=False)
+    _making: threading.Lock = field(default_factory=threading.Lock, compare=False, repr=False)
 
     def derived(self, key: Hashable, make: Callable[[], Any]) -> Any:
-        """``make()``, once per board and key (two threads may make it once each, never wrong)."""
-        if key not in self.memo:
-            self.memo[key] = make()
-        return self.memo[key]
+        """``make()``, once per board and key: the requests that ask while it is being made wait for it (100
+        board polls a second right after a change would otherwise each make it at once: issue 32)."""
+        if key in self.memo:
+            return self.memo[key]
+        with self._making:
+            if key not in self.memo:
+                self.memo[key] = make()
+            return self.memo[key]
 
 
 class BoardCache:
@@ -59,6 +64,7 @@ class BoardCache:
         self._size = size
         self._lock = threading.Lock()
         self._rows: OrderedDict[Hashable, Ranked] = OrderedDict()
+        self._computing: dict[Hashable, threading.Lock] = {}  # one computation per key at a time
 
     def clear(self) -> None:
         """Forget every board (each is computed anew when next asked for)."""
@@ -66,15 +72,26 @@ class BoardCache:
             self._rows.clear()
 
     def rows(self, key: Hashable, compute: Callable[[], Ranked]) -> Ranked:
+        """The board for ``key``: computed by the first request that asks; those asking meanwhile wait for
+        it rather than compute it too (single flight: a change under 100 polls a second is ranked once)."""
         with self._lock:
             if key in self._rows:
                 self._rows.move_to_end(key)
                 return self._rows[key]
-        rows = compute()  # outside the lock: two threads may compute the same board once each, never wrong
-        with self._lock:
-            self._rows[key] = rows
-            while len(self._rows) > self._size:
-                self._rows.popitem(last=False)
+            computing = self._computing.setdefault(key, threading.Lock())
+        with computing:
+            with self._lock:
+                if key in self._rows:
+                    return self._rows[key]
+            try:
+                rows = compute()
+                with self._lock:
+                    self._rows[key] = rows
+                    while len(self._rows) > self._size:
+                        self._rows.popitem(last=False)
+            finally:
+                with self._lock:
+                    self._computing.pop(key, None)
         return rows
 
 

@@ -6,6 +6,7 @@ that viewer's stream (the event's id in the log would count the events the viewe
 
 from __future__ import annotations
 
+import asyncio
 import bisect
 import json
 import threading
@@ -202,12 +203,47 @@ class EventLog:
 
 class EventBus:
     """Tells waiting streams that something was published: a generation counter, bumped after a commit (and
-    after ``log``, the copy in memory, has read what was committed)."""
+    after ``log``, the copy in memory, has read what was committed). Streams on an event loop wait for it
+    with ``changed`` (woken once per change, not polling: 500 open feeds, issue 32)."""
 
     def __init__(self, log: EventLog | None = None) -> None:
         self._generation = 0
         self._lock = threading.Lock()
         self.log = log
+        # per event loop that has waiting streams: an event set (and replaced) at the next change
+        self._woken: dict[asyncio.AbstractEventLoop, asyncio.Event] = {}
+        self._woken_lock = threading.Lock()  # not ``_lock``: a loop never waits for a refresh's storage read
+
+    async def changed(self, seen: int, timeout_s: float) -> None:
+        """Return when the generation is no longer ``seen`` (or ``wake`` was called), or after ``timeout_s``.
+        On an event loop."""
+        if self._generation != seen:
+            return
+        loop = asyncio.get_running_loop()
+        with self._woken_lock:
+            woken = self._woken.setdefault(loop, asyncio.Event())
+        try:
+            async with asyncio.timeout(timeout_s):  # no task of its own per wait (wait_for makes one)
+                await woken.wait()
+        except TimeoutError:
+            pass
+
+    def wake(self) -> None:
+        """Wake every waiting stream (from any thread): it looks at the bus and the server's state again."""
+        with self._woken_lock:
+            loops = list(self._woken)
+        for loop in loops:
+            try:
+                loop.call_soon_threadsafe(self._wake, loop)
+            except RuntimeError:  # that loop is closed
+                with self._woken_lock:
+                    self._woken.pop(loop, None)
+
+    def _wake(self, loop: asyncio.AbstractEventLoop) -> None:  # on ``loop``
+        with self._woken_lock:
+            woken = self._woken.pop(loop, None)
+        if woken is not None:
+            woken.set()
 
     @property
     def generation(self) -> int:
@@ -218,3 +254,4 @@ class EventBus:
             if self.log is not None:
                 self.log.refresh()
             self._generation += 1
+        self.wake()

@@ -69,12 +69,22 @@ class Server:
     tools: VersionTools = NO_TOOLS  # how new package versions reach the judge (versions.py)
     previews: PreviewQueue | None = None  # the rejudge previews the pool runs when idle (previews.py)
     _threads: list[threading.Thread] = field(default_factory=list)  # the clock, while started
+    _contest: list[tuple[object, object, Contest]] = field(default_factory=list)  # the last ``contest`` made
 
     @property
     def contest(self) -> Contest:
-        """The contest as it is now: the package with the times, teams and accounts an admin changed."""
+        """The contest as it is now: the package with the times, teams and accounts an admin changed. Made
+        once per change of those (a page of 500 board rows asks for it per row: issue 32), not per call."""
         roster = self.roster.current
-        return self.contest_with(roster) if roster is not None else self.package
+        if roster is None:
+            return self.package
+        info = self.timeline.phase.info
+        memo = self._contest[-1] if self._contest else None
+        if memo is not None and memo[0] is roster and memo[1] is info:
+            return memo[2]
+        contest = self.contest_with(roster)
+        self._contest[:] = [(roster, info, contest)]  # one list item, replaced at once: safe across threads
+        return contest
 
     def contest_with(self, roster: Roster) -> Contest:
         """The contest as it is with ``roster``'s teams and accounts."""
@@ -103,6 +113,7 @@ class Server:
 
     def stop(self) -> None:
         self.stopping.set()
+        self.bus.wake()  # waiting feeds see it and end
         for ticker in self._threads:
             ticker.join()
         self.pool.stop()
