@@ -138,14 +138,14 @@ def ranked(server: Server, sight: Sight, group_id: str | None = None) -> tuple[d
     ranking it shows."""
     view = board_view(sight)
     base = server.contest
-    hidden = frozenset(t.id for t in base.teams if t.hidden and not sees_hidden_teams(sight))
+    hidden = frozenset[str]() if sees_hidden_teams(sight) else base.hidden_team_ids
     if hidden:  # off the board for whoever may not see them: ranked without them
         base = replace(base, teams=tuple(t for t in base.teams if t.id not in hidden))
     contest = group_contest(base, group_id, sight)
     whole = main_contest(base)
     info = contest.info
     with server.storage.read() as r:
-        changed = tuple(r.latest_event_of(kind) for kind in BOARD_EVENTS)
+        changed = r.latest_events_of(BOARD_EVENTS)  # one statement: asked on every request
         key = (changed, view.frozen_from, info.start_s, info.end_s, group_id, view.show_problems, hidden)
         board = server.boards.rows(key, lambda: ranked_rows(r, contest, whole, view.frozen_from, view.show_problems))
     return scoreboard_json(contest, board.rows, sight.phase.state_json(sight.now), sight.now), board
