@@ -140,7 +140,13 @@ def _judging(args: argparse.Namespace, spec: ClusterSpec | None, env: Environmen
     problems, languages = setup.problems, setup.languages
     if spec is None:
         packages = setup.stack.enter_context(Packages(problems, env))
-        options = ServeOptions(workers=args.jobs, log=_log, login_limits=setup.limits, verify_at_once=VERIFY_AT_ONCE)
+        options = ServeOptions(
+            workers=args.jobs,
+            log=_log,
+            login_limits=setup.limits,
+            verify_at_once=VERIFY_AT_ONCE,
+            board_interval_s=args.board_interval,
+        )
         return _JudgingChoice(local_judge(packages, env), options, f"{args.jobs} judging worker(s)")
     wanted = {lang for lid in languages for p in problems.values() for lang in toolchain_languages(lid, p, languages)}
     judges = cluster_judges(args, spec, problems, wanted, setup.stack)
@@ -151,6 +157,7 @@ def _judging(args: argparse.Namespace, spec: ClusterSpec | None, env: Environmen
         login_limits=setup.limits,
         cluster_workers=judges.workers if isinstance(judges, ClusterJudges) else None,
         verify_at_once=VERIFY_AT_ONCE,
+        board_interval_s=args.board_interval,
     )
     describe = f"judging on the Dask cluster {spec.describe()} ({judges.slots()} judge slot(s) now)"
     return _JudgingChoice(judges_fn(judges, problems, languages), options, describe)

@@ -137,6 +137,7 @@ class ServeOptions:
     login_limits: LoginLimits = LoginLimits()  # --account-lockout, --address-lockout
     read_only: bool = False  # `judge contest export`: read the database as it is (no sync, nothing published)
     cluster_workers: Callable[[], list[ClusterWorker]] | None = None  # a cluster's judge workers (judges page)
+    board_interval_s: float = 0.0  # at most one new board per this long (`judge serve --board-interval`; board.py)
 
 
 def _claim_database(w: Writer, contest: Contest, hasher: PasswordHasher, storage: Storage) -> Roster:
@@ -232,7 +233,8 @@ def open_server(
     pool = JudgingPool(
         queue, workers=options.workers, capacity=options.capacity, log=options.log, cluster=options.cluster_workers
     )
-    server = Server(contest, languages, storage, clock, timeline, bus, auth, queue, pool, options.log)
+    boards = BoardCache(interval_s=options.board_interval_s, clock=clock.now)
+    server = Server(contest, languages, storage, clock, timeline, bus, auth, queue, pool, options.log, boards=boards)
     server.roster.set(roster)
     timeline.on_change(_on_phase_change(server))
     if not options.read_only:
