@@ -201,7 +201,7 @@ def test_a_board_asked_for_by_many_at_once_is_ranked_once() -> None:
     from judge.serve.services.board import BoardCache, Ranked
 
     cache = BoardCache()
-    results, made = _concurrent_callers(lambda make: cache.rows("key", lambda: Ranked([make()])))
+    results, made = _concurrent_callers(lambda make: cache.rows("key", (1,), lambda: Ranked([make()])))
     assert made == 1
     assert len(results) == 8 and all(r is results[0] for r in results)
 
@@ -256,3 +256,32 @@ def test_a_waiting_feed_is_woken_by_a_change_published_in_another_thread() -> No
         return bus.generation - seen
 
     assert asyncio.run(wait_for_wake()) == 0  # woken, nothing published
+
+
+def test_with_an_interval_a_new_board_is_made_at_most_once_per_interval() -> None:
+    """`judge serve --board-interval`: within the interval of the last board made for a key, a newer change
+    gets that board; after it, the newest. Without an interval every change makes a new board."""
+    from judge.serve.services.board import BoardCache, Ranked
+
+    now = [100.0]
+    made: list[tuple[int, ...]] = []
+
+    def ask(cache: BoardCache, key: str, changes: tuple[int, ...]) -> list[Any]:
+        def compute() -> Ranked:
+            made.append(changes)
+            return Ranked([{"as_of": changes}])
+
+        return cache.rows(key, changes, compute).rows
+
+    cache = BoardCache(interval_s=1.0, clock=lambda: now[0])
+    assert ask(cache, "public", (1, 1)) == [{"as_of": (1, 1)}]
+    now[0] += 0.5
+    assert ask(cache, "public", (2, 1)) == [{"as_of": (1, 1)}]  # within the interval: the last board
+    assert ask(cache, "staff", (2, 1)) == [{"as_of": (2, 1)}]  # another key has its own
+    now[0] += 0.5
+    assert ask(cache, "public", (2, 3)) == [{"as_of": (2, 3)}]  # the interval is over: the newest
+    assert made == [(1, 1), (2, 1), (2, 3)]
+
+    exact = BoardCache(clock=lambda: now[0])
+    assert [ask(exact, "public", (n, 0))[0]["as_of"] for n in (4, 5, 5, 6)] == [(4, 0), (5, 0), (5, 0), (6, 0)]
+    assert made[3:] == [(4, 0), (5, 0), (6, 0)]

@@ -20,7 +20,7 @@ from typing import TypeAlias
 from judge import __version__
 from judge.cluster import ClusterError
 from judge.commands.common import EXIT_JE, EXIT_OK, EXIT_USAGE, SelfTestFailed, UsageError
-from judge.commands.defaults import SERVE_NICENESS, default_jobs
+from judge.commands.defaults import BOARD_INTERVAL_S, SERVE_NICENESS, default_jobs, non_negative_seconds
 from judge.fuzz.options import FUZZ_SHRINK_TIME_S
 from judge.grade.options import FUZZ_SEED, GRADE_DB_NAME, PENALTY_MINUTES
 from judge.languages.table import LanguageError
@@ -279,6 +279,15 @@ def _serve_args(sub: Subcommands) -> None:
         metavar="N",
         help=f"the nice value (0..19) of the programs, compilers and validators the server runs (default "
         f"{SERVE_NICENESS}: judging yields the CPU to the pages and the API; verdicts count CPU time only)",
+    )
+    p.add_argument(
+        "--board-interval",
+        type=non_negative_seconds,
+        default=BOARD_INTERVAL_S,
+        metavar="SECONDS",
+        help=f"at most one new scoreboard per SECONDS (default {BOARD_INTERVAL_S:g}; 0: a new one at every change): "
+        "in a submission rush the board is ranked and drawn once per interval, not per submission; the event "
+        "feed stays exact",
     )
     p.add_argument(
         "--forwarded-allow-ips",

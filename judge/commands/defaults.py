@@ -9,9 +9,22 @@ and judge/grade/options.py (`judge grade`).
 
 from __future__ import annotations
 
+import argparse
 import os
 
 SERVE_NICENESS = 10  # `judge serve`: the runs' nice value; judging yields the CPU to the web server (docs/serve.md)
+BOARD_INTERVAL_S = 1.0  # `judge serve --board-interval`: at most one new scoreboard per second (docs/serve.md)
+
+
+def non_negative_seconds(text: str) -> float:
+    """An argparse type: a number of seconds, 0 or more."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not value >= 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be 0 or more seconds: {text!r}")
+    return value
 
 
 def default_jobs() -> int:

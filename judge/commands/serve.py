@@ -147,6 +147,7 @@ def _judging(args: argparse.Namespace, spec: ClusterSpec | None, env: Environmen
             login_limits=setup.limits,
             verify_at_once=VERIFY_AT_ONCE,
             tools=local_tools(packages, env),  # package versions made while serving (issue 33)
+            board_interval_s=args.board_interval,
         )
         return _JudgingChoice(local_judge(packages, env), options, f"{args.jobs} judging worker(s)")
     wanted = {lang for lid in languages for p in problems.values() for lang in toolchain_languages(lid, p, languages)}
@@ -158,6 +159,7 @@ def _judging(args: argparse.Namespace, spec: ClusterSpec | None, env: Environmen
         login_limits=setup.limits,
         cluster_workers=judges.workers if isinstance(judges, ClusterJudges) else None,
         verify_at_once=VERIFY_AT_ONCE,
+        board_interval_s=args.board_interval,
     )
     describe = f"judging on the Dask cluster {spec.describe()} ({judges.slots()} judge slot(s) now)"
     return _JudgingChoice(judges_fn(judges, problems, languages), options, describe)

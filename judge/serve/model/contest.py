@@ -166,6 +166,11 @@ class Contest:
         return self._teams_by_id.get(team_id)
 
     @cached_property
+    def hidden_team_ids(self) -> frozenset[str]:
+        """The teams marked hidden (off the board for whoever may not see them), made once per contest."""
+        return frozenset(t.id for t in self.teams if t.hidden)
+
+    @cached_property
     def _teams_by_id(self) -> dict[str, Team]:
         """The teams by id (a page of 500 teams' rows looks each up: no linear search each time)."""
         return {t.id: t for t in self.teams}

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field, replace
@@ -58,40 +59,70 @@ class BoardCache:
     every change to a submission or judgement publishes one in the same transaction; the freeze in force;
     the contest's times; the group; whether problems are shown). Under load every poll of the board asks
     for the same one: it is ranked once per change, not once per request. Thread-safe. The rows given out
-    are shared: read them, do not change them."""
+    are shared: read them, do not change them.
 
-    def __init__(self, size: int = 8) -> None:
+    ``interval_s`` (`judge serve --board-interval`; 0: none): a board made less than that long ago (by
+    ``clock``) for the same key but older changes is served as it is. In a submission rush every submission
+    and every judgement is a change (16 a second at 500 teams), and each new board is ranked, written as
+    JSON and drawn as HTML for 500 teams: at most one new board per interval bounds that work, and a board
+    is never more than one interval behind the event feed (which is exact)."""
+
+    def __init__(self, size: int = 8, interval_s: float = 0.0, clock: Callable[[], float] = time.monotonic) -> None:
         self._size = size
+        self._interval_s = interval_s
+        self._clock = clock
         self._lock = threading.Lock()
         self._rows: OrderedDict[Hashable, Ranked] = OrderedDict()
+        self._recent: dict[Hashable, tuple[float, tuple[int, ...], Ranked]] = {}  # key -> the newest board made
         self._computing: dict[Hashable, threading.Lock] = {}  # one computation per key at a time
 
     def clear(self) -> None:
         """Forget every board (each is computed anew when next asked for)."""
         with self._lock:
             self._rows.clear()
+            self._recent.clear()
 
-    def rows(self, key: Hashable, compute: Callable[[], Ranked]) -> Ranked:
-        """The board for ``key``: computed by the first request that asks; those asking meanwhile wait for
-        it rather than compute it too (single flight: a change under 100 polls a second is ranked once)."""
+    def rows(self, key: Hashable, changes: tuple[int, ...], compute: Callable[[], Ranked]) -> Ranked:
+        """The board for ``key`` as of ``changes`` (the newest board-changing events): computed by the first
+        request that asks; those asking meanwhile wait for it rather than compute it too (single flight: a
+        change under 100 polls a second is ranked once); within ``interval_s`` of the last, that one."""
+        full = (key, changes)
         with self._lock:
-            if key in self._rows:
-                self._rows.move_to_end(key)
-                return self._rows[key]
-            computing = self._computing.setdefault(key, threading.Lock())
+            if full in self._rows:
+                self._rows.move_to_end(full)
+                return self._rows[full]
+            recent = self._recent.get(key)
+            if (
+                recent is not None
+                and self._fresh(recent[0])
+                and all(a <= b for a, b in zip(recent[1], changes, strict=True))
+            ):
+                return recent[2]
+            computing = self._computing.setdefault(full, threading.Lock())
+        return self._compute(full, computing, compute)
+
+    def _fresh(self, made_s: float) -> bool:
+        return self._interval_s > 0 and self._clock() - made_s < self._interval_s
+
+    def _compute(
+        self, full: tuple[Hashable, tuple[int, ...]], computing: threading.Lock, compute: Callable[[], Ranked]
+    ) -> Ranked:
+        key, changes = full
         with computing:
             with self._lock:
-                if key in self._rows:
-                    return self._rows[key]
+                if full in self._rows:
+                    return self._rows[full]
             try:
+                made_s = self._clock()
                 rows = compute()
                 with self._lock:
-                    self._rows[key] = rows
+                    self._rows[full] = rows
+                    self._recent[key] = (made_s, changes, rows)
                     while len(self._rows) > self._size:
                         self._rows.popitem(last=False)
             finally:
                 with self._lock:
-                    self._computing.pop(key, None)
+                    self._computing.pop(full, None)
         return rows
 
 
@@ -138,16 +169,18 @@ def ranked(server: Server, sight: Sight, group_id: str | None = None) -> tuple[d
     ranking it shows."""
     view = board_view(sight)
     base = server.contest
-    hidden = frozenset(t.id for t in base.teams if t.hidden and not sees_hidden_teams(sight))
+    hidden = frozenset[str]() if sees_hidden_teams(sight) else base.hidden_team_ids
     if hidden:  # off the board for whoever may not see them: ranked without them
         base = replace(base, teams=tuple(t for t in base.teams if t.id not in hidden))
     contest = group_contest(base, group_id, sight)
     whole = main_contest(base)
     info = contest.info
     with server.storage.read() as r:
-        changed = tuple(r.latest_event_of(kind) for kind in BOARD_EVENTS)
-        key = (changed, view.frozen_from, info.start_s, info.end_s, group_id, view.show_problems, hidden)
-        board = server.boards.rows(key, lambda: ranked_rows(r, contest, whole, view.frozen_from, view.show_problems))
+        changed = r.latest_events_of(BOARD_EVENTS)  # one statement: asked on every request
+        key = (view.frozen_from, info.start_s, info.end_s, group_id, view.show_problems, hidden)
+        board = server.boards.rows(
+            key, changed, lambda: ranked_rows(r, contest, whole, view.frozen_from, view.show_problems)
+        )
     return scoreboard_json(contest, board.rows, sight.phase.state_json(sight.now), sight.now), board
 
 

@@ -146,6 +146,7 @@ class ServeOptions:
     read_only: bool = False  # `judge contest export`: read the database as it is (no sync, nothing published)
     cluster_workers: Callable[[], list[ClusterWorker]] | None = None  # a cluster's judge workers (judges page)
     tools: VersionTools = NO_TOOLS  # new package versions (issue 33): versions.local_tools when judging here
+    board_interval_s: float = 0.0  # at most one new board per this long (`judge serve --board-interval`; board.py)
 
 
 def _claim_database(w: Writer, contest: Contest, hasher: PasswordHasher, storage: Storage) -> Roster:
@@ -250,9 +251,10 @@ def open_server(
         cluster=options.cluster_workers,
         idle=[previews],  # rejudge previews first, then live fuzzing (idle.py)
     )
+    boards = BoardCache(interval_s=options.board_interval_s, clock=clock.now)
     server = Server(
         contest, languages, storage, clock, timeline, bus, auth, queue, pool, options.log, versions=versions,
-        tools=options.tools, previews=previews,
+        tools=options.tools, previews=previews, boards=boards,
     )  # fmt: skip
     server.roster.set(roster)
     timeline.on_change(_on_phase_change(server))

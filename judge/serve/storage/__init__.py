@@ -123,8 +123,8 @@ class Reader(Protocol):
         """The newest event's token (0: none)."""
         ...
 
-    def latest_event_of(self, kind: str) -> int:
-        """The newest event's id among those of type ``kind`` (0: none)."""
+    def latest_events_of(self, kinds: Sequence[str]) -> tuple[int, ...]:
+        """For each type in ``kinds``, the newest event's id of that type (0: none), in one statement."""
         ...
 
     def last_event(self, kind: str, obj_id: str | None) -> EventRecord | None: ...

@@ -169,8 +169,11 @@ class SqliteReader(VersionReads, PreviewReads):
     def latest_event(self) -> int:
         return int(self._c.execute("SELECT max(id) FROM events").fetchone()[0] or 0)
 
-    def latest_event_of(self, kind: str) -> int:
-        return int(self._c.execute("SELECT max(id) FROM events WHERE type = ?", (kind,)).fetchone()[0] or 0)
+    def latest_events_of(self, kinds: Sequence[str]) -> tuple[int, ...]:
+        # one scalar subquery per type: each is the index's last entry (a GROUP BY would read them all)
+        newest = ", ".join(["(SELECT max(id) FROM events WHERE type = ?)"] * len(kinds))
+        row = self._c.execute(f"SELECT {newest}", tuple(kinds)).fetchone()
+        return tuple(int(last or 0) for last in row)
 
     def last_event(self, kind: str, obj_id: str | None) -> EventRecord | None:
         row = self._c.execute(
