@@ -69,7 +69,7 @@ class Server:
     tools: VersionTools = NO_TOOLS  # how new package versions reach the judge (versions.py)
     previews: PreviewQueue | None = None  # the rejudge previews the pool runs when idle (previews.py)
     _threads: list[threading.Thread] = field(default_factory=list)  # the clock, while started
-    _contest: list[tuple[object, object, Contest]] = field(default_factory=list)  # the last ``contest`` made
+    _contest: list[tuple[tuple[object, ...], Contest]] = field(default_factory=list)  # the last ``contest`` made
 
     @property
     def contest(self) -> Contest:
@@ -78,12 +78,14 @@ class Server:
         roster = self.roster.current
         if roster is None:
             return self.package
-        info = self.timeline.phase.info
+        info, generation = self.timeline.phase.info, self.versions.generation
         memo = self._contest[-1] if self._contest else None
-        if memo is not None and memo[0] is roster and memo[1] is info:
-            return memo[2]
+        if memo is not None and memo[0][0] is roster and memo[0][1] is info and memo[0][2] == generation:
+            return memo[1]
         contest = self.contest_with(roster)
-        self._contest[:] = [(roster, info, contest)]  # one list item, replaced at once: safe across threads
+        self._contest[:] = [
+            ((roster, info, generation), contest)
+        ]  # one list item, replaced at once: safe across threads
         return contest
 
     def contest_with(self, roster: Roster) -> Contest:

@@ -99,10 +99,12 @@ class CurrentPackages:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._changed: dict[str, tuple[int, Problem]] = {}
+        self.generation = 0  # bumped by every ``set``: a contest made before is out of date
 
     def set(self, problem: Problem, version: int) -> None:
         with self._lock:
             self._changed[problem.id] = (version, problem)
+            self.generation += 1
 
     def version(self, problem_id: str) -> int:
         with self._lock:
