@@ -49,3 +49,10 @@ def counterexamples(conn: sqlite3.Connection, problem_id: str | None) -> list[Co
 def counterexample(conn: sqlite3.Connection, counterexample_id: int) -> Counterexample | None:
     row = conn.execute(f"SELECT id, {COLUMNS} FROM counterexamples WHERE id = ?", (counterexample_id,)).fetchone()
     return None if row is None else _record(row)
+
+
+def counterexample_problems(conn: sqlite3.Connection, after_id: int) -> dict[int, str]:
+    """The problem of each counterexample stored after ``after_id``, by id (no contents: the jury's notice asks
+    it on every page)."""
+    rows = conn.execute("SELECT id, problem_id FROM counterexamples WHERE id > ? ORDER BY id", (after_id,))
+    return {int(r["id"]): str(r["problem_id"]) for r in rows}
