@@ -340,6 +340,13 @@ def _contest_args(sub: Subcommands) -> None:
     p.add_argument(
         "--start", default=None, metavar="TIME", help="start time, e.g. 2026-11-22T10:00:00+01 (default: now)"
     )
+    p.add_argument(
+        "--weak-tests",
+        default=None,
+        metavar="PROBLEM",
+        help="give PROBLEM (one with a fuzz.py, e.g. rummy) only its samples as secret data: a deliberately weak "
+        "test set, for live fuzzing's demo (docs/live-fuzzing.md)",
+    )
     p.set_defaults(func=command("serve", "cmd_contest_init"))
     p = contest_sub.add_parser(
         "export",

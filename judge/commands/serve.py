@@ -13,6 +13,7 @@ import stat
 import sys
 import time
 import zipfile
+from collections.abc import Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +23,7 @@ import judge
 from judge.cluster.coordinator import ClusterJudges, ClusterSpec
 from judge.commands.cluster import cluster_judges, cluster_spec
 from judge.commands.common import EXIT_OK, UsageError, make_environment
+from judge.fuzz.hooks import hooks_path
 from judge.grade.discovery import load_problems
 from judge.judging.identity import toolchain_languages
 from judge.judging.prepared import Packages
@@ -296,7 +298,9 @@ def cmd_contest_init(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     kind = ScoreboardType(args.type)
     ordered = [problems[k] for k in sorted(problems)]
-    logins = write_demo(dest, ordered, DemoOptions(teams=args.teams, start_s=start, kind=kind), password_hasher())
+    weak = _weak_tests_problem(args.weak_tests, problems)
+    options = DemoOptions(teams=args.teams, start_s=start, kind=kind, weak_tests=weak)
+    logins = write_demo(dest, ordered, options, password_hasher())
     print(
         f"wrote the {kind.value} contest package {dest} ({len(problems)} problems, {args.teams} teams); "
         f"it starts at {format_time(start)} and runs 5 h"
@@ -305,8 +309,21 @@ def cmd_contest_init(args: argparse.Namespace) -> int:
     width = max(len(lg.username) for lg in logins)
     for lg in logins:
         print(f"  {lg.username:<{width}}  {lg.password}  ({lg.type})")
+    if weak is not None:
+        print(f"{weak}'s secret data is only its samples (--weak-tests): fuzz it live with `judge serve --fuzz {dest}`")
     print(f"serve it with: judge serve {dest}")
     return EXIT_OK
+
+
+def _weak_tests_problem(name: str | None, problems: Mapping[str, Problem]) -> str | None:
+    """``--weak-tests PROBLEM``: a problem of the set that live fuzzing can fuzz (it has a fuzz.py)."""
+    if name is None:
+        return None
+    if name not in problems:
+        raise UsageError(f"--weak-tests {name}: no such problem here (there are {', '.join(sorted(problems))})")
+    if not hooks_path(problems[name]).is_file():
+        raise UsageError(f"--weak-tests {name}: it has no fuzz.py: live fuzzing could not find what its samples miss")
+    return name
 
 
 def _languages_here() -> dict[str, Language]:

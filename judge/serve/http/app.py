@@ -25,6 +25,7 @@ from judge.serve.http.api import ROUTES, RouteSpec
 from judge.serve.http.clar_pages import CLAR_PAGES
 from judge.serve.http.context import Ctx
 from judge.serve.http.forms import MULTIPART, parse_form, read_body
+from judge.serve.http.fuzz_pages import FUZZ_PAGES
 from judge.serve.http.live_pages import LIVE_PAGES
 from judge.serve.http.origin import cross_site, media_type, unsupported_body
 from judge.serve.http.pages import PAGES
@@ -154,18 +155,10 @@ def create_app(server: Server, *, background: bool = False) -> Starlette:
                 await run_in_threadpool(server.stop)
 
     env = environment()
+    pages = (*PAGES, *ADMIN_PAGES, *CLAR_PAGES, *RESOLVER_PAGES, *LIVE_PAGES, *PEOPLE_PAGES, *PRINT_PAGES)
+    pages += (*FUZZ_PAGES, *PREVIEW_PAGES)  # live fuzzing's and the rejudge preview's (issue 33)
     routes = [Route(spec.path, _endpoint(server, spec), methods=[spec.method]) for spec in ROUTES] + [
-        Route(spec.path, page_endpoint(server, env, spec), methods=[spec.method])
-        for spec in (
-            *PAGES,
-            *ADMIN_PAGES,
-            *CLAR_PAGES,
-            *RESOLVER_PAGES,
-            *LIVE_PAGES,
-            *PEOPLE_PAGES,
-            *PRINT_PAGES,
-            *PREVIEW_PAGES,
-        )
+        Route(spec.path, page_endpoint(server, env, spec), methods=[spec.method]) for spec in pages
     ]
     app = Starlette(
         routes=routes,

@@ -25,6 +25,7 @@ from judge import __version__
 from judge.scoreboard.render import TEMPLATES as BOARD_TEMPLATES
 from judge.serve.http.clar_views import notice_context
 from judge.serve.http.forms import MULTIPART, FormFile, parse_form, read_body
+from judge.serve.http.fuzz_views import notice_context as fuzz_notice_context
 from judge.serve.http.origin import cross_site, media_type
 from judge.serve.http.sessions import COOKIE, cookie_header, csrf, csrf_ok
 from judge.serve.model.errors import Refused
@@ -127,6 +128,7 @@ class Page:
             "path": self.params.get("_path", ""),
             "start_at": None if server.contest.info.start_s is None else format_time(server.contest.info.start_s),
             "clar_notice": notice_context(self),
+            "fuzz_notice": fuzz_notice_context(self),  # the jury's only (None for anyone else)
             "status": status_line(server, self.now),
         }
         html = self.env.get_template(template).render({**base, **context})

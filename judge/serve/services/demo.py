@@ -72,10 +72,46 @@ def _contest_yaml(contest_id: str, start_s: float, kind: ScoreboardType) -> str:
     )
 
 
-def _write_problems(dest: Path, problems: Sequence[Problem]) -> None:
+WEAK_GROUP = "samples"  # --weak-tests: the group holding the samples, for a package whose secret data has groups
+TESTDATA = "testdata.yaml"
+
+
+def _weak_group_yaml(max_score: float) -> str:
+    points = f"{max_score:g}"
+    return (
+        "# `judge contest init --weak-tests`: the samples are all the secret data, a deliberately weak test set\n"
+        "# (live fuzzing's demo, docs/live-fuzzing.md); all or nothing, worth the whole problem\n"
+        f"range: 0 {points}\naccept_score: {points}\ngrader_flags: min first_error\non_reject: break\n"
+    )
+
+
+def weaken(package: Path, max_score: float) -> int:
+    """Make the copied package's secret data its samples only (the samples stay samples): a wrong program that
+    passes the samples is accepted, and only live fuzzing can tell. The secret data's own testdata.yaml stays;
+    when it had groups, the samples become one group worth ``max_score``. Returns the number of tests."""
+    secret, sample = package / "data" / "secret", package / "data" / "sample"
+    grouped = any(p.is_dir() for p in secret.iterdir())
+    for p in secret.iterdir():
+        if p.is_dir():
+            shutil.rmtree(p)
+        elif p.name != TESTDATA:
+            p.unlink()
+    into = secret / WEAK_GROUP if grouped else secret
+    into.mkdir(exist_ok=True)
+    files = [f for f in sorted(sample.iterdir()) if f.is_file() and f.name != TESTDATA]
+    for f in files:
+        shutil.copy2(f, into / f.name)
+    if grouped:
+        (into / TESTDATA).write_text(_weak_group_yaml(max_score), encoding="utf-8")
+    return sum(f.suffix == ".in" for f in files)
+
+
+def _write_problems(dest: Path, problems: Sequence[Problem], weak_tests: str | None = None) -> None:
     (dest / "problems").mkdir()
     for p in problems:
         shutil.copytree(p.path, dest / "problems" / p.id, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        if p.id == weak_tests:
+            weaken(dest / "problems" / p.id, p.secret.max_score)
     entries = [
         {
             "id": p.id,
@@ -131,12 +167,14 @@ def private_file(path: Path, text: str) -> None:
 
 @dataclass(frozen=True)
 class DemoOptions:
-    """What `judge contest init` writes: how many teams, the start, the contest's id and type."""
+    """What `judge contest init` writes: how many teams, the start, the contest's id and type, and the problem
+    whose secret data is only its samples (``--weak-tests``: live fuzzing's demo)."""
 
     teams: int
     start_s: float
     contest_id: str = "demo"
     kind: ScoreboardType = ScoreboardType.SCORE
+    weak_tests: str | None = None
 
 
 def write_demo(dest: Path, problems: Sequence[Problem], options: DemoOptions, hasher: PasswordHasher) -> list[Login]:
@@ -145,7 +183,7 @@ def write_demo(dest: Path, problems: Sequence[Problem], options: DemoOptions, ha
     if not dest.exists():
         dest.parent.mkdir(parents=True, exist_ok=True)
         dest.mkdir(mode=0o700)
-    _write_problems(dest, problems)
+    _write_problems(dest, problems, options.weak_tests)
     contest_yaml = _contest_yaml(options.contest_id, options.start_s, options.kind)
     (dest / "contest.yaml").write_text(contest_yaml, encoding="utf-8")
     return _write_accounts(dest, _write_teams(dest, options.teams), hasher)

@@ -1,15 +1,18 @@
-"""Live fuzzing's use cases (issue 33, docs/live-fuzzing.md), shared by the API and (later) the jury's
-Fuzzing page: reading the counterexamples. Who may is visibility.sees_fuzzing's decision (the jury only)."""
+"""Live fuzzing's use cases (issue 33, docs/live-fuzzing.md), shared by the API and the jury's Fuzzing page:
+reading the counterexamples, the page's per-problem overview, and the jury's notice of new ones. Who may is
+visibility.sees_fuzzing's decision (the jury only)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from judge.fuzz.hooks import hooks_path
 from judge.serve.model.errors import Refused
 from judge.serve.model.records import Counterexample
 from judge.serve.model.viewer import Viewer
 from judge.serve.services import access
-from judge.serve.visibility import sees_fuzzing
+from judge.serve.visibility import Sight, sees_fuzzing
 
 if TYPE_CHECKING:
     from judge.serve.services.server import Server
@@ -36,3 +39,84 @@ def counterexample(server: Server, viewer: Viewer, now: float, counterexample_id
     if found is None:
         raise Refused(404, "no such counterexample")
     return found
+
+
+# ------------------------------------------------------------------------------------- the Fuzzing page
+
+SEEN_KEY = "fuzzing_seen:{account_id}"  # meta: the newest counterexample id the account's Fuzzing page showed
+
+
+@dataclass(frozen=True)
+class ProblemFuzzing:
+    """One problem's part of the jury's Fuzzing page."""
+
+    problem_id: str
+    fuzzable: bool  # the package has a fuzz.py where the hooks loader (judge/fuzz/hooks.py) looks for it
+    counterexamples: tuple[Counterexample, ...]  # newest first
+    # the fuzz jobs' counts (fuzzed, survived, queued, running) join here with the fuzz jobs (slice 2)
+
+
+@dataclass(frozen=True)
+class Overview:
+    problems: tuple[ProblemFuzzing, ...]  # in the contest's order
+    team_ids: dict[int, str]  # the team of each counterexample's submission, by submission id
+
+
+def overview(server: Server, viewer: Viewer, now: float) -> Overview:
+    """Per problem of the contest: fuzzable or not, its counterexamples newest first. The viewer has seen
+    them now (they are on the screen): the notice of new ones ends for this account."""
+    _allowed(server, viewer, now)
+    with server.storage.read() as r:
+        found = r.counterexamples(None)
+        submissions = r.submissions(ids={c.submission_id for c in found})
+    problems = tuple(
+        ProblemFuzzing(cp.id, hooks_path(cp.problem).is_file(), tuple(c for c in found if c.problem_id == cp.id))
+        for cp in server.contest.problems
+    )
+    if found and viewer.account_id is not None:
+        _mark_seen(server, viewer.account_id, max(c.id for c in found))
+    return Overview(problems, {s.id: s.team_id for s in submissions})
+
+
+@dataclass(frozen=True)
+class Detail:
+    counterexample: Counterexample
+    team_id: str | None  # its submission's team (None: the submission is not stored)
+
+
+def detail(server: Server, viewer: Viewer, now: float, counterexample_id: int | None) -> Detail:
+    """One counterexample and its submission's team, for its page (a 404 as ``counterexample``'s)."""
+    found = counterexample(server, viewer, now, counterexample_id)
+    with server.storage.read() as r:
+        submissions = r.submissions(ids=[found.submission_id])
+    return Detail(found, submissions[0].team_id if submissions else None)
+
+
+def _seen(stored: str | None) -> int:
+    return int(stored) if stored is not None and stored.isdigit() else 0
+
+
+def _mark_seen(server: Server, account_id: str, newest_id: int) -> None:
+    key = SEEN_KEY.format(account_id=account_id)
+    with server.storage.write() as w:
+        if _seen(w.get_meta(key)) < newest_id:
+            w.set_meta(key, str(newest_id))
+
+
+@dataclass(frozen=True)
+class FuzzNotice:
+    """What a judge's header says of counterexamples found since the judge last looked at the Fuzzing page."""
+
+    count: int
+    problem_ids: tuple[str, ...]  # their problems, the newest one's first
+
+
+def notice(server: Server, sight: Sight) -> FuzzNotice | None:
+    """None for everyone but the jury. (On every staff page and every few seconds: ids only, no contents.)"""
+    account_id = sight.viewer.account_id
+    if not sees_fuzzing(sight) or account_id is None:
+        return None
+    with server.storage.read() as r:
+        new = r.counterexample_problems(_seen(r.get_meta(SEEN_KEY.format(account_id=account_id))))
+    newest_first = [new[i] for i in sorted(new, reverse=True)]
+    return FuzzNotice(len(new), tuple(dict.fromkeys(newest_first)))

@@ -181,6 +181,10 @@ class Reader(Protocol):
         """What the preview judged so far, by submission id."""
         ...
 
+    def counterexample_problems(self, after_id: int) -> dict[int, str]:
+        """The problem of each counterexample stored after ``after_id`` (ids only grow), by id, oldest first."""
+        ...
+
     def live_teams(self) -> list[Team]:
         """The teams an admin added or changed (overrides of teams.json), oldest first."""
         ...

@@ -56,3 +56,10 @@ def counterexample(conn: sqlite3.Connection, counterexample_id: int) -> Countere
 
 def set_added_as(conn: sqlite3.Connection, counterexample_id: int, test_name: str) -> None:
     conn.execute("UPDATE counterexamples SET added_as = ? WHERE id = ?", (test_name, counterexample_id))
+
+
+def counterexample_problems(conn: sqlite3.Connection, after_id: int) -> dict[int, str]:
+    """The problem of each counterexample stored after ``after_id``, by id (no contents: the jury's notice asks
+    it on every page)."""
+    rows = conn.execute("SELECT id, problem_id FROM counterexamples WHERE id > ? ORDER BY id", (after_id,))
+    return {int(r["id"]): str(r["problem_id"]) for r in rows}

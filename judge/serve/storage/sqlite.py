@@ -219,6 +219,9 @@ class SqliteReader(VersionReads, PreviewReads):
     def counterexample(self, counterexample_id: int) -> Counterexample | None:
         return fuzz_rows.counterexample(self._c, counterexample_id)
 
+    def counterexample_problems(self, after_id: int) -> dict[int, str]:
+        return fuzz_rows.counterexample_problems(self._c, after_id)
+
     def live_teams(self) -> list[Team]:
         return live.live_teams(self._c)
 
