@@ -31,3 +31,5 @@ class FuzzOptions:
     use_accepts: bool = True  # judge examples with fuzz.py's accepts() where it has one (else the validator)
     check_inputs: bool = False  # run the input validators on every example (else on the counterexample only)
     shrink_time_s: float = FUZZ_SHRINK_TIME_S
+    language: str | None = None  # the submission's language id (None: from the source's name, as `judge fuzz`)
+    entry_point: str | None = None  # the file (or class) a folder submission runs, as judging is told
