@@ -11,6 +11,8 @@ from pathlib import Path
 
 FUZZ_EXAMPLES = 100  # examples per fuzzing run, unless told (`judge fuzz --examples` shows its own default)
 FUZZ_SHRINK_TIME_S = 120.0  # after this, inputs not judged yet count as passing: shrinking ends quickly
+LIVE_FUZZ_EXAMPLES = 200  # `judge serve --fuzz`: examples per accepted submission (--fuzz-examples)
+LIVE_FUZZ_SECONDS = 60.0  # `judge serve --fuzz`: seconds per accepted submission, counted while fuzzing runs
 
 
 @dataclass(frozen=True)

@@ -414,4 +414,6 @@ ROUTES: tuple[RouteSpec, ...] = (
     # live fuzzing (issue 33, docs/live-fuzzing.md): the jury only
     RouteSpec("GET", f"{C}/counterexamples", live_api.counterexamples),
     RouteSpec("GET", f"{C}/counterexamples/{{id}}", live_api.counterexample),
+    RouteSpec("GET", f"{C}/fuzzing", live_api.fuzzing_summary),
+    RouteSpec("GET", f"{C}/fuzzing/jobs", live_api.fuzz_jobs),
 )

@@ -9,6 +9,7 @@ import math
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from argon2 import PasswordHasher
 
@@ -44,6 +45,9 @@ from judge.serve.services.timeline import Timeline
 from judge.serve.storage import DB_NAME, Storage, Writer, open_storage
 from judge.serve.visibility import Sight, problems_audience
 
+if TYPE_CHECKING:  # live fuzzing loads the fuzzer (Hypothesis) only when it is on
+    from judge.serve.services.fuzz_jobs import FuzzQueue, LiveFuzz, OnCounterexample
+
 
 @dataclass(frozen=True)
 class Server:
@@ -64,6 +68,7 @@ class Server:
     boards: BoardCache = field(default_factory=BoardCache)
     stopping: threading.Event = field(default_factory=threading.Event)
     _threads: list[threading.Thread] = field(default_factory=list)  # the clock, while started
+    fuzz: FuzzQueue | None = None  # live fuzzing's queue (issue 33; None: off)
 
     @property
     def contest(self) -> Contest:
@@ -126,6 +131,8 @@ class ServeOptions:
     login_limits: LoginLimits = LoginLimits()  # --account-lockout, --address-lockout
     read_only: bool = False  # `judge contest export`: read the database as it is (no sync, nothing published)
     cluster_workers: Callable[[], list[ClusterWorker]] | None = None  # a cluster's judge workers (judges page)
+    fuzz: LiveFuzz | None = None  # live fuzzing (`judge serve --fuzz`, issue 33): None, off
+    on_counterexample: OnCounterexample | None = None  # told of each counterexample stored (the pages' notice)
 
 
 def _claim_database(w: Writer, contest: Contest, hasher: PasswordHasher, storage: Storage) -> Roster:
@@ -184,6 +191,18 @@ def _on_phase_change(server: Server) -> Callable[[Writer, float, float | None], 
     return on_change
 
 
+def _fuzz_queue(
+    live: LiveFuzz, storage: Storage, queue: JobQueue, options: ServeOptions, contest: Callable[[], Contest]
+) -> FuzzQueue:
+    """Live fuzzing's queue: an idle queue of the judging pool, after the real judging (services/idle.py)."""
+    from judge.serve.services.fuzz_jobs import FuzzQueue, QueueSetup
+
+    setup = QueueSetup(contest=contest, hold=lambda: queue.hold, now=queue.now, log=options.log)
+    if options.on_counterexample is None:
+        return FuzzQueue(storage, live, setup)
+    return FuzzQueue(storage, live, setup, on_counterexample=options.on_counterexample)
+
+
 def open_server(
     contest: Contest, languages: Mapping[str, Language], judge_fn: JudgeFn, options: ServeOptions = ServeOptions()
 ) -> Server:
@@ -217,11 +236,23 @@ def open_server(
     )
     bus = EventBus(EventLog(storage))
     timeline = Timeline(contest.info, storage, clock, bus)
-    queue = JobQueue(storage, timeline, bus, JudgingSetup(contest, languages, judge_fn, options.log))
+    live = None if options.read_only else options.fuzz
+    fuzzable = frozenset[str]()
+    if live is not None:
+        from judge.serve.services.fuzz_jobs import fuzzable_problems
+
+        fuzzable = fuzzable_problems(contest, options.log)
+    queue = JobQueue(storage, timeline, bus, JudgingSetup(contest, languages, judge_fn, options.log, fuzzable))
+    fuzz = None if live is None else _fuzz_queue(live, storage, queue, options, lambda: server.contest)
     pool = JudgingPool(
-        queue, workers=options.workers, capacity=options.capacity, log=options.log, cluster=options.cluster_workers
+        queue,
+        workers=options.workers,
+        capacity=options.capacity,
+        log=options.log,
+        cluster=options.cluster_workers,
+        idle=[fuzz] if fuzz is not None else [],
     )
-    server = Server(contest, languages, storage, clock, timeline, bus, auth, queue, pool, options.log)
+    server = Server(contest, languages, storage, clock, timeline, bus, auth, queue, pool, options.log, fuzz=fuzz)
     server.roster.set(roster)
     timeline.on_change(_on_phase_change(server))
     if not options.read_only:
