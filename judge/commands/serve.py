@@ -14,7 +14,7 @@ import sys
 import time
 import zipfile
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, NoReturn
 
@@ -124,6 +124,7 @@ class _Setup:
     languages: dict[str, Language]
     limits: LoginLimits
     stack: ExitStack
+    fuzz: bool = False  # live fuzzing asked for (--fuzz, or contest.yaml's fuzz)
 
 
 @dataclass(frozen=True)
@@ -133,15 +134,34 @@ class _JudgingChoice:
     describe: str  # for the start line
 
 
+def _live_fuzz(args: argparse.Namespace, info: ContestInfo) -> bool:
+    """Whether to fuzz live: --fuzz / --no-fuzz, else contest.yaml's ``fuzz``; the budget's options checked."""
+    if args.fuzz_examples < 1:
+        raise UsageError("--fuzz-examples must be at least 1")
+    if not args.fuzz_seconds > 0:
+        raise UsageError("--fuzz-seconds must be more than 0")
+    return bool(info.fuzz if args.fuzz is None else args.fuzz)
+
+
 def _judging(args: argparse.Namespace, spec: ClusterSpec | None, env: Environment, setup: _Setup) -> _JudgingChoice:
-    """Judge here (``--jobs`` threads on this machine's sandbox) or on a Dask cluster."""
+    """Judge here (``--jobs`` threads on this machine's sandbox) or on a Dask cluster. Live fuzzing
+    (``setup.fuzz``) runs on the local judging threads only."""
     from judge.serve.services.judging import judges_fn, local_judge
 
     problems, languages = setup.problems, setup.languages
     if spec is None:
         packages = setup.stack.enter_context(Packages(problems, env))
         options = ServeOptions(workers=args.jobs, log=_log, login_limits=setup.limits, verify_at_once=VERIFY_AT_ONCE)
-        return _JudgingChoice(local_judge(packages, env), options, f"{args.jobs} judging worker(s)")
+        describe = f"{args.jobs} judging worker(s)"
+        if setup.fuzz:
+            from judge.serve.services.fuzz_jobs import FuzzBudget, LiveFuzz
+
+            budget = FuzzBudget(examples=args.fuzz_examples, seconds=args.fuzz_seconds)
+            options = replace(options, fuzz=LiveFuzz(env, packages, budget))
+            describe += f"; live fuzzing on idle slots ({budget.examples} examples, {budget.seconds:g} s each)"
+        return _JudgingChoice(local_judge(packages, env), options, describe)
+    if setup.fuzz:
+        _log("note: no live fuzzing with --cluster in this version (docs/live-fuzzing.md): --fuzz is ignored")
     wanted = {lang for lid in languages for p in problems.values() for lang in toolchain_languages(lid, p, languages)}
     judges = cluster_judges(args, spec, problems, wanted, setup.stack)
     options = ServeOptions(
@@ -227,6 +247,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         contest = load_contest(Path(args.contest_dir), Path(args.problems) if args.problems else None)
     except ContestError as exc:
         raise UsageError(str(exc)) from None
+    fuzz = _live_fuzz(args, contest.info)
     lock = _lock(contest.root)
     sock = _listen(args.host, args.port)
     # On a cluster the workers judge, each after its own self-test; a local cluster's workers share this
@@ -234,9 +255,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     env = make_environment(args, check=spec is None or spec.local_workers > 0, niceness=args.judge_nice)
     languages = {lid: lang for lid, lang in env.languages.items() if missing_tool(lang, env.tools) is None}
     with ExitStack() as stack:
-        judging = _judging(
-            args, spec, env, _Setup({p.id: p.problem for p in contest.problems}, languages, limits, stack)
-        )
+        problems = {p.id: p.problem for p in contest.problems}
+        judging = _judging(args, spec, env, _Setup(problems, languages, limits, stack, fuzz))
         try:
             server = open_server(contest, languages, judging.judge_fn, judging.options)
         except (ContestError, StorageError) as exc:
