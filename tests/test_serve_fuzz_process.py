@@ -60,7 +60,8 @@ def test_judge_serve_fuzz_flags_a_wrong_but_accepted_submission(
     assert [j["judgement_type_id"] for j in server.get("judgements", "team1")] == ["AC"]  # the tests are weak
     refused = httpx.get(server.url("counterexamples"), auth=("team1", PASSWORDS["team1"]), timeout=30)
     assert refused.status_code == 403
-    assert "live fuzzing on idle slots (100 examples" in server.log.read_text()
+    log = server.log.read_text()
+    assert "live fuzzing on idle slots (100 examples" in log and "live fuzzing: problems add" in log
     assert (contest / "fuzz-db").stat().st_mode & 0o077 == 0  # owner-only
 
 

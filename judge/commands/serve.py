@@ -199,6 +199,9 @@ def _announce(server: Server, env: Environment, judging: _JudgingChoice, sock: s
         f"languages {', '.join(sorted(languages))}; {judging.describe}; database "
         f"{contest.root / DB_NAME}; {server.judging.pending()} submission(s) waiting to be judged"
     )
+    if server.fuzz is not None:
+        fuzzable = ", ".join(sorted(server.judging.fuzzable)) or "none (no package has a fuzz.py)"
+        _log(f"live fuzzing: problems {fuzzable}")
     for changed in server.changed_packages():
         _log(f"note: package {changed}: rejudge with POST /api/contests/{contest.info.id}/problems/<id>/rejudge")
     host, port = sock.getsockname()[:2]
