@@ -23,7 +23,7 @@ from judge.judging.prepared import Packages
 from judge.judging.results import SubmissionResult
 from judge.serve.model.contest import load_contest
 from judge.serve.model.records import Counterexample, FuzzState
-from judge.serve.services.fuzz_jobs import FuzzBudget, LiveFuzz
+from judge.serve.services.fuzz_jobs import MAX_BYTES, FuzzBudget, LiveFuzz, capped
 from judge.serve.services.server import ServeOptions, Server, open_server
 
 C = "/api/contests/test"
@@ -257,3 +257,9 @@ def test_a_real_submission_arriving_while_fuzzing_runs_is_judged_first(tmp_path:
     finally:
         live.server.stop()
         live.server.close()
+
+
+def test_a_counterexample_is_cut_to_the_size_stored() -> None:
+    big = b"7" * (MAX_BYTES + 5)
+    assert capped(big) == (big[:MAX_BYTES], True)
+    assert capped(big[:MAX_BYTES]) == (big[:MAX_BYTES], False) and capped(None) == (None, False)
