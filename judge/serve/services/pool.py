@@ -51,7 +51,9 @@ class JudgingPool:
         self._queue = queue
         self._idle = tuple(idle)  # asked in this order when no real job waits (idle.py)
         self._idle_busy: set[str] = set()
-        self._real_waiting = threading.Event()  # set by wake(); idle jobs give their slot back
+        # set by the dispatcher when it claimed a real job no slot was free for: idle jobs give theirs back
+        self._real_waiting = threading.Event()
+        self._maybe_waiting = threading.Event()  # a wake() (or a full claim) since the last claim: look
         self._cluster = cluster
         self.workers = max(1, workers)
         self._capacity = capacity
@@ -71,12 +73,13 @@ class JudgingPool:
         self._thread.start()
 
     def wake(self) -> None:
-        """Something was queued: look now, not at the next poll (and idle work yields its slot)."""
-        self._real_waiting.set()
+        """Something was queued: look now, not at the next poll. The dispatcher decides whether idle work
+        yields: only when a real job is claimed and no slot is free for it (``_preempt``)."""
+        self._maybe_waiting.set()
         self._wake.set()
 
     def cancelled(self) -> bool:
-        """What idle jobs ask: real work waits, or the server stops."""
+        """What idle jobs ask: a real job waits for their slot, or the server stops."""
         return self._real_waiting.is_set() or self._stopping.is_set()
 
     def _free(self) -> int:
@@ -86,28 +89,49 @@ class JudgingPool:
         return limit - busy
 
     def _dispatch(self) -> None:
-        assert self._pool is not None
         while not self._stopping.is_set():
             self._wake.clear()
             self._heartbeat_s = self._queue.now()
             try:
                 free = self._free()
                 if free > 0:
-                    with self._lock:
-                        busy = set(self._in_flight)
-                    self._real_waiting.clear()  # a wake() from now on is seen by idle work
-                    claimed = self._queue.claim(free, busy)
-                    for c in claimed:
-                        with self._lock:
-                            self._in_flight.add(c.job_id)
-                        self._pool.submit(self._work, c)
-                    if len(claimed) < free:  # the real queue is empty: idle work may have what is left
-                        self._claim_idle(free - len(claimed))
-                    else:
-                        self._real_waiting.set()  # more may wait: idle work gives its slots back
+                    self._maybe_waiting.clear()  # this claim sees everything queued before it
+                    claimed = self._claim_real(free)
+                    if claimed < free:  # the real queue is empty: idle work goes on, and may have what is left
+                        self._real_waiting.clear()
+                        self._claim_idle(free - claimed)
+                    else:  # more may wait: look again, with no slot free (below)
+                        self._maybe_waiting.set()
+                        self._wake.set()
+                elif self._maybe_waiting.is_set():
+                    self._preempt()
             except Exception as exc:  # noqa: BLE001 - keep serving; say why
                 self._log(f"judging queue: {type(exc).__name__}: {exc}")
             self._wake.wait(1.0)
+
+    def _claim_real(self, limit: int) -> int:
+        """Claim up to ``limit`` real jobs and hand them to the threads; how many were claimed."""
+        assert self._pool is not None
+        with self._lock:
+            busy = set(self._in_flight)
+        claimed = self._queue.claim(limit, busy)
+        for c in claimed:
+            with self._lock:
+                self._in_flight.add(c.job_id)
+            self._pool.submit(self._work, c)
+        return len(claimed)
+
+    def _preempt(self) -> None:
+        """No slot is free and real work may wait: when idle jobs hold slots, claim real jobs for those
+        slots (they wait for a thread) and ask the idle jobs to give their slots back. Idle work never
+        yields for nothing: a real job that a free slot takes leaves it running."""
+        self._maybe_waiting.clear()
+        with self._lock:
+            lent = len(self._idle_busy)
+        if lent == 0 or self._real_waiting.is_set():
+            return  # every slot judges (a finished job wakes the dispatcher), or the idle jobs are yielding
+        if self._claim_real(lent) > 0:
+            self._real_waiting.set()
 
     def _claim_idle(self, free: int) -> None:
         assert self._pool is not None
