@@ -17,8 +17,10 @@ from test_serve_process import Serve, wait_for
 
 from judge.commands.cli import build_parser
 from judge.commands.common import UsageError
-from judge.commands.serve import _live_fuzz
-from judge.runner import Runner
+from judge.commands.serve import _live_fuzz, fuzz_environment
+from judge.judging.environment import Environment
+from judge.languages.table import toolchain
+from judge.runner import Runner, RunnerConfig, make_runner
 from judge.serve.model.contest import ContestError, load_info
 from judge.serve.model.times import format_time
 from judge.serve.model.upload import pack
@@ -85,3 +87,18 @@ def test_the_command_line_wins_over_contest_yaml(tmp_path: Path) -> None:
     path.write_text('id: c\nname: C\nduration: "5:00:00"\nfuzz: "yes"\n')
     with pytest.raises(ContestError, match="`fuzz` must be true or false"):
         load_info(path)
+
+
+@pytest.mark.parametrize(("judge_nice", "fuzz_nice"), [(10, 19), (0, 19), (19, 19)])
+def test_live_fuzzing_runs_nicer_than_judging(judge_nice: int, fuzz_nice: int) -> None:
+    """The fuzz jobs' environment: the server's sandbox with its runs at nice 19 (never less nice than
+    --judge-nice), so that a real judging run wins the CPU; the server's own runner keeps its value."""
+    runner = make_runner(RunnerConfig(sandbox="rlimits", niceness=judge_nice))
+    try:
+        env = Environment(runner, {}, toolchain())
+        fuzzing = fuzz_environment(env)
+        assert fuzzing.runner.config.niceness == fuzz_nice  # type: ignore[attr-defined]
+        assert runner.config.niceness == judge_nice
+        assert fuzzing.languages is env.languages and fuzzing.tools is env.tools
+    finally:
+        runner.close()

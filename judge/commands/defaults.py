@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 
 SERVE_NICENESS = 10  # `judge serve`: the runs' nice value; judging yields the CPU to the web server (docs/serve.md)
+FUZZ_NICENESS = 19  # `judge serve --fuzz`: live fuzzing's runs, the lowest priority: judging wins the CPU
 
 
 def default_jobs() -> int:

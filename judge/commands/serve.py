@@ -22,12 +22,14 @@ import judge
 from judge.cluster.coordinator import ClusterJudges, ClusterSpec
 from judge.commands.cluster import cluster_judges, cluster_spec
 from judge.commands.common import EXIT_OK, UsageError, make_environment
+from judge.commands.defaults import FUZZ_NICENESS
 from judge.grade.discovery import load_problems
 from judge.judging.identity import toolchain_languages
 from judge.judging.prepared import Packages
 from judge.judging.submission import Environment
 from judge.languages.table import Language, load_languages, missing_tool, toolchain
 from judge.package.problem import Problem
+from judge.runner.api import SandboxRunner
 from judge.scoreboard.passfail import ScoreboardType
 from judge.serve.model.contest import ContestError, ContestInfo, load_contest
 from judge.serve.model.times import TimeError, format_time, parse_time
@@ -134,6 +136,16 @@ class _JudgingChoice:
     describe: str  # for the start line
 
 
+def fuzz_environment(env: Environment) -> Environment:
+    """The environment live fuzzing runs in: the server's sandbox, its runs (the submission, the reference,
+    the validators) at FUZZ_NICENESS, never less nice than judging's, so that a real judging run wins the
+    CPU from a fuzz run (docs/live-fuzzing.md)."""
+    runner = env.runner
+    if not isinstance(runner, SandboxRunner):
+        return env
+    return replace(env, runner=runner.with_niceness(max(FUZZ_NICENESS, runner.config.niceness)))
+
+
 def _live_fuzz(args: argparse.Namespace, info: ContestInfo) -> bool:
     """Whether to fuzz live: --fuzz / --no-fuzz, else contest.yaml's ``fuzz``; the budget's options checked."""
     if args.fuzz_examples < 1:
@@ -157,7 +169,7 @@ def _judging(args: argparse.Namespace, spec: ClusterSpec | None, env: Environmen
             from judge.serve.services.fuzz_jobs import FuzzBudget, LiveFuzz
 
             budget = FuzzBudget(examples=args.fuzz_examples, seconds=args.fuzz_seconds)
-            options = replace(options, fuzz=LiveFuzz(env, packages, budget))
+            options = replace(options, fuzz=LiveFuzz(fuzz_environment(env), packages, budget))
             describe += f"; live fuzzing on idle slots ({budget.examples} examples, {budget.seconds:g} s each)"
         return _JudgingChoice(local_judge(packages, env), options, describe)
     if setup.fuzz:
