@@ -8,7 +8,11 @@ real sandbox, in-process (the server's services, no HTTP), on problems/rummy:
 2. verdict latency: ``--submissions`` real submissions judged one after the other (each submitted when
    the last has its verdict), submit-to-verdict, without fuzzing and then while a fuzz job with an
    endless budget keeps an idle slot busy; with ``--jobs`` judging threads (with 1, the fuzz job yields
-   its only thread before its next example: a verdict waits for at most one example's run).
+   its only thread before its next example: a verdict waits for at most one example's run; with 2, the
+   free thread takes the submission and the fuzz job goes on).
+
+The server's runs are at nice 10 (`--judge-nice`'s default), its fuzz job's at 19 (``fuzz_environment``),
+``fuzz_submission`` alone at 0 (as `judge fuzz`).
 
     python3 bench/live_fuzz.py [--examples 200] [--rounds 2] [--submissions 6] [--jobs 2]
 """
@@ -21,10 +25,13 @@ import statistics
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from argon2 import PasswordHasher
 
+from judge.commands.defaults import SERVE_NICENESS
+from judge.commands.serve import fuzz_environment
 from judge.fuzz.engine import fuzz_submission
 from judge.fuzz.options import FuzzOptions
 from judge.judging.jobs import SourceFile
@@ -68,7 +75,7 @@ def serve(root: Path, env: Environment, budget: FuzzBudget, jobs: int) -> tuple[
     contest = load_contest(contest_dir(root), PROBLEMS)
     packages = Packages({p.id: p.problem for p in contest.problems}, env)
     languages = {k: v for k, v in env.languages.items() if k == "python3"}
-    options = ServeOptions(workers=jobs, hasher=CHEAP, fuzz=LiveFuzz(env, packages, budget))
+    options = ServeOptions(workers=jobs, hasher=CHEAP, fuzz=LiveFuzz(fuzz_environment(env), packages, budget))
     server = open_server(contest, languages, local_judge(packages, env), options)
     server.start()
     return server, packages
@@ -167,22 +174,26 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--sandbox", default="auto")
     args = parser.parse_args()
-    env = Environment(make_runner(args.sandbox), load_languages(), toolchain())
+    base = make_runner(args.sandbox)  # `judge fuzz`'s runs: nice 0
+    plain = Environment(base, load_languages(), toolchain())
+    env = replace(plain, runner=base.with_niceness(SERVE_NICENESS))  # `judge serve`'s: --judge-nice's default
     work = Path(tempfile.mkdtemp(prefix="bench-live-fuzz-"))
     try:
         ratios = []
-        alone(work / "warm-up", env, 10, seed=99)  # the first fuzzing in the process loads fuzz.py, the reference
+        if args.rounds:
+            alone(work / "warm-up", plain, 10, seed=99)  # the first fuzzing in the process loads fuzz.py, the reference
         for k in range(args.rounds):
             if k % 2:  # alternate which goes first: the machine is shared
                 s = in_serve(work / f"serve{k}", env, args.examples, args.jobs)
-                a = alone(work / f"alone{k}", env, args.examples, seed=k)
+                a = alone(work / f"alone{k}", plain, args.examples, seed=k)
             else:
-                a = alone(work / f"alone{k}", env, args.examples, seed=k)
+                a = alone(work / f"alone{k}", plain, args.examples, seed=k)
                 s = in_serve(work / f"serve{k}", env, args.examples, args.jobs)
             ratios.append(s / a)
             print(f"round {k + 1}: judge fuzz alone {a:.1f} examples/s, judge serve idle slot {s:.1f} examples/s: "
                   f"ratio {s / a:.2f}")  # fmt: skip
-        print(f"throughput ratio serve/alone: median {statistics.median(ratios):.2f}")
+        if ratios:  # --rounds 0: the latencies only
+            print(f"throughput ratio serve/alone: median {statistics.median(ratios):.2f}")
         for jobs in sorted({1, args.jobs}):
             idle, busy = latency(work / f"latency{jobs}", env, args.submissions, jobs)
             mi, mb = statistics.median(idle), statistics.median(busy)
