@@ -60,6 +60,7 @@ class JudgingPool:
         self._log = log
         self._lock = threading.Lock()
         self._in_flight: set[int] = set()
+        self._threadless: set[int] = set()  # claimed real jobs waiting for a thread idle work gives back
         self._wake = threading.Event()
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
@@ -76,6 +77,10 @@ class JudgingPool:
         """Something was queued: look now, not at the next poll. The dispatcher decides whether idle work
         yields: only when a real job is claimed and no slot is free for it (``_preempt``)."""
         self._maybe_waiting.set()
+        with self._lock:
+            lent = bool(self._idle_busy)
+        if lent and self._free() <= 0:  # no slot free: idle work yields now; the dispatcher claims for it
+            self._real_waiting.set()
         self._wake.set()
 
     def cancelled(self) -> bool:
@@ -109,8 +114,9 @@ class JudgingPool:
                 self._log(f"judging queue: {type(exc).__name__}: {exc}")
             self._wake.wait(1.0)
 
-    def _claim_real(self, limit: int) -> int:
-        """Claim up to ``limit`` real jobs and hand them to the threads; how many were claimed."""
+    def _claim_real(self, limit: int, *, threadless: bool = False) -> int:
+        """Claim up to ``limit`` real jobs and hand them to the threads (``threadless``: they wait for a
+        thread that idle work gives back); how many were claimed."""
         assert self._pool is not None
         with self._lock:
             busy = set(self._in_flight)
@@ -118,20 +124,27 @@ class JudgingPool:
         for c in claimed:
             with self._lock:
                 self._in_flight.add(c.job_id)
+                if threadless:
+                    self._threadless.add(c.job_id)
             self._pool.submit(self._work, c)
         return len(claimed)
 
     def _preempt(self) -> None:
         """No slot is free and real work may wait: when idle jobs hold slots, claim real jobs for those
-        slots (they wait for a thread) and ask the idle jobs to give their slots back. Idle work never
-        yields for nothing: a real job that a free slot takes leaves it running."""
+        slots (they wait for a thread) and ask the idle jobs to give their slots back; when there was none
+        (and no claimed job waits for a thread), idle work goes on. A real job that a free slot takes
+        leaves idle work running."""
         self._maybe_waiting.clear()
         with self._lock:
-            lent = len(self._idle_busy)
-        if lent == 0 or self._real_waiting.is_set():
-            return  # every slot judges (a finished job wakes the dispatcher), or the idle jobs are yielding
-        if self._claim_real(lent) > 0:
+            lent, owed = len(self._idle_busy), len(self._threadless)
+        if lent <= owed:
+            return  # every slot judges (a finished job wakes the dispatcher), or is already asked back
+        if self._claim_real(lent - owed, threadless=True) > 0:
             self._real_waiting.set()
+        else:
+            with self._lock:
+                if not self._threadless:
+                    self._real_waiting.clear()
 
     def _claim_idle(self, free: int) -> None:
         assert self._pool is not None
@@ -187,6 +200,8 @@ class JudgingPool:
     def _work(self, c: Claimed) -> None:
         sid = c.submission.id
         name = threading.current_thread().name
+        with self._lock:
+            self._threadless.discard(c.job_id)
         self._mark(name, sid)
         try:
             self._queue.complete(c, self._queue.judge(c))
