@@ -672,6 +672,23 @@ def test_runs_get_the_configured_nice_value_and_the_judge_keeps_its_own(kind, ru
     assert os.getpriority(os.PRIO_PROCESS, 0) == own
 
 
+def test_a_nicer_runner_shares_the_sandbox_and_runs_at_its_own_nice_value(kind, runner, box):
+    """SandboxRunner.with_niceness (`judge serve --fuzz` runs fuzzing at 19): its runs, programs and trusted
+    validators, start at that value; the runner it came from keeps its own."""
+    nice = "awk '{print $19}' /proc/self/stat"
+    own = os.getpriority(os.PRIO_PROCESS, 0)
+    nicer = runner.with_niceness(19)
+    for trusted in (False, True):
+        res = run(nicer, box, sh(f"{nice} > nicer.txt"), trusted=trusted)
+        assert res.ok, res
+        assert (box / "nicer.txt").read_text().strip() == "19", trusted
+    res = run(runner, box, sh(f"{nice} > own.txt"))
+    assert res.ok, res
+    assert (box / "own.txt").read_text().strip() == str(own)
+    with pytest.raises(ValueError, match="0..19"):
+        runner.with_niceness(20)
+
+
 def test_a_nice_value_out_of_range_is_refused():
     with pytest.raises(ValueError, match="0..19"):
         RunnerConfig(niceness=20)

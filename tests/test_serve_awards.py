@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -17,8 +18,10 @@ from test_serve_pages import csrf_of, login
 from test_serve_passfail import MarkedJudge, at, source, submit
 
 from judge.serve.model.contest import load_contest
+from judge.serve.model.records import AwardEdit
 from judge.serve.model.times import format_time
 from judge.serve.services.server import Server
+from judge.serve.storage import open_storage
 from judge.serve.storage.schema import SCHEMA_VERSION
 
 C = "/api/contests/test"
@@ -176,8 +179,29 @@ def test_hidden_groups_and_the_main_scoreboard_group(tmp_path: Path, clock: Fake
         server.close()
 
 
-def test_the_schema_is_seven() -> None:
-    assert SCHEMA_VERSION == 7
+def test_a_schema_6_database_is_upgraded_with_the_award_edits(tmp_path: Path) -> None:
+    """Schema 7 (issue 31) brought the admins' award edits: a database of schema 6 opens upgraded (to the
+    newest schema, 7 or later) with an award_edits table that keeps an edit, and keeps what it held."""
+    path = tmp_path / "old.sqlite"
+    storage = open_storage(path)
+    with storage.write() as w:
+        w.set_meta("contest_id", "kept")
+    storage.close()
+    conn = sqlite3.connect(path)  # what the schema-6 release wrote: no award_edits (nor later tables), version 6
+    for table in ("award_edits", "counterexamples", "fuzz_jobs"):
+        conn.execute(f"DROP TABLE {table}")
+    conn.executescript("DELETE FROM schema_version; INSERT INTO schema_version VALUES (6, 0);")
+    conn.close()
+    upgraded = open_storage(path)
+    assert SCHEMA_VERSION >= 7 and upgraded.schema_version() == SCHEMA_VERSION
+    edit = AwardEdit("winner", "Contest winner", ("team2",))
+    with upgraded.write() as w:
+        w.put_award_edit(edit)
+        w.put_award_edit(AwardEdit("honors", "Honors", None, removed=True))
+    with upgraded.read() as r:
+        assert r.get_meta("contest_id") == "kept"
+        assert r.award_edits() == [edit, AwardEdit("honors", "Honors", None, removed=True)]
+    upgraded.close()
 
 
 def test_the_admin_page_finalizes_and_says_why_not(server: Server, clock: FakeClock) -> None:

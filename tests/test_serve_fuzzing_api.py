@@ -58,7 +58,7 @@ def test_teams_and_the_public_see_nothing_of_it(server: Server) -> None:
     before = {user: feed(api, user) for user in (None, "team1", "team2", "judge")}
     cid = stored(server, WRONG)
     answers = set()
-    for path in ("counterexamples", f"counterexamples/{cid}", "counterexamples/999"):
+    for path in ("counterexamples", f"counterexamples/{cid}", "counterexamples/999", "fuzzing", "fuzzing/jobs"):
         assert api.get(f"{C}/{path}").status_code == 401, path
         for team in ("team1", "team2"):  # team1's submission or not, stored or not: one refusal, nothing told
             refused = api.get(f"{C}/{path}", team)

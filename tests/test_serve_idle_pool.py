@@ -161,3 +161,60 @@ def test_a_failing_idle_job_is_logged_and_judging_goes_on() -> None:
         assert queue.done.wait(WAIT_S) and queue.judged == [4]
     finally:
         pool.stop()
+
+
+@dataclass
+class SlowQueue(FakeQueue):
+    """Judging takes until ``release`` is set, so the dispatcher's rounds run while a real job is judged."""
+
+    release: threading.Event = field(default_factory=threading.Event)
+
+    def judge(self, c: Job) -> str:
+        self.release.wait(WAIT_S)
+        return "AC"
+
+
+def wait_judged(queue: FakeQueue, count: int) -> None:
+    for _ in range(int(WAIT_S / 0.01)):
+        if len(queue.judged) >= count:
+            return
+        threading.Event().wait(0.01)
+
+
+def test_a_free_slot_takes_the_real_job_and_the_idle_job_is_not_cancelled() -> None:
+    queue, spin = SlowQueue(), Spinner("fuzz:1")
+    pool = make(queue, Idle([spin]), workers=2)
+    try:
+        assert spin.started.wait(WAIT_S)  # one slot fuzzes, one is free
+        queue.add(7)
+        pool.wake()
+        for _ in range(int(WAIT_S / 0.01)):  # the free slot took 7
+            if any(s.submission_id == 7 for s in pool.status().slots):
+                break
+            threading.Event().wait(0.01)
+        threading.Event().wait(0.2)  # the dispatcher's rounds while 7 is judged
+        assert not pool.cancelled()
+        assert not spin.yielded.is_set()
+        queue.release.set()
+        assert queue.done.wait(WAIT_S) and queue.judged == [7]
+        assert not spin.yielded.is_set() and spin.runs == 1
+    finally:
+        queue.release.set()
+        pool.stop()
+
+
+def test_idle_work_yields_when_real_jobs_outnumber_the_free_slots() -> None:
+    queue, spin = SlowQueue(), Spinner("fuzz:1")
+    pool = make(queue, Idle([spin]), workers=2)
+    try:
+        assert spin.started.wait(WAIT_S)
+        queue.add(7)
+        queue.add(8)
+        pool.wake()  # the free slot takes 7; 8 has no slot: the idle job gives its own back
+        assert spin.yielded.wait(WAIT_S)
+        queue.release.set()
+        wait_judged(queue, 2)
+        assert sorted(queue.judged) == [7, 8]
+    finally:
+        queue.release.set()
+        pool.stop()

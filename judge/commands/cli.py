@@ -21,7 +21,7 @@ from judge import __version__
 from judge.cluster import ClusterError
 from judge.commands.common import EXIT_JE, EXIT_OK, EXIT_USAGE, SelfTestFailed, UsageError
 from judge.commands.defaults import BOARD_INTERVAL_S, SERVE_NICENESS, default_jobs, non_negative_seconds
-from judge.fuzz.options import FUZZ_SHRINK_TIME_S
+from judge.fuzz.options import FUZZ_SHRINK_TIME_S, LIVE_FUZZ_EXAMPLES, LIVE_FUZZ_SECONDS
 from judge.grade.options import FUZZ_SEED, GRADE_DB_NAME, PENALTY_MINUTES
 from judge.languages.table import LanguageError
 from judge.package.problem import PackageError
@@ -308,6 +308,28 @@ def _serve_args(sub: Subcommands) -> None:
         default="20/60",
         metavar="N/SECONDS",
         help="the same for failed logins from one client address (default 20/60; 0 turns it off)",
+    )
+    p.add_argument(
+        "--fuzz",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="live fuzzing: fuzz each accepted submission of a problem with a fuzz.py against its reference on "
+        "idle judging slots; the jury sees the counterexamples (default: contest.yaml's `fuzz`, else off; "
+        "docs/live-fuzzing.md)",
+    )
+    p.add_argument(
+        "--fuzz-examples",
+        type=int,
+        default=LIVE_FUZZ_EXAMPLES,
+        metavar="N",
+        help=f"live fuzzing's examples per accepted submission (default {LIVE_FUZZ_EXAMPLES})",
+    )
+    p.add_argument(
+        "--fuzz-seconds",
+        type=float,
+        default=LIVE_FUZZ_SECONDS,
+        metavar="S",
+        help=f"live fuzzing's seconds per accepted submission, counted while it runs (default {LIVE_FUZZ_SECONDS:g})",
     )
     _cluster_options(p)
     p.set_defaults(func=command("serve", "cmd_serve"))

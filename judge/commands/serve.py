@@ -15,7 +15,7 @@ import time
 import zipfile
 from collections.abc import Mapping
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, NoReturn
 
@@ -23,6 +23,7 @@ import judge
 from judge.cluster.coordinator import ClusterJudges, ClusterSpec
 from judge.commands.cluster import cluster_judges, cluster_spec
 from judge.commands.common import EXIT_OK, UsageError, make_environment
+from judge.commands.defaults import FUZZ_NICENESS
 from judge.fuzz.hooks import hooks_path
 from judge.grade.discovery import load_problems
 from judge.judging.identity import toolchain_languages
@@ -30,6 +31,7 @@ from judge.judging.prepared import Packages
 from judge.judging.submission import Environment
 from judge.languages.table import Language, load_languages, missing_tool, toolchain
 from judge.package.problem import Problem
+from judge.runner.api import SandboxRunner
 from judge.scoreboard.passfail import ScoreboardType
 from judge.serve.model.contest import ContestError, ContestInfo, load_contest
 from judge.serve.model.times import TimeError, format_time, parse_time
@@ -126,6 +128,7 @@ class _Setup:
     languages: dict[str, Language]
     limits: LoginLimits
     stack: ExitStack
+    fuzz: bool = False  # live fuzzing asked for (--fuzz, or contest.yaml's fuzz)
 
 
 @dataclass(frozen=True)
@@ -135,8 +138,28 @@ class _JudgingChoice:
     describe: str  # for the start line
 
 
+def fuzz_environment(env: Environment) -> Environment:
+    """The environment live fuzzing runs in: the server's sandbox, its runs (the submission, the reference,
+    the validators) at FUZZ_NICENESS, never less nice than judging's, so that a real judging run wins the
+    CPU from a fuzz run (docs/live-fuzzing.md)."""
+    runner = env.runner
+    if not isinstance(runner, SandboxRunner):
+        return env
+    return replace(env, runner=runner.with_niceness(max(FUZZ_NICENESS, runner.config.niceness)))
+
+
+def _live_fuzz(args: argparse.Namespace, info: ContestInfo) -> bool:
+    """Whether to fuzz live: --fuzz / --no-fuzz, else contest.yaml's ``fuzz``; the budget's options checked."""
+    if args.fuzz_examples < 1:
+        raise UsageError("--fuzz-examples must be at least 1")
+    if not args.fuzz_seconds > 0:
+        raise UsageError("--fuzz-seconds must be more than 0")
+    return bool(info.fuzz if args.fuzz is None else args.fuzz)
+
+
 def _judging(args: argparse.Namespace, spec: ClusterSpec | None, env: Environment, setup: _Setup) -> _JudgingChoice:
-    """Judge here (``--jobs`` threads on this machine's sandbox) or on a Dask cluster."""
+    """Judge here (``--jobs`` threads on this machine's sandbox) or on a Dask cluster. Live fuzzing
+    (``setup.fuzz``) runs on the local judging threads only."""
     from judge.serve.services.judging import judges_fn, local_judge
     from judge.serve.services.versions import local_tools
 
@@ -151,7 +174,16 @@ def _judging(args: argparse.Namespace, spec: ClusterSpec | None, env: Environmen
             tools=local_tools(packages, env),  # package versions made while serving (issue 33)
             board_interval_s=args.board_interval,
         )
-        return _JudgingChoice(local_judge(packages, env), options, f"{args.jobs} judging worker(s)")
+        describe = f"{args.jobs} judging worker(s)"
+        if setup.fuzz:
+            from judge.serve.services.fuzz_jobs import FuzzBudget, LiveFuzz
+
+            budget = FuzzBudget(examples=args.fuzz_examples, seconds=args.fuzz_seconds)
+            options = replace(options, fuzz=LiveFuzz(fuzz_environment(env), packages, budget))
+            describe += f"; live fuzzing on idle slots ({budget.examples} examples, {budget.seconds:g} s each)"
+        return _JudgingChoice(local_judge(packages, env), options, describe)
+    if setup.fuzz:
+        _log("note: no live fuzzing with --cluster in this version (docs/live-fuzzing.md): --fuzz is ignored")
     wanted = {lang for lid in languages for p in problems.values() for lang in toolchain_languages(lid, p, languages)}
     judges = cluster_judges(args, spec, problems, wanted, setup.stack)
     options = ServeOptions(
@@ -190,6 +222,9 @@ def _announce(server: Server, env: Environment, judging: _JudgingChoice, sock: s
         f"languages {', '.join(sorted(languages))}; {judging.describe}; database "
         f"{contest.root / DB_NAME}; {server.judging.pending()} submission(s) waiting to be judged"
     )
+    if server.fuzz is not None:
+        fuzzable = ", ".join(sorted(server.judging.fuzzable)) or "none (no package has a fuzz.py)"
+        _log(f"live fuzzing: problems {fuzzable}")
     for changed in server.changed_packages():
         _log(f"note: package {changed}: rejudge with POST /api/contests/{contest.info.id}/problems/<id>/rejudge")
     host, port = sock.getsockname()[:2]
@@ -238,6 +273,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         contest = load_contest(Path(args.contest_dir), Path(args.problems) if args.problems else None)
     except ContestError as exc:
         raise UsageError(str(exc)) from None
+    fuzz = _live_fuzz(args, contest.info)
     lock = _lock(contest.root)
     sock = _listen(args.host, args.port)
     # On a cluster the workers judge, each after its own self-test; a local cluster's workers share this
@@ -245,9 +281,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     env = make_environment(args, check=spec is None or spec.local_workers > 0, niceness=args.judge_nice)
     languages = {lid: lang for lid, lang in env.languages.items() if missing_tool(lang, env.tools) is None}
     with ExitStack() as stack:
-        judging = _judging(
-            args, spec, env, _Setup({p.id: p.problem for p in contest.problems}, languages, limits, stack)
-        )
+        problems = {p.id: p.problem for p in contest.problems}
+        judging = _judging(args, spec, env, _Setup(problems, languages, limits, stack, fuzz))
         try:
             server = open_server(contest, languages, judging.judge_fn, judging.options)
         except (ContestError, StorageError) as exc:

@@ -12,6 +12,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
@@ -29,6 +30,7 @@ from judge.judging.build import build, detect_language
 from judge.judging.inputcheck import InputValidator
 from judge.judging.submission import Environment, Prepared
 
+_never = SearchEvents().cancelled  # a caller that never cancels
 SWITCH_INTERVAL_S = 0.0002  # the interpreter's switch interval the fuzzing commands set (see below)
 
 
@@ -95,6 +97,7 @@ def fuzz_submission(
     *,
     on_example: OnExample | None = None,
     workdir: Path | None = None,
+    cancelled: Callable[[], bool] | None = None,
 ) -> FuzzOutcome:
     """Fuzz one submission against the package's reference, as ``options`` say. Raises build.SkipLanguage
     like judge_submission.
@@ -102,10 +105,13 @@ def fuzz_submission(
     The searches are threads with seeds derived from ``options.seed``, sharing the examples (see
     FuzzOptions). ``on_example(n, input, trial)`` is called after each example (from the searches' threads
     when there are several). ``workdir``: where to build and run (default: a temporary folder of its own).
+    ``cancelled``: asked before the build and before every example (never while a disagreement found is
+    shrunk and confirmed); once true, the run ends with status CANCELLED and ``examples`` the examples judged
+    (a caller resumes with the rest of its budget: `judge serve`'s live fuzzing).
     """
     problem = prepared.problem
     seed = options.seed if options.seed is not None else random.SystemRandom().randrange(2**32)
-    lang = detect_language(source, env.languages)
+    lang = detect_language(source, env.languages) if options.language is None else env.languages[options.language]
     base = FuzzOutcome(problem.id, str(source), lang.id, FuzzStatus.UNAVAILABLE, seed, "")
     try:
         hooks = load_hooks(problem)
@@ -115,10 +121,12 @@ def fuzz_submission(
         return replace(base, message=f"{problem.id} has no fuzz.py")
     if prepared.error is not None:
         return replace(base, status=FuzzStatus.ERROR, message=prepared.error)
+    if cancelled is not None and cancelled():
+        return replace(base, status=FuzzStatus.CANCELLED)
     work = Path(tempfile.mkdtemp(prefix="judge-fuzz-")) if workdir is None else workdir
     work.chmod(0o711)  # the boxes inside belong to the sandbox's unprivileged uid
     try:
-        built = build(source, lang, env, problem=problem, workdir=work)
+        built = build(source, lang, env, problem=problem, workdir=work, entry_point=options.entry_point)
         if built.program is None:
             return replace(base, status=FuzzStatus.NOT_BUILT, message=built.message)
         try:
@@ -135,7 +143,7 @@ def fuzz_submission(
             input_validators=validators if options.check_inputs else (),
             run_slots=RunSlots(max(1, options.jobs)),
         )
-        return _fuzz_built(setup, work, options, base, validators, on_example)
+        return _fuzz_built(setup, work, options, base, validators, SearchEvents(on_example, cancelled or _never))
     finally:
         if workdir is None:
             shutil.rmtree(work, ignore_errors=True)
@@ -147,17 +155,18 @@ def _fuzz_built(
     options: FuzzOptions,
     base: FuzzOutcome,
     validators: tuple[InputValidator, ...],
-    on_example: OnExample | None,
+    caller: SearchEvents,
 ) -> FuzzOutcome:
     """The searches over the built submission, then the counterexample (if any) shrunk and confirmed.
-    ``base``: the outcome's problem, source, language and seed (``options.seed``, or the one drawn)."""
+    ``base``: the outcome's problem, source, language and seed (``options.seed``, or the one drawn).
+    ``caller``: its ``on_example`` and ``cancelled``, given to every search."""
     jobs = max(1, options.jobs)
     searches = max(1, min(jobs + 1 if options.pipeline else jobs, options.examples))
     examiners: list[Examiner] = []
     try:
         examiners = [Examiner(setup, work / f"ex{k}") for k in range(searches)]
         key = database_key(base.problem, Path(base.source))
-        outcome = _search(examiners, options, base.seed, key, on_example)
+        outcome = _search(examiners, options, base.seed, key, caller)
         outcome = replace(outcome, problem=base.problem, source=base.source, language=base.language, seed=base.seed)
         if outcome.counterexample is not None:
             examiner = examiners[0]
@@ -177,18 +186,23 @@ def _database(options: FuzzOptions, problem_path: Path) -> ExampleDatabase | Non
 
 
 def _search(
-    examiners: list[Examiner], options: FuzzOptions, seed: int, key: bytes, on_example: OnExample | None
+    examiners: list[Examiner], options: FuzzOptions, seed: int, key: bytes, caller: SearchEvents
 ) -> FuzzOutcome:
-    """One search per examiner (threads, when several), the examples shared out; their outcomes merged."""
+    """One search per examiner (threads, when several), the examples shared out; their outcomes merged.
+    A search stops when a lower-numbered one has failed, or when the caller cancels."""
     searches = len(examiners)
     budgets = [options.examples // searches + (k < options.examples % searches) for k in range(searches)]
     db = _database(options, examiners[0].problem.path)
     workers = _Workers()
     start = time.monotonic()
 
-    def run(k: int) -> FuzzOutcome | None:
+    def run(k: int) -> FuzzOutcome:
         plan = SearchPlan(budgets[k], worker_seed(seed, k), db, key, options.shrink_time_s)
-        events = SearchEvents(on_example, cancelled=lambda: workers.beaten(k), on_failure=lambda: workers.failed(k))
+        events = SearchEvents(
+            caller.on_example,
+            cancelled=lambda: workers.beaten(k) or caller.cancelled(),
+            on_failure=lambda: workers.failed(k),
+        )
         return search(examiners[k], plan, events)
 
     if searches == 1:
@@ -199,18 +213,19 @@ def _search(
     return _merge(results, budgets, time.monotonic() - start)
 
 
-def _merge(results: list[FuzzOutcome | None], budgets: list[int], elapsed_s: float) -> FuzzOutcome:
-    """One outcome from the workers': the first in worker order that is not PASSED, else the sum."""
+def _merge(results: list[FuzzOutcome], budgets: list[int], elapsed_s: float) -> FuzzOutcome:
+    """One outcome from the workers': the first in worker order that failed (neither PASSED nor CANCELLED),
+    else the sum (CANCELLED when the caller cancelled any of them)."""
+    stopped = any(r.status is FuzzStatus.CANCELLED for r in results)
     for k, result in enumerate(results):
-        if result is None:
-            continue  # cancelled: a lower-numbered worker failed
-        if result.status is not FuzzStatus.PASSED:
-            before = sum(budgets[:k])  # the lower-numbered workers all ran their budgets without failing
-            return replace(result, examples=before + result.examples) if k else result
-    done = [r for r in results if r is not None]
-    assert done, "every worker was cancelled, but no worker failed"
-    runs = sum(r.runs for r in done)
-    return replace(done[0], examples=sum(r.examples for r in done), runs=runs, elapsed_s=elapsed_s)
+        if result.status in (FuzzStatus.PASSED, FuzzStatus.CANCELLED):
+            continue  # a worker cancelled before failing: a lower-numbered one failed, or the caller stopped
+        # the lower-numbered workers ran their budgets without failing (or, the caller having stopped, part)
+        before = sum(r.examples for r in results[:k]) if stopped else sum(budgets[:k])
+        return replace(result, examples=before + result.examples) if k else result
+    runs = sum(r.runs for r in results)
+    summed = replace(results[0], examples=sum(r.examples for r in results), runs=runs, elapsed_s=elapsed_s)
+    return replace(summed, status=FuzzStatus.CANCELLED) if stopped else summed
 
 
 def _shrink_tokens(

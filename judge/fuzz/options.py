@@ -11,6 +11,8 @@ from pathlib import Path
 
 FUZZ_EXAMPLES = 100  # examples per fuzzing run, unless told (`judge fuzz --examples` shows its own default)
 FUZZ_SHRINK_TIME_S = 120.0  # after this, inputs not judged yet count as passing: shrinking ends quickly
+LIVE_FUZZ_EXAMPLES = 200  # `judge serve --fuzz`: examples per accepted submission (--fuzz-examples)
+LIVE_FUZZ_SECONDS = 60.0  # `judge serve --fuzz`: seconds per accepted submission, counted while fuzzing runs
 
 
 @dataclass(frozen=True)
@@ -31,3 +33,5 @@ class FuzzOptions:
     use_accepts: bool = True  # judge examples with fuzz.py's accepts() where it has one (else the validator)
     check_inputs: bool = False  # run the input validators on every example (else on the counterexample only)
     shrink_time_s: float = FUZZ_SHRINK_TIME_S
+    language: str | None = None  # the submission's language id (None: from the source's name, as `judge fuzz`)
+    entry_point: str | None = None  # the file (or class) a folder submission runs, as judging is told

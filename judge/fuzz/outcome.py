@@ -15,6 +15,7 @@ class FuzzStatus(StrEnum):
     NOT_BUILT = "not_built"  # compile error (or the judge could not build it)
     UNAVAILABLE = "unavailable"  # the package has no fuzz.py
     ERROR = "error"  # the package's fault (fuzz.py, validator): a judge error, not the contestant's
+    CANCELLED = "cancelled"  # the caller's ``cancelled()`` turned true before the budget was spent (`judge serve`)
 
 
 def show_bytes(data: bytes | None, limit: int = 2000, max_lines: int = 30) -> str:
@@ -73,7 +74,7 @@ class FuzzOutcome:
     status: FuzzStatus
     seed: int
     checker: str  # what judged the examples: "fuzz.py accepts()" or "output validator"
-    examples: int = 0  # examples tried before the first disagreement (all of them when none)
+    examples: int = 0  # examples tried before the first disagreement (all of them when none; CANCELLED: so far)
     runs: int = 0  # of those, the ones that ran the program (the rest repeated an input already judged)
     elapsed_s: float = 0.0  # time spent on those examples
     shrink_runs: int = 0  # program runs spent shrinking the counterexample

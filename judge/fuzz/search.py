@@ -34,7 +34,7 @@ class _Abort(BaseException):  # noqa: N818 - not an error of the example: Hypoth
         self.message = message
 
 
-class _Cancelled(BaseException):  # noqa: N818 - another worker's failure made this run pointless
+class _Cancelled(BaseException):  # noqa: N818 - another worker's failure made this run pointless, or the caller's stop
     pass
 
 
@@ -66,7 +66,7 @@ class SearchEvents:
     """What one Hypothesis run tells the caller, and asks it (from the run's thread)."""
 
     on_example: OnExample | None = None  # after each example it judged (not those judged while shrinking)
-    cancelled: Callable[[], bool] = _never  # asked before every example: True ends the run (no outcome)
+    cancelled: Callable[[], bool] = _never  # asked before every example: True ends the run (status CANCELLED)
     on_failure: Callable[[], None] = _nothing  # the first disagreement was found: shrinking starts
 
 
@@ -162,8 +162,9 @@ def _hypothesis_test(examples: _Examples, plan: SearchPlan) -> Callable[[], None
     return test
 
 
-def search(examiner: Examiner, plan: SearchPlan, events: SearchEvents) -> FuzzOutcome | None:
-    """One Hypothesis run. None when ``events.cancelled()`` turned true (asked before every example)."""
+def search(examiner: Examiner, plan: SearchPlan, events: SearchEvents) -> FuzzOutcome:
+    """One Hypothesis run. CANCELLED (with the examples judged so far) when ``events.cancelled()`` turned true
+    (asked before every example, never while shrinking a disagreement)."""
     seen = _Examples(examiner, plan.shrink_time_s, events)
     stored = plan.database is not None and next(iter(plan.database.fetch(plan.key)), None) is not None
     start = time.monotonic()
@@ -186,7 +187,8 @@ def search(examiner: Examiner, plan: SearchPlan, events: SearchEvents) -> FuzzOu
             counterexample=cex,
         )
     except _Cancelled:
-        return None
+        elapsed = time.monotonic() - start
+        return replace(outcome, status=FuzzStatus.CANCELLED, examples=seen.examples, runs=seen.runs, elapsed_s=elapsed)
     except _Abort as exc:
         return replace(outcome, status=FuzzStatus.ERROR, message=exc.message, examples=seen.examples)
     except HypothesisException as exc:

@@ -137,6 +137,13 @@ class SandboxRunner:
         """Run ``program`` and ``peer`` with crossed pipes (interactive.py)."""
         return run_interactive(self, program, peer, transcript)
 
+    def with_niceness(self, niceness: int) -> SandboxRunner:
+        """The same sandbox (its slots, servers and cgroup tree, owned by this runner) whose runs start at
+        ``niceness`` (0..19): `judge serve` fuzzes with one nicer than it judges (docs/live-fuzzing.md)."""
+        config = replace(self.config, niceness=niceness)  # checks the range
+        backend = None if self._backend is None else replace(self._backend, niceness=niceness)
+        return SandboxRunner(backend, self._tree, self.info, self._pool, config, owns_pool=False)
+
     def start_paths(self) -> tuple[tuple[str, SandboxRunner], ...]:
         """Every way this runner may start an untrusted run, each as a runner that takes only that
         way (for self-tests): the box server also falls back to bwrap per run (runs that need the

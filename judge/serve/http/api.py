@@ -415,6 +415,8 @@ ROUTES: tuple[RouteSpec, ...] = (
     # live fuzzing (issue 33, docs/live-fuzzing.md): the jury only
     RouteSpec("GET", f"{C}/counterexamples", live_api.counterexamples),
     RouteSpec("GET", f"{C}/counterexamples/{{id}}", live_api.counterexample),
+    RouteSpec("GET", f"{C}/fuzzing", live_api.fuzzing_summary),
+    RouteSpec("GET", f"{C}/fuzzing/jobs", live_api.fuzz_jobs),
     # package versions and rejudge previews (issue 33): the jury; applying and uploading: admins
     RouteSpec("POST", f"{C}/counterexamples/{{id}}/add-as-test", preview_api.add_as_test),
     RouteSpec("GET", f"{C}/previews/{{id}}", preview_api.get_preview),

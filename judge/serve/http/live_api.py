@@ -20,6 +20,8 @@ to add teams or accounts, so these are our extensions, named as such in docs/ser
 - ``POST /api/contests/<id>/prints`` (teams, staff): ``{"filename": ..., "text": ...}``; ``GET .../prints``
   (staff: all; a team: its own)
 - ``GET  /api/contests/<id>/audit-log``: who did what, when (newest first)
+- ``GET  /api/contests/<id>/fuzzing``, ``.../fuzzing/jobs``, ``.../counterexamples[/<id>]``: live fuzzing
+  (issue 33), the jury only
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from judge.serve.model.apijson import submission_json
 from judge.serve.model.balloons import Balloon
 from judge.serve.model.errors import Refused
 from judge.serve.model.records import Counterexample
-from judge.serve.model.times import format_time
+from judge.serve.model.times import format_reltime, format_time
 from judge.serve.services import access, balloons, fuzzing, moderation, operations, people, printing
 
 
@@ -241,6 +243,9 @@ def _counterexample_json(c: Counterexample, full: bool) -> dict[str, Any]:
         "message": c.message,
         "confirmed": c.confirmed,
         "found_time": format_time(c.found_s),
+        "team_id": c.team_id,
+        "fuzz_job_id": None if c.fuzz_job_id is None else str(c.fuzz_job_id),
+        "truncated": c.truncated,
         "input_size": len(c.input),
         "output_size": None if c.output is None else len(c.output),
     }
@@ -264,3 +269,34 @@ def counterexample(ctx: Ctx) -> Any:
     return _counterexample_json(
         fuzzing.counterexample(ctx.server, ctx.viewer, ctx.now, number_id(ctx.param("id"))), True
     )
+
+
+def fuzzing_summary(ctx: Ctx) -> Any:
+    """Live fuzzing per problem: fuzzable, fuzzed, survived, counterexamples, errors, queued, running."""
+    ctx.contest()
+    return [vars(p) for p in fuzzing.summary(ctx.server, ctx.viewer, ctx.now)]
+
+
+def fuzz_jobs(ctx: Ctx) -> Any:
+    """The fuzz jobs, newest first (``?problem_id=``)."""
+    ctx.contest()
+    out = []
+    for view in fuzzing.fuzz_jobs(ctx.server, ctx.viewer, ctx.now, ctx.query.get("problem_id")):
+        j = view.job
+        out.append(
+            {
+                "id": str(j.id),
+                "problem_id": j.problem_id,
+                "submission_id": str(j.submission_id),
+                "team_id": j.team_id,
+                "state": j.state.value,
+                "examples": j.examples_done,
+                "fuzz_time": format_reltime(j.spent_s),
+                "attempts": j.attempts,
+                "message": j.message,
+                "queued_time": format_time(j.queued_s),
+                "finished_time": None if j.finished_s is None else format_time(j.finished_s),
+                "counterexample_id": None if view.counterexample_id is None else str(view.counterexample_id),
+            }
+        )
+    return out

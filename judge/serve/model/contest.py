@@ -86,6 +86,8 @@ class ContestInfo:
     # contest.yaml's ``languages: [{id: java, time_factor: 1.5}]`` (DOMjudge's time_factor): a language's
     # submissions get the problems' time limits times its factor
     time_factors: tuple[tuple[str, float], ...] = ()
+    # contest.yaml's ``fuzz: true`` (ours, issue 33): live fuzzing on, unless `judge serve --no-fuzz`
+    fuzz: bool = False
 
     def time_factor(self, language_id: str) -> float:
         return next((f for lang, f in self.time_factors if lang == language_id), 1.0)
@@ -265,6 +267,7 @@ def load_info(path: Path) -> ContestInfo:
         clarifications=clar_limits(data.get("clarification_limits"), f"{where}: clarification_limits"),
         print_command=print_command(data.get("print_command"), where),
         time_factors=time_factors(data.get("languages"), f"{where}: languages"),
+        fuzz=flag(data, "fuzz", where),
     )
 
 

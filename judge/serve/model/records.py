@@ -329,6 +329,9 @@ class Counterexample:
     found_s: float
     id: int = 0
     added_as: str | None = None  # the test case it became (``secret/fuzz-<id>``); None: not added
+    fuzz_job_id: int | None = None  # the fuzz job that found it (None: stored before schema 9)
+    truncated: bool = False  # input, answer or output was cut to services/fuzz_jobs.MAX_BYTES (said in message)
+    team_id: str | None = None  # the submission's team (read from the submission; not stored twice)
 
 
 @dataclass(frozen=True)
@@ -376,3 +379,37 @@ class PreviewRun:
     score_after: float
     failing_test: str | None  # the first test it fails on the new version (None: it passes)
     time_s: float
+
+
+class FuzzState(StrEnum):
+    """A fuzz job's state (docs/live-fuzzing.md): open while queued or running, then one of the others."""
+
+    QUEUED = "queued"
+    RUNNING = "running"  # a pool slot runs it now (or ran it when the server stopped: claimed again)
+    SURVIVED = "survived"  # the budget was spent without a disagreement
+    COUNTEREXAMPLE = "counterexample"
+    ERROR = "error"  # the package's fuzz.py, its validators or the judge failed: never charged to anyone
+    CANCELLED = "cancelled"  # a rejudge made the submission not AC, or it was ignored
+
+
+OPEN_FUZZ = (FuzzState.QUEUED, FuzzState.RUNNING)
+
+
+@dataclass(frozen=True)
+class FuzzJobRecord:
+    """A live fuzzing job (issue 33): one accepted submission, fuzzed on idle judging slots with a budget of
+    examples and seconds, resumed where it stopped when it yielded its slot."""
+
+    id: int
+    submission_id: int
+    judgement_id: int  # the AC judgement that asked for it
+    package_hash: str  # the package it was asked for (as judgements.package_hash)
+    state: FuzzState
+    examples_done: int
+    spent_s: float
+    attempts: int  # runs started (the seed of each derives from the id and this)
+    message: str  # why error or cancelled
+    queued_s: float
+    finished_s: float | None
+    problem_id: str = ""  # the submission's (read with it)
+    team_id: str = ""

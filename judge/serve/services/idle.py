@@ -3,9 +3,11 @@
 The pool (pool.py) claims real judging first (new submissions, then rejudges). Only when that queue is
 empty and a slot is still free does it ask its idle queues, in their order of priority, for jobs; at most
 ``workers - 1`` slots do idle work at once (one always stays free for a new submission; a pool of one
-worker lends its one slot). An idle job is handed ``cancelled``: true as soon as real work is waiting or
-the server stops. A job asks it between its steps (the fuzz engine before every example) and, when it
-turns true, stops soon, leaving itself queued with what it has done so far, to be claimed again later.
+worker lends its one slot). An idle job is handed ``cancelled``: true as soon as a real job waits for its
+slot (the dispatcher claimed real work that no free slot could take) or the server stops; a real job that
+a free slot takes leaves idle work running. A job asks it between its steps (the fuzz engine before every
+example) and, when it turns true, stops soon, leaving itself queued with what it has done so far, to be
+claimed again later.
 """
 
 from __future__ import annotations

@@ -116,6 +116,7 @@ class JudgingSetup:
     languages: Mapping[str, Language]
     judge_fn: JudgeFn
     log: Callable[[str], None] = lambda line: None
+    fuzzable: frozenset[str] = frozenset()  # live fuzzing (issue 33): the problems whose AC submissions are fuzzed
     # a problem with its package version in force (issue 33: versions.CurrentPackages); None: as loaded
     current: Callable[[Contest, str], ContestProblem | None] | None = None
 
@@ -150,6 +151,7 @@ class JobQueue:
         self._languages = setup.languages
         self._judge_fn = setup.judge_fn
         self._log = setup.log
+        self._fuzzable = setup.fuzzable
         self._current = setup.current
 
     def problem(self, problem_id: str) -> ContestProblem | None:
@@ -236,6 +238,7 @@ class JobQueue:
                 return False
             changed = self._store(w, c, result, now)
             self._publish_result(w, c, phase, now, changed)
+            self._fuzz_after(w, c, phase, now)
             w.finish_job(c.job_id)
         self._bus.notify()
         s = c.submission
@@ -289,6 +292,23 @@ class JobQueue:
         (judgement,) = w.judgements(ids=[c.judgement_id])
         publish_judgement(w, phase, judgement, s, now)
 
+    def _fuzz_after(self, w: Writer, c: Claimed, phase: Phase, now: float) -> None:
+        """Live fuzzing (issue 33, docs/live-fuzzing.md), in the judgement's transaction: a current AC of a
+        fuzzable problem queues a fuzz job (not an ignored submission, not a staff account's, not one made
+        outside the contest); a current judgement that is not AC cancels the submission's open one."""
+        (j,) = w.judgements(ids=[c.judgement_id])
+        if not j.current:
+            return
+        if j.verdict != Verdict.AC.value or (j.max_score is not None and (j.score or 0.0) < j.max_score - 1e-6):
+            w.cancel_fuzz(c.submission.id, f"judgement {c.judgement_id}: {j.verdict}, no longer accepted", now)
+            return
+        s = next(iter(w.submissions(ids=[c.submission.id])), c.submission)
+        if s.problem_id not in self._fuzzable or s.ignored or not phase.in_contest(s.time_s):
+            return
+        if s.account_id is not None and any(a.id == s.account_id and a.type != "team" for a in w.accounts()):
+            return  # an admin's submission for a team: the jury's test, not a contestant's
+        w.enqueue_fuzz(s.id, j.id, j.package_hash or "", now)
+
     # ------------------------------------------------------------------------------------- in this thread
 
     def now(self) -> float:
@@ -297,6 +317,11 @@ class JobQueue:
     @property
     def hold(self) -> Hold:
         return self._hold
+
+    @property
+    def fuzzable(self) -> frozenset[str]:
+        """The problems whose accepted submissions live fuzzing queues (none: it is off)."""
+        return self._fuzzable
 
     def set_hold(self, w: Writer, hold: Hold) -> None:
         """Hold judging back (in the caller's transaction; the pool is woken by the caller)."""

@@ -51,13 +51,16 @@ class JudgingPool:
         self._queue = queue
         self._idle = tuple(idle)  # asked in this order when no real job waits (idle.py)
         self._idle_busy: set[str] = set()
-        self._real_waiting = threading.Event()  # set by wake(); idle jobs give their slot back
+        # set by the dispatcher when it claimed a real job no slot was free for: idle jobs give theirs back
+        self._real_waiting = threading.Event()
+        self._maybe_waiting = threading.Event()  # a wake() (or a full claim) since the last claim: look
         self._cluster = cluster
         self.workers = max(1, workers)
         self._capacity = capacity
         self._log = log
         self._lock = threading.Lock()
         self._in_flight: set[int] = set()
+        self._threadless: set[int] = set()  # claimed real jobs waiting for a thread idle work gives back
         self._wake = threading.Event()
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
@@ -71,12 +74,17 @@ class JudgingPool:
         self._thread.start()
 
     def wake(self) -> None:
-        """Something was queued: look now, not at the next poll (and idle work yields its slot)."""
-        self._real_waiting.set()
+        """Something was queued: look now, not at the next poll. The dispatcher decides whether idle work
+        yields: only when a real job is claimed and no slot is free for it (``_preempt``)."""
+        self._maybe_waiting.set()
+        with self._lock:
+            lent = bool(self._idle_busy)
+        if lent and self._free() <= 0:  # no slot free: idle work yields now; the dispatcher claims for it
+            self._real_waiting.set()
         self._wake.set()
 
     def cancelled(self) -> bool:
-        """What idle jobs ask: real work waits, or the server stops."""
+        """What idle jobs ask: a real job waits for their slot, or the server stops."""
         return self._real_waiting.is_set() or self._stopping.is_set()
 
     def _free(self) -> int:
@@ -86,28 +94,57 @@ class JudgingPool:
         return limit - busy
 
     def _dispatch(self) -> None:
-        assert self._pool is not None
         while not self._stopping.is_set():
             self._wake.clear()
             self._heartbeat_s = self._queue.now()
             try:
                 free = self._free()
                 if free > 0:
-                    with self._lock:
-                        busy = set(self._in_flight)
-                    self._real_waiting.clear()  # a wake() from now on is seen by idle work
-                    claimed = self._queue.claim(free, busy)
-                    for c in claimed:
-                        with self._lock:
-                            self._in_flight.add(c.job_id)
-                        self._pool.submit(self._work, c)
-                    if len(claimed) < free:  # the real queue is empty: idle work may have what is left
-                        self._claim_idle(free - len(claimed))
-                    else:
-                        self._real_waiting.set()  # more may wait: idle work gives its slots back
+                    self._maybe_waiting.clear()  # this claim sees everything queued before it
+                    claimed = self._claim_real(free)
+                    if claimed < free:  # the real queue is empty: idle work goes on, and may have what is left
+                        self._real_waiting.clear()
+                        self._claim_idle(free - claimed)
+                    else:  # more may wait: look again, with no slot free (below)
+                        self._maybe_waiting.set()
+                        self._wake.set()
+                elif self._maybe_waiting.is_set():
+                    self._preempt()
             except Exception as exc:  # noqa: BLE001 - keep serving; say why
                 self._log(f"judging queue: {type(exc).__name__}: {exc}")
             self._wake.wait(1.0)
+
+    def _claim_real(self, limit: int, *, threadless: bool = False) -> int:
+        """Claim up to ``limit`` real jobs and hand them to the threads (``threadless``: they wait for a
+        thread that idle work gives back); how many were claimed."""
+        assert self._pool is not None
+        with self._lock:
+            busy = set(self._in_flight)
+        claimed = self._queue.claim(limit, busy)
+        for c in claimed:
+            with self._lock:
+                self._in_flight.add(c.job_id)
+                if threadless:
+                    self._threadless.add(c.job_id)
+            self._pool.submit(self._work, c)
+        return len(claimed)
+
+    def _preempt(self) -> None:
+        """No slot is free and real work may wait: when idle jobs hold slots, claim real jobs for those
+        slots (they wait for a thread) and ask the idle jobs to give their slots back; when there was none
+        (and no claimed job waits for a thread), idle work goes on. A real job that a free slot takes
+        leaves idle work running."""
+        self._maybe_waiting.clear()
+        with self._lock:
+            lent, owed = len(self._idle_busy), len(self._threadless)
+        if lent <= owed:
+            return  # every slot judges (a finished job wakes the dispatcher), or is already asked back
+        if self._claim_real(lent - owed, threadless=True) > 0:
+            self._real_waiting.set()
+        else:
+            with self._lock:
+                if not self._threadless:
+                    self._real_waiting.clear()
 
     def _claim_idle(self, free: int) -> None:
         assert self._pool is not None
@@ -163,6 +200,8 @@ class JudgingPool:
     def _work(self, c: Claimed) -> None:
         sid = c.submission.id
         name = threading.current_thread().name
+        with self._lock:
+            self._threadless.discard(c.job_id)
         self._mark(name, sid)
         try:
             self._queue.complete(c, self._queue.judge(c))

@@ -9,6 +9,7 @@ import math
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from argon2 import PasswordHasher
 
@@ -46,6 +47,9 @@ from judge.serve.services.versions import NO_TOOLS, CurrentPackages, VersionTool
 from judge.serve.storage import DB_NAME, Storage, Writer, open_storage
 from judge.serve.visibility import Sight, problems_audience
 
+if TYPE_CHECKING:  # live fuzzing loads the fuzzer (Hypothesis) only when it is on
+    from judge.serve.services.fuzz_jobs import FuzzQueue, LiveFuzz, OnCounterexample
+
 
 @dataclass(frozen=True)
 class Server:
@@ -70,6 +74,7 @@ class Server:
     previews: PreviewQueue | None = None  # the rejudge previews the pool runs when idle (previews.py)
     _threads: list[threading.Thread] = field(default_factory=list)  # the clock, while started
     _contest: list[tuple[tuple[object, ...], Contest]] = field(default_factory=list)  # the last ``contest`` made
+    fuzz: FuzzQueue | None = None  # live fuzzing's queue (issue 33; None: off)
 
     @property
     def contest(self) -> Contest:
@@ -149,6 +154,8 @@ class ServeOptions:
     cluster_workers: Callable[[], list[ClusterWorker]] | None = None  # a cluster's judge workers (judges page)
     tools: VersionTools = NO_TOOLS  # new package versions (issue 33): versions.local_tools when judging here
     board_interval_s: float = 0.0  # at most one new board per this long (`judge serve --board-interval`; board.py)
+    fuzz: LiveFuzz | None = None  # live fuzzing (`judge serve --fuzz`, issue 33): None, off
+    on_counterexample: OnCounterexample | None = None  # told of each counterexample stored (the pages' notice)
 
 
 def _claim_database(w: Writer, contest: Contest, hasher: PasswordHasher, storage: Storage) -> Roster:
@@ -207,6 +214,18 @@ def _on_phase_change(server: Server) -> Callable[[Writer, float, float | None], 
     return on_change
 
 
+def _fuzz_queue(
+    live: LiveFuzz, storage: Storage, queue: JobQueue, options: ServeOptions, contest: Callable[[], Contest]
+) -> FuzzQueue:
+    """Live fuzzing's queue: an idle queue of the judging pool, after the real judging (services/idle.py)."""
+    from judge.serve.services.fuzz_jobs import FuzzQueue, QueueSetup
+
+    setup = QueueSetup(contest=contest, hold=lambda: queue.hold, now=queue.now, log=options.log)
+    if options.on_counterexample is None:
+        return FuzzQueue(storage, live, setup)
+    return FuzzQueue(storage, live, setup, on_counterexample=options.on_counterexample)
+
+
 def open_server(
     contest: Contest, languages: Mapping[str, Language], judge_fn: JudgeFn, options: ServeOptions = ServeOptions()
 ) -> Server:
@@ -243,20 +262,28 @@ def open_server(
     )
     bus = EventBus(EventLog(storage))
     timeline = Timeline(contest.info, storage, clock, bus)
-    queue = JobQueue(storage, timeline, bus, JudgingSetup(contest, languages, judge_fn, options.log, versions.problem))
+    live = None if options.read_only else options.fuzz
+    fuzzable = frozenset[str]()
+    if live is not None:
+        from judge.serve.services.fuzz_jobs import fuzzable_problems
+
+        fuzzable = fuzzable_problems(contest, options.log)
+    setup = JudgingSetup(contest, languages, judge_fn, options.log, fuzzable=fuzzable, current=versions.problem)
+    queue = JobQueue(storage, timeline, bus, setup)
     previews = PreviewQueue(storage, queue, versions, options.tools, options.log)
+    fuzz = None if live is None else _fuzz_queue(live, storage, queue, options, lambda: server.contest)
     pool = JudgingPool(
         queue,
         workers=options.workers,
         capacity=options.capacity,
         log=options.log,
         cluster=options.cluster_workers,
-        idle=[previews],  # rejudge previews first, then live fuzzing (idle.py)
+        idle=[previews] if fuzz is None else [previews, fuzz],  # rejudge previews first, then live fuzzing (idle.py)
     )
     boards = BoardCache(interval_s=options.board_interval_s, clock=clock.now)
     server = Server(
         contest, languages, storage, clock, timeline, bus, auth, queue, pool, options.log, versions=versions,
-        tools=options.tools, previews=previews, boards=boards,
+        tools=options.tools, previews=previews, boards=boards, fuzz=fuzz,
     )  # fmt: skip
     server.roster.set(roster)
     timeline.on_change(_on_phase_change(server))

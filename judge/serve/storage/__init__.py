@@ -28,6 +28,8 @@ from judge.serve.model.records import (
     Counted,
     Counterexample,
     EventRecord,
+    FuzzJobRecord,
+    FuzzState,
     JobRecord,
     JudgementOutcome,
     JudgementRecord,
@@ -185,6 +187,19 @@ class Reader(Protocol):
         """The problem of each counterexample stored after ``after_id`` (ids only grow), by id, oldest first."""
         ...
 
+    def fuzz_jobs(self, problem_id: str | None = None) -> list[FuzzJobRecord]:
+        """Live fuzzing's jobs (of one problem, or all), newest first."""
+        ...
+
+    def fuzz_job(self, job_id: int) -> FuzzJobRecord | None: ...
+
+    def open_fuzz_jobs(
+        self, limit: int, exclude: Collection[int] = (), held: Collection[str] = ()
+    ) -> list[FuzzJobRecord]:
+        """Queued or running fuzz jobs not in ``exclude``, oldest first: none of the ``held`` problems', none
+        of an ignored submission."""
+        ...
+
     def live_teams(self) -> list[Team]:
         """The teams an admin added or changed (overrides of teams.json), oldest first."""
         ...
@@ -306,6 +321,27 @@ class Writer(Reader, Protocol):
 
     def add_preview_run(self, run: PreviewRun) -> None:
         """One submission's result in a preview (replacing an earlier one of the same submission)."""
+        ...
+
+    def enqueue_fuzz(self, submission_id: int, judgement_id: int, package_hash: str, now: float) -> int | None:
+        """Queue the submission for live fuzzing; None when it has a job for that package already (one that
+        was not cancelled)."""
+        ...
+
+    def start_fuzz(self, job_id: int) -> FuzzJobRecord | None:
+        """An open fuzz job is running, one attempt more (returned so); None: it is no longer open."""
+        ...
+
+    def fuzz_progress(self, job_id: int, examples_done: int, spent_s: float) -> None:
+        """A fuzz job gave its slot back: queued again, with the examples and seconds spent so far."""
+        ...
+
+    def finish_fuzz(self, job: FuzzJobRecord, state: FuzzState, message: str, now: float) -> bool:
+        """The fuzz job ends (with ``job``'s examples and seconds); False: it was no longer open."""
+        ...
+
+    def cancel_fuzz(self, submission_id: int, message: str, now: float) -> int:
+        """Cancel the submission's open fuzz jobs; how many there were."""
         ...
 
     def put_live_team(self, team: Team, now: float) -> None:

@@ -1,5 +1,5 @@
 """Live fuzzing's counterexamples in the SQLite storage (issue 33; storage/sqlite.py's reader and writer call
-them): newest first; every statement parameterized."""
+them): newest first, each with its submission's team; every statement parameterized."""
 
 from __future__ import annotations
 
@@ -8,15 +8,20 @@ import sqlite3
 from judge.serve.model.records import Counterexample
 
 COLUMNS = (
-    "problem_id, submission_id, judgement_id, input, answer, output, verdict, message, confirmed, found_s, added_as"
+    "problem_id, submission_id, judgement_id, input, answer, output, verdict, message, confirmed, found_s, "
+    "fuzz_job_id, truncated, added_as"
+)
+SELECT = (
+    "SELECT c.id, " + ", ".join(f"c.{col.strip()}" for col in COLUMNS.split(",")) + ", s.team_id AS team_id "
+    "FROM counterexamples c LEFT JOIN submissions s ON s.id = c.submission_id"
 )
 
 
 def add_counterexample(conn: sqlite3.Connection, c: Counterexample) -> int:
     cur = conn.execute(
-        f"INSERT INTO counterexamples ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        f"INSERT INTO counterexamples ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (c.problem_id, c.submission_id, c.judgement_id, c.input, c.answer, c.output, c.verdict, c.message,
-         int(c.confirmed), c.found_s, c.added_as),
+         int(c.confirmed), c.found_s, c.fuzz_job_id, int(c.truncated), c.added_as),
     )  # fmt: skip
     assert cur.lastrowid is not None
     return cur.lastrowid
@@ -35,22 +40,23 @@ def _record(r: sqlite3.Row) -> Counterexample:
         confirmed=bool(r["confirmed"]),
         found_s=r["found_s"],
         id=r["id"],
+        fuzz_job_id=r["fuzz_job_id"],
+        truncated=bool(r["truncated"]),
+        team_id=r["team_id"],
         added_as=r["added_as"],
     )
 
 
 def counterexamples(conn: sqlite3.Connection, problem_id: str | None) -> list[Counterexample]:
     if problem_id is None:
-        rows = conn.execute(f"SELECT id, {COLUMNS} FROM counterexamples ORDER BY id DESC")
+        rows = conn.execute(f"{SELECT} ORDER BY c.id DESC")
     else:
-        rows = conn.execute(
-            f"SELECT id, {COLUMNS} FROM counterexamples WHERE problem_id = ? ORDER BY id DESC", (problem_id,)
-        )
+        rows = conn.execute(f"{SELECT} WHERE c.problem_id = ? ORDER BY c.id DESC", (problem_id,))
     return [_record(r) for r in rows]
 
 
 def counterexample(conn: sqlite3.Connection, counterexample_id: int) -> Counterexample | None:
-    row = conn.execute(f"SELECT id, {COLUMNS} FROM counterexamples WHERE id = ?", (counterexample_id,)).fetchone()
+    row = conn.execute(f"{SELECT} WHERE c.id = ?", (counterexample_id,)).fetchone()
     return None if row is None else _record(row)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 
 # The API's id of the judgement ``j`` (model/apijson.judgement_id, in SQL, for the upgrade to 4)
 JUDGEMENT_ID = "(CASE j.ordinal WHEN 1 THEN CAST(j.submission_id AS TEXT) ELSE j.submission_id || '-' || j.ordinal END)"
@@ -141,6 +141,8 @@ CREATE TABLE IF NOT EXISTS counterexamples (
     message TEXT NOT NULL,
     confirmed INTEGER NOT NULL,
     found_s REAL NOT NULL,
+    fuzz_job_id INTEGER,
+    truncated INTEGER NOT NULL DEFAULT 0,
     added_as TEXT
 );
 CREATE INDEX IF NOT EXISTS counterexamples_problem ON counterexamples(problem_id, id);
@@ -176,6 +178,21 @@ CREATE TABLE IF NOT EXISTS preview_runs (
     time_s REAL NOT NULL,
     PRIMARY KEY (preview_id, submission_id)
 );
+CREATE TABLE IF NOT EXISTS fuzz_jobs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    submission_id INTEGER NOT NULL REFERENCES submissions(id),
+    judgement_id INTEGER NOT NULL REFERENCES judgements(id),
+    package_hash TEXT NOT NULL,
+    state TEXT NOT NULL,
+    examples_done INTEGER NOT NULL DEFAULT 0,
+    spent_s REAL NOT NULL DEFAULT 0,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    message TEXT NOT NULL DEFAULT '',
+    queued_s REAL NOT NULL,
+    finished_s REAL
+);
+CREATE INDEX IF NOT EXISTS fuzz_jobs_state ON fuzz_jobs(state, id);
+CREATE INDEX IF NOT EXISTS fuzz_jobs_submission ON fuzz_jobs(submission_id, state);
 CREATE TABLE IF NOT EXISTS live_teams (
     id TEXT PRIMARY KEY,
     name TEXT NOT NULL,
@@ -295,4 +312,10 @@ MIGRATIONS: dict[int, tuple[str | Step, ...]] = {
     # issue 33, package versions and rejudge previews (problem_versions, previews, preview_runs: created with
     # the rest); a counterexample remembers the test case it became
     8: (Step("ALTER TABLE counterexamples ADD COLUMN added_as TEXT", ("counterexamples",)),),
+    # issue 33, live fuzzing's jobs (fuzz_jobs, created with the rest); a counterexample names its job, and
+    # says whether its bytes were cut to the size stored
+    9: (
+        Step("ALTER TABLE counterexamples ADD COLUMN fuzz_job_id INTEGER", ("counterexamples",)),
+        Step("ALTER TABLE counterexamples ADD COLUMN truncated INTEGER NOT NULL DEFAULT 0", ("counterexamples",)),
+    ),
 }

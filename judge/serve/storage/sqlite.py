@@ -28,6 +28,8 @@ from judge.serve.model.records import (
     Counted,
     Counterexample,
     EventRecord,
+    FuzzJobRecord,
+    FuzzState,
     JobRecord,
     JudgementOutcome,
     JudgementRecord,
@@ -44,7 +46,7 @@ from judge.serve.model.records import (
     SessionRecord,
     SubmissionRecord,
 )
-from judge.serve.storage import StorageError, live, migrate
+from judge.serve.storage import StorageError, fuzz_jobs, live, migrate
 from judge.serve.storage import awards as award_rows
 from judge.serve.storage import clarifications as clars
 from judge.serve.storage import fuzzing as fuzz_rows
@@ -221,6 +223,17 @@ class SqliteReader(VersionReads, PreviewReads):
 
     def counterexample_problems(self, after_id: int) -> dict[int, str]:
         return fuzz_rows.counterexample_problems(self._c, after_id)
+
+    def fuzz_jobs(self, problem_id: str | None = None) -> list[FuzzJobRecord]:
+        return fuzz_jobs.fuzz_jobs(self._c, problem_id)
+
+    def fuzz_job(self, job_id: int) -> FuzzJobRecord | None:
+        return fuzz_jobs.fuzz_job(self._c, job_id)
+
+    def open_fuzz_jobs(
+        self, limit: int, exclude: Collection[int] = (), held: Collection[str] = ()
+    ) -> list[FuzzJobRecord]:
+        return fuzz_jobs.open_fuzz_jobs(self._c, limit, exclude, held)
 
     def live_teams(self) -> list[Team]:
         return live.live_teams(self._c)
@@ -425,6 +438,21 @@ class SqliteWriter(SqliteReader, VersionWrites, PreviewWrites):
 
     def set_added_as(self, counterexample_id: int, test_name: str) -> None:
         fuzz_rows.set_added_as(self._c, counterexample_id, test_name)
+
+    def enqueue_fuzz(self, submission_id: int, judgement_id: int, package_hash: str, now: float) -> int | None:
+        return fuzz_jobs.enqueue_fuzz(self._c, submission_id, judgement_id, package_hash, now)
+
+    def start_fuzz(self, job_id: int) -> FuzzJobRecord | None:
+        return fuzz_jobs.start_fuzz(self._c, job_id)
+
+    def fuzz_progress(self, job_id: int, examples_done: int, spent_s: float) -> None:
+        fuzz_jobs.fuzz_progress(self._c, job_id, examples_done, spent_s)
+
+    def finish_fuzz(self, job: FuzzJobRecord, state: FuzzState, message: str, now: float) -> bool:
+        return fuzz_jobs.finish_fuzz(self._c, job, state, message, now)
+
+    def cancel_fuzz(self, submission_id: int, message: str, now: float) -> int:
+        return fuzz_jobs.cancel_fuzz(self._c, submission_id, message, now)
 
     def put_live_team(self, team: Team, now: float) -> None:
         live.put_live_team(self._c, team, now)
