@@ -30,7 +30,9 @@ def fuzzing_page(page: Page) -> Response:
         cp = page.server.contest.problem(pf.problem_id)
         rows = [counterexample_row(page, c, found.team_ids.get(c.submission_id)) for c in pf.counterexamples]
         label, name = (cp.label, cp.name) if cp else (pf.problem_id, pf.problem_id)
-        problems.append({"id": pf.problem_id, "label": label, "name": name, "fuzzable": pf.fuzzable, "rows": rows})
+        problems.append(
+            {"id": pf.problem_id, "label": label, "name": name, "fuzzable": pf.fuzzable, "rows": rows, "jobs": pf.jobs}
+        )
     template = "serve/_fuzzing_list.html" if page.query.get("fragment") else "serve/fuzzing.html"
     return page.render(template, problems=problems)
 

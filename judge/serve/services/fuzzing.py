@@ -54,7 +54,7 @@ class ProblemFuzzing:
     problem_id: str
     fuzzable: bool  # the package has a fuzz.py where the hooks loader (judge/fuzz/hooks.py) looks for it
     counterexamples: tuple[Counterexample, ...]  # newest first
-    # the fuzz jobs' counts (fuzzed, survived, queued, running) join here with the fuzz jobs (slice 2)
+    jobs: ProblemSummary  # the fuzz jobs' counts (fuzzed, survived, errors, queued, running)
 
 
 @dataclass(frozen=True)
@@ -69,10 +69,12 @@ def overview(server: Server, viewer: Viewer, now: float) -> Overview:
     _allowed(server, viewer, now)
     with server.storage.read() as r:
         found = r.counterexamples(None)
+        jobs = r.fuzz_jobs()
         submissions = r.submissions(ids={c.submission_id for c in found})
+    counts = summaries(server, jobs, found)
     problems = tuple(
-        ProblemFuzzing(cp.id, hooks_path(cp.problem).is_file(), tuple(c for c in found if c.problem_id == cp.id))
-        for cp in server.contest.problems
+        ProblemFuzzing(cp.id, hooks_path(cp.problem).is_file(), tuple(c for c in found if c.problem_id == cp.id), n)
+        for cp, n in zip(server.contest.problems, counts, strict=True)
     )
     if found and viewer.account_id is not None:
         _mark_seen(server, viewer.account_id, max(c.id for c in found))
