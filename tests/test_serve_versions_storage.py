@@ -86,7 +86,7 @@ def test_a_schema_8_database_is_upgraded_and_keeps_its_counterexamples(tmp_path:
     )
     conn.close()
     upgraded = open_storage(path)
-    assert upgraded.schema_version() == SCHEMA_VERSION == 9
+    assert upgraded.schema_version() == SCHEMA_VERSION >= 9
     with upgraded.write() as w:
         w.add_problem_version("sum", "v{version}", "upload", 1.0)
         w.set_added_as(1, "secret/fuzz-1")
