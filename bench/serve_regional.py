@@ -249,12 +249,18 @@ async def submit(run: Run, n: int, user: str, at_s: float) -> None:
     await asyncio.sleep(at_s)
     body, _ = submission_body(n)
     headers = {"Authorization": basic(user, run.passwords[user]), "Content-Type": "application/json"}
+    sent = time.time()
     try:
         reply = await run.timed("submission ack", "POST", f"/api/contests/{run.cid}/submissions", headers, body)
     finally:
         run.submits_done += 1
     if reply is not None and reply.status == 201:
-        run.acked[int(json.loads(reply.body)["id"])] = user
+        answer = json.loads(reply.body)
+        run.acked[int(answer["id"])] = user
+        # where the time went: before the handler took it (its `time` is the server's clock then), and after
+        taken = parse_time(answer["time"])
+        run.latency["ack: sent to taken"].append(max(0.0, taken - sent))
+        run.latency["ack: taken to answered"].append(max(0.0, time.time() - taken))
 
 
 async def team(run: Run, n: int, user: str, login_at_s: float, rush: tuple[float, float], poll_s: float) -> None:
@@ -346,6 +352,8 @@ def report(run: Run, plan: Plan, db: Path, wall_s: float, usage: tuple[float, fl
         ("board API scoreboard", run.latency["board API"]),
         ("submissions page (fragment)", run.latency["submissions page"]),
         ("submission acknowledgement", run.latency["submission ack"]),
+        ("  of it: sent to taken by handler", run.latency["ack: sent to taken"]),
+        ("  of it: taken to answered", run.latency["ack: taken to answered"]),
     ]
     finished = finished_judgements(db)
     stop_s, feeds, judged = run.at_stop

@@ -258,6 +258,38 @@ def test_a_waiting_feed_is_woken_by_a_change_published_in_another_thread() -> No
     assert asyncio.run(wait_for_wake()) == 0  # woken, nothing published
 
 
+def test_with_a_wake_interval_changes_in_a_burst_release_the_waiting_feeds_once() -> None:
+    """`judge serve --feed-interval`: the first change after a quiet interval releases the waiting streams at
+    once; the next ones within the interval are held for its end (one release for all of them), and a stream
+    that read before them is not released early by them. (The interval is an hour: "held" is certain.)"""
+    from judge.serve.services.events import EventBus
+
+    bus = EventBus(wake_interval_s=3600.0)
+
+    async def burst() -> tuple[bool, bool, int]:
+        seen = bus.generation
+        first = asyncio.create_task(bus.changed(seen, timeout_s=3600))
+        await asyncio.sleep(0)  # it waits
+        bus.notify()
+        await asyncio.wait_for(first, 60)  # released at once
+        seen = bus.generation
+        held = asyncio.create_task(bus.changed(seen, timeout_s=3600))
+        await asyncio.sleep(0)
+        bus.notify()
+        bus.notify()
+        for _ in range(20):  # the loop runs the release callbacks: none of them may release it
+            await asyncio.sleep(0)
+        held_now = not held.done()
+        held.cancel()
+        # a stream that saw less than what was released returns at once; one that saw the newest waits
+        await asyncio.wait_for(bus.changed(seen - 1, timeout_s=3600), 60)
+        late = asyncio.create_task(bus.changed(bus.generation, timeout_s=0.01))
+        await asyncio.wait_for(late, 60)  # only its own (short) timeout ends it
+        return held_now, late.done(), bus.generation - seen
+
+    assert asyncio.run(burst()) == (True, True, 2)
+
+
 def test_with_an_interval_a_new_board_is_made_at_most_once_per_interval() -> None:
     """`judge serve --board-interval`: within the interval of the last board made for a key, a newer change
     gets that board; after it, the newest. Without an interval every change makes a new board."""

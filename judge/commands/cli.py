@@ -20,7 +20,13 @@ from typing import TypeAlias
 from judge import __version__
 from judge.cluster import ClusterError
 from judge.commands.common import EXIT_JE, EXIT_OK, EXIT_USAGE, SelfTestFailed, UsageError
-from judge.commands.defaults import BOARD_INTERVAL_S, SERVE_NICENESS, default_jobs, non_negative_seconds
+from judge.commands.defaults import (
+    BOARD_INTERVAL_S,
+    FEED_INTERVAL_S,
+    SERVE_NICENESS,
+    default_jobs,
+    non_negative_seconds,
+)
 from judge.fuzz.options import FUZZ_SHRINK_TIME_S, LIVE_FUZZ_EXAMPLES, LIVE_FUZZ_SECONDS
 from judge.grade.options import FUZZ_SEED, GRADE_DB_NAME, PENALTY_MINUTES
 from judge.languages.table import LanguageError
@@ -288,6 +294,14 @@ def _serve_args(sub: Subcommands) -> None:
         help=f"at most one new scoreboard per SECONDS (default {BOARD_INTERVAL_S:g}; 0: a new one at every change): "
         "in a submission rush the board is ranked and drawn once per interval, not per submission; the event "
         "feed stays exact",
+    )
+    p.add_argument(
+        "--feed-interval",
+        type=non_negative_seconds,
+        default=FEED_INTERVAL_S,
+        metavar="SECONDS",
+        help=f"open event feeds are woken at most once per SECONDS (default {FEED_INTERVAL_S:g}; 0: at every "
+        "change) and get what was published meanwhile in one write: 500 feeds in a submission rush",
     )
     p.add_argument(
         "--forwarded-allow-ips",

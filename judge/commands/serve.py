@@ -173,6 +173,7 @@ def _judging(args: argparse.Namespace, spec: ClusterSpec | None, env: Environmen
             verify_at_once=VERIFY_AT_ONCE,
             tools=local_tools(packages, env),  # package versions made while serving (issue 33)
             board_interval_s=args.board_interval,
+            feed_interval_s=args.feed_interval,
         )
         describe = f"{args.jobs} judging worker(s)"
         if setup.fuzz:
@@ -194,6 +195,7 @@ def _judging(args: argparse.Namespace, spec: ClusterSpec | None, env: Environmen
         cluster_workers=judges.workers if isinstance(judges, ClusterJudges) else None,
         verify_at_once=VERIFY_AT_ONCE,
         board_interval_s=args.board_interval,
+        feed_interval_s=args.feed_interval,
     )
     describe = f"judging on the Dask cluster {spec.describe()} ({judges.slots()} judge slot(s) now)"
     return _JudgingChoice(judges_fn(judges, problems, languages), options, describe)

@@ -17,10 +17,9 @@ from starlette.responses import StreamingResponse
 
 from judge.serve.http.context import Ctx
 from judge.serve.services import feed
-from judge.serve.services.events import Cursor
+from judge.serve.services.events import RECHECK_S, Cursor
 
 KEEPALIVE_S = 120.0
-RECHECK_S = 5.0  # and how often the log is read anew anyway (once for every stream: services/events.EventLog)
 BATCH = 500
 
 

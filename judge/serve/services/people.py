@@ -96,10 +96,12 @@ def _change(server: Server, viewer: Viewer, now: float, store: Callable[[Writer,
             audit(w, viewer, now, entry.pop("action"), entry)
             after = stored_roster(server.package, w)
             ended = sync_accounts(w, after.accounts, server.auth.hasher)
-            for account_id in {*ended, *(after.disabled - before.disabled)}:
+            ended_sessions = {*ended, *(after.disabled - before.disabled)}
+            for account_id in ended_sessions:
                 sessions.end_all(w, account_id)
             publish_people(w, server.contest_with(after), now)
             stored = w.accounts()
+        server.session_cache.forget_accounts(ended_sessions)  # after the commit (SessionCache)
         server.roster.set(after)
         server.auth.reload(stored, after.disabled)
     server.bus.notify()

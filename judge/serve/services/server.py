@@ -68,6 +68,7 @@ class Server:
     roster: LiveRoster = field(default_factory=LiveRoster)  # the teams and accounts in force (people.py)
     printer: Printer = send_to_printer  # how a print-out reaches contest.yaml's print_command (printing.py)
     boards: BoardCache = field(default_factory=BoardCache)
+    session_cache: sessions.SessionCache = field(default_factory=sessions.SessionCache)  # the pages' sessions found
     stopping: threading.Event = field(default_factory=threading.Event)
     versions: CurrentPackages = field(default_factory=CurrentPackages)  # each problem's package in force (issue 33)
     tools: VersionTools = NO_TOOLS  # how new package versions reach the judge (versions.py)
@@ -154,6 +155,7 @@ class ServeOptions:
     cluster_workers: Callable[[], list[ClusterWorker]] | None = None  # a cluster's judge workers (judges page)
     tools: VersionTools = NO_TOOLS  # new package versions (issue 33): versions.local_tools when judging here
     board_interval_s: float = 0.0  # at most one new board per this long (`judge serve --board-interval`; board.py)
+    feed_interval_s: float = 0.0  # open feeds woken at most once per this long (`judge serve --feed-interval`)
     fuzz: LiveFuzz | None = None  # live fuzzing (`judge serve --fuzz`, issue 33): None, off
     on_counterexample: OnCounterexample | None = None  # told of each counterexample stored (the pages' notice)
 
@@ -260,7 +262,7 @@ def open_server(
     auth = Authenticator(
         accounts, hasher, clock, options.login_limits, roster.disabled, options.verify_at_once, store_rehash
     )
-    bus = EventBus(EventLog(storage))
+    bus = EventBus(EventLog(storage), wake_interval_s=options.feed_interval_s)
     timeline = Timeline(contest.info, storage, clock, bus)
     live = None if options.read_only else options.fuzz
     fuzzable = frozenset[str]()

@@ -17,6 +17,8 @@ import hashlib
 import hmac
 import re
 import secrets
+import threading
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from judge.serve.model.records import SessionRecord
@@ -25,6 +27,44 @@ from judge.serve.storage import Writer
 
 if TYPE_CHECKING:
     from judge.serve.services.server import Server
+
+
+class SessionCache:
+    """The sessions found, in memory, so that a page view (100 a second in a 500-team contest) reads no
+    storage (issue 32). Only sessions that exist are kept (a made-up cookie always reads storage), each
+    as stored: its expiry and verifier are checked on every use. Whatever ends sessions calls ``forget``
+    or ``forget_accounts`` after its commit; a lookup that read storage before that commit does not put
+    its (now ended) session back: it sees the epoch moved. Thread-safe."""
+
+    def __init__(self, size: int = 20_000) -> None:
+        self._size = size
+        self._lock = threading.Lock()
+        self._by_selector: dict[str, SessionRecord] = {}
+        self.epoch = 0
+
+    def get(self, selector: str) -> SessionRecord | None:
+        return self._by_selector.get(selector)
+
+    def put(self, record: SessionRecord, epoch: int) -> None:
+        """Keep ``record``, read when the epoch was ``epoch``, unless sessions ended since."""
+        with self._lock:
+            if epoch != self.epoch:
+                return
+            if len(self._by_selector) >= self._size:
+                self._by_selector.clear()
+            self._by_selector[record.selector] = record
+
+    def forget(self, selector: str) -> None:
+        with self._lock:
+            self.epoch += 1
+            self._by_selector.pop(selector, None)
+
+    def forget_accounts(self, account_ids: Iterable[str]) -> None:
+        ended = set(account_ids)
+        with self._lock:
+            self.epoch += 1
+            self._by_selector = {k: v for k, v in self._by_selector.items() if v.account_id not in ended}
+
 
 SESSION_S = 12 * 3600.0  # a session ends 12 h after the login, or at the logout, whichever comes first
 _COOKIE = re.compile(r"[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}")
@@ -60,8 +100,14 @@ def viewer_of(server: Server, cookie: str | None, now: float) -> Viewer:
         return PUBLIC
     assert cookie is not None
     selector, verifier = cookie.split(".")
-    with server.storage.read() as r:
-        stored = r.session(selector)
+    cache = server.session_cache
+    stored = cache.get(selector)
+    if stored is None:
+        epoch = cache.epoch
+        with server.storage.read() as r:
+            stored = r.session(selector)
+        if stored is not None:
+            cache.put(stored, epoch)
     if stored is None or stored.expires_s <= now or not hmac.compare_digest(stored.verifier_sha256, _sha256(verifier)):
         return PUBLIC
     return server.auth.viewer_of_account(stored.account_id) or PUBLIC
@@ -71,11 +117,14 @@ def log_out(server: Server, cookie: str | None) -> None:
     """End the cookie's session (nothing to do for the public's)."""
     if well_formed(cookie):
         assert cookie is not None
+        selector = cookie.split(".")[0]
         with server.storage.write() as w:
-            w.end_session(cookie.split(".")[0])
+            w.end_session(selector)
+        server.session_cache.forget(selector)
 
 
 def end_all(w: Writer, account_id: str) -> int:
     """End every session of the account, in the caller's transaction: the one call a password change, a
-    reset or a disabled account makes. Returns how many were ended."""
+    reset or a disabled account makes (which then, after its commit, has ``SessionCache.forget_accounts``
+    drop them from memory). Returns how many were ended."""
     return w.end_sessions(account_id)
