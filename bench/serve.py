@@ -236,6 +236,12 @@ def main() -> int:
     ap.add_argument("--rush-s", type=float, default=60.0, help="regional: every team submits once within this long")
     ap.add_argument("--board-rps", type=float, default=100.0, help="regional: public board requests per second")
     ap.add_argument("--poll-s", type=float, default=5.0, help="regional: each team's submissions page every so often")
+    ap.add_argument(
+        "--connection-per-request",
+        action="store_true",
+        help="regional: poll the pages and the board on a new connection per request (default: kept alive, as "
+        "browsers and HTTP client libraries do)",
+    )
     args = ap.parse_args()
     regional = args.scenario == "regional" or (args.scenario is None and args.teams >= 100)
 
@@ -255,7 +261,14 @@ def main() -> int:
 
         server = Server(contest, free_port(), args.jobs, work / "serve.log")
         plan = serve_regional.Plan(
-            args.teams, args.login_s, args.steady_s, args.rush_s, args.board_rps, args.poll_s, args.max_s
+            args.teams,
+            args.login_s,
+            args.steady_s,
+            args.rush_s,
+            args.board_rps,
+            args.poll_s,
+            args.max_s,
+            keep_alive=not args.connection_per_request,
         )
         print(f"contest {contest} ({contest_id})")
         return serve_regional.main(server, contest, passwords, contest_id, plan)

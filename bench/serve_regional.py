@@ -18,8 +18,12 @@ submission not stored, or a finished judgement a feed client never received; dup
 judged twice, or a feed client receiving the same finished judgement twice); the server's peak RSS and
 CPU share. Exit 1 if anything was lost or duplicated.
 
-The clients are one asyncio loop of plain HTTP/1.1 connections (one per request; the feeds kept open), so
-the load generator costs little of the machine the server runs on.
+The clients are one asyncio loop of plain HTTP/1.1 connections, so the load generator costs little of the
+machine the server runs on. The pages and the board are polled on kept-alive connections, as browsers and
+HTTP client libraries poll (a team's page on its own, the board's spectators from a pool that opens another
+when all are busy, so the load is what the plan says whatever the answers take);
+``--connection-per-request`` opens a new one for each request instead (the harsher load of the first runs).
+Logins and submissions each use a new connection; the feeds stay open.
 """
 
 from __future__ import annotations
@@ -73,6 +77,69 @@ async def request(port: int, method: str, path: str, headers: dict[str, str], bo
     return Reply(int(lines[0].split()[1]), out, rest)
 
 
+class Pool:
+    """Kept-alive connections, as a browser or an HTTP client library keeps them: a request takes an idle
+    one (or opens one when all are busy, so the load stays what the plan says whatever the answers take)
+    and gives it back after the answer; ``keep=False`` (``--connection-per-request``): one connection per
+    request, closed after it."""
+
+    def __init__(self, port: int, keep: bool) -> None:
+        self.port, self.keep = port, keep
+        self.idle: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = []
+
+    async def request(self, method: str, path: str, headers: dict[str, str], body: bytes = b"") -> Reply:
+        if not self.keep:
+            return await request(self.port, method, path, headers, body)
+        conn = self.idle.pop() if self.idle else await asyncio.open_connection("127.0.0.1", self.port)
+        try:
+            reply, alive = await _exchange(conn, method, path, headers, body)
+        except BaseException:
+            conn[1].close()
+            raise
+        if alive:
+            self.idle.append(conn)
+        else:
+            conn[1].close()
+        return reply
+
+    def close(self) -> None:
+        for _, writer in self.idle:
+            writer.close()
+        self.idle.clear()
+
+
+async def _exchange(
+    conn: tuple[asyncio.StreamReader, asyncio.StreamWriter],
+    method: str,
+    path: str,
+    headers: dict[str, str],
+    body: bytes,
+) -> tuple[Reply, bool]:
+    """One request on a kept-alive connection; whether the server keeps it open."""
+    reader, writer = conn
+    head = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", f"Content-Length: {len(body)}"]
+    head += [f"{k}: {v}" for k, v in headers.items()]
+    writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + body)
+    await writer.drain()
+    raw = await reader.readuntil(b"\r\n\r\n")
+    lines = raw.decode("latin-1").split("\r\n")
+    out: dict[str, list[str]] = defaultdict(list)
+    for h in lines[1:]:
+        if h:
+            k, _, v = h.partition(":")
+            out[k.strip().lower()].append(v.strip())
+    if out.get("transfer-encoding") == ["chunked"]:
+        parts = []
+        while n := int((await reader.readline()).split(b";")[0], 16):
+            parts.append((await reader.readexactly(n + 2))[:-2])
+        await reader.readline()
+        data = b"".join(parts)
+    else:
+        data = await reader.readexactly(int(out.get("content-length", ["0"])[0]))
+    alive = "close" not in [v.lower() for v in out.get("connection", [])]
+    return Reply(int(lines[0].split()[1]), out, data), alive
+
+
 def dechunk(data: bytes) -> bytes:
     out, i = [], 0
     while True:
@@ -105,6 +172,7 @@ class Run:
     passwords: dict[str, str]
     stop: asyncio.Event = field(default_factory=asyncio.Event)
     latency: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    when: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))  # per latency, when sent
     failures: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     acked: dict[int, str] = field(default_factory=dict)
     # per finished judgement id: its end_time, and when each feed client received it
@@ -115,17 +183,23 @@ class Run:
     feeds_open: int = 0
     at_stop: tuple[float, int, dict[str, float]] = field(default_factory=lambda: (0.0, 0, {}))  # when, feeds, judged
     feed_errors: list[str] = field(default_factory=list)
+    keep_alive: bool = True  # the pages and the board polled on kept-alive connections (Pool)
 
     async def timed(
-        self, kind: str, method: str, path: str, headers: dict[str, str], body: bytes = b""
+        self, kind: str, method: str, path: str, headers: dict[str, str], body: bytes = b"", pool: Pool | None = None
     ) -> Reply | None:
         t0 = time.perf_counter()
         try:
-            reply = await asyncio.wait_for(request(self.port, method, path, headers, body), TIMEOUT_S)
-        except (OSError, TimeoutError) as exc:
+            if pool is None:
+                exchange = request(self.port, method, path, headers, body)
+            else:
+                exchange = pool.request(method, path, headers, body)
+            reply = await asyncio.wait_for(exchange, TIMEOUT_S)
+        except (OSError, TimeoutError, asyncio.IncompleteReadError, ValueError) as exc:
             self.failures[f"{kind}: {type(exc).__name__}"] += 1
             return None
         self.latency[kind].append(time.perf_counter() - t0)
+        self.when[kind].append(time.monotonic() - run_t0[0])  # when it was sent (s into the run)
         if reply.status >= 400:
             self.failures[f"{kind}: {reply.status}"] += 1
         return reply
@@ -203,20 +277,26 @@ async def feed(run: Run, user: str) -> None:
 
 
 async def poll_submissions(run: Run, cookie: str, every_s: float) -> None:
+    """The team's submissions page refreshing (its browser keeps its connection: Pool)."""
+    browser = Pool(run.port, run.keep_alive)
     await asyncio.sleep(random.uniform(0, every_s))
-    while not run.stop.is_set():
-        await run.timed("submissions page", "GET", "/submissions?fragment=1", {"Cookie": cookie})
-        await asyncio.sleep(every_s)
+    try:
+        while not run.stop.is_set():
+            await run.timed("submissions page", "GET", "/submissions?fragment=1", {"Cookie": cookie}, pool=browser)
+            await asyncio.sleep(every_s)
+    finally:
+        browser.close()
 
 
 async def poll_board(run: Run, rps: float) -> None:
     """``rps`` requests a second, whatever their answers take (each in its own task)."""
     tasks: set[asyncio.Task[None]] = set()
     paths = (("board page", "/scoreboard"), ("board API", f"/api/contests/{run.cid}/scoreboard"))
+    spectators = Pool(run.port, run.keep_alive)
     n, t0 = 0, time.monotonic()
     while not run.stop.is_set():
         kind, path = paths[n % 2]
-        task = asyncio.create_task(_ignore(run.timed(kind, "GET", path, {})))
+        task = asyncio.create_task(_ignore(run.timed(kind, "GET", path, {}, pool=spectators)))
         tasks.add(task)
         task.add_done_callback(tasks.discard)
         n += 1
@@ -224,6 +304,7 @@ async def poll_board(run: Run, rps: float) -> None:
     for task in list(tasks):  # the run is over: what is still waiting is not counted
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
+    spectators.close()
 
 
 async def _ignore(coro) -> None:  # noqa: ANN001
@@ -289,6 +370,7 @@ class Plan:
     board_rps: float
     poll_s: float
     max_s: float
+    keep_alive: bool = True
 
 
 async def drive(run: Run, plan: Plan, db: Path) -> float:
@@ -362,6 +444,19 @@ def report(run: Run, plan: Plan, db: Path, wall_s: float, usage: tuple[float, fl
     for name, v in rows:
         cells = [f"{pct(v, q) * 1000:7.0f}ms" for q in (0.5, 0.99, 1.0)] if v else ["-".rjust(9)] * 3
         print(f"{name:34} {len(v):7d} {' '.join(cells)}")
+    rush = (plan.login_s + plan.steady_s, plan.login_s + plan.steady_s + plan.rush_s)
+    for name, kind in (("board page, in the rush", "board page"), ("board API, in the rush", "board API")):
+        v = [lat for lat, at in zip(run.latency[kind], run.when[kind], strict=True) if rush[0] <= at < rush[1]]
+        cells = [f"{pct(v, q) * 1000:7.0f}ms" for q in (0.5, 0.99, 1.0)] if v else ["-".rjust(9)] * 3
+        print(f"{name:34} {len(v):7d} {' '.join(cells)}")
+    slow = defaultdict(list)  # the board's worst seconds: a stall shows as one
+    for lat, at in zip(run.latency["board API"], run.when["board API"], strict=True):
+        slow[int(at)].append(lat)
+    worst = sorted(slow.items(), key=lambda kv: -max(kv[1]))[:5]
+    print(
+        "board API's worst seconds (s into the run: max): "
+        + ", ".join(f"{s}: {max(v) * 1000:.0f} ms" for s, v in worst)
+    )
     with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as con:
         stored = {r[0] for r in con.execute("SELECT id FROM submissions")}
         twice = con.execute(
@@ -399,12 +494,13 @@ def main(server, contest: Path, passwords: dict[str, str], contest_id: str, plan
     print(
         f"regional: {plan.teams} teams log in over {plan.login_s:g} s, feeds and submissions page every "
         f"{plan.poll_s:g} s, public board at {plan.board_rps:g}/s; rush: {plan.teams} submissions in the last "
-        f"{plan.rush_s:g} s (after {plan.steady_s:g} s steady); bound {plan.max_s:g} s"
+        f"{plan.rush_s:g} s (after {plan.steady_s:g} s steady); bound {plan.max_s:g} s; pages and board on "
+        + ("kept-alive connections" if plan.keep_alive else "a new connection per request")
     )
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}")
     print(f"server up in {server.start():.1f} s")
     db = contest / "contest.sqlite"
-    run = Run(server.port, contest_id, passwords)
+    run = Run(server.port, contest_id, passwords, keep_alive=plan.keep_alive)
     wall = asyncio.run(drive(run, plan, db))
     usage = proc_usage(server.proc.pid)
     server.stop()

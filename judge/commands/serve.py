@@ -5,16 +5,20 @@ from __future__ import annotations
 
 import argparse
 import fcntl
+import gc
 import io
 import ipaddress
+import logging
+import logging.handlers
 import os
+import queue
 import socket
 import stat
 import sys
 import time
 import zipfile
-from collections.abc import Mapping
-from contextlib import ExitStack
+from collections.abc import Iterator, Mapping
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, NoReturn
@@ -23,7 +27,7 @@ import judge
 from judge.cluster.coordinator import ClusterJudges, ClusterSpec
 from judge.commands.cluster import cluster_judges, cluster_spec
 from judge.commands.common import EXIT_OK, UsageError, make_environment
-from judge.commands.defaults import FUZZ_NICENESS
+from judge.commands.defaults import FUZZ_NICENESS, KEEP_ALIVE_S, SWITCH_INTERVAL_S
 from judge.fuzz.hooks import hooks_path
 from judge.grade.discovery import load_problems
 from judge.judging.identity import toolchain_languages
@@ -49,6 +53,31 @@ CLUSTER_THREADS = 256  # at most this many jobs wait on the cluster at once
 
 def _log(line: str) -> None:
     print(f"judge serve: {line}", file=sys.stderr, flush=True)
+
+
+class _Enqueue(logging.handlers.QueueHandler):
+    def prepare(self, record: logging.LogRecord) -> logging.LogRecord:
+        return record  # as it is: its handler formats it (uvicorn's access lines are made from its args)
+
+
+@contextmanager
+def _log_off_the_loop() -> Iterator[None]:
+    """uvicorn's lines (one per request) are written by a thread of its own, not on the event loop: a write
+    to the log gives up the GIL, and the loop waits to get it back while a worker thread draws a page."""
+    listeners = []
+    for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
+        logger = logging.getLogger(name)
+        if logger.handlers:
+            lines: queue.SimpleQueue[logging.LogRecord] = queue.SimpleQueue()
+            listeners.append(logging.handlers.QueueListener(lines, *logger.handlers, respect_handler_level=True))
+            logger.handlers = [_Enqueue(lines)]
+    for listener in listeners:
+        listener.start()
+    try:
+        yield
+    finally:
+        for listener in listeners:
+            listener.stop()  # writes what is queued
 
 
 def _listen(host: str, port: int) -> socket.socket:
@@ -297,9 +326,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
             log_level="info",
             timeout_graceful_shutdown=3,
             lifespan="on",
+            # a team's browser polls its pages every 2-10 s: it keeps its connection (uvicorn's 5 s would drop
+            # most between polls, and a new connection per request costs the event loop more than the page)
+            timeout_keep_alive=KEEP_ALIVE_S,
             proxy_headers=bool(proxies),
             forwarded_allow_ips=proxies or "",
         )
+        # what was loaded so far (the packages, the roster, the event log's copy) lives as long as the server:
+        # the garbage collector's full passes (each one stops every thread) no longer go through it
+        gc.freeze()
+        stack.enter_context(_log_off_the_loop())
+        stack.callback(sys.setswitchinterval, sys.getswitchinterval())
+        sys.setswitchinterval(SWITCH_INTERVAL_S)  # the loop waits less for the GIL after each system call
         try:
             uvicorn.Server(config).run(sockets=[sock])
         finally:

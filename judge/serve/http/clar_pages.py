@@ -18,7 +18,7 @@ from urllib.parse import urlencode
 from starlette.responses import Response
 
 from judge.serve.http.clar_views import item
-from judge.serve.http.web import Page, PageSpec, Redirect
+from judge.serve.http.web import CLAR_NOTICE, Page, PageSpec, Redirect
 from judge.serve.model.clarification import ClarificationRequest
 from judge.serve.model.errors import Refused
 from judge.serve.services import clarifications, documents
@@ -78,7 +78,7 @@ def ask(page: Page) -> Response:
 
 def notice(page: Page) -> Response:
     """The header's part (a fragment): the link with the count, and the newest unread one (teams)."""
-    return page.render("serve/_clar_notice.html")
+    return page.render(CLAR_NOTICE)
 
 
 # ------------------------------------------------------------------------------------------------ the jury

@@ -14,7 +14,7 @@ from starlette.responses import Response
 
 from judge.serve.http.context import number_id
 from judge.serve.http.fuzz_views import counterexample_row, shown_bytes
-from judge.serve.http.web import Page, PageSpec
+from judge.serve.http.web import FUZZ_NOTICE, Page, PageSpec
 from judge.serve.model.errors import Refused
 from judge.serve.services import fuzzing
 
@@ -63,7 +63,7 @@ def _download(part: str) -> Callable[[Page], Response]:
 def notice(page: Page) -> Response:
     """The header's Fuzzing link with its notice, again (live.js polls it on the jury's pages)."""
     page.need_staff()
-    return page.render("serve/_fuzzing_notice.html")
+    return page.render(FUZZ_NOTICE)
 
 
 FUZZ_PAGES: tuple[PageSpec, ...] = (

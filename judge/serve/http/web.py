@@ -127,12 +127,23 @@ class Page:
             "judge_version": __version__,
             "path": self.params.get("_path", ""),
             "start_at": None if server.contest.info.start_s is None else format_time(server.contest.info.start_s),
-            "clar_notice": notice_context(self),
-            "fuzz_notice": fuzz_notice_context(self),  # the jury's only (None for anyone else)
+            # the header's notices (each read from storage) are drawn by the pages' layout and by their own
+            # fragments only: not by the other fragments live.js polls (issue 32: a team's page every 2-5 s)
+            "clar_notice": notice_context(self) if _shows(template, CLAR_NOTICE) else None,
+            "fuzz_notice": fuzz_notice_context(self) if _shows(template, FUZZ_NOTICE) else None,  # the jury's only
             "status": status_line(server, self.now),
         }
         html = self.env.get_template(template).render({**base, **context})
         return HTMLResponse(html, status_code=status)
+
+
+CLAR_NOTICE, FUZZ_NOTICE = "serve/_clar_notice.html", "serve/_fuzzing_notice.html"
+
+
+def _shows(template: str, notice: str) -> bool:
+    """Whether ``template`` draws ``notice``: a whole page (its layout does) or that notice's fragment; the
+    other fragments (``serve/_*.html``) do not."""
+    return not template.startswith("serve/_") or template == notice
 
 
 def _clock(seconds: float) -> str:

@@ -88,9 +88,7 @@ class Cursor:
 
 def line(event: EventRecord, token: int) -> str:
     """One line of the NDJSON feed."""
-    return (
-        f'{{"type":{json.dumps(event.type)},"id":{json.dumps(event.obj_id)},"data":{event.data},"token":"{token}"}}\n'
-    )
+    return f'{event.feed_head}{token}"}}\n'
 
 
 class EventSource(Protocol):
