@@ -77,6 +77,9 @@ async def request(port: int, method: str, path: str, headers: dict[str, str], bo
     return Reply(int(lines[0].split()[1]), out, rest)
 
 
+Conn = tuple[asyncio.StreamReader, asyncio.StreamWriter]
+
+
 class Pool:
     """Kept-alive connections, as a browser or an HTTP client library keeps them: a request takes an idle
     one (or opens one when all are busy, so the load stays what the plan says whatever the answers take)
@@ -85,12 +88,24 @@ class Pool:
 
     def __init__(self, port: int, keep: bool) -> None:
         self.port, self.keep = port, keep
-        self.idle: list[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = []
+        self.idle: list[Conn] = []
 
     async def request(self, method: str, path: str, headers: dict[str, str], body: bytes = b"") -> Reply:
         if not self.keep:
             return await request(self.port, method, path, headers, body)
-        conn = self.idle.pop() if self.idle else await asyncio.open_connection("127.0.0.1", self.port)
+        while self.idle:
+            conn = self.idle.pop()
+            try:
+                return await self._on(conn, method, path, headers, body)
+            except (OSError, asyncio.IncompleteReadError):
+                # the server closed it while it was idle (its keep-alive timeout): as HTTP clients do with a
+                # request that changes nothing, try again on another connection
+                if method != "GET":
+                    raise
+        conn = await asyncio.open_connection("127.0.0.1", self.port)
+        return await self._on(conn, method, path, headers, body)
+
+    async def _on(self, conn: Conn, method: str, path: str, headers: dict[str, str], body: bytes) -> Reply:
         try:
             reply, alive = await _exchange(conn, method, path, headers, body)
         except BaseException:
@@ -108,13 +123,7 @@ class Pool:
         self.idle.clear()
 
 
-async def _exchange(
-    conn: tuple[asyncio.StreamReader, asyncio.StreamWriter],
-    method: str,
-    path: str,
-    headers: dict[str, str],
-    body: bytes,
-) -> tuple[Reply, bool]:
+async def _exchange(conn: Conn, method: str, path: str, headers: dict[str, str], body: bytes) -> tuple[Reply, bool]:
     """One request on a kept-alive connection; whether the server keeps it open."""
     reader, writer = conn
     head = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", f"Content-Length: {len(body)}"]

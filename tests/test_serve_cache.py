@@ -317,3 +317,29 @@ def test_with_an_interval_a_new_board_is_made_at_most_once_per_interval() -> Non
     exact = BoardCache(clock=lambda: now[0])
     assert [ask(exact, "public", (n, 0))[0]["as_of"] for n in (4, 5, 5, 6)] == [(4, 0), (5, 0), (5, 0), (6, 0)]
     assert made[3:] == [(4, 0), (5, 0), (6, 0)]
+
+
+def test_a_session_read_before_it_ended_is_not_kept_after() -> None:
+    """The page sessions kept in memory never outlive the table: ``forget``/``forget_accounts`` (called after
+    the commit that ends them) drop them, and a lookup that read the session before that commit cannot put
+    it back afterwards (its epoch is older)."""
+    from judge.serve.model.records import SessionRecord
+    from judge.serve.services.sessions import SessionCache
+
+    cache = SessionCache(size=2)
+    a = SessionRecord("sa", "va", "team1", 0.0, 100.0)
+    b = SessionRecord("sb", "vb", "team2", 0.0, 100.0)
+    epoch = cache.epoch
+    cache.put(a, epoch)
+    cache.put(b, epoch)
+    assert cache.get("sa") == a and cache.get("sb") == b
+    late = cache.epoch  # a lookup reads the table now ...
+    cache.forget_accounts(["team1"])  # ... while a reset ends team1's sessions
+    cache.put(a, late)  # ... and puts what it read: refused
+    assert cache.get("sa") is None and cache.get("sb") == b
+    cache.forget("sb")
+    assert cache.get("sb") is None
+    cache.put(a, cache.epoch)
+    cache.put(b, cache.epoch)
+    cache.put(SessionRecord("sc", "vc", "team3", 0.0, 100.0), cache.epoch)  # full: starts again
+    assert cache.get("sc") is not None and cache.get("sa") is None

@@ -151,6 +151,7 @@ def test_disabling_an_account(api: Api, server: Server) -> None:
 
 def test_reset_password(api: Api, server: Server) -> None:
     page = login(server, "team1")
+    assert page.get("/submissions").status_code == 200  # the session is found (and kept in memory)
     r = post(api, "accounts/team1/reset-password")
     assert r.status_code == 200 and r.headers["cache-control"] == "no-store"
     password = r.json()["password"]

@@ -335,6 +335,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         # what was loaded so far (the packages, the roster, the event log's copy) lives as long as the server:
         # the garbage collector's full passes (each one stops every thread) no longer go through it
         gc.freeze()
+        stack.callback(gc.unfreeze)
         stack.enter_context(_log_off_the_loop())
         stack.callback(sys.setswitchinterval, sys.getswitchinterval())
         sys.setswitchinterval(SWITCH_INTERVAL_S)  # the loop waits less for the GIL after each system call
