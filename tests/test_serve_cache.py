@@ -343,3 +343,48 @@ def test_a_session_read_before_it_ended_is_not_kept_after() -> None:
     cache.put(b, cache.epoch)
     cache.put(SessionRecord("sc", "vc", "team3", 0.0, 100.0), cache.epoch)  # full: starts again
     assert cache.get("sc") is not None and cache.get("sa") is None
+
+
+def test_with_an_interval_requests_get_the_last_board_while_a_new_one_is_made() -> None:
+    """In a rush a new board takes a while to rank and draw: with an interval the requests that ask
+    meanwhile get the last board (and what was made of it) at once instead of each holding a worker thread
+    until it is done; without an interval they wait for the new one (exact)."""
+    import threading
+
+    from judge.serve.services.board import BoardCache, Ranked
+
+    now = [100.0]
+    cache = BoardCache(interval_s=1.0, clock=lambda: now[0])
+    old = cache.rows("public", (1,), lambda: Ranked([{"as_of": 1}]))
+    assert old.derived("json", lambda: "old json") == "old json"
+    now[0] += 5.0  # the interval is over: the next change makes a new board
+    started, release = threading.Event(), threading.Event()
+
+    def slow() -> Ranked:
+        started.set()
+        assert release.wait(60)
+        return Ranked([{"as_of": 2}])
+
+    maker = threading.Thread(target=lambda: cache.rows("public", (2,), slow))
+    maker.start()
+    assert started.wait(60)
+    assert cache.rows("public", (3,), lambda: Ranked([{"as_of": 3}])) is old  # not made twice, not waited for
+    release.set()
+    maker.join(60)
+    new = cache.rows("public", (2,), lambda: Ranked([{"as_of": "again"}]))
+    assert new.rows == [{"as_of": 2}] and new.previous == [old]
+    # while the new board's JSON is being made, the others get the last board's
+    making, done = threading.Event(), threading.Event()
+
+    def slow_json() -> str:
+        making.set()
+        assert done.wait(60)
+        return "new json"
+
+    drawer = threading.Thread(target=lambda: new.derived("json", slow_json))
+    drawer.start()
+    assert making.wait(60)
+    assert new.derived("json", lambda: "made twice") == "old json"
+    done.set()
+    drawer.join(60)
+    assert new.derived("json", lambda: "made twice") == "new json"

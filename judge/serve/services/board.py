@@ -42,16 +42,27 @@ class Ranked:
     standings: Standings | None = None
     memo: dict[Hashable, Any] = field(default_factory=dict, compare=False, repr=False)
     _making: threading.Lock = field(default_factory=threading.Lock, compare=False, repr=False)
+    # the board this one replaced, when a board may lag (BoardCache's interval): what it made is served
+    # while this one makes the same (at most one: BoardCache drops the older link)
+    previous: list[Ranked] = field(default_factory=list, compare=False, repr=False)
 
     def derived(self, key: Hashable, make: Callable[[], Any]) -> Any:
-        """``make()``, once per board and key: the requests that ask while it is being made wait for it (100
-        board polls a second right after a change would otherwise each make it at once: issue 32)."""
+        """``make()``, once per board and key: made by the first request that asks (100 board polls a second
+        right after a change would otherwise each make it at once: issue 32); the others get the previous
+        board's meanwhile when there is one, else wait for it."""
         if key in self.memo:
             return self.memo[key]
-        with self._making:
+        if not self._making.acquire(blocking=False):
+            before = self.previous[0] if self.previous else None
+            if before is not None and key in before.memo:
+                return before.memo[key]
+            self._making.acquire()
+        try:
             if key not in self.memo:
                 self.memo[key] = make()
             return self.memo[key]
+        finally:
+            self._making.release()
 
 
 class BoardCache:
@@ -66,7 +77,10 @@ class BoardCache:
     ``clock``) for the same key but older changes is served as it is. In a submission rush every submission
     and every judgement is a change (16 a second at 500 teams), and each new board is ranked, written as
     JSON and drawn as HTML for 500 teams: at most one new board per interval bounds that work, and a board
-    is never more than one interval behind the event feed (which is exact)."""
+    is never more than one interval behind the event feed (which is exact). With an interval, the requests
+    that ask while a new board is being made get the last one (and its JSON and HTML) instead of waiting
+    for it: in a rush 100 polls a second would otherwise each hold a worker thread for as long as the
+    ranking and drawing take, and the other requests would queue for a thread."""
 
     def __init__(self, size: int = 8, interval_s: float = 0.0, clock: Callable[[], float] = time.monotonic) -> None:
         self._size = size
@@ -76,6 +90,7 @@ class BoardCache:
         self._rows: OrderedDict[Hashable, Ranked] = OrderedDict()
         self._recent: dict[Hashable, tuple[float, tuple[int, ...], Ranked]] = {}  # key -> the newest board made
         self._computing: dict[Hashable, threading.Lock] = {}  # one computation per key at a time
+        self._busy: set[Hashable] = set()  # with an interval: the keys a board is being made for
 
     def clear(self) -> None:
         """Forget every board (each is computed anew when next asked for)."""
@@ -86,7 +101,8 @@ class BoardCache:
     def rows(self, key: Hashable, changes: tuple[int, ...], compute: Callable[[], Ranked]) -> Ranked:
         """The board for ``key`` as of ``changes`` (the newest board-changing events): computed by the first
         request that asks; those asking meanwhile wait for it rather than compute it too (single flight: a
-        change under 100 polls a second is ranked once); within ``interval_s`` of the last, that one."""
+        change under 100 polls a second is ranked once), or with an interval get the last one; within
+        ``interval_s`` of the last, that one."""
         full = (key, changes)
         with self._lock:
             if full in self._rows:
@@ -99,8 +115,19 @@ class BoardCache:
                 and all(a <= b for a, b in zip(recent[1], changes, strict=True))
             ):
                 return recent[2]
+            mine = False
+            if self._interval_s > 0 and recent is not None:
+                if key in self._busy:
+                    return recent[2]  # being made: the last one meanwhile
+                self._busy.add(key)
+                mine = True
             computing = self._computing.setdefault(full, threading.Lock())
-        return self._compute(full, computing, compute)
+        try:
+            return self._compute(full, computing, compute)
+        finally:
+            if mine:
+                with self._lock:
+                    self._busy.discard(key)
 
     def _fresh(self, made_s: float) -> bool:
         return self._interval_s > 0 and self._clock() - made_s < self._interval_s
@@ -117,6 +144,10 @@ class BoardCache:
                 made_s = self._clock()
                 rows = compute()
                 with self._lock:
+                    before = self._recent.get(key)
+                    if self._interval_s > 0 and before is not None and before[2] is not rows:
+                        rows.previous[:] = [before[2]]  # its JSON and HTML, while this one's are made
+                        before[2].previous.clear()
                     self._rows[full] = rows
                     self._recent[key] = (made_s, changes, rows)
                     while len(self._rows) > self._size:
