@@ -10,7 +10,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 from serve_channels import Browser, LoopApi, log_in
@@ -388,3 +388,64 @@ def test_with_an_interval_requests_get_the_last_board_while_a_new_one_is_made() 
     done.set()
     drawer.join(60)
     assert new.derived("json", lambda: "made twice") == "new json"
+
+
+TEAM_IDS = ("t1", "t2", "t3")
+
+
+@st.composite
+def audiences(draw: st.DrawFn) -> Any:
+    from judge.serve.model.records import Audience, Scope
+
+    scope = draw(st.sampled_from(list(Scope)))
+    return Audience(
+        scope,
+        draw(st.sampled_from((None, *TEAM_IDS))),
+        draw(st.booleans()),
+        tuple(draw(st.sets(st.sampled_from(TEAM_IDS)))),
+        draw(st.booleans()),
+    )
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(audiences(), max_size=30), st.integers(0, 3), st.integers(1, 40))
+def test_a_stretch_gives_each_viewer_what_asking_each_event_gives(auds: list[Any], skip: int, limit: int) -> None:
+    """The feeds of those who are not staff read a stretch of the log grouped once for all of them
+    (services/events.Stretch): each gets exactly the events visibility.sees_audience lets it see, in order,
+    numbered on from its own token; the cursor and "more" are what reading event by event gives."""
+    from judge.serve.model.records import EventRecord
+    from judge.serve.model.viewer import PUBLIC, Role, Viewer
+    from judge.serve.services.events import Cursor, lines_after, lines_in, stretch_of
+    from judge.serve.visibility import Sight
+
+    events = [EventRecord(i + 1, "runs", str(i), "{}", a, 0.0) for i, a in enumerate(auds)]
+
+    class Source:
+        def events(self, after: int, n: int) -> list[EventRecord]:
+            return [e for e in events if e.id > after][:n]
+
+    viewers = [PUBLIC, *(Viewer(Role.TEAM, f"a{t}", f"u{t}", t) for t in TEAM_IDS)]
+    after = min(skip, len(events))
+    stretch = stretch_of(Source().events(after, limit), after, limit)
+    for viewer in viewers:
+        sight = Sight(viewer, None, 0.0)  # type: ignore[arg-type]  # the audience decides, not the phase
+        cursor = Cursor(after, 7)
+        assert lines_in(stretch, cursor, viewer.team_id) == lines_after(Source(), cursor, sight, limit)
+        # and the rule as it reads for those not staff (issue 27's, before it was grouped: visibility.reach)
+        expected = [e.id for e in Source().events(after, limit) if _rule(viewer.team_id, e.audience)]
+        assert [e.id for e in stretch.seen_by(viewer.team_id)] == expected
+
+
+def _rule(team_id: str | None, a: Any) -> bool:
+    from judge.serve.model.records import Scope
+
+    own = team_id is not None and team_id == a.team_id
+    if a.scope is Scope.PUBLIC:
+        return not a.frozen or own
+    if a.scope is Scope.OWNER:
+        return own
+    if a.scope is Scope.TEAMS:
+        return team_id is not None and team_id in a.team_ids
+    if a.scope is Scope.OTHERS:
+        return team_id is None or team_id not in a.team_ids
+    return False

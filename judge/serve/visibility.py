@@ -218,15 +218,38 @@ def sees_audience(s: Sight, a: Audience) -> bool:
     never change."""
     if s.staff:
         return a.staff
-    if a.scope is Scope.PUBLIC:
-        return not a.frozen or s.own(a.team_id)
-    if a.scope is Scope.OWNER:
-        return s.own(a.team_id)
+    return reach(a).includes(s.viewer.team_id)
+
+
+@dataclass(frozen=True)
+class Reach:
+    """Which of those who are not staff an audience reaches: the teams named (``but`` False), or everyone
+    but them (``but`` True); the public is the team None. The event feed groups a stretch of the log by it
+    once for all open feeds (services/events.py) instead of asking each event for each feed."""
+
+    teams: frozenset[str] = frozenset()
+    but: bool = False
+
+    def includes(self, team_id: str | None) -> bool:
+        if self.but:
+            return team_id not in self.teams
+        return team_id is not None and team_id in self.teams
+
+
+EVERYBODY, NOBODY = Reach(but=True), Reach()
+
+
+def reach(a: Audience) -> Reach:
+    """Whom of those not staff an event published for ``a`` reaches (sees_audience's rule for them)."""
+    if a.scope is Scope.PUBLIC and not a.frozen:
+        return EVERYBODY
+    if a.scope in (Scope.PUBLIC, Scope.OWNER):  # frozen, or the owner's: its team only
+        return NOBODY if a.team_id is None else Reach(frozenset((a.team_id,)))
     if a.scope is Scope.TEAMS:
-        return s.viewer.team_id is not None and s.viewer.team_id in a.team_ids
+        return Reach(frozenset(a.team_ids))
     if a.scope is Scope.OTHERS:
-        return s.viewer.team_id is None or s.viewer.team_id not in a.team_ids
-    return False
+        return Reach(frozenset(a.team_ids), but=True)
+    return NOBODY
 
 
 # --------------------------------------------------------------------------------------------- clarifications

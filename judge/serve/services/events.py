@@ -11,13 +11,14 @@ import bisect
 import json
 import threading
 import time
+from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from judge.serve.model.records import Audience, EventRecord, NewEvent
 from judge.serve.storage import Reader, Storage, Writer
-from judge.serve.visibility import EVERYONE, Sight, sees_audience, sees_event
+from judge.serve.visibility import EVERYBODY, EVERYONE, Reach, Sight, reach, sees_audience, sees_event
 
 RECHECK_S = 5.0  # the copy in memory is read anew at least this often while feeds or boards are asked for:
 # a change committed by another process (or without a notify) is found this way
@@ -110,6 +111,52 @@ def lines_after(r: EventSource, cursor: Cursor, sight: Sight, limit: int = 1000)
     return out, Cursor(events[-1].id if events else cursor.event_id, token), len(events) == limit
 
 
+@dataclass(frozen=True)
+class Stretch:
+    """The events after ``after`` read at once (at most ``limit``: ``full`` when that many), grouped by
+    whom of those not staff they reach (visibility.reach): made once for all the open feeds that read the
+    same stretch (issue 32: 500 feeds, and a judgement publishes an event per test, for its team only),
+    instead of asking each event for each feed."""
+
+    last: int  # the last event's id (``after`` when there is none)
+    full: bool
+    everyone: tuple[EventRecord, ...]
+    only: Mapping[str, tuple[EventRecord, ...]]  # the events some teams only see, per team
+    but: tuple[tuple[EventRecord, Reach], ...]  # the events everyone but some teams see
+
+    def seen_by(self, team_id: str | None) -> list[EventRecord]:
+        """The events the team (None: the public) sees, in the log's order."""
+        own = self.only.get(team_id, ()) if team_id is not None else ()
+        rest = [e for e, r in self.but if r.includes(team_id)]
+        if not own and not rest:
+            return list(self.everyone)
+        return sorted((*self.everyone, *own, *rest), key=lambda e: e.id)
+
+
+def stretch_of(events: Sequence[EventRecord], after: int, limit: int) -> Stretch:
+    everyone: list[EventRecord] = []
+    only: dict[str, list[EventRecord]] = defaultdict(list)
+    but: list[tuple[EventRecord, Reach]] = []
+    for e in events:
+        r = reach(e.audience)
+        if r is EVERYBODY:
+            everyone.append(e)
+        elif r.but:
+            but.append((e, r))
+        else:
+            for team_id in r.teams:
+                only[team_id].append(e)
+    last = events[-1].id if events else after
+    return Stretch(last, len(events) == limit, tuple(everyone), {t: tuple(v) for t, v in only.items()}, tuple(but))
+
+
+def lines_in(stretch: Stretch, cursor: Cursor, team_id: str | None) -> tuple[list[str], Cursor, bool]:
+    """``lines_after`` for a viewer who is not staff (a team, or the public: None), from a stretch."""
+    seen = stretch.seen_by(team_id)
+    out = [line(e, cursor.token + i) for i, e in enumerate(seen, 1)]
+    return out, Cursor(stretch.last, cursor.token + len(seen)), stretch.full
+
+
 def all_lines(r: Reader, sight: Sight) -> list[str]:
     """Every feed line the viewer may see, from the beginning."""
     out: list[str] = []
@@ -156,6 +203,7 @@ class EventLog:
         self._events: list[EventRecord] = []
         self._floor: int | None = None  # the events after this id are all in memory (None: not read yet)
         self._newest: dict[str, int] = {}  # per event type, the newest event read (kept when it is dropped)
+        self._stretches: OrderedDict[tuple[int, int, int], Stretch] = OrderedDict()  # the last few made
         self.refreshed_at = 0.0  # time.monotonic() of the last refresh
 
     def refresh(self) -> None:
@@ -201,6 +249,21 @@ class EventLog:
         storage read per request."""
         with self._lock:
             return tuple(self._newest.get(k, 0) for k in kinds)
+
+    def stretch(self, after: int, limit: int) -> Stretch | None:
+        """The events after ``after`` (at most ``limit``) grouped by whom they reach, made once for every
+        feed that asks for the same ones; None when they are not all in memory."""
+        with self._lock:
+            if self._floor is None or after < self._floor:
+                return None
+            key = (after, limit, self._ids[-1] if self._ids else self._floor)
+            made = self._stretches.get(key)
+            if made is None:
+                i = bisect.bisect_right(self._ids, after)
+                made = self._stretches[key] = stretch_of(self._events[i : i + limit], after, limit)
+                if len(self._stretches) > 32:
+                    self._stretches.popitem(last=False)
+            return made
 
     def events(self, after: int, limit: int) -> list[EventRecord]:
         with self._lock:

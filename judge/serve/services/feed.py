@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from judge.serve.model.errors import Refused
 from judge.serve.model.viewer import Viewer
-from judge.serve.services.events import Cursor, lines_after, locate
+from judge.serve.services.events import Cursor, lines_after, lines_in, locate
 
 if TYPE_CHECKING:
     from judge.serve.services.server import Server
@@ -38,6 +38,9 @@ def next_lines(server: Server, viewer: Viewer, cursor: Cursor, limit: int) -> tu
     sight = server.sight(viewer, server.clock.now())
     log = server.bus.log
     if log is not None:
+        stretch = None if sight.staff else log.stretch(cursor.event_id, limit)
+        if stretch is not None:  # grouped once for all the feeds that read it
+            return lines_in(stretch, cursor, viewer.team_id)
         return lines_after(log, cursor, sight, limit)
     with server.storage.read() as r:
         return lines_after(r, cursor, sight, limit)
