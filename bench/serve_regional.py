@@ -193,6 +193,7 @@ class Run:
     at_stop: tuple[float, int, dict[str, float]] = field(default_factory=lambda: (0.0, 0, {}))  # when, feeds, judged
     feed_errors: list[str] = field(default_factory=list)
     keep_alive: bool = True  # the pages and the board polled on kept-alive connections (Pool)
+    client_lag: list[tuple[float, float]] = field(default_factory=list)  # (how late, when) of this loop's ticks
 
     async def timed(
         self, kind: str, method: str, path: str, headers: dict[str, str], body: bytes = b"", pool: Pool | None = None
@@ -207,8 +208,9 @@ class Run:
         except (OSError, TimeoutError, asyncio.IncompleteReadError, ValueError) as exc:
             self.failures[f"{kind}: {type(exc).__name__}"] += 1
             return None
-        self.latency[kind].append(time.perf_counter() - t0)
-        self.when[kind].append(time.monotonic() - run_t0[0])  # when it was sent (s into the run)
+        took = time.perf_counter() - t0
+        self.latency[kind].append(took)
+        self.when[kind].append(time.monotonic() - took - run_t0[0])  # when it was sent (s into the run)
         if reply.status >= 400:
             self.failures[f"{kind}: {reply.status}"] += 1
         return reply
@@ -316,6 +318,15 @@ async def poll_board(run: Run, rps: float) -> None:
     spectators.close()
 
 
+async def loop_lag(run: Run) -> None:
+    """How late this client's own loop wakes (a stall here would inflate every latency it measures)."""
+    while True:
+        t0 = time.monotonic()
+        await asyncio.sleep(0.1)
+        late = time.monotonic() - t0 - 0.1
+        run.client_lag.append((late, t0 - run_t0[0]))
+
+
 async def _ignore(coro) -> None:  # noqa: ANN001
     await coro
 
@@ -387,6 +398,7 @@ async def drive(run: Run, plan: Plan, db: Path) -> float:
     run_t0[0] = time.monotonic()
     rush_from = plan.login_s + plan.steady_s
     board = asyncio.create_task(poll_board(run, plan.board_rps))
+    ticker = asyncio.create_task(loop_lag(run))
     users = [f"team{n}" for n in range(1, plan.teams + 1)]
     random.Random(32).shuffle(users)
     teams = [
@@ -409,6 +421,7 @@ async def drive(run: Run, plan: Plan, db: Path) -> float:
     for task in teams:  # a team still waiting for an answer at the end is not waited for
         task.cancel()
     await asyncio.gather(board, *teams, return_exceptions=True)
+    ticker.cancel()
     return time.monotonic() - run_t0[0]
 
 
@@ -466,6 +479,8 @@ def report(run: Run, plan: Plan, db: Path, wall_s: float, usage: tuple[float, fl
         "board API's worst seconds (s into the run: max): "
         + ", ".join(f"{s}: {max(v) * 1000:.0f} ms" for s, v in worst)
     )
+    lag = max(run.client_lag, default=(0.0, 0.0))
+    print(f"this client's own loop: at most {lag[0] * 1000:.0f} ms late (at {lag[1]:.0f} s into the run)")
     with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as con:
         stored = {r[0] for r in con.execute("SELECT id FROM submissions")}
         twice = con.execute(

@@ -14,7 +14,7 @@ import os
 
 SERVE_NICENESS = 10  # `judge serve`: the runs' nice value; judging yields the CPU to the web server (docs/serve.md)
 BOARD_INTERVAL_S = 1.0  # `judge serve --board-interval`: at most one new scoreboard per second (docs/serve.md)
-FEED_INTERVAL_S = 0.25  # `judge serve --feed-interval`: open event feeds woken at most 4 times a second (docs/serve.md)
+FEED_INTERVAL_S = 0.5  # `judge serve --feed-interval`: open event feeds woken at most twice a second (docs/serve.md)
 KEEP_ALIVE_S = 30  # `judge serve`: an idle kept-alive connection is closed after this long (nginx: 75 s)
 SWITCH_INTERVAL_S = 0.001  # `judge serve`: how long a thread keeps the GIL from the event loop (Python: 5 ms)
 FUZZ_NICENESS = 19  # `judge serve --fuzz`: live fuzzing's runs, the lowest priority: judging wins the CPU

@@ -298,15 +298,24 @@ class EventBus:
         self._released: dict[asyncio.AbstractEventLoop, int] = {}
         self._released_at: dict[asyncio.AbstractEventLoop, float] = {}
         self._scheduled: set[asyncio.AbstractEventLoop] = set()
+        self._ticking: set[asyncio.AbstractEventLoop] = set()  # the loops whose next tick is scheduled
 
-    async def changed(self, seen: int, timeout_s: float) -> None:
+    async def changed(self, seen: int, timeout_s: float | None = None) -> None:
         """Return when a generation after ``seen`` was released to this loop's streams (or ``wake`` was
-        called), or after ``timeout_s``. On an event loop."""
+        called), or after ``timeout_s``; None: or at the loop's next tick, every RECHECK_S for all the
+        streams waiting on it (a timer per wait, 500 feeds waking a few times a second, costs the loop more
+        than the waits). On an event loop."""
         loop = asyncio.get_running_loop()
         if self._released.setdefault(loop, self._generation) > seen:
             return
         with self._woken_lock:
             woken = self._woken.setdefault(loop, asyncio.Event())
+        if timeout_s is None:
+            if loop not in self._ticking:
+                self._ticking.add(loop)
+                loop.call_later(RECHECK_S, self._tick, loop)
+            await woken.wait()
+            return
         try:
             async with asyncio.timeout(timeout_s):  # no task of its own per wait (wait_for makes one)
                 await woken.wait()
@@ -332,6 +341,13 @@ class EventBus:
         elif loop not in self._scheduled:
             self._scheduled.add(loop)
             loop.call_at(due, self._release, loop)
+
+    def _tick(self, loop: asyncio.AbstractEventLoop) -> None:  # on ``loop``
+        self._ticking.discard(loop)
+        with self._woken_lock:
+            woken = self._woken.pop(loop, None)
+        if woken is not None:
+            woken.set()
 
     def _release(self, loop: asyncio.AbstractEventLoop) -> None:  # on ``loop``
         self._scheduled.discard(loop)
