@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fakes import FakeRunner
@@ -46,3 +47,14 @@ def put(root: Path, contestant: str, name: str, source: Path | str) -> None:
         shutil.copy(source, dst)
     else:
         dst.write_text(source)
+
+
+@pytest.fixture
+def servers() -> Iterator[list[Any]]:
+    """The `judge serve` processes a test started (each with a ``proc``): killed at its end if still running."""
+    started: list[Any] = []
+    yield started
+    for s in started:
+        if s.proc.poll() is None:
+            s.proc.kill()
+            s.proc.wait()

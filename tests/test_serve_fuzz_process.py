@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import base64
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -27,16 +26,6 @@ from judge.serve.model.upload import pack
 
 ADD = Path(__file__).parent / "fixtures_fuzz"
 WRONG = ADD / "add" / "submissions" / "fuzz_bugs" / "wa_big_both.py"  # wrong when both numbers are over 100
-
-
-@pytest.fixture
-def servers() -> Iterator[list[Serve]]:
-    started: list[Serve] = []
-    yield started
-    for s in started:
-        if s.proc.poll() is None:
-            s.proc.kill()
-            s.proc.wait()
 
 
 def test_judge_serve_fuzz_flags_a_wrong_but_accepted_submission(

@@ -12,7 +12,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -109,16 +109,6 @@ class Serve:
 @pytest.fixture
 def contest(tmp_path: Path, sandbox_runner: Runner) -> Path:
     return write_contest(tmp_path / "contest", start=format_time(time.time() - 60))
-
-
-@pytest.fixture
-def servers() -> Iterator[list[Serve]]:
-    started: list[Serve] = []
-    yield started
-    for s in started:
-        if s.proc.poll() is None:
-            s.proc.kill()
-            s.proc.wait()
 
 
 def final(server: Serve, sid: str) -> list[dict[str, Any]]:
