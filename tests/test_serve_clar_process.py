@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 from serve_fixtures import PASSWORDS
-from test_serve_process import Serve, contest, servers, wait_for  # noqa: F401 - fixtures
+from test_serve_process import Serve, contest, wait_for  # noqa: F401 - fixtures
 
 
 def post(server: Serve, user: str, **body: Any) -> httpx.Response:
