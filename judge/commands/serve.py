@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import fcntl
-import gc
 import io
 import ipaddress
 import logging
@@ -26,6 +25,7 @@ from typing import IO, NoReturn
 import judge
 from judge.cluster.coordinator import ClusterJudges, ClusterSpec
 from judge.commands.cluster import cluster_judges, cluster_spec
+from judge.commands.collector import frozen_heap
 from judge.commands.common import EXIT_OK, UsageError, make_environment
 from judge.commands.defaults import FUZZ_NICENESS, KEEP_ALIVE_S, SWITCH_INTERVAL_S
 from judge.fuzz.hooks import hooks_path
@@ -332,10 +332,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
             proxy_headers=bool(proxies),
             forwarded_allow_ips=proxies or "",
         )
-        # what was loaded so far (the packages, the roster, the event log's copy) lives as long as the server:
-        # the garbage collector's full passes (each one stops every thread) no longer go through it
-        gc.freeze()
-        stack.callback(gc.unfreeze)
+        # what was loaded so far (the packages, the roster, the event log's copy) lives as long as the server,
+        # and so does most of what survives a full collection (open feeds, kept-alive connections): the
+        # collector's full passes, each one stopping every thread, go through what is newer
+        stack.enter_context(frozen_heap())
         stack.enter_context(_log_off_the_loop())
         stack.callback(sys.setswitchinterval, sys.getswitchinterval())
         sys.setswitchinterval(SWITCH_INTERVAL_S)  # the loop waits less for the GIL after each system call
