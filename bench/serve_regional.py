@@ -194,6 +194,8 @@ class Run:
     feed_errors: list[str] = field(default_factory=list)
     keep_alive: bool = True  # the pages and the board polled on kept-alive connections (Pool)
     client_lag: list[tuple[float, float]] = field(default_factory=list)  # (how late, when) of this loop's ticks
+    server_pid: int = 0
+    rush_cpu: list[tuple[float, float, float, float, float, float]] = field(default_factory=list)  # cpu_sample
 
     async def timed(
         self, kind: str, method: str, path: str, headers: dict[str, str], body: bytes = b"", pool: Pool | None = None
@@ -399,6 +401,7 @@ async def drive(run: Run, plan: Plan, db: Path) -> float:
     rush_from = plan.login_s + plan.steady_s
     board = asyncio.create_task(poll_board(run, plan.board_rps))
     ticker = asyncio.create_task(loop_lag(run))
+    sampler = asyncio.create_task(sample_rush(run, rush_from, plan.rush_s))
     users = [f"team{n}" for n in range(1, plan.teams + 1)]
     random.Random(32).shuffle(users)
     teams = [
@@ -422,7 +425,26 @@ async def drive(run: Run, plan: Plan, db: Path) -> float:
         task.cancel()
     await asyncio.gather(board, *teams, return_exceptions=True)
     ticker.cancel()
+    sampler.cancel()
     return time.monotonic() - run_t0[0]
+
+
+def cpu_sample(pid: int) -> tuple[float, float, float, float, float, float]:
+    """(wall, the machine's busy CPU seconds, the server's, this client's, the server's main thread (its event
+    loop) on a CPU, and waiting for one) now."""
+    cpu = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    busy = (sum(cpu[:8]) - cpu[3] - cpu[4]) / os.sysconf("SC_CLK_TCK")  # all but idle and iowait
+    t = os.times()
+    ran_ns, waited_ns = (int(x) for x in Path(f"/proc/{pid}/task/{pid}/schedstat").read_text().split()[:2])
+    return time.monotonic(), busy, proc_usage(pid)[0], t.user + t.system, ran_ns / 1e9, waited_ns / 1e9
+
+
+async def sample_rush(run: Run, rush_from: float, rush_s: float) -> None:
+    """Where the CPU went during the rush: the machine, the server, this client (the rest: judged programs)."""
+    await asyncio.sleep(max(0.0, run_t0[0] + rush_from - time.monotonic()))
+    run.rush_cpu.append(cpu_sample(run.server_pid))
+    await asyncio.sleep(rush_s)
+    run.rush_cpu.append(cpu_sample(run.server_pid))
 
 
 def finished_judgements(db: Path) -> dict[str, float]:
@@ -506,6 +528,18 @@ def report(run: Run, plan: Plan, db: Path, wall_s: float, usage: tuple[float, fl
         f"{own / wall_s / cores:.0%} "
         f"of {cores} cores (judged programs and their sandbox, waited children: {children:.0f} s)"
     )
+    if len(run.rush_cpu) == 2:
+        (t0, m0, s0, c0, r0, w0), (t1, m1, s1, c1, r1, w1) = run.rush_cpu
+        span = (t1 - t0) * cores
+        print(
+            f"CPU in the rush ({t1 - t0:.0f} s): machine {(m1 - m0) / span:.0%} of {cores} cores; server "
+            f"{(s1 - s0) / span:.0%}, this client {(c1 - c0) / span:.0%}, the rest (judged programs, sandbox, "
+            f"others) {((m1 - m0) - (s1 - s0) - (c1 - c0)) / span:.0%}"
+        )
+        print(
+            f"  the server's event loop thread: on a CPU {(r1 - r0) / (t1 - t0):.0%} of the rush, ready but "
+            f"waiting for one {(w1 - w0) / (t1 - t0):.0%}"
+        )
     for what, n in sorted(run.failures.items()):
         print(f"  refused or failed: {what} x{n}")
     for e in run.feed_errors[:5]:
@@ -524,7 +558,7 @@ def main(server, contest: Path, passwords: dict[str, str], contest_id: str, plan
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}")
     print(f"server up in {server.start():.1f} s")
     db = contest / "contest.sqlite"
-    run = Run(server.port, contest_id, passwords, keep_alive=plan.keep_alive)
+    run = Run(server.port, contest_id, passwords, keep_alive=plan.keep_alive, server_pid=server.proc.pid)
     wall = asyncio.run(drive(run, plan, db))
     usage = proc_usage(server.proc.pid)
     server.stop()
