@@ -290,6 +290,40 @@ def test_with_a_wake_interval_changes_in_a_burst_release_the_waiting_feeds_once(
     assert asyncio.run(burst()) == (True, True, 2)
 
 
+def test_a_release_wakes_the_waiting_feeds_a_batch_per_turn_of_the_loop() -> None:
+    """500 feeds woken at once held the loop for one long turn: a release wakes WAKE_BATCH of them per turn,
+    so requests are read and served in between; every one of them is woken, once, and a feed cancelled
+    while waiting (its client gone) is passed by."""
+    from judge.serve.services.events import WAKE_BATCH, EventBus
+
+    bus = EventBus()
+    n = 2 * WAKE_BATCH + 7
+
+    async def release() -> tuple[list[int], int]:
+        woken: list[int] = []
+
+        async def feed(i: int) -> None:
+            await bus.changed(bus.generation)
+            woken.append(i)
+
+        feeds = [asyncio.create_task(feed(i)) for i in range(n)]
+        gone = asyncio.create_task(bus.changed(bus.generation))
+        await asyncio.sleep(0)  # they all wait
+        gone.cancel()
+        bus.notify()
+        counts = []
+        for _ in range(50):  # the loop's turns: how many were woken by each
+            await asyncio.sleep(0)
+            counts.append(len(woken))
+        await asyncio.wait_for(asyncio.gather(*feeds), 60)
+        return counts, len(set(woken))
+
+    counts, distinct = asyncio.run(release())
+    assert distinct == n
+    assert {WAKE_BATCH, 2 * WAKE_BATCH} <= set(counts), counts  # a turn saw one batch woken, a later two
+    assert counts[-1] == n
+
+
 def test_with_an_interval_a_new_board_is_made_at_most_once_per_interval() -> None:
     """`judge serve --board-interval`: within the interval of the last board made for a key, a newer change
     gets that board; after it, the newest. Without an interval every change makes a new board."""
