@@ -133,3 +133,49 @@ def test_a_client_that_goes_away_before_its_body_is_a_4xx_not_a_traceback(tmp_pa
         asyncio.run(app(scope, receive, send))
         assert sent[0]["type"] == "http.response.start" and 400 <= sent[0]["status"] < 500, (path, sent[0])
     server.close()
+
+
+def _most_at_once_in_threads(tmp_path: Path, request_threads: int, monkeypatch) -> int:  # noqa: ANN001
+    """How many of 6 page requests sent at once were in worker threads at the same time (each one held there
+    for 0.2 s, in the clock's tick every page makes)."""
+    import threading
+    import time
+
+    from starlette.testclient import TestClient
+
+    from judge.serve.http.app import create_app
+
+    server = make_server(write_contest(tmp_path / f"contest{request_threads}"), FakeClock(T0 + HOUR))
+    tick = server.timeline.tick
+    lock, now, most = threading.Lock(), [0], [0]
+
+    def slow_tick() -> None:
+        with lock:
+            now[0] += 1
+            most[0] = max(most[0], now[0])
+        time.sleep(0.2)
+        with lock:
+            now[0] -= 1
+        tick()
+
+    monkeypatch.setattr(server.timeline, "tick", slow_tick)
+    start = threading.Barrier(6)
+    with TestClient(create_app(server, request_threads=request_threads)) as client:
+
+        def ask() -> None:
+            start.wait()
+            assert client.get("/scoreboard").status_code == 200
+
+        askers = [threading.Thread(target=ask) for _ in range(6)]
+        for t in askers:
+            t.start()
+        for t in askers:
+            t.join()
+    server.close()
+    return most[0]
+
+
+def test_requests_in_worker_threads_are_at_most_request_threads_at_once(tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
+    """`judge serve --request-threads`: the others wait on the event loop for a thread of their own."""
+    assert _most_at_once_in_threads(tmp_path, 1, monkeypatch) == 1
+    assert _most_at_once_in_threads(tmp_path, 3, monkeypatch) >= 2  # a limit, not one at a time

@@ -23,9 +23,11 @@ from judge.commands.common import EXIT_JE, EXIT_OK, EXIT_USAGE, SelfTestFailed, 
 from judge.commands.defaults import (
     BOARD_INTERVAL_S,
     FEED_INTERVAL_S,
+    REQUEST_THREADS,
     SERVE_NICENESS,
     default_jobs,
     non_negative_seconds,
+    positive_count,
 )
 from judge.fuzz.options import FUZZ_SHRINK_TIME_S, LIVE_FUZZ_EXAMPLES, LIVE_FUZZ_SECONDS
 from judge.grade.options import FUZZ_SEED, GRADE_DB_NAME, PENALTY_MINUTES
@@ -302,6 +304,15 @@ def _serve_args(sub: Subcommands) -> None:
         metavar="SECONDS",
         help=f"open event feeds are woken at most once per SECONDS (default {FEED_INTERVAL_S:g}; 0: at every "
         "change) and get what was published meanwhile in one write: 500 feeds in a submission rush",
+    )
+    p.add_argument(
+        "--request-threads",
+        type=positive_count,
+        default=REQUEST_THREADS,
+        metavar="N",
+        help=f"at most N requests at once in worker threads (default {REQUEST_THREADS}); the others wait their "
+        "turn: the threads share one interpreter lock, so more do not serve more, and each one waiting for it "
+        "takes a core from the event loop",
     )
     p.add_argument(
         "--forwarded-allow-ips",

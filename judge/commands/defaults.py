@@ -16,7 +16,11 @@ SERVE_NICENESS = 10  # `judge serve`: the runs' nice value; judging yields the C
 BOARD_INTERVAL_S = 1.0  # `judge serve --board-interval`: at most one new scoreboard per second (docs/serve.md)
 FEED_INTERVAL_S = 0.5  # `judge serve --feed-interval`: open event feeds woken at most twice a second (docs/serve.md)
 KEEP_ALIVE_S = 30  # `judge serve`: an idle kept-alive connection is closed after this long (nginx: 75 s)
-SWITCH_INTERVAL_S = 0.001  # `judge serve`: how long a thread keeps the GIL from the event loop (Python: 5 ms)
+REQUEST_THREADS = 4  # `judge serve --request-threads`: requests served in worker threads at once (docs/serve.md)
+# `judge serve`: how long a thread keeps the GIL before it must hand it over (Python's default). 1 ms (tried
+# with 40 request threads) was worse with 4: each thread waiting for the GIL wakes once per interval, and
+# in the 500-team rush those wakeups took cores from the event loop (docs/benchmarks.md, 2026-11-26)
+SWITCH_INTERVAL_S = 0.005
 FUZZ_NICENESS = 19  # `judge serve --fuzz`: live fuzzing's runs, the lowest priority: judging wins the CPU
 
 
@@ -28,6 +32,17 @@ def non_negative_seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
     if not value >= 0 or value == float("inf"):
         raise argparse.ArgumentTypeError(f"must be 0 or more seconds: {text!r}")
+    return value
+
+
+def positive_count(text: str) -> int:
+    """An argparse type: a whole number, 1 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more: {text!r}")
     return value
 
 

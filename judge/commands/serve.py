@@ -319,7 +319,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         except (ContestError, StorageError) as exc:
             raise UsageError(str(exc)) from None
         _announce(server, env, judging, sock)
-        app = create_app(server, background=True)
+        app = create_app(server, background=True, request_threads=args.request_threads)
         # X-Forwarded-For/-Proto only from the proxies named (uvicorn's default trusts 127.0.0.1: F3 of issue 27)
         config = uvicorn.Config(
             app,
@@ -338,7 +338,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         stack.enter_context(frozen_heap())
         stack.enter_context(_log_off_the_loop())
         stack.callback(sys.setswitchinterval, sys.getswitchinterval())
-        sys.setswitchinterval(SWITCH_INTERVAL_S)  # the loop waits less for the GIL after each system call
+        sys.setswitchinterval(SWITCH_INTERVAL_S)
         try:
             uvicorn.Server(config).run(sockets=[sock])
         finally:

@@ -11,6 +11,7 @@ import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 
+import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -140,12 +141,18 @@ class Cors:
         await self.app(scope, receive, send_with_header)
 
 
-def create_app(server: Server, *, background: bool = False) -> Starlette:
+def create_app(server: Server, *, background: bool = False, request_threads: int | None = None) -> Starlette:
     """The app for ``server``. ``background``: start the judging pool and the contest clock with the app
-    (the lifespan; `judge serve`), and stop them (letting running judgements finish) when it stops."""
+    (the lifespan; `judge serve`), and stop them (letting running judgements finish) when it stops.
+    ``request_threads``: at most this many requests at once in worker threads (`judge serve
+    --request-threads`; None: anyio's 40), the rest wait their turn on the event loop."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        if request_threads is not None:
+            # the threads share one interpreter lock: more of them do not serve more, but each one waiting
+            # for it wakes every switch interval and takes a core from the event loop (docs/serve.md)
+            anyio.to_thread.current_default_thread_limiter().total_tokens = request_threads
         if background:
             server.start()
         try:
