@@ -179,3 +179,18 @@ def test_requests_in_worker_threads_are_at_most_request_threads_at_once(tmp_path
     """`judge serve --request-threads`: the others wait on the event loop for a thread of their own."""
     assert _most_at_once_in_threads(tmp_path, 1, monkeypatch) == 1
     assert _most_at_once_in_threads(tmp_path, 3, monkeypatch) >= 2  # a limit, not one at a time
+
+
+def test_request_threads_below_one_is_a_usage_error(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "judge", "serve", str(tmp_path), "--request-threads", "0"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
+    assert proc.returncode == 2
+    assert "--request-threads must be at least 1" in proc.stderr and "Traceback" not in proc.stderr

@@ -27,7 +27,6 @@ from judge.commands.defaults import (
     SERVE_NICENESS,
     default_jobs,
     non_negative_seconds,
-    positive_count,
 )
 from judge.fuzz.options import FUZZ_SHRINK_TIME_S, LIVE_FUZZ_EXAMPLES, LIVE_FUZZ_SECONDS
 from judge.grade.options import FUZZ_SEED, GRADE_DB_NAME, PENALTY_MINUTES
@@ -307,7 +306,7 @@ def _serve_args(sub: Subcommands) -> None:
     )
     p.add_argument(
         "--request-threads",
-        type=positive_count,
+        type=int,
         default=REQUEST_THREADS,
         metavar="N",
         help=f"at most N requests at once in worker threads (default {REQUEST_THREADS}); the others wait their "

@@ -35,17 +35,6 @@ def non_negative_seconds(text: str) -> float:
     return value
 
 
-def positive_count(text: str) -> int:
-    """An argparse type: a whole number, 1 or more."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be 1 or more: {text!r}")
-    return value
-
-
 def default_jobs() -> int:
     """The cores this process may use."""
     try:

@@ -296,6 +296,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     spec = cluster_spec(args) if args.cluster else None
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    if args.request_threads < 1:
+        raise UsageError("--request-threads must be at least 1")
     proxies = _trusted_proxies(args.forwarded_allow_ips)
     limits = LoginLimits(
         _lockout("--account-lockout", args.account_lockout), _lockout("--address-lockout", args.address_lockout)

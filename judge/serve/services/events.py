@@ -297,7 +297,7 @@ class EventBus:
         self._wake_interval_s = wake_interval_s
         # per event loop that has waiting streams: their futures, done at the next release
         self._waiting: dict[asyncio.AbstractEventLoop, list[asyncio.Future[None]]] = {}
-        self._woken_lock = threading.Lock()  # not ``_lock``: a loop never waits for a refresh's storage read
+        self._waiting_lock = threading.Lock()  # not ``_lock``: a loop never waits for a refresh's storage read
         # per event loop, on that loop only: the generation its streams were last released at, when, and
         # whether a release is scheduled
         self._released: dict[asyncio.AbstractEventLoop, int] = {}
@@ -314,7 +314,7 @@ class EventBus:
         if self._released.setdefault(loop, self._generation) > seen:
             return
         woken: asyncio.Future[None] = loop.create_future()
-        with self._woken_lock:
+        with self._waiting_lock:
             self._waiting.setdefault(loop, []).append(woken)
         if timeout_s is None:
             if loop not in self._ticking:
@@ -330,13 +330,13 @@ class EventBus:
 
     def wake(self) -> None:
         """Release every waiting stream (from any thread): it looks at the bus and the server's state again."""
-        with self._woken_lock:
+        with self._waiting_lock:
             loops = list(self._waiting)
         for loop in loops:
             try:
                 loop.call_soon_threadsafe(self._release_soon, loop)
             except RuntimeError:  # that loop is closed
-                with self._woken_lock:
+                with self._waiting_lock:
                     self._waiting.pop(loop, None)
 
     def _release_soon(self, loop: asyncio.AbstractEventLoop) -> None:  # on ``loop``
@@ -359,7 +359,7 @@ class EventBus:
         self._wake_all(loop)
 
     def _wake_all(self, loop: asyncio.AbstractEventLoop) -> None:  # on ``loop``
-        with self._woken_lock:
+        with self._waiting_lock:
             waiting = self._waiting.pop(loop, [])
         self._wake_batch(loop, waiting, 0)
 
