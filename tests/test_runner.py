@@ -11,7 +11,9 @@ import shutil
 import signal
 import sys
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
@@ -496,6 +498,47 @@ def test_parallel_runs_do_not_mix(runner, tmp_path):
         assert res.exit_code == i and echoed == str(i), res
         uids_at_once.add(uid)
     assert len(uids_at_once) >= 1
+
+
+@contextmanager
+def descriptors_above_select_limit() -> Iterator[None]:
+    """Every descriptor below 1100 taken, as in a server with 500 open feeds and as many kept-alive pages:
+    what a run opens next (its pipes, its pidfd) is above select's FD_SETSIZE (1024)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 1200:
+        pytest.skip(f"RLIMIT_NOFILE's hard limit here is {hard}: no descriptor above 1024 can be opened")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1200), hard))
+    held: list[int] = []
+    try:
+        while not held or held[-1] < 1100:
+            held.append(os.open(os.devnull, os.O_RDONLY))
+        yield
+    finally:
+        for fd in held:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def test_a_judge_with_descriptors_above_1024_still_runs_programs(kind, tmp_path):
+    """`judge serve` at a 500-team regional holds more than 1024 connections: the runner's waits (for a
+    launcher's status, a process's end) must not use select(), which refuses such descriptors (every
+    judgement was a JE until they used poll)."""
+    with descriptors_above_select_limit():
+        r = make_runner(KINDS[kind])
+        try:
+            if r.info.backend != kind.split("-")[0]:
+                pytest.skip(f"{kind} backend not available here: {r.info.warnings}")
+            (tmp_path / "in").write_text("3 4\n")
+            for i in range(3):
+                box = tmp_path / f"box{i}"
+                box.mkdir()
+                res = run(r, box, ["/bin/cat"], stdin=tmp_path / "in", stdout=tmp_path / f"out{i}")
+                assert res.ok and res.sandbox_error is None, res
+                assert (tmp_path / f"out{i}").read_text() == "3 4\n"
+            hog = run(r, tmp_path / "box0", sh("while :; do :; done"), limits=Limits(time_s=0.2, wall_time_s=5))
+            assert hog.limit_hit is LimitHit.CPU_TIME and hog.sandbox_error is None, hog
+        finally:
+            r.close()
 
 
 # -- interactive --------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import resource
 import signal
 import socket
 import subprocess
@@ -89,13 +90,13 @@ class Serve:
         assert r.status_code == 200, r.text
         return r.json()
 
-    def submit(self, user: str, source: str) -> str:
+    def submit(self, user: str, source: str, problem: str = "sum") -> str:
         import base64
 
         body = {
-            "problem_id": "sum",
+            "problem_id": problem,
             "language_id": "python3",
-            "files": [{"data": base64.b64encode(pack({"sum.py": source.encode()})).decode()}],
+            "files": [{"data": base64.b64encode(pack({f"{problem}.py": source.encode()})).decode()}],
         }
         r = httpx.post(self.url("submissions"), json=body, auth=(user, PASSWORDS[user]), timeout=30)
         assert r.status_code == 201, r.text
@@ -167,6 +168,37 @@ def test_sigkill_while_judging_then_restart(contest: Path, tmp_path: Path, serve
     assert j_queued["judgement_type_id"] == "AC"
     assert len(again.get("submissions")) == 2
     assert again.kill(signal.SIGTERM) == 143
+
+
+def test_a_server_holding_1100_connections_still_judges(contest: Path, tmp_path: Path, servers: list[Serve]) -> None:
+    """A 500-team regional holds more than 1024 connections (each team's feed and browser). Started with the
+    usual soft limit of open files, the server raises it (else it could not accept them), and it judges
+    with an output validator: the validator's run is waited for on a descriptor above select()'s 1024,
+    which the runner must not use (every judgement of such a problem was a JE)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 1400:
+        pytest.skip(f"RLIMIT_NOFILE's hard limit here is {hard}: cannot hold 1100 connections")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard))  # what `judge serve` inherits
+    try:
+        server = Serve(contest, tmp_path / "serve.log")
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1400), hard))
+    servers.append(server)
+    held: list[socket.socket] = []
+    try:
+        for _ in range(1100):
+            held.append(socket.create_connection(("127.0.0.1", server.port)))
+        wait_for("the server to accept them", lambda: len(os.listdir(f"/proc/{server.proc.pid}/fd")) > 1100)
+        right = server.submit("team1", (FIXTURES / "divisor/submissions/accepted/trial.py").read_text(), "divisor")
+        wrong = server.submit("team2", (FIXTURES / "divisor/submissions/wrong_answer/one.py").read_text(), "divisor")
+        verdicts = {sid: wait_for(f"submission {sid}", lambda sid=sid: final(server, sid)) for sid in (right, wrong)}
+        assert [j["judgement_type_id"] for j in verdicts[right]] == ["AC"]
+        assert [j["judgement_type_id"] for j in verdicts[wrong]] == ["WA"]
+    finally:
+        for conn in held:
+            conn.close()
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    assert server.kill(signal.SIGTERM) == 143
 
 
 @pytest.mark.slow

@@ -11,6 +11,7 @@ import logging
 import logging.handlers
 import os
 import queue
+import resource
 import socket
 import stat
 import sys
@@ -49,6 +50,10 @@ LOCK_NAME = "contest.sqlite.lock"
 MAX_DEMO_TEAMS = 1000  # `judge contest init --teams` (a 500-team regional: bench/serve.py --teams 500)
 VERIFY_AT_ONCE = os.cpu_count() or 1  # argon2 verifications at once: the cores (services/accounts.py)
 CLUSTER_THREADS = 256  # at most this many jobs wait on the cluster at once
+# descriptors a contest needs: each team's event feed and its browser's kept-alive connections (pages, board),
+# and the server's own (database, logs, the runner's pipes, spectators and ICPC tools)
+OPEN_FILES_PER_TEAM = 4
+OPEN_FILES_BASE = 1024
 
 
 def _log(line: str) -> None:
@@ -93,6 +98,26 @@ def _listen(host: str, port: int) -> socket.socket:
         raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     sock.set_inheritable(True)
     return sock
+
+
+def _open_files(teams: int) -> None:
+    """Every connection is a descriptor, and the usual soft limit (1024) is less than 500 teams' feeds and
+    kept-alive pages: raised to the hard limit, as servers do (runs get their own: Limits.open_files). A
+    warning when even the hard limit is short of what ``teams`` may open."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    most = hard if hard != resource.RLIM_INFINITY else 1 << 20  # the kernel's usual ceiling (fs.nr_open)
+    if soft != resource.RLIM_INFINITY and soft < most:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (most, hard))
+        except (ValueError, OSError):
+            pass
+        soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    need = OPEN_FILES_BASE + OPEN_FILES_PER_TEAM * teams
+    if soft != resource.RLIM_INFINITY and soft < need:
+        _log(
+            f"WARNING: this process may open {soft} files (RLIMIT_NOFILE), and {teams} teams' connections may "
+            f"need {need}: raise the hard limit (`ulimit -Hn`, or LimitNOFILE= in a systemd unit)"
+        )
 
 
 def _lock(root: Path) -> IO[bytes]:
@@ -309,6 +334,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     fuzz = _live_fuzz(args, contest.info)
     lock = _lock(contest.root)
     sock = _listen(args.host, args.port)
+    _open_files(len(contest.teams))
     # On a cluster the workers judge, each after its own self-test; a local cluster's workers share this
     # machine, so its self-test comes first.
     env = make_environment(args, check=spec is None or spec.local_workers > 0, niceness=args.judge_nice)

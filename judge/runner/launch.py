@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import select
 import signal
 import subprocess
 import time
@@ -16,7 +15,7 @@ import psutil
 
 from judge.runner.cgroup import CgroupUsage, SlotGroup
 from judge.runner.limits import Observed, classify
-from judge.runner.osutil import rmtree, send_signal, sweep_uid, wait_process
+from judge.runner.osutil import readable, rmtree, send_signal, sweep_uid, wait_process
 from judge.runner.slots import Slot
 from judge.runner.spec import LimitHit, RunResult, RunSpec
 from judge.runner.start import BASE_PATH, Backend, Plumbing, Starts, clean_env
@@ -152,7 +151,7 @@ class Launch(Starts):
         end = time.monotonic() + timeout
         while not self._eof:
             left = end - time.monotonic()
-            if left <= 0 or not select.select([self.status_fd], [], [], left)[0]:
+            if left <= 0 or not readable(self.status_fd, left):
                 if self.pid is not None:
                     send_signal(self.pid, signal.SIGKILL)
                 return
