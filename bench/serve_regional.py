@@ -16,10 +16,13 @@ It prints login p50/p99; board and submissions-page p50/p99; event delivery lag 
 p50/p99; submission acknowledgement p50/p99; judged / lost / duplicated counts (lost: an acknowledged
 submission not stored, or a finished judgement a feed client never received; duplicated: a submission
 judged twice, or a feed client receiving the same finished judgement twice); the server's peak RSS and
-CPU share. Exit 1 if anything was lost or duplicated.
+CPU share. Exit 1 if anything was lost or duplicated, or a submission did not get the verdict its folder
+says (a JE: the judge failed).
 
-The clients are one asyncio loop of plain HTTP/1.1 connections, so the load generator costs little of the
-machine the server runs on. The pages and the board are polled on kept-alive connections, as browsers and
+The clients are one asyncio loop of plain HTTP/1.1 connections (on uvloop, the loop the server runs on, when
+it is installed), so the load generator costs little of the machine the server runs on: at a contest the
+browsers and the ICPC tools are on other machines, and here every CPU second the client takes is one the
+server waits for. The pages and the board are polled on kept-alive connections, as browsers and
 HTTP client libraries poll (a team's page on its own, the board's spectators from a pool that opens another
 when all are busy, so the load is what the plan says whatever the answers take);
 ``--connection-per-request`` opens a new one for each request instead (the harsher load of the first runs).
@@ -40,11 +43,14 @@ import time
 import urllib.parse
 import zipfile
 from collections import defaultdict
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 PROGRAMS = (("rummy", "wrong_answer/always_raises.py", 4), ("rummy", "accepted/closed_form.py", 1))
+EXPECTED = {"accepted": "AC", "wrong_answer": "WA"}  # a program's folder: its verdict (the Kattis convention)
 TIMEOUT_S = 30.0  # a request not answered by then is counted as failed (timed out), not timed
 
 
@@ -184,6 +190,7 @@ class Run:
     when: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))  # per latency, when sent
     failures: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     acked: dict[int, str] = field(default_factory=dict)
+    expected: dict[int, str] = field(default_factory=dict)  # per acknowledged submission: the verdict it should get
     # per finished judgement id: its end_time, and when each feed client received it
     received: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     ended: dict[str, float] = field(default_factory=dict)
@@ -350,7 +357,7 @@ def submission_body(n: int) -> tuple[bytes, str]:
 
 async def submit(run: Run, n: int, user: str, at_s: float) -> None:
     await asyncio.sleep(at_s)
-    body, _ = submission_body(n)
+    body, folder = submission_body(n)
     headers = {"Authorization": basic(user, run.passwords[user]), "Content-Type": "application/json"}
     sent = time.time()
     try:
@@ -360,6 +367,7 @@ async def submit(run: Run, n: int, user: str, at_s: float) -> None:
     if reply is not None and reply.status == 201:
         answer = json.loads(reply.body)
         run.acked[int(answer["id"])] = user
+        run.expected[int(answer["id"])] = EXPECTED[folder]
         # where the time went: before the handler took it (its `time` is the server's clock then), and after
         taken = parse_time(answer["time"])
         run.latency["ack: sent to taken"].append(max(0.0, taken - sent))
@@ -508,7 +516,11 @@ def report(run: Run, plan: Plan, db: Path, wall_s: float, usage: tuple[float, fl
         twice = con.execute(
             "SELECT count(*) FROM (SELECT submission_id FROM judgements GROUP BY 1 HAVING count(*) > 1)"
         ).fetchone()[0]
+        done = "SELECT submission_id, verdict FROM judgements WHERE current AND verdict IS NOT NULL"
+        verdicts: dict[int, str] = dict(con.execute(done).fetchall())
     lost_subs = len(set(run.acked) - stored)
+    # a submission judged other than its folder says (a JE above all: the judge failed) is not a judged run
+    wrong = {s: v for s, v in verdicts.items() if s in run.expected and v != run.expected[s]}
     # a judgement finished 10 s before the end that an open feed never got is lost; later ones may be on the way
     lost_events = sum(max(0, feeds - len(run.received.get(j, ()))) for j, e in judged.items() if e < stop_s - 10)
     late = sum(1 for j, e in judged.items() if e >= stop_s - 10 and len(run.received.get(j, ())) < feeds)
@@ -516,6 +528,14 @@ def report(run: Run, plan: Plan, db: Path, wall_s: float, usage: tuple[float, fl
         f"\nsubmissions: {len(run.acked)} of {plan.teams} acknowledged, {len(stored)} stored, {len(finished)} judged; "
         f"lost {lost_subs}, judged twice {twice}"
     )
+    tally = defaultdict(int)
+    for v in verdicts.values():
+        tally[v] += 1
+    examples = "".join(f" (submission {s}: {v}, expected {run.expected[s]})" for s, v in list(wrong.items())[:3])
+    print(
+        "verdicts: " + ", ".join(f"{v} {n}" for v, n in sorted(tally.items()))
+        + f"; not the verdict its folder says: {len(wrong)}{examples}"
+    )  # fmt: skip
     print(
         f"feeds: {feeds} of {plan.teams} open at the end; finished judgements a feed never received (lost): "
         f"{lost_events}; received twice (duplicated): {run.duplicated}; finished in the last 10 s, not yet at "
@@ -544,7 +564,20 @@ def report(run: Run, plan: Plan, db: Path, wall_s: float, usage: tuple[float, fl
         print(f"  refused or failed: {what} x{n}")
     for e in run.feed_errors[:5]:
         print(f"  feed error: {e}")
-    return lost_subs == 0 and twice == 0 and lost_events == 0 and run.duplicated == 0
+    return lost_subs == 0 and twice == 0 and lost_events == 0 and run.duplicated == 0 and not wrong
+
+
+def run_loop(main: Coroutine[Any, Any, float]) -> float:
+    """``main`` on uvloop when it is installed (`judge serve`'s loop: it costs the machine less than asyncio's
+    own), else on asyncio's."""
+    try:
+        import uvloop
+    except ImportError:
+        print("client: asyncio's event loop (uvloop is not installed)")
+        return asyncio.run(main)
+    print("client: uvloop's event loop")
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        return runner.run(main)
 
 
 def main(server, contest: Path, passwords: dict[str, str], contest_id: str, plan: Plan) -> int:  # noqa: ANN001
@@ -559,12 +592,12 @@ def main(server, contest: Path, passwords: dict[str, str], contest_id: str, plan
     print(f"server up in {server.start():.1f} s")
     db = contest / "contest.sqlite"
     run = Run(server.port, contest_id, passwords, keep_alive=plan.keep_alive, server_pid=server.proc.pid)
-    wall = asyncio.run(drive(run, plan, db))
+    wall = run_loop(drive(run, plan, db))
     usage = proc_usage(server.proc.pid)
     server.stop()
     ok = report(run, plan, db, wall, usage)
     print(f"load average after: {os.getloadavg()[0]:.2f}; run {wall:.0f} s")
     if len(run.acked) < plan.teams:
         print(f"NOTE: only {len(run.acked)} of {plan.teams} submissions were acknowledged (see the refusals above)")
-    print("OK: nothing lost, nothing duplicated" if ok else "FAILED")
+    print("OK: nothing lost, nothing duplicated, every verdict as expected" if ok else "FAILED")
     return 0 if ok else 1
