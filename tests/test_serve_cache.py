@@ -83,6 +83,12 @@ class World(RuleBasedStateMachine):
             r = self.api.get(f"{C}/scoreboard", v)
             assert r.status_code == 200, r.text
             out[v] = (r.json(), self.pages[v].get("/scoreboard?fragment=1").text)
+        # the public's board asked again without a session: made now, so answered on the event loop
+        # (RouteSpec/PageSpec.on_loop), and the same as from a request thread
+        again = self.api.get(f"{C}/scoreboard", None)
+        assert again.json() == out[None][0]
+        self.api.client.cookies.clear()
+        assert self.api.request("GET", "/scoreboard?fragment=1").text == out[None][1]
         return out
 
     @invariant()

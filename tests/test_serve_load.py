@@ -164,7 +164,7 @@ def _most_at_once_in_threads(tmp_path: Path, request_threads: int, monkeypatch) 
 
         def ask() -> None:
             start.wait()
-            assert client.get("/scoreboard").status_code == 200
+            assert client.get("/problems").status_code == 200  # a page a thread answers (not the board: on_loop)
 
         askers = [threading.Thread(target=ask) for _ in range(6)]
         for t in askers:
@@ -179,6 +179,44 @@ def test_requests_in_worker_threads_are_at_most_request_threads_at_once(tmp_path
     """`judge serve --request-threads`: the others wait on the event loop for a thread of their own."""
     assert _most_at_once_in_threads(tmp_path, 1, monkeypatch) == 1
     assert _most_at_once_in_threads(tmp_path, 3, monkeypatch) >= 2  # a limit, not one at a time
+
+
+def test_the_public_board_is_answered_while_every_request_thread_is_busy(tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
+    """In a rush the request threads are all taken (submissions, pages, a new board being made): the public's
+    board, once made, is answered on the event loop (PageSpec/RouteSpec.on_loop), the same bytes as from a
+    thread; a page that needs a thread waits for one."""
+    import threading
+
+    from starlette.testclient import TestClient
+
+    from judge.serve.http.app import create_app
+
+    server = make_server(write_contest(tmp_path / "contest"), FakeClock(T0 + HOUR))
+    board = "/api/contests/test/scoreboard"
+    with TestClient(create_app(server, request_threads=1)) as client:
+        from_thread = client.get(board).content  # made (in a thread), with its JSON
+        client.cookies.clear()
+        page = client.get("/scoreboard?fragment=1").text  # and its table
+        tick, inside, release = server.timeline.tick, threading.Event(), threading.Event()
+
+        def held_tick() -> None:  # the only request thread, held by a page until released
+            inside.set()
+            release.wait(30)
+            tick()
+
+        monkeypatch.setattr(server.timeline, "tick", held_tick)
+        holder = threading.Thread(target=lambda: client.get("/problems"))
+        holder.start()
+        try:
+            assert inside.wait(30)
+            assert client.get(board).content == from_thread
+            client.cookies.clear()
+            assert client.get("/scoreboard?fragment=1").text == page
+            assert not release.is_set() and holder.is_alive()  # answered while the thread was held
+        finally:
+            release.set()
+            holder.join()
+    server.close()
 
 
 def test_request_threads_below_one_is_a_usage_error(tmp_path: Path) -> None:

@@ -36,7 +36,7 @@ from judge.serve.http.print_pages import PRINT_PAGES
 from judge.serve.http.resolver_page import RESOLVER_PAGES
 from judge.serve.http.web import environment, page_endpoint
 from judge.serve.model.errors import Refused
-from judge.serve.model.viewer import Viewer
+from judge.serve.model.viewer import PUBLIC, Viewer
 from judge.serve.services.access import REALM
 from judge.serve.services.accounts import AuthError
 from judge.serve.services.previews import PACKAGE_LIMIT
@@ -86,7 +86,12 @@ def _endpoint(server: Server, spec: RouteSpec) -> Any:
             if has_body and (refusal := unsupported_body(content_type, spec.bodies)) is not None:
                 raise Refused(415, refusal)
             if not has_body and not spec.stream:
-                result = await run_in_threadpool(answer, authorization, address, params, query)
+                result = None
+                if spec.on_loop is not None and authorization is None and server.timeline.settled():
+                    # the public's, when made: on the loop (no storage, no hashing), else in a thread
+                    result = spec.on_loop(Ctx(server, PUBLIC, params, query, b"", server.clock.now()))
+                if result is None:
+                    result = await run_in_threadpool(answer, authorization, address, params, query)
             else:
                 viewer = await run_in_threadpool(admit, authorization, address)
                 body = await read_body(request, limit) if has_body else b""

@@ -324,8 +324,12 @@ def board_view(page: Page) -> dict[str, Any]:
     group = page.query.get("group") or None  # the group filter: that group's board (the API's ?group_id=)
     board, ranked = boards.ranked(page.server, page.sight, group)
     shown = visibility.board_view(page.sight).show_problems
-    live = page.viewer.staff and page.sight.phase.board_frozen(page.now)
     table = ranked.derived(("table.html", shown), lambda: Markup(_board_table(page, board, ranked, shown)))
+    return _board_context(page, board, table, group)
+
+
+def _board_context(page: Page, board: dict[str, Any], table: Markup, group: str | None) -> dict[str, Any]:
+    live = page.viewer.staff and page.sight.phase.board_frozen(page.now)
     groups = [(str(g["id"]), str(g["name"])) for g in documents.groups(page.server, page.sight)]
     return {"board": board, "board_table": table, "staff_live": live, "groups": groups, "group": group}
 
@@ -342,7 +346,22 @@ def _board_table(page: Page, board: dict[str, Any], ranked: boards.Ranked, shown
 
 
 def scoreboard(page: Page) -> Response:
-    view = board_view(page)
+    return _board_page(page, board_view(page))
+
+
+def scoreboard_made(page: Page) -> Response | None:
+    """The public's board page when its board and table are made (None: the request thread makes them);
+    on the event loop (PageSpec.on_loop): no storage, no ranking, no drawing of the table."""
+    group = page.query.get("group") or None
+    found = boards.made(page.server, page.sight, group)
+    if found is None:
+        return None
+    board, ranked = found
+    table = ranked.memo.get(("table.html", visibility.board_view(page.sight).show_problems))
+    return None if table is None else _board_page(page, _board_context(page, board, table, group))
+
+
+def _board_page(page: Page, view: dict[str, Any]) -> Response:
     if page.query.get("fragment"):
         return page.render("serve/_board.html", **view)
     return page.render("serve/scoreboard.html", **view)
@@ -377,5 +396,5 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("GET", "/submissions", my_submissions),
     PageSpec("GET", "/submissions/{id}", feedback),
     PageSpec("GET", "/team/submission/{id}", domjudge_link),
-    PageSpec("GET", "/scoreboard", scoreboard),
+    PageSpec("GET", "/scoreboard", scoreboard, on_loop=scoreboard_made),
 )

@@ -171,6 +171,9 @@ class PageSpec:
     path: str
     handler: Handler
     form_limit: str = "small"  # small | submission | package
+    # the public's answer on the event loop when it needs no storage (None: then ``handler``, in a request
+    # thread): what a rush's 100 board polls a second would otherwise wait for a request thread to give
+    on_loop: Callable[[Page], Response | None] | None = None
 
 
 def _form_limit(server: Server, kind: str) -> int:
@@ -237,7 +240,11 @@ def page_endpoint(server: Server, env: Environment, spec: PageSpec) -> Any:
                 page.form, page.files = await _read_form(request, limit)
                 if fresh or not csrf_ok(cookie, page.form.get("csrf")):
                     raise Refused(403, "this form has expired or did not come from this site: reload the page")
-            response = await run_in_threadpool(ticked, page)
+            response = None
+            if spec.on_loop is not None and fresh and server.timeline.settled():
+                response = spec.on_loop(page)  # the public's (no session: fresh), when made (else None)
+            if response is None:
+                response = await run_in_threadpool(ticked, page)
         except Redirect as r:
             response = RedirectResponse(r.url, status_code=303)
         except Refused as exc:

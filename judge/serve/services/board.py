@@ -129,6 +129,19 @@ class BoardCache:
                 with self._lock:
                     self._busy.discard(key)
 
+    def peek(self, key: Hashable, changes: tuple[int, ...]) -> Ranked | None:
+        """The board ``rows`` would give now without making one (None: it would make one): for a request
+        answered on the event loop, which must not wait for a ranking."""
+        with self._lock:
+            board = self._rows.get((key, changes))
+            if board is not None:
+                return board
+            recent = self._recent.get(key)
+            if recent is None:
+                return None
+            fresh = self._fresh(recent[0]) and all(a <= b for a, b in zip(recent[1], changes, strict=True))
+            return recent[2] if fresh or (self._interval_s > 0 and key in self._busy) else None
+
     def _fresh(self, made_s: float) -> bool:
         return self._interval_s > 0 and self._clock() - made_s < self._interval_s
 
@@ -209,25 +222,54 @@ def board_changes(server: Server) -> tuple[int, ...]:
     return log.newest(BOARD_EVENTS)
 
 
-def ranked(server: Server, sight: Sight, group_id: str | None = None) -> tuple[dict[str, Any], Ranked]:
-    """The scoreboard object for whoever looks (frozen for public and teams during the freeze), and the
-    ranking it shows."""
+@dataclass(frozen=True)
+class _Asked:
+    """Which board a viewer gets (what visibility.py lets them see), and its key in the cache."""
+
+    contest: Contest  # ranked among these teams (the group's, without the hidden ones)
+    whole: Contest  # the contest it is a group of (first to solve)
+    frozen_from: float | None
+    show_problems: bool
+    key: Hashable
+
+
+def _asked(server: Server, sight: Sight, group_id: str | None) -> _Asked:
     view = board_view(sight)
     base = server.contest
     hidden = frozenset[str]() if sees_hidden_teams(sight) else base.hidden_team_ids
     if hidden:  # off the board for whoever may not see them: ranked without them
         base = replace(base, teams=tuple(t for t in base.teams if t.id not in hidden))
     contest = group_contest(base, group_id, sight)
-    whole = main_contest(base)
     info = contest.info
     key = (view.frozen_from, info.start_s, info.end_s, group_id, view.show_problems, hidden)
+    return _Asked(contest, main_contest(base), view.frozen_from, view.show_problems, key)
+
+
+def ranked(server: Server, sight: Sight, group_id: str | None = None) -> tuple[dict[str, Any], Ranked]:
+    """The scoreboard object for whoever looks (frozen for public and teams during the freeze), and the
+    ranking it shows."""
+    asked = _asked(server, sight, group_id)
 
     def compute() -> Ranked:
         with server.storage.read() as r:
-            return ranked_rows(r, contest, whole, view.frozen_from, view.show_problems)
+            return ranked_rows(r, asked.contest, asked.whole, asked.frozen_from, asked.show_problems)
 
-    board = server.boards.rows(key, board_changes(server), compute)
-    return scoreboard_json(contest, board.rows, sight.phase.state_json(sight.now), sight.now), board
+    board = server.boards.rows(asked.key, board_changes(server), compute)
+    return scoreboard_json(asked.contest, board.rows, sight.phase.state_json(sight.now), sight.now), board
+
+
+def made(server: Server, sight: Sight, group_id: str | None = None) -> tuple[dict[str, Any], Ranked] | None:
+    """What ``ranked`` gives, when that needs no storage and no ranking: the board is made and the event
+    log's copy in memory is recent (None otherwise). For the event loop (http/app.py: a public board poll
+    answered without a trip to a request thread, which a rush keeps busy)."""
+    log = server.bus.log
+    if log is None or not log.fresh(RECHECK_S):
+        return None
+    asked = _asked(server, sight, group_id)
+    board = server.boards.peek(asked.key, log.newest(BOARD_EVENTS))
+    if board is None:
+        return None
+    return scoreboard_json(asked.contest, board.rows, sight.phase.state_json(sight.now), sight.now), board
 
 
 def scoreboard(server: Server, sight: Sight, group_id: str | None = None) -> dict[str, Any]:
@@ -239,7 +281,19 @@ def scoreboard_bytes(server: Server, sight: Sight, group_id: str | None = None) 
     """The scoreboard object as the API sends it (compact JSON, the same bytes ``json.dumps`` of
     ``scoreboard`` gives): the rows are serialized once per board, not once per request (issue 32)."""
     doc, board = ranked(server, sight, group_id)
-    rows = board.derived("rows.json", lambda: _dumps(doc["rows"]))
+    return _joined(doc, board.derived("rows.json", lambda: _dumps(doc["rows"])))
+
+
+def scoreboard_bytes_made(server: Server, sight: Sight, group_id: str | None = None) -> bytes | None:
+    """``scoreboard_bytes`` when the board and its JSON are made (``made``; None otherwise)."""
+    found = made(server, sight, group_id)
+    if found is None or "rows.json" not in found[1].memo:
+        return None
+    doc, board = found
+    return _joined(doc, board.memo["rows.json"])
+
+
+def _joined(doc: dict[str, Any], rows: str) -> bytes:
     head = _dumps({k: v for k, v in doc.items() if k != "rows"})
     return f'{head[:-1]},"rows":{rows}}}'.encode()
 

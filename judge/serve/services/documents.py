@@ -98,5 +98,10 @@ def scoreboard_bytes(server: Server, sight: Sight, group_id: str | None = None) 
     return board.scoreboard_bytes(server, sight, group_id)
 
 
+def scoreboard_bytes_made(server: Server, sight: Sight, group_id: str | None = None) -> bytes | None:
+    """``scoreboard_bytes`` when it needs no storage and no ranking (None otherwise: board.made)."""
+    return board.scoreboard_bytes_made(server, sight, group_id)
+
+
 def awards(server: Server, sight: Sight) -> list[Doc]:
     return award_service.awards_json(server, sight)

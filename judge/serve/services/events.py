@@ -233,6 +233,10 @@ class EventLog:
                     return
             self.refresh()
 
+    def fresh(self, age_s: float) -> bool:
+        """Whether it was read within ``age_s`` (``refresh_if_older`` would read nothing)."""
+        return time.monotonic() - self.refreshed_at < age_s
+
     def in_memory(self, after: int) -> bool:
         """Whether the events after ``after`` are read from memory (no storage: fine on the event loop)."""
         with self._lock:

@@ -79,11 +79,19 @@ class Timeline:
     def state_json(self, now: float) -> dict[str, Any]:
         return self._phase.state_json(now)
 
+    def settled(self) -> bool:
+        """Whether ``tick`` has nothing to do now (no state change to publish, no thaw due): a request may
+        then be answered without it (on the event loop: tick writes when it has something to do)."""
+        now = self._clock.now()
+        return self._key(self._phase, now) == self._last
+
+    @staticmethod
+    def _key(phase: Phase, now: float) -> str:
+        return dump(phase.state_json(now)) + str(phase.thaw_due(now))
+
     def tick(self) -> None:
         now = self._clock.now()
-        phase = self._phase
-        key = dump(phase.state_json(now)) + str(phase.thaw_due(now))
-        if key == self._last:
+        if self._key(self._phase, now) == self._last:
             return
         with self._lock:
             before = self._phase
