@@ -7,10 +7,22 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
+from typing import Any
 
 from argon2 import PasswordHasher
 from serve_channels import Browser, LoopApi, log_in
-from serve_fixtures import CHEAP_HASHER, HOUR, PASSWORDS, T0, Api, FakeClock, db, make_server, write_contest
+from serve_fixtures import (
+    CHEAP_HASHER,
+    HOUR,
+    PASSWORDS,
+    SUM_AC,
+    T0,
+    Api,
+    FakeClock,
+    db,
+    make_server,
+    write_contest,
+)
 
 from judge.serve.http.sessions import COOKIE
 from judge.serve.services.accounts import password_hasher
@@ -216,6 +228,52 @@ def test_the_public_board_is_answered_while_every_request_thread_is_busy(tmp_pat
         finally:
             release.set()
             holder.join()
+    server.close()
+
+
+def test_a_submission_is_taken_while_every_request_thread_is_busy(tmp_path: Path) -> None:
+    """Requests that change something (a body) have threads of their own (http/app.py's Lane): with every
+    request thread taken by page polls, a team's submission is still stored and acknowledged, over the API
+    and through the page's form."""
+    import base64
+    import re
+    import threading
+
+    import anyio.to_thread
+    from starlette.testclient import TestClient
+
+    from judge.serve.http.app import create_app
+    from judge.serve.model.upload import pack
+
+    server = make_server(write_contest(tmp_path / "contest"), FakeClock(T0 + HOUR))
+    files = [{"data": base64.b64encode(pack({"sum.py": SUM_AC.encode()})).decode()}]
+    body = {"problem_id": "sum", "language_id": "python3", "files": files}
+    answers: dict[str, Any] = {}
+    with TestClient(create_app(server, request_threads=1)) as client:
+        csrf = re.search(r'name="csrf" value="([^"]+)"', client.get("/login").text)  # before the threads are taken
+        assert csrf is not None
+        form = {"csrf": csrf.group(1), "username": "team2", "password": PASSWORDS["team2"]}
+
+        def changes() -> None:
+            auth = ("team1", PASSWORDS["team1"])
+            answers["submit"] = client.post("/api/contests/test/submissions", json=body, auth=auth)
+            answers["login"] = client.post("/login", data=form, follow_redirects=False)
+
+        threads = client.portal.call(anyio.to_thread.current_default_thread_limiter)
+        holder, asker = object(), threading.Thread(target=changes)
+        client.portal.call(threads.acquire_on_behalf_of, holder)  # every request thread busy
+        try:
+            asker.start()
+            asker.join(30)
+            answered_while_held = not asker.is_alive()
+        finally:
+            client.portal.call(threads.release_on_behalf_of, holder)
+            asker.join()
+        assert answered_while_held
+        assert answers["submit"].status_code == 201, answers["submit"].text
+        assert answers["login"].status_code == 303, answers["login"].text
+        with server.storage.read() as reader:
+            assert [s.id for s in reader.submissions()] == [int(answers["submit"].json()["id"])]
     server.close()
 
 

@@ -7,9 +7,11 @@ method, 4xx for a bad request, and a bare 500 (no traceback) for the judge's own
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
-from collections.abc import AsyncIterator
-from typing import Any
+import weakref
+from collections.abc import AsyncIterator, Callable
+from typing import Any, TypeVar
 
 import anyio.to_thread
 from starlette.applications import Starlette
@@ -57,7 +59,30 @@ def _submission_body_limit(server: Server) -> int:
     return largest * 4 // 3 + SMALL_BODY
 
 
-def _endpoint(server: Server, spec: RouteSpec) -> Any:
+T = TypeVar("T")
+
+
+class Lane:
+    """Worker threads of their own for the requests that change something (with a body: a submission, a
+    login, a clarification), at most ``threads`` at once: in a rush the request threads are all taken by
+    page polls (500 teams' submissions pages every few seconds), and a submission waited behind them, twice
+    (its credentials, then its transaction). Its limiter is per event loop, as anyio's own."""
+
+    def __init__(self, threads: int) -> None:
+        self._threads = threads
+        self._limiters: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, anyio.CapacityLimiter] = (
+            weakref.WeakKeyDictionary()
+        )
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        loop = asyncio.get_running_loop()
+        limiter = self._limiters.get(loop)
+        if limiter is None:
+            limiter = self._limiters[loop] = anyio.CapacityLimiter(self._threads)
+        return await anyio.to_thread.run_sync(fn, *args, limiter=limiter)
+
+
+def _endpoint(server: Server, spec: RouteSpec, lane: Lane) -> Any:
     limit = _submission_body_limit(server) if spec.body_limit == "submission" else SMALL_BODY
     limit = PACKAGE_BODY if spec.body_limit == "package" else limit
     has_body = spec.method in ("POST", "PUT", "PATCH")  # a body of one of spec.bodies' types, or none
@@ -93,7 +118,7 @@ def _endpoint(server: Server, spec: RouteSpec) -> Any:
                 if result is None:
                     result = await run_in_threadpool(answer, authorization, address, params, query)
             else:
-                viewer = await run_in_threadpool(admit, authorization, address)
+                viewer = await (lane.run if has_body else run_in_threadpool)(admit, authorization, address)
                 body = await read_body(request, limit) if has_body else b""
                 kind = (media_type(content_type) or spec.bodies[0]) if has_body else None
                 form = None
@@ -101,7 +126,7 @@ def _endpoint(server: Server, spec: RouteSpec) -> Any:
                     form = await parse_form(request.headers, body, max_files=MAX_FILES, max_fields=16, limit=limit)
                     body = b""
                 ctx = Ctx(server, viewer, params, query, body, server.clock.now(), kind, form)
-                result = await spec.handler(ctx) if spec.stream else await run_in_threadpool(spec.handler, ctx)
+                result = await spec.handler(ctx) if spec.stream else await lane.run(spec.handler, ctx)
         except Refused as exc:
             return error(exc.status, exc.message, exc.headers)
         except AuthError as exc:
@@ -146,11 +171,14 @@ class Cors:
         await self.app(scope, receive, send_with_header)
 
 
-def create_app(server: Server, *, background: bool = False, request_threads: int | None = None) -> Starlette:
+def create_app(
+    server: Server, *, background: bool = False, request_threads: int | None = None, change_threads: int = 2
+) -> Starlette:
     """The app for ``server``. ``background``: start the judging pool and the contest clock with the app
     (the lifespan; `judge serve`), and stop them (letting running judgements finish) when it stops.
     ``request_threads``: at most this many requests at once in worker threads (`judge serve
-    --request-threads`; None: anyio's 40), the rest wait their turn on the event loop."""
+    --request-threads`; None: anyio's 40), the rest wait their turn on the event loop. ``change_threads``:
+    the requests with a body (submissions, logins, forms) have that many threads of their own (Lane)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -169,8 +197,9 @@ def create_app(server: Server, *, background: bool = False, request_threads: int
     env = environment()
     pages = (*PAGES, *ADMIN_PAGES, *CLAR_PAGES, *RESOLVER_PAGES, *LIVE_PAGES, *PEOPLE_PAGES, *PRINT_PAGES)
     pages += (*FUZZ_PAGES, *PREVIEW_PAGES)  # live fuzzing's and the rejudge preview's (issue 33)
-    routes = [Route(spec.path, _endpoint(server, spec), methods=[spec.method]) for spec in ROUTES] + [
-        Route(spec.path, page_endpoint(server, env, spec), methods=[spec.method]) for spec in pages
+    lane = Lane(change_threads)
+    routes = [Route(spec.path, _endpoint(server, spec, lane), methods=[spec.method]) for spec in ROUTES] + [
+        Route(spec.path, page_endpoint(server, env, spec, lane.run), methods=[spec.method]) for spec in pages
     ]
     app = Starlette(
         routes=routes,

@@ -10,7 +10,7 @@ script), ``X-Frame-Options: DENY`` and ``Cache-Control: no-store``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -200,7 +200,10 @@ def error_page(page: Page, status: int, message: str) -> HTMLResponse:
     return page.render("serve/error.html", status=status, status_code=status, message=message)
 
 
-def page_endpoint(server: Server, env: Environment, spec: PageSpec) -> Any:
+def page_endpoint(
+    server: Server, env: Environment, spec: PageSpec, changes: Callable[..., Awaitable[Any]] = run_in_threadpool
+) -> Any:
+    """``spec``'s endpoint; ``changes`` runs a POST's work in a thread (http/app.py's Lane: threads of its own)."""
     limit = _form_limit(server, spec.form_limit)
 
     def ticked(page: Page) -> Response:
@@ -244,7 +247,7 @@ def page_endpoint(server: Server, env: Environment, spec: PageSpec) -> Any:
             if spec.on_loop is not None and fresh and server.timeline.settled():
                 response = spec.on_loop(page)  # the public's (no session: fresh), when made (else None)
             if response is None:
-                response = await run_in_threadpool(ticked, page)
+                response = await (changes if spec.method == "POST" else run_in_threadpool)(ticked, page)
         except Redirect as r:
             response = RedirectResponse(r.url, status_code=303)
         except Refused as exc:
