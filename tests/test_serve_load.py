@@ -193,10 +193,12 @@ def test_requests_in_worker_threads_are_at_most_request_threads_at_once(tmp_path
     assert _most_at_once_in_threads(tmp_path, 3, monkeypatch) >= 2  # a limit, not one at a time
 
 
-def test_the_public_board_is_answered_while_every_request_thread_is_busy(tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
-    """In a rush the request threads are all taken (submissions, pages, a new board being made): the public's
-    board, once made, is answered on the event loop (PageSpec/RouteSpec.on_loop), the same bytes as from a
-    thread; a page that needs a thread waits for one."""
+def test_the_board_is_answered_while_every_request_thread_is_busy(tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
+    """In a rush the request threads are all taken (submissions, pages, a new board being made): the board,
+    once made, is answered on the event loop (PageSpec/RouteSpec.on_loop), the same bytes as from a thread:
+    the public's API board and page (without a session cookie, which it then does not get, so that its
+    browser's next poll is answered there too), and a logged-in team's fragment (its session in memory)."""
+    import re
     import threading
 
     from starlette.testclient import TestClient
@@ -209,6 +211,12 @@ def test_the_public_board_is_answered_while_every_request_thread_is_busy(tmp_pat
         from_thread = client.get(board).content  # made (in a thread), with its JSON
         client.cookies.clear()
         page = client.get("/scoreboard?fragment=1").text  # and its table
+        csrf = re.search(r'name="csrf" value="([^"]+)"', client.get("/login").text)
+        assert csrf is not None
+        form = {"csrf": csrf.group(1), "username": "team1", "password": PASSWORDS["team1"]}
+        assert client.post("/login", data=form, follow_redirects=False).status_code == 303
+        team_cookie = client.cookies[COOKIE]
+        team_page = client.get("/scoreboard?fragment=1").text  # the team's session now in memory
         tick, inside, release = server.timeline.tick, threading.Event(), threading.Event()
 
         def held_tick() -> None:  # the only request thread, held by a page until released
@@ -217,6 +225,7 @@ def test_the_public_board_is_answered_while_every_request_thread_is_busy(tmp_pat
             tick()
 
         monkeypatch.setattr(server.timeline, "tick", held_tick)
+        client.cookies.clear()
         holder = threading.Thread(target=lambda: client.get("/problems"))
         holder.start()
         try:
@@ -224,6 +233,10 @@ def test_the_public_board_is_answered_while_every_request_thread_is_busy(tmp_pat
             assert client.get(board).content == from_thread
             client.cookies.clear()
             assert client.get("/scoreboard?fragment=1").text == page
+            whole = client.get("/scoreboard")
+            assert whole.status_code == 200 and "set-cookie" not in whole.headers
+            client.cookies.set(COOKIE, team_cookie)
+            assert client.get("/scoreboard?fragment=1").text == team_page
             assert not release.is_set() and holder.is_alive()  # answered while the thread was held
         finally:
             release.set()

@@ -350,8 +350,12 @@ def scoreboard(page: Page) -> Response:
 
 
 def scoreboard_made(page: Page) -> Response | None:
-    """The public's board page when its board and table are made (None: the request thread makes them);
-    on the event loop (PageSpec.on_loop): no storage, no ranking, no drawing of the table."""
+    """The board page when its board and table are made (None: the request thread makes them), on the event
+    loop (PageSpec.on_loop): no storage, no ranking, no drawing of the table. The public's page, or anyone's
+    fragment (the page live.js polls): a logged-in viewer's whole page shows the header's notices, which are
+    read from storage."""
+    if page.viewer.role is not Role.PUBLIC and not page.query.get("fragment"):
+        return None
     group = page.query.get("group") or None
     found = boards.made(page.server, page.sight, group)
     if found is None:

@@ -200,6 +200,20 @@ def error_page(page: Page, status: int, message: str) -> HTMLResponse:
     return page.render("serve/error.html", status=status, status_code=status, message=message)
 
 
+def _on_loop(server: Server, answer: Callable[[Page], Response | None], page: Page, fresh: bool) -> Response | None:
+    """``answer`` on the event loop when the viewer is known without storage (no cookie, or a session kept
+    in memory); None: the page's handler answers in a thread. A first visit answered here gets no session
+    cookie: such a page has no form to protect, and a browser without one keeps being answered here."""
+    viewer = PUBLIC if fresh else sessions.known_viewer(server, page.cookie, page.now)
+    if viewer is None:
+        return None
+    page.viewer = viewer
+    response = answer(page)
+    if response is not None and fresh:
+        page.set_cookie = None
+    return response
+
+
 def page_endpoint(
     server: Server, env: Environment, spec: PageSpec, changes: Callable[..., Awaitable[Any]] = run_in_threadpool
 ) -> Any:
@@ -244,8 +258,8 @@ def page_endpoint(
                 if fresh or not csrf_ok(cookie, page.form.get("csrf")):
                     raise Refused(403, "this form has expired or did not come from this site: reload the page")
             response = None
-            if spec.on_loop is not None and fresh and server.timeline.settled():
-                response = spec.on_loop(page)  # the public's (no session: fresh), when made (else None)
+            if spec.on_loop is not None and server.timeline.settled():
+                response = _on_loop(server, spec.on_loop, page, fresh)
             if response is None:
                 response = await (changes if spec.method == "POST" else run_in_threadpool)(ticked, page)
         except Redirect as r:

@@ -108,6 +108,21 @@ def viewer_of(server: Server, cookie: str | None, now: float) -> Viewer:
             stored = r.session(selector)
         if stored is not None:
             cache.put(stored, epoch)
+    return _viewer(server, stored, verifier, now)
+
+
+def known_viewer(server: Server, cookie: str | None, now: float) -> Viewer | None:
+    """``viewer_of`` when it needs no storage (no cookie, or a session kept in memory); None otherwise.
+    For the event loop (http/web.py: a page answered there)."""
+    if not well_formed(cookie):
+        return PUBLIC
+    assert cookie is not None
+    selector, verifier = cookie.split(".")
+    stored = server.session_cache.get(selector)
+    return None if stored is None else _viewer(server, stored, verifier, now)
+
+
+def _viewer(server: Server, stored: SessionRecord | None, verifier: str, now: float) -> Viewer:
     if stored is None or stored.expires_s <= now or not hmac.compare_digest(stored.verifier_sha256, _sha256(verifier)):
         return PUBLIC
     return server.auth.viewer_of_account(stored.account_id) or PUBLIC
