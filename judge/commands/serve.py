@@ -54,6 +54,7 @@ CLUSTER_THREADS = 256  # at most this many jobs wait on the cluster at once
 # and the server's own (database, logs, the runner's pipes, spectators and ICPC tools)
 OPEN_FILES_PER_TEAM = 4
 OPEN_FILES_BASE = 1024
+OPEN_FILES = 65536  # the soft limit `judge serve` raises itself to (at most the hard one; more if the teams need it)
 
 
 def _log(line: str) -> None:
@@ -102,17 +103,19 @@ def _listen(host: str, port: int) -> socket.socket:
 
 def _open_files(teams: int) -> None:
     """Every connection is a descriptor, and the usual soft limit (1024) is less than 500 teams' feeds and
-    kept-alive pages: raised to the hard limit, as servers do (runs get their own: Limits.open_files). A
-    warning when even the hard limit is short of what ``teams`` may open."""
+    kept-alive pages: raised, as servers do, to OPEN_FILES (or what the teams need, if more), at most the
+    hard limit. Not to the hard limit itself, which may be a million: the jury's trusted runs (validators)
+    inherit it, and some programs close every descriptor up to it. The judged programs get their own
+    (Limits.open_files). A warning when even the hard limit is short of what ``teams`` may open."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    most = hard if hard != resource.RLIM_INFINITY else 1 << 20  # the kernel's usual ceiling (fs.nr_open)
-    if soft != resource.RLIM_INFINITY and soft < most:
+    need = OPEN_FILES_BASE + OPEN_FILES_PER_TEAM * teams
+    want = max(need, OPEN_FILES) if hard == resource.RLIM_INFINITY else min(hard, max(need, OPEN_FILES))
+    if soft != resource.RLIM_INFINITY and soft < want:
         try:
-            resource.setrlimit(resource.RLIMIT_NOFILE, (most, hard))
+            resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
         except (ValueError, OSError):
             pass
         soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
-    need = OPEN_FILES_BASE + OPEN_FILES_PER_TEAM * teams
     if soft != resource.RLIM_INFINITY and soft < need:
         _log(
             f"WARNING: this process may open {soft} files (RLIMIT_NOFILE), and {teams} teams' connections may "
