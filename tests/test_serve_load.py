@@ -210,7 +210,9 @@ def test_the_board_is_answered_while_every_request_thread_is_busy(tmp_path: Path
     with TestClient(create_app(server, request_threads=1)) as client:
         from_thread = client.get(board).content  # made (in a thread), with its JSON
         client.cookies.clear()
-        page = client.get("/scoreboard?fragment=1").text  # and its table
+        first = client.get("/scoreboard?fragment=1")  # and its table; no session cookie from a thread either
+        page = first.text
+        assert "set-cookie" not in first.headers
         csrf = re.search(r'name="csrf" value="([^"]+)"', client.get("/login").text)
         assert csrf is not None
         form = {"csrf": csrf.group(1), "username": "team1", "password": PASSWORDS["team1"]}

@@ -50,7 +50,7 @@ def wait_for(what: str, check: Callable[[], Any]) -> Any:
 class Serve:
     """One `judge serve` process."""
 
-    def __init__(self, contest: Path, log: Path, *extra: str) -> None:
+    def __init__(self, contest: Path, log: Path, *extra: str, soft_open_files: int | None = None) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}/api"
         env = dict(os.environ, PYTHONPATH=str(ROOT))
@@ -69,8 +69,14 @@ class Serve:
             "1",
             *extra,
         ]
+
+        def limit() -> None:  # in the child: the soft limit `judge serve` starts with
+            if soft_open_files is not None:
+                hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+                resource.setrlimit(resource.RLIMIT_NOFILE, (soft_open_files, hard))
+
         self.proc = subprocess.Popen(
-            cmd, env=env, stdin=subprocess.DEVNULL, stdout=log.open("ab"), stderr=subprocess.STDOUT
+            cmd, env=env, stdin=subprocess.DEVNULL, stdout=log.open("ab"), stderr=subprocess.STDOUT, preexec_fn=limit
         )
         wait_for("the server to answer", self._up)
 
@@ -178,12 +184,9 @@ def test_a_server_holding_1100_connections_still_judges(contest: Path, tmp_path:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if hard != resource.RLIM_INFINITY and hard < 1400:
         pytest.skip(f"RLIMIT_NOFILE's hard limit here is {hard}: cannot hold 1100 connections")
-    resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard))  # what `judge serve` inherits
-    try:
-        server = Serve(contest, tmp_path / "serve.log")
-    finally:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1400), hard))
+    server = Serve(contest, tmp_path / "serve.log", soft_open_files=256)
     servers.append(server)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1400), hard))  # this test's own 1,100
     held: list[socket.socket] = []
     try:
         for _ in range(1100):

@@ -4,7 +4,9 @@ services/sessions.py, docs/security.md).
 The cookie (``judge_session``) is ``<selector>.<verifier>``, random. It is ``HttpOnly`` (no script reads it),
 ``SameSite=Lax`` (other sites' forms do not carry it), ``Secure`` when the request came over HTTPS (behind a
 TLS proxy named by ``--forwarded-allow-ips``), and lasts ``SESSION_S``. Every visitor gets one, the public
-too, so the login form has a CSRF token; only a login stores one (and the logout deletes it).
+too, so the login form has a CSRF token, except on the public's scoreboard page (no form there: a spectator's
+browser without one keeps being answered on the event loop, http/web.py); only a login stores one (and the
+logout deletes it).
 
 The CSRF token of a form is HMAC-SHA256 keyed by the cookie: a page shows it, another site can neither read
 it nor compute it. Every POST must carry it in the ``csrf`` field, else 403. A login starts a new cookie (no

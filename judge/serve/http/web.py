@@ -262,6 +262,8 @@ def page_endpoint(
                 response = _on_loop(server, spec.on_loop, page, fresh)
             if response is None:
                 response = await (changes if spec.method == "POST" else run_in_threadpool)(ticked, page)
+                if spec.on_loop is not None and fresh and page.viewer.role is Role.PUBLIC:
+                    page.set_cookie = None  # as on the loop (_on_loop): its next poll is answered there
         except Redirect as r:
             response = RedirectResponse(r.url, status_code=303)
         except Refused as exc:

@@ -135,6 +135,7 @@ class BoardCache:
         with self._lock:
             board = self._rows.get((key, changes))
             if board is not None:
+                self._rows.move_to_end((key, changes))
                 return board
             recent = self._recent.get(key)
             if recent is None:

@@ -204,6 +204,9 @@ class EventLog:
         self._events: list[EventRecord] = []
         self._floor: int | None = None  # the events after this id are all in memory (None: not read yet)
         self._newest: dict[str, int] = {}  # per event type, the newest event read (kept when it is dropped)
+        # a copy of it, replaced whole after each refresh: read without the lock, which a refresh holds
+        # through its storage read (the board on the event loop reads it: services/board.made)
+        self._newest_read: dict[str, int] = {}
         self._stretches: OrderedDict[tuple[int, int, int], Stretch] = OrderedDict()  # the last few made
         self.refreshed_at = 0.0  # time.monotonic() of the last refresh
 
@@ -218,6 +221,7 @@ class EventLog:
                     self._ids += [e.id for e in batch]
                     self._events += batch
                     self._newest.update((e.type, e.id) for e in batch)
+                    self._newest_read = dict(self._newest)
                     last = batch[-1].id
             if len(self._ids) > self._keep:
                 drop = len(self._ids) - self._keep
@@ -252,8 +256,8 @@ class EventLog:
         """Per kind, the newest event of it read (0: none since the log was first read): a new event of any
         of them changes this, so it keys what is made of them (the scoreboard: services/board.py) with no
         storage read per request."""
-        with self._lock:
-            return tuple(self._newest.get(k, 0) for k in kinds)
+        newest = self._newest_read  # no lock: a refresh replaces it whole (never waits on a storage read)
+        return tuple(newest.get(k, 0) for k in kinds)
 
     def stretch(self, after: int, limit: int) -> Stretch | None:
         """The events after ``after`` (at most ``limit``) grouped by whom they reach, made once for every
