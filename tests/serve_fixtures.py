@@ -155,12 +155,15 @@ def make_server(
     judge: JudgeFn | None = None,
     *,
     languages: Mapping[str, Any] | None = None,
+    board_interval_s: float = 0.0,
 ) -> Server:
     contest = load_contest(root, FIXTURES)
     if judge is None:
         judge = ScriptedJudge({p.id: p.problem for p in contest.problems})
     langs = languages if languages is not None else {k: v for k, v in load_languages().items() if k == "python3"}
-    return open_server(contest, langs, judge, ServeOptions(hasher=CHEAP_HASHER, clock=clock))
+    return open_server(
+        contest, langs, judge, ServeOptions(hasher=CHEAP_HASHER, clock=clock, board_interval_s=board_interval_s)
+    )
 
 
 class Api:

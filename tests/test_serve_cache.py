@@ -430,6 +430,41 @@ def test_with_an_interval_requests_get_the_last_board_while_a_new_one_is_made() 
     assert new.derived("json", lambda: "made twice") == "new json"
 
 
+def test_a_peek_gives_the_board_behind_and_one_claim_at_a_time() -> None:
+    """For the event loop: ``peek`` never makes a board. With an interval it gives the last board when a
+    newer would be made, and says it is behind (not while one is being made: that one is near); ``claim``
+    lets one caller at a time have a thread make the next, and a claim never released lapses. ``ready``
+    gives what was made of a board, or of the board it replaced (behind). Without an interval, a peek gives
+    only the exact board."""
+    from judge.serve.services.board import CLAIM_S, BoardCache, Ranked
+
+    now = [100.0]
+    cache = BoardCache(interval_s=1.0, clock=lambda: now[0])
+    assert cache.peek("public", (1,)) is None  # nothing made yet
+    old = cache.rows("public", (1,), lambda: Ranked([{"as_of": 1}]))
+    old.derived("json", lambda: "old json")
+    assert cache.peek("public", (1,)) == (old, False)
+    assert cache.peek("public", (2,)) == (old, False)  # within the interval: what rows gives
+    now[0] += 5.0
+    assert cache.peek("public", (2,)) == (old, True)  # rows would make a newer one
+    assert cache.claim(("public", "json")) and not cache.claim(("public", "json"))
+    assert cache.claim(("public", "table"))  # each thing its own claim
+    cache.release(("public", "json"))
+    assert cache.claim(("public", "json"))
+    now[0] += CLAIM_S
+    assert cache.claim(("public", "json"))  # never released: lapsed
+    new = cache.rows("public", (2,), lambda: Ranked([{"as_of": 2}]))
+    assert cache.peek("public", (2,)) == (new, False)
+    assert new.ready("json") == ("old json", True) and old.ready("json") == ("old json", False)
+    assert new.ready("table") is None
+    new.derived("json", lambda: "new json")
+    assert new.ready("json") == ("new json", False)
+
+    exact = BoardCache(clock=lambda: now[0])
+    board = exact.rows("public", (1,), lambda: Ranked([{"as_of": 1}]))
+    assert exact.peek("public", (1,)) == (board, False) and exact.peek("public", (2,)) is None
+
+
 TEAM_IDS = ("t1", "t2", "t3")
 
 

@@ -246,6 +246,57 @@ def test_the_board_is_answered_while_every_request_thread_is_busy(tmp_path: Path
     server.close()
 
 
+def test_a_board_behind_is_answered_on_the_loop_and_a_thread_makes_the_next(tmp_path: Path) -> None:
+    """`judge serve --board-interval`: after a change, once the interval is over, the next public poll (API
+    and page) is answered on the event loop with the board made before the change, and after that answer a
+    thread makes the new board, its JSON and its table; the poll after that gets them on the loop (every
+    request thread is taken), the same as a thread computes afresh."""
+    import base64
+    import threading
+
+    import anyio.to_thread
+    from starlette.testclient import TestClient
+
+    from judge.serve.http.app import create_app
+    from judge.serve.model.upload import pack
+
+    clock = FakeClock(T0 + HOUR)
+    server = make_server(write_contest(tmp_path / "contest"), clock, board_interval_s=1.0)
+    board, fragment = "/api/contests/test/scoreboard", "/scoreboard?fragment=1"
+    files = [{"data": base64.b64encode(pack({"sum.py": SUM_AC.encode()})).decode()}]
+    body = {"problem_id": "sum", "language_id": "python3", "files": files}
+    with TestClient(create_app(server, request_threads=1)) as client:
+
+        def public(path: str) -> str:
+            client.cookies.clear()
+            return client.get(path).text
+
+        before = public(board), public(fragment)  # made in a thread: no board yet
+        auth = ("team1", PASSWORDS["team1"])
+        assert client.post("/api/contests/test/submissions", json=body, auth=auth).status_code == 201
+        assert server.judging.run_pending() == 1
+        clock.advance(5)  # the interval is over
+        behind = public(board), public(fragment)
+        assert json.loads(behind[0])["rows"] == json.loads(before[0])["rows"]  # the board made before
+        threads = client.portal.call(anyio.to_thread.current_default_thread_limiter)
+        holder, answers = object(), []
+        client.portal.call(threads.acquire_on_behalf_of, holder)  # every request thread busy
+        try:
+            asker = threading.Thread(target=lambda: answers.extend([public(board), public(fragment)]))
+            asker.start()
+            asker.join(30)
+            answered_while_held = not asker.is_alive()
+        finally:
+            client.portal.call(threads.release_on_behalf_of, holder)
+            asker.join()
+        assert answered_while_held
+        server.boards.clear()
+        assert answers == [public(board), public(fragment)]  # computed afresh in a thread
+        solved = json.loads(answers[0])["rows"]
+        assert solved != json.loads(before[0])["rows"] and answers[1] != behind[1]
+    server.close()
+
+
 def test_a_submission_is_taken_while_every_request_thread_is_busy(tmp_path: Path) -> None:
     """Requests that change something (a body) have threads of their own (http/app.py's Lane): with every
     request thread taken by page polls, a team's submission is still stored and acknowledged, over the API

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from starlette.background import BackgroundTask
 from starlette.responses import JSONResponse, Response
 
 from judge.serve.http import feed, live_api, preview_api
@@ -229,10 +230,17 @@ def get_scoreboard(ctx: Ctx) -> Any:
 
 
 def scoreboard_made(ctx: Ctx) -> Response | None:
-    """``get_scoreboard`` when the board and its JSON are made (None: the request thread makes them)."""
+    """``get_scoreboard`` when the board and its JSON are made (None: the request thread makes them). When
+    they are behind, a thread makes the next after the answer is sent (BackgroundTask; one at a time)."""
     ctx.contest()
-    body = documents.scoreboard_bytes_made(ctx.server, ctx.sight, ctx.query.get("group_id"))
-    return None if body is None else Response(body, media_type="application/json")
+    found = documents.scoreboard_bytes_made(ctx.server, ctx.sight, ctx.query.get("group_id"))
+    if found is None:
+        return None
+    body, claim = found
+    response = Response(body, media_type="application/json")
+    if claim is not None:
+        response.background = BackgroundTask(documents.remake_board, ctx.server, claim, lambda: get_scoreboard(ctx))
+    return response
 
 
 # --------------------------------------------------------------------------------------------- changes

@@ -17,6 +17,7 @@ from typing import Any
 from urllib.parse import quote
 
 from markupsafe import Markup
+from starlette.background import BackgroundTask
 from starlette.responses import Response
 
 from judge.judging.jobs import SourceFile
@@ -351,18 +352,23 @@ def scoreboard(page: Page) -> Response:
 
 def scoreboard_made(page: Page) -> Response | None:
     """The board page when its board and table are made (None: the request thread makes them), on the event
-    loop (PageSpec.on_loop): no storage, no ranking, no drawing of the table. The public's page, or anyone's
+    loop (PageSpec.on_loop): no storage, no ranking, no drawing of the table. When they are behind, a thread
+    makes the next after the answer is sent (one at a time: BoardCache.claim). The public's page, or anyone's
     fragment (the page live.js polls): a logged-in viewer's whole page shows the header's notices, which are
     read from storage."""
     if page.viewer.role is not Role.PUBLIC and not page.query.get("fragment"):
         return None
     group = page.query.get("group") or None
     found = boards.made(page.server, page.sight, group)
-    if found is None:
+    kind = ("table.html", visibility.board_view(page.sight).show_problems)
+    table = None if found is None else found.board.ready(kind)
+    if found is None or table is None:
         return None
-    board, ranked = found
-    table = ranked.memo.get(("table.html", visibility.board_view(page.sight).show_problems))
-    return None if table is None else _board_page(page, _board_context(page, board, table, group))
+    response = _board_page(page, _board_context(page, found.doc, table[0], group))
+    claim = (found.key, kind)
+    if (found.behind or table[1]) and page.server.boards.claim(claim):  # a thread makes the next, after this
+        response.background = BackgroundTask(boards.remake, page.server, claim, lambda: board_view(page))
+    return response
 
 
 def _board_page(page: Page, view: dict[str, Any]) -> Response:

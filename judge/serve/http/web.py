@@ -202,16 +202,12 @@ def error_page(page: Page, status: int, message: str) -> HTMLResponse:
 
 def _on_loop(server: Server, answer: Callable[[Page], Response | None], page: Page, fresh: bool) -> Response | None:
     """``answer`` on the event loop when the viewer is known without storage (no cookie, or a session kept
-    in memory); None: the page's handler answers in a thread. A first visit answered here gets no session
-    cookie: such a page has no form to protect, and a browser without one keeps being answered here."""
+    in memory); None: the page's handler answers in a thread."""
     viewer = PUBLIC if fresh else sessions.known_viewer(server, page.cookie, page.now)
     if viewer is None:
         return None
     page.viewer = viewer
-    response = answer(page)
-    if response is not None and fresh:
-        page.set_cookie = None
-    return response
+    return answer(page)
 
 
 def page_endpoint(
@@ -262,8 +258,10 @@ def page_endpoint(
                 response = _on_loop(server, spec.on_loop, page, fresh)
             if response is None:
                 response = await (changes if spec.method == "POST" else run_in_threadpool)(ticked, page)
-                if spec.on_loop is not None and fresh and page.viewer.role is Role.PUBLIC:
-                    page.set_cookie = None  # as on the loop (_on_loop): its next poll is answered there
+            if spec.on_loop is not None and fresh and page.viewer.role is Role.PUBLIC:
+                # a first visit to a page answered on the loop when made gets no session cookie, from either
+                # path: it has no form to protect, and a browser without one keeps being answered there
+                page.set_cookie = None
         except Redirect as r:
             response = RedirectResponse(r.url, status_code=303)
         except Refused as exc:

@@ -64,6 +64,16 @@ class Ranked:
         finally:
             self._making.release()
 
+    def ready(self, key: Hashable) -> tuple[Any, bool] | None:
+        """What ``derived(key)`` gives, without making it (for the event loop): this board's and False, else
+        the board it replaced's and True (behind, as ``Made.behind``), else None."""
+        if key in self.memo:
+            return self.memo[key], False
+        before = self.previous[:1]  # a copy: BoardCache may clear the link meanwhile
+        if before and key in before[0].memo:
+            return before[0].memo[key], True
+        return None
+
 
 class BoardCache:
     """The last boards computed, keyed on all they depend on (the caller's key: the newest events of the
@@ -77,10 +87,12 @@ class BoardCache:
     ``clock``) for the same key but older changes is served as it is. In a submission rush every submission
     and every judgement is a change (16 a second at 500 teams), and each new board is ranked, written as
     JSON and drawn as HTML for 500 teams: at most one new board per interval bounds that work, and a board
-    is never more than one interval behind the event feed (which is exact). With an interval, the requests
-    that ask while a new board is being made get the last one (and its JSON and HTML) instead of waiting
-    for it: in a rush 100 polls a second would otherwise each hold a worker thread for as long as the
-    ranking and drawing take, and the other requests would queue for a thread."""
+    is at most one interval behind the event feed (which is exact), plus the time the next takes to make.
+    With an interval, the requests that ask while a new board is being made get the last one (and its JSON
+    and HTML) instead of waiting for it: in a rush 100 polls a second would otherwise each hold a worker
+    thread for as long as the ranking and drawing take, and the other requests would queue for a thread.
+    On the event loop (``peek``) the last one is answered even before the next is begun: the first such
+    request to ``claim`` it has a thread make the next once its answer is sent (``remake``)."""
 
     def __init__(self, size: int = 8, interval_s: float = 0.0, clock: Callable[[], float] = time.monotonic) -> None:
         self._size = size
@@ -91,6 +103,7 @@ class BoardCache:
         self._recent: dict[Hashable, tuple[float, tuple[int, ...], Ranked]] = {}  # key -> the newest board made
         self._computing: dict[Hashable, threading.Lock] = {}  # one computation per key at a time
         self._busy: set[Hashable] = set()  # with an interval: the keys a board is being made for
+        self._claims: dict[Hashable, float] = {}  # what a thread is bringing up to date (claim), since when
 
     def clear(self) -> None:
         """Forget every board (each is computed anew when next asked for)."""
@@ -129,19 +142,39 @@ class BoardCache:
                 with self._lock:
                     self._busy.discard(key)
 
-    def peek(self, key: Hashable, changes: tuple[int, ...]) -> Ranked | None:
-        """The board ``rows`` would give now without making one (None: it would make one): for a request
-        answered on the event loop, which must not wait for a ranking."""
+    def peek(self, key: Hashable, changes: tuple[int, ...]) -> tuple[Ranked, bool] | None:
+        """The board ``rows`` would give now, without making one, for a request answered on the event loop
+        (which must not wait for a ranking): the board and False; or, with an interval, the last one and True
+        when ``rows`` would make a newer (behind: the caller may answer with it and have a thread make the
+        next, ``claim``); None: no board for ``key`` yet, or no interval."""
         with self._lock:
             board = self._rows.get((key, changes))
             if board is not None:
                 self._rows.move_to_end((key, changes))
-                return board
+                return board, False
             recent = self._recent.get(key)
-            if recent is None:
+            if recent is None or self._interval_s <= 0:
                 return None
-            fresh = self._fresh(recent[0]) and all(a <= b for a, b in zip(recent[1], changes, strict=True))
-            return recent[2] if fresh or (self._interval_s > 0 and key in self._busy) else None
+            if key in self._busy or (
+                self._fresh(recent[0]) and all(a <= b for a, b in zip(recent[1], changes, strict=True))
+            ):
+                return recent[2], False  # what rows gives now, without making one
+            return recent[2], True
+
+    def claim(self, what: Hashable) -> bool:
+        """Whether the caller is the one to bring ``what`` up to date (in a thread, then ``release``): one at a
+        time; a claim not released within CLAIM_S (its request went away) lapses."""
+        now = self._clock()
+        with self._lock:
+            since = self._claims.get(what)
+            if since is not None and 0 <= now - since < CLAIM_S:
+                return False
+            self._claims[what] = now
+            return True
+
+    def release(self, what: Hashable) -> None:
+        with self._lock:
+            self._claims.pop(what, None)
 
     def _fresh(self, made_s: float) -> bool:
         return self._interval_s > 0 and self._clock() - made_s < self._interval_s
@@ -177,6 +210,7 @@ class BoardCache:
 # newer one means another board, and the other events (a run's, of which a judgement has one per test; a
 # clarification's) leave it as it was
 BOARD_EVENTS = ("submissions", "judgements", "teams", "groups")
+CLAIM_S = 10.0  # BoardCache.claim: a claim lapses after this long
 
 
 def main_contest(contest: Contest) -> Contest:
@@ -259,18 +293,42 @@ def ranked(server: Server, sight: Sight, group_id: str | None = None) -> tuple[d
     return scoreboard_json(asked.contest, board.rows, sight.phase.state_json(sight.now), sight.now), board
 
 
-def made(server: Server, sight: Sight, group_id: str | None = None) -> tuple[dict[str, Any], Ranked] | None:
-    """What ``ranked`` gives, when that needs no storage and no ranking: the board is made and the event
-    log's copy in memory is recent (None otherwise). For the event loop (http/app.py: a public board poll
-    answered without a trip to a request thread, which a rush keeps busy)."""
+@dataclass(frozen=True)
+class Made:
+    """A board answered on the event loop (``made``): the scoreboard object and the ranking it shows."""
+
+    doc: dict[str, Any]
+    board: Ranked
+    key: Hashable  # its key in the cache (BoardCache.claim)
+    behind: bool  # ``ranked`` would give a newer one now (BoardCache.peek, or the event log's copy is old)
+
+
+def made(server: Server, sight: Sight, group_id: str | None = None) -> Made | None:
+    """What ``ranked`` gives, or the last board when that would need a new one (then ``behind``), without
+    storage and without ranking: for the event loop (http/app.py: a public board poll answered without a trip
+    to a request thread, which a rush keeps busy). None: no board is made for this viewer yet."""
     log = server.bus.log
-    if log is None or not log.fresh(RECHECK_S):
+    if log is None:
         return None
     asked = _asked(server, sight, group_id)
-    board = server.boards.peek(asked.key, log.newest(BOARD_EVENTS))
-    if board is None:
+    found = server.boards.peek(asked.key, log.newest(BOARD_EVENTS))
+    if found is None:
         return None
-    return scoreboard_json(asked.contest, board.rows, sight.phase.state_json(sight.now), sight.now), board
+    board, behind = found
+    doc = scoreboard_json(asked.contest, board.rows, sight.phase.state_json(sight.now), sight.now)
+    return Made(doc, board, asked.key, behind or not log.fresh(RECHECK_S))
+
+
+def remake(server: Server, claim: Hashable, answer: Callable[[], object]) -> None:
+    """In a thread, after an answer from the event loop that was behind (``Made.behind``, ``Ranked.ready``):
+    ``answer()`` (the request's answer from a thread, thrown away) makes the newer board and what is made of
+    it, for the next requests; then ``claim`` is released."""
+    try:
+        answer()
+    except Exception as exc:  # the thread path answers the same request, which did not fail on the loop
+        server.log(f"scoreboard: making the next board: {type(exc).__name__}: {exc}")
+    finally:
+        server.boards.release(claim)
 
 
 def scoreboard(server: Server, sight: Sight, group_id: str | None = None) -> dict[str, Any]:
@@ -285,13 +343,18 @@ def scoreboard_bytes(server: Server, sight: Sight, group_id: str | None = None) 
     return _joined(doc, board.derived("rows.json", lambda: _dumps(doc["rows"])))
 
 
-def scoreboard_bytes_made(server: Server, sight: Sight, group_id: str | None = None) -> bytes | None:
-    """``scoreboard_bytes`` when the board and its JSON are made (``made``; None otherwise)."""
+def scoreboard_bytes_made(
+    server: Server, sight: Sight, group_id: str | None = None
+) -> tuple[bytes, Hashable | None] | None:
+    """``scoreboard_bytes`` when the board and its JSON are made (``made``; None otherwise), and a claim
+    (BoardCache.claim) when it is behind: the caller then has ``remake`` run in a thread."""
     found = made(server, sight, group_id)
-    if found is None or "rows.json" not in found[1].memo:
+    rows = None if found is None else found.board.ready("rows.json")
+    if found is None or rows is None:
         return None
-    doc, board = found
-    return _joined(doc, board.memo["rows.json"])
+    claim = (found.key, "rows.json")
+    behind = (found.behind or rows[1]) and server.boards.claim(claim)
+    return _joined(found.doc, rows[0]), claim if behind else None
 
 
 def _joined(doc: dict[str, Any], rows: str) -> bytes:

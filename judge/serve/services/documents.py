@@ -4,6 +4,7 @@ archive both take them from here."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, Any
 
 from judge.serve.model.apijson import (
@@ -98,9 +99,17 @@ def scoreboard_bytes(server: Server, sight: Sight, group_id: str | None = None) 
     return board.scoreboard_bytes(server, sight, group_id)
 
 
-def scoreboard_bytes_made(server: Server, sight: Sight, group_id: str | None = None) -> bytes | None:
-    """``scoreboard_bytes`` when it needs no storage and no ranking (None otherwise: board.made)."""
+def scoreboard_bytes_made(
+    server: Server, sight: Sight, group_id: str | None = None
+) -> tuple[bytes, Hashable | None] | None:
+    """``scoreboard_bytes`` when it needs no storage and no ranking (None otherwise), and a claim when it is
+    behind (board.scoreboard_bytes_made: the caller runs ``remake_board`` in a thread)."""
     return board.scoreboard_bytes_made(server, sight, group_id)
+
+
+def remake_board(server: Server, claim: Hashable, answer: Callable[[], object]) -> None:
+    """board.remake: in a thread, after an answer that was behind."""
+    board.remake(server, claim, answer)
 
 
 def awards(server: Server, sight: Sight) -> list[Doc]:
