@@ -432,11 +432,12 @@ def test_with_an_interval_requests_get_the_last_board_while_a_new_one_is_made() 
 
 def test_a_peek_gives_the_board_behind_and_one_claim_at_a_time() -> None:
     """For the event loop: ``peek`` never makes a board. With an interval it gives the last board when a
-    newer would be made, and says it is behind (not while one is being made: that one is near); ``claim``
-    lets one caller at a time have a thread make the next, and a claim never released lapses. ``ready``
-    gives what was made of a board, or of the board it replaced (behind). Without an interval, a peek gives
-    only the exact board."""
-    from judge.serve.services.board import CLAIM_S, BoardCache, Ranked
+    newer would be made, and says it is behind (not while one is being made: that one is near), unless that
+    board is from long ago (its key comes back after the freeze: it would take the board back in time);
+    ``claim`` lets one caller at a time have a thread make the next, and a claim never released lapses (its
+    late release ends no newer claim). ``ready`` gives what was made of a board, or of the board it replaced
+    (behind). Without an interval, a peek gives only the exact board."""
+    from judge.serve.services.board import BEHIND_S, CLAIM_S, BoardCache, Ranked
 
     now = [100.0]
     cache = BoardCache(interval_s=1.0, clock=lambda: now[0])
@@ -447,12 +448,20 @@ def test_a_peek_gives_the_board_behind_and_one_claim_at_a_time() -> None:
     assert cache.peek("public", (2,)) == (old, False)  # within the interval: what rows gives
     now[0] += 5.0
     assert cache.peek("public", (2,)) == (old, True)  # rows would make a newer one
-    assert cache.claim(("public", "json")) and not cache.claim(("public", "json"))
-    assert cache.claim(("public", "table"))  # each thing its own claim
-    cache.release(("public", "json"))
-    assert cache.claim(("public", "json"))
+    first = cache.claim(("public", "json"))
+    assert first is not None and cache.claim(("public", "json")) is None
+    assert cache.claim(("public", "table")) is not None  # each thing its own claim
+    cache.release(first)
+    second = cache.claim(("public", "json"))
+    assert second is not None
     now[0] += CLAIM_S
-    assert cache.claim(("public", "json"))  # never released: lapsed
+    third = cache.claim(("public", "json"))  # never released: lapsed
+    assert third is not None
+    cache.release(second)  # late: the newer claim holds
+    assert cache.claim(("public", "json")) is None
+    now[0] += BEHIND_S
+    assert cache.peek("public", (2,)) is None  # from too long ago: the thread makes the new one
+    now[0] -= BEHIND_S
     new = cache.rows("public", (2,), lambda: Ranked([{"as_of": 2}]))
     assert cache.peek("public", (2,)) == (new, False)
     assert new.ready("json") == ("old json", True) and old.ready("json") == ("old json", False)

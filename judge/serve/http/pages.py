@@ -365,8 +365,8 @@ def scoreboard_made(page: Page) -> Response | None:
     if found is None or table is None:
         return None
     response = _board_page(page, _board_context(page, found.doc, table[0], group))
-    claim = (found.key, kind)
-    if (found.behind or table[1]) and page.server.boards.claim(claim):  # a thread makes the next, after this
+    claim = page.server.boards.claim((found.key, kind)) if found.behind or table[1] else None
+    if claim is not None:  # a thread makes the next, after this answer
         response.background = BackgroundTask(boards.remake, page.server, claim, lambda: board_view(page))
     return response
 

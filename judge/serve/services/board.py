@@ -75,6 +75,14 @@ class Ranked:
         return None
 
 
+@dataclass(frozen=True, eq=False)
+class Claim:
+    """BoardCache.claim: a thread brings ``what`` up to date."""
+
+    what: Hashable
+    since_s: float
+
+
 class BoardCache:
     """The last boards computed, keyed on all they depend on (the caller's key: the newest events of the
     types in BOARD_EVENTS, since
@@ -87,7 +95,8 @@ class BoardCache:
     ``clock``) for the same key but older changes is served as it is. In a submission rush every submission
     and every judgement is a change (16 a second at 500 teams), and each new board is ranked, written as
     JSON and drawn as HTML for 500 teams: at most one new board per interval bounds that work, and a board
-    is at most one interval behind the event feed (which is exact), plus the time the next takes to make.
+    is at most one interval behind the event feed (which is exact), plus the time the next takes to make
+    (a request thread's wait included).
     With an interval, the requests that ask while a new board is being made get the last one (and its JSON
     and HTML) instead of waiting for it: in a rush 100 polls a second would otherwise each hold a worker
     thread for as long as the ranking and drawing take, and the other requests would queue for a thread.
@@ -103,7 +112,7 @@ class BoardCache:
         self._recent: dict[Hashable, tuple[float, tuple[int, ...], Ranked]] = {}  # key -> the newest board made
         self._computing: dict[Hashable, threading.Lock] = {}  # one computation per key at a time
         self._busy: set[Hashable] = set()  # with an interval: the keys a board is being made for
-        self._claims: dict[Hashable, float] = {}  # what a thread is bringing up to date (claim), since when
+        self._claims: dict[Hashable, Claim] = {}  # what a thread is bringing up to date
 
     def clear(self) -> None:
         """Forget every board (each is computed anew when next asked for)."""
@@ -129,7 +138,7 @@ class BoardCache:
             ):
                 return recent[2]
             mine = False
-            if self._interval_s > 0 and recent is not None:
+            if recent is not None and self._may_lag(recent[0]):
                 if key in self._busy:
                     return recent[2]  # being made: the last one meanwhile
                 self._busy.add(key)
@@ -153,7 +162,7 @@ class BoardCache:
                 self._rows.move_to_end((key, changes))
                 return board, False
             recent = self._recent.get(key)
-            if recent is None or self._interval_s <= 0:
+            if recent is None or not self._may_lag(recent[0]):
                 return None
             if key in self._busy or (
                 self._fresh(recent[0]) and all(a <= b for a, b in zip(recent[1], changes, strict=True))
@@ -161,23 +170,36 @@ class BoardCache:
                 return recent[2], False  # what rows gives now, without making one
             return recent[2], True
 
-    def claim(self, what: Hashable) -> bool:
-        """Whether the caller is the one to bring ``what`` up to date (in a thread, then ``release``): one at a
-        time; a claim not released within CLAIM_S (its request went away) lapses."""
+    @property
+    def lags(self) -> bool:
+        """Whether a board may be behind the newest changes (an interval), or is always exact."""
+        return self._interval_s > 0
+
+    def claim(self, what: Hashable) -> Claim | None:
+        """The claim to bring ``what`` up to date (in a thread, then ``release``), or None when another
+        caller has it: one at a time; a claim not released within CLAIM_S (its request went away) lapses."""
         now = self._clock()
         with self._lock:
-            since = self._claims.get(what)
-            if since is not None and 0 <= now - since < CLAIM_S:
-                return False
-            self._claims[what] = now
-            return True
+            held = self._claims.get(what)
+            if held is not None and 0 <= now - held.since_s < CLAIM_S:
+                return None
+            self._claims[what] = claim = Claim(what, now)
+            return claim
 
-    def release(self, what: Hashable) -> None:
+    def release(self, claim: Claim) -> None:
+        """Ends ``claim`` (not a newer one for the same thing, made after it lapsed)."""
         with self._lock:
-            self._claims.pop(what, None)
+            if self._claims.get(claim.what) is claim:
+                del self._claims[claim.what]
 
     def _fresh(self, made_s: float) -> bool:
         return self._interval_s > 0 and self._clock() - made_s < self._interval_s
+
+    def _may_lag(self, made_s: float) -> bool:
+        """Whether a board made then may be served while a newer one is made: with an interval, and made
+        within it and BEHIND_S more (not a board from long ago whose key comes back: the one from before the
+        freeze at the thaw, or after a quiet stretch)."""
+        return self._interval_s > 0 and 0 <= self._clock() - made_s < self._interval_s + BEHIND_S
 
     def _compute(
         self, full: tuple[Hashable, tuple[int, ...]], computing: threading.Lock, compute: Callable[[], Ranked]
@@ -211,6 +233,7 @@ class BoardCache:
 # clarification's) leave it as it was
 BOARD_EVENTS = ("submissions", "judgements", "teams", "groups")
 CLAIM_S = 10.0  # BoardCache.claim: a claim lapses after this long
+BEHIND_S = 10.0  # BoardCache: a board made longer ago than the interval and this is never served behind
 
 
 def main_contest(contest: Contest) -> Contest:
@@ -304,12 +327,13 @@ class Made:
 
 
 def made(server: Server, sight: Sight, group_id: str | None = None) -> Made | None:
-    """What ``ranked`` gives, or the last board when that would need a new one (then ``behind``), without
-    storage and without ranking: for the event loop (http/app.py: a public board poll answered without a trip
-    to a request thread, which a rush keeps busy). None: no board is made for this viewer yet."""
+    """What ``ranked`` gives, or with an interval the last board when that would need a new one (then
+    ``behind``), without storage and without ranking: for the event loop (http/app.py: a public board poll
+    answered without a trip to a request thread, which a rush keeps busy). None: a thread makes the board
+    (none made for this viewer yet, or the last from too long ago, or without an interval one not exact)."""
     log = server.bus.log
-    if log is None:
-        return None
+    if log is None or not (server.boards.lags or log.fresh(RECHECK_S)):
+        return None  # without an interval, exact: the copy of the event log read anew first (a thread)
     asked = _asked(server, sight, group_id)
     found = server.boards.peek(asked.key, log.newest(BOARD_EVENTS))
     if found is None:
@@ -319,7 +343,7 @@ def made(server: Server, sight: Sight, group_id: str | None = None) -> Made | No
     return Made(doc, board, asked.key, behind or not log.fresh(RECHECK_S))
 
 
-def remake(server: Server, claim: Hashable, answer: Callable[[], object]) -> None:
+def remake(server: Server, claim: Claim, answer: Callable[[], object]) -> None:
     """In a thread, after an answer from the event loop that was behind (``Made.behind``, ``Ranked.ready``):
     ``answer()`` (the request's answer from a thread, thrown away) makes the newer board and what is made of
     it, for the next requests; then ``claim`` is released."""
@@ -345,16 +369,15 @@ def scoreboard_bytes(server: Server, sight: Sight, group_id: str | None = None) 
 
 def scoreboard_bytes_made(
     server: Server, sight: Sight, group_id: str | None = None
-) -> tuple[bytes, Hashable | None] | None:
+) -> tuple[bytes, Claim | None] | None:
     """``scoreboard_bytes`` when the board and its JSON are made (``made``; None otherwise), and a claim
     (BoardCache.claim) when it is behind: the caller then has ``remake`` run in a thread."""
     found = made(server, sight, group_id)
     rows = None if found is None else found.board.ready("rows.json")
     if found is None or rows is None:
         return None
-    claim = (found.key, "rows.json")
-    behind = (found.behind or rows[1]) and server.boards.claim(claim)
-    return _joined(found.doc, rows[0]), claim if behind else None
+    claim = server.boards.claim((found.key, "rows.json")) if found.behind or rows[1] else None
+    return _joined(found.doc, rows[0]), claim
 
 
 def _joined(doc: dict[str, Any], rows: str) -> bytes:

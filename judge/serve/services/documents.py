@@ -4,7 +4,7 @@ archive both take them from here."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from judge.serve.model.apijson import (
@@ -101,13 +101,13 @@ def scoreboard_bytes(server: Server, sight: Sight, group_id: str | None = None) 
 
 def scoreboard_bytes_made(
     server: Server, sight: Sight, group_id: str | None = None
-) -> tuple[bytes, Hashable | None] | None:
+) -> tuple[bytes, board.Claim | None] | None:
     """``scoreboard_bytes`` when it needs no storage and no ranking (None otherwise), and a claim when it is
     behind (board.scoreboard_bytes_made: the caller runs ``remake_board`` in a thread)."""
     return board.scoreboard_bytes_made(server, sight, group_id)
 
 
-def remake_board(server: Server, claim: Hashable, answer: Callable[[], object]) -> None:
+def remake_board(server: Server, claim: board.Claim, answer: Callable[[], object]) -> None:
     """board.remake: in a thread, after an answer that was behind."""
     board.remake(server, claim, answer)
 
