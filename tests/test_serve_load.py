@@ -246,15 +246,32 @@ def test_the_board_is_answered_while_every_request_thread_is_busy(tmp_path: Path
     server.close()
 
 
+def _answered_while_threads_are_taken(client: Any, ask: Any) -> bool:
+    """Whether ``ask()`` (requests through ``client``, a starlette TestClient) was answered within 30 s while
+    every request thread was taken (held on behalf of no request until then)."""
+    import threading
+
+    import anyio.to_thread
+
+    threads = client.portal.call(anyio.to_thread.current_default_thread_limiter)
+    holder, asker = object(), threading.Thread(target=ask)
+    client.portal.call(threads.acquire_on_behalf_of, holder)  # every request thread busy
+    try:
+        asker.start()
+        asker.join(30)
+        return not asker.is_alive()
+    finally:
+        client.portal.call(threads.release_on_behalf_of, holder)
+        asker.join()
+
+
 def test_a_board_behind_is_answered_on_the_loop_and_a_thread_makes_the_next(tmp_path: Path) -> None:
     """`judge serve --board-interval`: after a change, once the interval is over, the next public poll (API
     and page) is answered on the event loop with the board made before the change, and after that answer a
     thread makes the new board, its JSON and its table; the poll after that gets them on the loop (every
     request thread is taken), the same as a thread computes afresh."""
     import base64
-    import threading
 
-    import anyio.to_thread
     from starlette.testclient import TestClient
 
     from judge.serve.http.app import create_app
@@ -278,18 +295,8 @@ def test_a_board_behind_is_answered_on_the_loop_and_a_thread_makes_the_next(tmp_
         clock.advance(5)  # the interval is over
         behind = public(board), public(fragment)
         assert json.loads(behind[0])["rows"] == json.loads(before[0])["rows"]  # the board made before
-        threads = client.portal.call(anyio.to_thread.current_default_thread_limiter)
-        holder, answers = object(), []
-        client.portal.call(threads.acquire_on_behalf_of, holder)  # every request thread busy
-        try:
-            asker = threading.Thread(target=lambda: answers.extend([public(board), public(fragment)]))
-            asker.start()
-            asker.join(30)
-            answered_while_held = not asker.is_alive()
-        finally:
-            client.portal.call(threads.release_on_behalf_of, holder)
-            asker.join()
-        assert answered_while_held
+        answers: list[str] = []
+        assert _answered_while_threads_are_taken(client, lambda: answers.extend([public(board), public(fragment)]))
         server.boards.clear()
         assert answers == [public(board), public(fragment)]  # computed afresh in a thread
         solved = json.loads(answers[0])["rows"]
@@ -303,9 +310,7 @@ def test_a_submission_is_taken_while_every_request_thread_is_busy(tmp_path: Path
     and through the page's form."""
     import base64
     import re
-    import threading
 
-    import anyio.to_thread
     from starlette.testclient import TestClient
 
     from judge.serve.http.app import create_app
@@ -325,17 +330,7 @@ def test_a_submission_is_taken_while_every_request_thread_is_busy(tmp_path: Path
             answers["submit"] = client.post("/api/contests/test/submissions", json=body, auth=auth)
             answers["login"] = client.post("/login", data=form, follow_redirects=False)
 
-        threads = client.portal.call(anyio.to_thread.current_default_thread_limiter)
-        holder, asker = object(), threading.Thread(target=changes)
-        client.portal.call(threads.acquire_on_behalf_of, holder)  # every request thread busy
-        try:
-            asker.start()
-            asker.join(30)
-            answered_while_held = not asker.is_alive()
-        finally:
-            client.portal.call(threads.release_on_behalf_of, holder)
-            asker.join()
-        assert answered_while_held
+        assert _answered_while_threads_are_taken(client, changes)
         assert answers["submit"].status_code == 201, answers["submit"].text
         assert answers["login"].status_code == 303, answers["login"].text
         with server.storage.read() as reader:
