@@ -541,6 +541,35 @@ def test_a_judge_with_descriptors_above_1024_still_runs_programs(kind, tmp_path)
             r.close()
 
 
+def test_a_slot_server_that_went_away_is_made_anew_not_charged(kind, tmp_path):
+    """A slot's fork server (or box server) can go away between the check that it runs and the request (a
+    flake seen in CI: "fork server: [Errno 104] Connection reset by peer", every judgement a JE until the
+    server was made anew): nothing started, so the run starts again once, with a new one."""
+    import socket
+
+    r = make_runner(KINDS[kind])
+    try:
+        if r.info.backend != kind.split("-")[0]:
+            pytest.skip(f"{kind} backend not available here: {r.info.warnings}")
+        box = tmp_path / "box"
+        box.mkdir()
+        assert run(r, box, ["/bin/true"]).ok
+        servers = [z for s in r._pool._free for z in (s.zygote, s.boxer) if z is not None and z.alive()]
+        if not servers:
+            pytest.skip(f"{kind}: no slot server to break (runs start without one)")
+        for z in servers:  # still running, but its socket no longer reaches it
+            ours, gone = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+            gone.close()
+            z.sock.close()
+            z.sock = ours
+        (tmp_path / "in").write_text("3 4\n")
+        res = run(r, box, ["/bin/cat"], stdin=tmp_path / "in", stdout=tmp_path / "out")
+        assert res.ok and res.sandbox_error is None, res
+        assert (tmp_path / "out").read_text() == "3 4\n"
+    finally:
+        r.close()
+
+
 # -- interactive --------------------------------------------------------------------------------
 
 

@@ -19,7 +19,7 @@ from judge.runner.osutil import readable, rmtree, send_signal, sweep_uid, wait_p
 from judge.runner.slots import Slot
 from judge.runner.spec import LimitHit, RunResult, RunSpec
 from judge.runner.start import BASE_PATH, Backend, Plumbing, Starts, clean_env
-from judge.runner.zygote import Zygote
+from judge.runner.zygote import Zygote, ZygoteError
 
 __all__ = ["BASE_PATH", "STDERR_TAIL", "TERM_GRACE_S", "Backend", "Launch", "Plumbing", "clean_env"]
 
@@ -70,16 +70,14 @@ class Launch(Starts):
 
     # -- start ----------------------------------------------------------------------
     def start(self) -> None:
-        spec, limits = self.spec, self.spec.limits
+        limits = self.spec.limits
         status_r, status_w = os.pipe()
         self.status_fd = status_r
         try:
-            if spec.trusted:
-                self._start_trusted(status_w)
-            elif self.backend.name == "bwrap":
-                self._start_bwrap(status_w)
-            else:
-                self._start_rlimits(status_w)
+            try:
+                self._start_as_backend(status_w)
+            except ZygoteError:  # the slot's fork server went away, so nothing started: once more, with a new one
+                self._start_as_backend(status_w)
         except Exception as exc:  # the runner's own failure: never the program's
             self.sandbox_error = self.sandbox_error or f"cannot start: {exc}"
             self.finished = True
@@ -90,6 +88,14 @@ class Launch(Starts):
         parallel = 1 if limits.processes <= 1 else (os.cpu_count() or 1)
         # CPU time cannot exceed the limit before this (no need to poll earlier).
         self.next_cpu_poll = self.started + max(0.005, limits.time_s / parallel)
+
+    def _start_as_backend(self, status_w: int) -> None:
+        if self.spec.trusted:
+            self._start_trusted(status_w)
+        elif self.backend.name == "bwrap":
+            self._start_bwrap(status_w)
+        else:
+            self._start_rlimits(status_w)
 
     def _inner_pid(self) -> int | None:
         """The host pid of the helper that is pid 1 inside bwrap (from --info-fd)."""

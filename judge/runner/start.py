@@ -357,6 +357,8 @@ class Starts:
                         self.slot.boxer = None
                     else:
                         self.slot.zygote = None  # made afresh next time
+                    os.close(err_r)  # nothing started: no error pipe either
+                    self.error_fd = -1
                     raise
                 self.via_zygote = True
             else:

@@ -78,20 +78,28 @@ class Zygote:
         try:
             socket.send_fds(self.sock, [data], [f for f, _ in fds])
         except OSError as exc:
-            raise ZygoteError(f"fork server: {exc}") from exc
+            raise ZygoteError(f"fork server: {exc}{self._ended()}") from exc
 
     def reply(self) -> int:
         """The second half of ``spawn``: the child's pid."""
         try:
             reply = self.sock.recv(16)
         except OSError as exc:
-            raise ZygoteError(f"fork server: {exc}") from exc
+            raise ZygoteError(f"fork server: {exc}{self._ended()}") from exc
         if len(reply) != 4:
-            raise ZygoteError("fork server is gone")
+            raise ZygoteError(f"fork server is gone{self._ended()}")
         (pid,) = struct.unpack("<i", reply)
         if pid < 0:
             raise ZygoteError(f"fork server: {os.strerror(-pid)}")
         return pid
+
+    def _ended(self) -> str:
+        """How the server ended, for an error message (it is ending when its socket fails)."""
+        try:
+            status = self.proc.wait(timeout=1)
+        except subprocess.TimeoutExpired:
+            return " (it is still running)"
+        return f" (it exited with status {status})" if status >= 0 else f" (it was killed by signal {-status})"
 
     def close(self) -> None:
         self.sock.close()
