@@ -365,7 +365,7 @@ def scoreboard_made(page: Page) -> Response | None:
     if found is None or table is None:
         return None
     response = _board_page(page, _board_context(page, found.doc, table[0], group))
-    claim = page.server.boards.claim((found.key, kind)) if found.behind or table[1] else None
+    claim = boards.claim_next(page.server, found, kind, table[1])
     if claim is not None:  # a thread makes the next, after this answer
         response.background = BackgroundTask(boards.remake, page.server, claim, lambda: board_view(page))
     return response

@@ -343,6 +343,12 @@ def made(server: Server, sight: Sight, group_id: str | None = None) -> Made | No
     return Made(doc, board, asked.key, behind or not log.fresh(RECHECK_S))
 
 
+def claim_next(server: Server, found: Made, item: Hashable, item_behind: bool) -> Claim | None:
+    """When what is answered from ``found`` is behind (the board, or ``item`` made of it: ``Ranked.ready``),
+    the claim to have a thread make the next (``remake``); None when it is not behind or another has it."""
+    return server.boards.claim((found.key, item)) if found.behind or item_behind else None
+
+
 def remake(server: Server, claim: Claim, answer: Callable[[], object]) -> None:
     """In a thread, after an answer from the event loop that was behind (``Made.behind``, ``Ranked.ready``):
     ``answer()`` (the request's answer from a thread, thrown away) makes the newer board and what is made of
@@ -376,8 +382,7 @@ def scoreboard_bytes_made(
     rows = None if found is None else found.board.ready("rows.json")
     if found is None or rows is None:
         return None
-    claim = server.boards.claim((found.key, "rows.json")) if found.behind or rows[1] else None
-    return _joined(found.doc, rows[0]), claim
+    return _joined(found.doc, rows[0]), claim_next(server, found, "rows.json", rows[1])
 
 
 def _joined(doc: dict[str, Any], rows: str) -> bytes:
