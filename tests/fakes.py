@@ -38,7 +38,7 @@ class Reply:
     result: RunResult
     stdout: bytes | None = None  # written to the spec's stdout file
     feedback: Mapping[str, bytes] = field(default_factory=dict)  # validator: files in its feedback dir
-    peer_exited_first: bool = False  # interactive: the validator ended before the program
+    peer_first: bool = False  # interactive: the validator was first (InteractiveResult.peer_first)
 
 
 def ran(
@@ -50,7 +50,7 @@ def ran(
     cpu_time_s: float = 0.01,
     memory_kib: int = 1024,
     sandbox_error: str | None = None,
-    peer_exited_first: bool = False,
+    peer_first: bool = False,
 ) -> Reply:
     """A program run."""
     result = RunResult(
@@ -64,7 +64,7 @@ def ran(
         limit_hit=limit,
         sandbox_error=sandbox_error,
     )
-    return Reply(result, stdout, peer_exited_first=peer_exited_first)
+    return Reply(result, stdout, peer_first=peer_first)
 
 
 def _validator(exit_code: int | None, files: dict[str, bytes], sandbox_error: str | None = None) -> Reply:
@@ -177,7 +177,9 @@ class FakeRunner:
             on_end()
         return reply.result
 
-    def run_interactive(self, program: RunSpec, peer: RunSpec, transcript: Path | None = None) -> InteractiveResult:
+    def run_interactive(
+        self, program: RunSpec, peer: RunSpec, transcript: Path | None = None, *, peer_rejects: int | None = None
+    ) -> InteractiveResult:
         with self._lock:
             self.calls += [program, peer]
         prog = self._next(self._programs, "program")
@@ -185,7 +187,7 @@ class FakeRunner:
         _write_feedback(peer, val)
         if transcript is not None:
             transcript.write_text("> (scripted)\n")
-        return InteractiveResult(prog.result, val.result, prog.peer_exited_first)
+        return InteractiveResult(prog.result, val.result, prog.peer_first)
 
 
 _CHECKED: type[Runner] = FakeRunner  # mypy tests/fakes.py: FakeRunner satisfies the Runner protocol

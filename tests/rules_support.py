@@ -80,6 +80,8 @@ class LitteringRunner(FakeRunner):
             self._litter(spec)
         return super().run(spec, on_start=on_start, on_end=on_end)
 
-    def run_interactive(self, program: RunSpec, peer: RunSpec, transcript: Path | None = None) -> InteractiveResult:
+    def run_interactive(
+        self, program: RunSpec, peer: RunSpec, transcript: Path | None = None, *, peer_rejects: int | None = None
+    ) -> InteractiveResult:
         self._litter(program)
-        return super().run_interactive(program, peer, transcript)
+        return super().run_interactive(program, peer, transcript, peer_rejects=peer_rejects)

@@ -345,7 +345,7 @@ def test_interactive_misbehaviour_never_hangs(sandbox, script):
     assert res.peer.exit_code == 43, (res, err)  # the peer rejects (PV), and it is over
     assert res.program.sandbox_error is None and res.peer.sandbox_error is None
     if script == "early_close_wait.py":
-        assert res.program.limit_hit is LimitHit.WALL_TIME or res.peer_exited_first
+        assert res.program.limit_hit is LimitHit.WALL_TIME or res.peer_first
     machine_is_fine(sandbox)
 
 
@@ -362,4 +362,4 @@ def test_interactive_honest_program_is_accepted(sandbox):
     shutil.copy(HERE / "doubler.py", box)
     res, err = _interactive(sandbox, (PY, "-S", "doubler.py"), box)
     assert res.peer.exit_code == 42, (res, err)
-    assert res.program.ok or res.program.signal is not None or res.peer_exited_first
+    assert res.program.ok or res.program.signal is not None or res.peer_first

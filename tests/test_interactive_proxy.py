@@ -1,5 +1,6 @@
-"""The interactive proxy's record of which side's output ended first (runner/interactive.py): the order one
-thread saw, exact whatever the launchers' clocks say. No programs are started: four plain pipes."""
+"""The interactive proxy's record of which side's output ended first, and of a rejection that came before
+the program's output ended (runner/interactive.py): the order one thread saw, or one lock, never the
+launchers' clocks. No programs are started: four plain pipes."""
 
 from __future__ import annotations
 
@@ -38,6 +39,33 @@ def test_the_proxy_knows_whose_output_ended_first(peer_first: bool) -> None:
         assert not proxy.is_alive()
         assert proxy.peer_closed_first() is peer_first
         assert proxy.ended == ([1, 0] if peer_first else [0, 1])
+    finally:
+        proxy.stop()
+        for fd in readers:
+            os.close(fd)
+
+
+@pytest.mark.parametrize("program_output_ended", [False, True])
+def test_a_rejection_claims_first_place_only_before_the_programs_output_ended(program_output_ended: bool) -> None:
+    """``claim`` (the peer has rejected) and the proxy's reading of the end of the program's output are
+    ordered by one lock: whichever came first decides, and the other does not change it."""
+    proxy, prog_out, peer_out, readers = _proxy()
+    try:
+        if program_output_ended:
+            os.close(prog_out)
+            while not proxy.ended:
+                proxy.join(0.01)
+        assert proxy.claim() is not program_output_ended
+        if not program_output_ended:
+            os.close(prog_out)
+            while not proxy.ended:
+                proxy.join(0.01)
+            assert proxy.claim()  # still first: reading that end afterwards changed nothing
+        os.close(peer_out)
+        proxy.join(5)
+        assert not proxy.is_alive()
+        assert proxy.claimed is not program_output_ended
+        assert proxy.ended == [0, 1]
     finally:
         proxy.stop()
         for fd in readers:

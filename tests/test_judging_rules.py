@@ -46,7 +46,7 @@ def interactive(tmp_path: Path) -> Path:
 def test_a_validator_that_rejected_first_beats_the_programs_failure(
     tmp_path: Path, program: Reply, validator: Reply, expected: Verdict
 ) -> None:
-    program = Reply(program.result, program.stdout, peer_exited_first=True)
+    program = Reply(program.result, program.stdout, peer_first=True)
     result = judge(tmp_path, interactive(tmp_path), FakeRunner([program], [validator]))
     assert result.verdict is expected
 
@@ -65,7 +65,7 @@ def test_the_programs_failure_wins_when_it_ended_first(tmp_path: Path, program: 
 
 
 def test_a_validator_error_is_je_whatever_the_program_did(tmp_path: Path) -> None:
-    program = ran(limit=LimitHit.CPU_TIME, peer_exited_first=True)
+    program = ran(limit=LimitHit.CPU_TIME, peer_first=True)
     result = judge(tmp_path, interactive(tmp_path), FakeRunner([program], [crash(3)]))
     assert result.verdict is Verdict.JE
 

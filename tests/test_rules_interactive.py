@@ -22,7 +22,7 @@ def interactive(tmp_path: Path, tests: dict[str, tuple[bytes, bytes]] = ONE_TEST
 
 def first(reply: Reply) -> Reply:
     """``reply``, with the validator ending before the program."""
-    return Reply(reply.result, reply.stdout, peer_exited_first=True)
+    return Reply(reply.result, reply.stdout, peer_first=True)
 
 
 def test_an_accepted_interaction_is_ac_with_its_transcript(tmp_path: Path) -> None:

@@ -611,7 +611,7 @@ def test_interactive_program_that_never_answers_is_ended_by_its_wall_limit(runne
     res = runner.run_interactive(program, peer, None)
     assert res.program.limit_hit is LimitHit.WALL_TIME
     assert res.peer.exit_code == 43  # it saw EOF and rejected
-    assert not res.peer_exited_first
+    assert not res.peer_first
 
 
 # The other side sees end of file exactly when one side closes its end, even while that side goes on
@@ -653,6 +653,47 @@ def test_interactive_end_of_file_comes_when_one_side_closes_its_output(runner, t
     res = runner.run_interactive(program, peer, transcript)
     assert (res.program.exit_code, res.peer.exit_code) == (0, 0), res
     assert res.program.limit_hit is None and res.peer.limit_hit is None  # (without end of file: wall limit)
+
+
+REJECTS_AT_ONCE = "import sys\nsys.exit(43)\n"
+READS_TO_EOF_THEN_REJECTS = "import sys\nsys.stdin.read()\nsys.exit(43)\n"
+
+
+def _two(tmp_path: Path, program: str, peer: str) -> tuple[RunSpec, RunSpec]:
+    box, peer_box = tmp_path / "box", tmp_path / "peer"
+    box.mkdir()
+    peer_box.mkdir()
+    (box / "prog.py").write_text(program)
+    (peer_box / "peer.py").write_text(peer)
+    limits = Limits(time_s=5, wall_time_s=10)
+    prog = RunSpec(argv=(PY, "-S", "prog.py"), box=box, limits=limits, mounts=(Mount(Path("/usr")),))
+    return prog, RunSpec(argv=(sys.executable, "peer.py"), box=peer_box, limits=limits, trusted=True)
+
+
+def test_interactive_a_peer_that_rejects_before_the_programs_output_ended_was_first(runner, tmp_path):
+    """The peer rejects (exits 43) while the program computes on and writes nothing: the peer was first,
+    and the program is stopped at once, long before its limits (issue 43)."""
+    program, peer = _two(tmp_path, "while True:\n    pass\n", REJECTS_AT_ONCE)
+    res = runner.run_interactive(program, peer, None, peer_rejects=43)
+    assert res.peer.exit_code == 43 and res.peer_first, res
+    assert res.program.limit_hit is None and res.program.cpu_time_s < 5, res.program
+
+
+def test_interactive_a_peer_that_rejects_on_the_programs_end_of_file_was_second(runner, tmp_path):
+    """The program fails at once; the peer reads to end of file, then rejects: the program was first,
+    however the two launchers' reports of their exits are scheduled (issue 43)."""
+    program, peer = _two(tmp_path, "import sys\nsys.exit(3)\n", READS_TO_EOF_THEN_REJECTS)
+    res = runner.run_interactive(program, peer, None, peer_rejects=43)
+    assert (res.program.exit_code, res.peer.exit_code) == (3, 43), res
+    assert not res.peer_first
+
+
+def test_interactive_a_program_that_fails_on_the_peers_end_of_file_was_second(runner, tmp_path):
+    """The peer rejects at once; the program reads to end of file, then fails: the peer was first."""
+    program, peer = _two(tmp_path, "import sys\nsys.stdin.read()\nsys.exit(3)\n", REJECTS_AT_ONCE)
+    res = runner.run_interactive(program, peer, None)
+    assert (res.program.exit_code, res.peer.exit_code) == (3, 43), res
+    assert res.peer_first
 
 
 JUDGE_DIES = """

@@ -133,9 +133,11 @@ class SandboxRunner:
                 pass
         return result
 
-    def run_interactive(self, program: RunSpec, peer: RunSpec, transcript: Path | None = None) -> InteractiveResult:
+    def run_interactive(
+        self, program: RunSpec, peer: RunSpec, transcript: Path | None = None, *, peer_rejects: int | None = None
+    ) -> InteractiveResult:
         """Run ``program`` and ``peer`` with crossed pipes (interactive.py)."""
-        return run_interactive(self, program, peer, transcript)
+        return run_interactive(self, program, peer, transcript, peer_rejects=peer_rejects)
 
     def with_niceness(self, niceness: int) -> SandboxRunner:
         """The same sandbox (its slots, servers and cgroup tree, owned by this runner) whose runs start at

@@ -1,9 +1,8 @@
 """Two programs with crossed pipes: the contestant's program and its peer (the validator).
 
-Without a transcript the two are connected directly (the fastest: no copy through
-the judge). With a transcript a proxy thread sits in between: it records the
-traffic (``> `` program to peer, ``< `` peer to program, capped at 64 KiB) and
-counts the program's output against its output limit.
+A proxy thread sits in between: it copies the traffic, records it (``> `` program to peer, ``< `` peer to
+program, capped at 64 KiB; written out when a transcript is asked for), counts the program's output
+against its output limit, and sees in which order the two sides' outputs ended (``Proxy.ended``).
 
 No hang is possible: the judge keeps no pipe end open, and neither does anything between it
 and the programs (the launcher takes each side's stdin and stdout at fd numbers of its own
@@ -14,7 +13,16 @@ interactor that writes everything, closes its output and waits for the answer: B
 then the peer sees EOF. Pipes are enlarged to 1 MiB (as problemtools).
 When the program fails (a limit or a crash), the peer gets PEER_DRAIN_S more to
 finish; the program's wall deadline may move on with the machine's load (monitor.py),
-and the peer's deadline follows it.
+and the peer's deadline follows it. When the peer rejects (exits with ``peer_rejects``: 43 for a
+validator) before the program's output ended, the program is stopped at once: nothing it does after can
+change the verdict.
+
+Who was first (``peer_first``; the verdict's precedence: docs/package-format.md, "Interactive
+problems") is decided from facts observed in a causal order, never from two clocks compared: the order in
+which the proxy, one thread, read the end of each side's output (neither side can see the other's end of
+file before the proxy has read it and passed it on, so a side that fails on the other's end of file is
+always seen ending second); whether a limit ended the program; and whether the peer rejected while the
+program's output had not ended (the monitor asks the proxy under its lock: ``Proxy.claim``).
 """
 
 from __future__ import annotations
@@ -78,7 +86,7 @@ def _close_all(held: list[int]) -> None:
 
 @dataclass(frozen=True)
 class ProxyEnds:
-    """The four pipe ends a transcript's proxy copies between (it owns them once started)."""
+    """The four pipe ends the proxy copies between (it owns them once started)."""
 
     program_out: int  # read: what the program writes
     peer_in: int  # write: what the peer reads
@@ -91,24 +99,21 @@ class ProxyEnds:
 
 @dataclass(frozen=True)
 class Wiring:
-    """The pipe ends of one interactive run: each side's stdin and stdout, and, with a transcript, the
-    proxy's ends (without one the two sides are connected directly)."""
+    """The pipe ends of one interactive run: each side's stdin and stdout, and the proxy's ends."""
 
     program_stdin: int
     program_stdout: int
     peer_stdin: int
     peer_stdout: int
-    proxy: ProxyEnds | None
+    proxy: ProxyEnds
 
 
-def _wire(stack: ExitStack, held: list[int], *, recorded: bool) -> Wiring:
-    """The pipes of one interactive run (``recorded``: with a proxy between the two sides). Every end is in
-    ``held``, closed when ``stack`` closes unless closed (or handed to the proxy) earlier."""
+def _wire(stack: ExitStack, held: list[int]) -> Wiring:
+    """The pipes of one interactive run, the proxy between the two sides. Every end is in ``held``, closed
+    when ``stack`` closes unless closed (or handed to the proxy) earlier."""
     stack.callback(_close_all, held)
-    a_r, a_w = _pipe(held)  # program stdout -> (proxy ->) peer stdin
-    b_r, b_w = _pipe(held)  # peer stdout -> (proxy ->) program stdin
-    if not recorded:
-        return Wiring(program_stdin=b_r, program_stdout=a_w, peer_stdin=a_r, peer_stdout=b_w, proxy=None)
+    a_r, a_w = _pipe(held)  # program stdout -> proxy
+    b_r, b_w = _pipe(held)  # peer stdout -> proxy
     c_r, c_w = _pipe(held)  # proxy -> peer stdin
     d_r, d_w = _pipe(held)  # proxy -> program stdin
     ends = ProxyEnds(program_out=a_r, peer_in=c_w, peer_out=b_r, program_in=d_w)
@@ -172,7 +177,8 @@ class _Direction:
 
 
 class Proxy(threading.Thread):
-    """Copies program stdout -> peer stdin and peer stdout -> program stdin, recording both."""
+    """Copies program stdout -> peer stdin and peer stdout -> program stdin, recording both; keeps the order
+    in which their ends came (``ended``)."""
 
     def __init__(self, ends: ProxyEnds, transcript: Transcript, output_limit: int):
         super().__init__(daemon=True, name="judge-interactive-proxy")
@@ -182,6 +188,8 @@ class Proxy(threading.Thread):
         self.peer_bytes = 0
         self.over_limit = threading.Event()
         self.ended: list[int] = []  # the directions whose source reached end of file, in that order
+        self.claimed = False  # the peer rejected before the program's output ended (``claim``)
+        self._lock = threading.Lock()  # ``ended`` and ``claimed``: read by the monitor's thread too
         self._halt = threading.Event()
         self._dirs = [
             _Direction(ends.program_out, ends.peer_in, b"> "),  # index 0: the program's output
@@ -194,9 +202,19 @@ class Proxy(threading.Thread):
         self._halt.set()
 
     def peer_closed_first(self) -> bool:
-        """Did the peer's output end before the program's? Then whatever the program did after, it did
-        having read end of file: the conversation was over (one thread saw both, so the order is exact)."""
-        return bool(self.ended) and self.ended[0] == 1
+        """Did the peer's output end before the program's? Then the program went on after end of file: the
+        conversation was over (one thread saw both ends, in their causal order)."""
+        with self._lock:
+            return bool(self.ended) and self.ended[0] == 1
+
+    def claim(self) -> bool:
+        """The peer has rejected (exited): was the program's output still going (not yet at its end)? Then
+        the peer was first, whatever the program does after; and the proxy's later reading of that end does
+        not change it (both under the lock)."""
+        with self._lock:
+            if 0 not in self.ended:
+                self.claimed = True
+            return self.claimed
 
     def run(self) -> None:
         sel = selectors.DefaultSelector()
@@ -251,7 +269,8 @@ class Proxy(threading.Thread):
         if not data:
             os.close(d.source)
             d.source = -1
-            self.ended.append(idx)
+            with self._lock:
+                self.ended.append(idx)
             if not d.pending and d.sink >= 0:  # EOF and nothing left to pass on: the other side sees EOF
                 os.close(d.sink)
                 d.sink = -1
@@ -286,12 +305,15 @@ class Proxy(threading.Thread):
             d.sink = -1
 
 
-def run_interactive(runner: Starter, program: RunSpec, peer: RunSpec, transcript: Path | None) -> InteractiveResult:
+def run_interactive(
+    runner: Starter, program: RunSpec, peer: RunSpec, transcript: Path | None, *, peer_rejects: int | None = None
+) -> InteractiveResult:
     """Run ``program`` and ``peer`` with crossed pipes (see the module doc); with ``transcript``, the traffic
-    is recorded there."""
+    is recorded there. ``peer_rejects``: the peer's exit status that settles the run when the peer was first
+    (the program is then stopped at once)."""
     with ExitStack() as stack:
         held: list[int] = []  # pipe ends the judge holds: closed as soon as the launchers have them
-        wiring = _wire(stack, held, recorded=transcript is not None)
+        wiring = _wire(stack, held)
         opened = _open(runner, program, peer, wiring, stack)
         if isinstance(opened, InteractiveResult):
             return opened
@@ -304,22 +326,16 @@ def run_interactive(runner: Starter, program: RunSpec, peer: RunSpec, transcript
         _close_all(held)
 
         margin_s = max(0.0, peer.limits.wall_time_s - program.limits.wall_time_s)
-        order = _follow(prog_launch, peer_launch, proxy, margin_s=margin_s)
+        _follow(prog_launch, peer_launch, proxy, margin_s=margin_s, peer_rejects=peer_rejects)
 
         prog_stdout, peer_stdout = _stop_proxy(proxy)
         prog_result = runner.collect(prog_launch, program, prog_io, stdout_bytes=prog_stdout)
         peer_result = runner.collect(peer_launch, peer, peer_io, stdout_bytes=peer_stdout)
-        if proxy is not None and transcript is not None:
+        if transcript is not None:
             transcript.write_bytes(proxy.transcript.finish())
-
-        # the launchers' clocks can disagree by a scheduling delay when the program fails at once on the
-        # end of file the peer's exit gave it; the proxy saw the two ends in their true order. Not for a
-        # program a limit ended: it went on running after that end of file (closedsum's waits_twice: TLE)
-        ended_itself = prog_launch.killed_for is None
-        peer_first = _exited_first(peer_launch, prog_launch, order) or (
-            proxy is not None and ended_itself and proxy.peer_closed_first()
-        )
-        return InteractiveResult(program=prog_result, peer=peer_result, peer_exited_first=peer_first)
+        # a program a limit ended went on running after the peer's end of file (closedsum's waits_twice: TLE)
+        peer_first = proxy.claimed or (proxy.peer_closed_first() and prog_launch.killed_for is None)
+        return InteractiveResult(program=prog_result, peer=peer_result, peer_first=peer_first)
 
 
 def _open(
@@ -343,13 +359,11 @@ def _open(
 
 def _both_failed(message: str) -> InteractiveResult:
     err = error_result(message)
-    return InteractiveResult(program=err, peer=err, peer_exited_first=False)
+    return InteractiveResult(program=err, peer=err, peer_first=False)
 
 
-def _start_proxy(ends: ProxyEnds | None, held: list[int], output_limit: int) -> Proxy | None:
-    """The proxy (with a transcript), started; it owns its ends from now on, so they leave ``held``."""
-    if ends is None:
-        return None
+def _start_proxy(ends: ProxyEnds, held: list[int], output_limit: int) -> Proxy:
+    """The proxy, started; it owns its ends from now on, so they leave ``held``."""
     proxy = Proxy(ends, Transcript(), output_limit)
     for fd in ends.fds():
         held.remove(fd)
@@ -357,24 +371,28 @@ def _start_proxy(ends: ProxyEnds | None, held: list[int], output_limit: int) -> 
     return proxy
 
 
-def _follow(prog_launch: Launch, peer_launch: Launch, proxy: Proxy | None, *, margin_s: float) -> list[Launch]:
-    """Wait until both sides have ended (monitor.py); the launches in the order their programs ended.
+def _follow(
+    prog_launch: Launch, peer_launch: Launch, proxy: Proxy, *, margin_s: float, peer_rejects: int | None
+) -> None:
+    """Wait until both sides have ended (monitor.py).
 
     The peer's wall deadline stays ``margin_s`` after the program's (which moves on with the machine's
     load), and shrinks to PEER_DRAIN_S from now when the program fails; the proxy's count of the
-    program's output is held against its output limit."""
-    order: list[Launch] = []
+    program's output is held against its output limit. A peer that exits with ``peer_rejects`` before the
+    program's output ended (``Proxy.claim``) has settled the run: the program is stopped."""
 
     def on_exit(ln: Launch) -> None:
-        order.append(ln)
         if ln is prog_launch and peer_launch.exit_status is None and not _clean_exit(ln):
             # The program failed (a limit, a crash): its verdict stands unless the peer has already
             # rejected, so the peer only gets a little time to finish what it is reading (a pipe full
             # of a flooding program's output could keep it busy far longer).
             peer_launch.deadline = min(peer_launch.deadline, time.monotonic() + PEER_DRAIN_S)
+        program_runs = prog_launch.exit_status is None and not prog_launch.finished
+        if ln is peer_launch and _exited_with(ln, peer_rejects) and program_runs and proxy.claim():
+            prog_launch.kill(None)  # no limit: the verdict is the peer's
 
     def check_proxy() -> float | None:
-        if proxy is not None and proxy.over_limit.is_set() and prog_launch.killed_for is None:
+        if proxy.over_limit.is_set() and prog_launch.killed_for is None:
             prog_launch.kill(LimitHit.OUTPUT)
         if prog_launch.exit_status is None and not prog_launch.finished:
             # the program's wall deadline moves on with the machine's load (monitor): the peer's follows
@@ -382,14 +400,11 @@ def _follow(prog_launch: Launch, peer_launch: Launch, proxy: Proxy | None, *, ma
         return _soon()
 
     monitor([prog_launch, peer_launch], on_exit=on_exit, extra=check_proxy)
-    return order
 
 
-def _stop_proxy(proxy: Proxy | None) -> tuple[int, int]:
+def _stop_proxy(proxy: Proxy) -> tuple[int, int]:
     """Let the proxy pass on what is left (2 s at most), then stop it; the bytes the program and the peer
-    wrote (0, 0 without a proxy)."""
-    if proxy is None:
-        return 0, 0
+    wrote."""
     proxy.join(timeout=2.0)
     proxy.stop()
     proxy.join(timeout=2.0)
@@ -405,12 +420,13 @@ def _clean_exit(ln: Launch) -> bool:
     return ln.killed_for is None and status is not None and os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
 
 
-def _exited_first(peer: Launch, program: Launch, order: list[Launch]) -> bool:
-    """Did the peer finish before the program? By the launchers' own clocks when both report."""
-    if peer.ended is not None and program.ended is not None:
-        return peer.ended < program.ended
-    if peer.ended is not None and program.ended is None:
-        return True
-    if order:
-        return order[0] is peer
-    return False
+def _exited_with(ln: Launch, code: int | None) -> bool:
+    """Did ``ln``'s program exit by itself with status ``code`` (never, for None)?"""
+    status = ln.exit_status
+    return (
+        code is not None
+        and ln.killed_for is None
+        and status is not None
+        and os.WIFEXITED(status)
+        and os.WEXITSTATUS(status) == code
+    )

@@ -61,12 +61,17 @@ class Runner(Protocol):
         ended (or was killed), before its result is collected."""
         ...
 
-    def run_interactive(self, program: RunSpec, peer: RunSpec, transcript: Path | None = None) -> InteractiveResult:
+    def run_interactive(
+        self, program: RunSpec, peer: RunSpec, transcript: Path | None = None, *, peer_rejects: int | None = None
+    ) -> InteractiveResult:
         """Run ``program`` and ``peer`` together: the program's stdout is the peer's stdin and vice versa
         (their own stdin/stdout fields are ignored; stderr fields are honoured).
 
         When ``transcript`` is a path, the traffic is recorded there, one line per message, prefixed
-        ``> `` (program to peer) or ``< `` (peer to program), capped at 64 KiB."""
+        ``> `` (program to peer) or ``< `` (peer to program), capped at 64 KiB. ``peer_first`` of the
+        result: the peer exited with ``peer_rejects`` while the program's output had not ended (the program
+        is then stopped at once), or the peer's output ended before the program's and no limit ended the
+        program (interactive.py)."""
         ...
 
     def start_paths(self) -> tuple[tuple[str, Runner], ...]:

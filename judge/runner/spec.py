@@ -109,4 +109,7 @@ class InteractiveResult:
 
     program: RunResult
     peer: RunResult
-    peer_exited_first: bool  # the peer (validator) finished before the program
+    # the peer (validator) was first: it rejected while the program's output had not ended, or its own output
+    # ended before the program's and no limit ended the program. What one thread saw, in causal order
+    # (runner/interactive.py), never two clocks compared
+    peer_first: bool

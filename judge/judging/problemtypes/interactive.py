@@ -6,7 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from judge.judging.feedback import Judgement, ValidatorCall, decide, validator_limits, validator_spec
+from judge.judging.feedback import REJECT, Judgement, ValidatorCall, decide, validator_limits, validator_spec
 from judge.judging.problemtypes.program import (
     Context,
     Pass,
@@ -51,7 +51,7 @@ def interactive_pass(ctx: Context, setup: PassSetup) -> Pass:
         limits=validator_limits(ctx.problem),
     )
     try:
-        both = ctx.runner.run_interactive(program, validator_spec(ctx.validator, peer), transcript)
+        both = ctx.runner.run_interactive(program, validator_spec(ctx.validator, peer), transcript, peer_rejects=REJECT)
     finally:
         shutil.rmtree(call.box, ignore_errors=True)
     lines = transcript.read_text(errors="replace").splitlines()[:TRANSCRIPT_LINES] if transcript.exists() else []
@@ -69,14 +69,14 @@ def _precedence(both: InteractiveResult, judgement: Judgement, err: Path) -> tup
         judgement.verdict is Verdict.JE
         and run_verdict is not None
         and run_verdict is not Verdict.JE
-        and not both.peer_exited_first
+        and not both.peer_first
         and both.peer.limit_hit is LimitHit.WALL_TIME
     ):
         # the program failed first; the judge then stopped the validator (still reading its output)
         return run_verdict, describe_failure(both.program, run_verdict, err)
     if judgement.verdict is Verdict.JE:
         return Verdict.JE, judgement.message
-    if both.peer_exited_first and judgement.verdict in (Verdict.WA, Verdict.PV):
+    if both.peer_first and judgement.verdict in (Verdict.WA, Verdict.PV):
         return judgement.verdict, judgement.message
     if run_verdict is not None:  # the program's own failure: a limit, a crash (or the sandbox's, JE)
         return run_verdict, describe_failure(both.program, run_verdict, err)
