@@ -70,7 +70,9 @@ def browser() -> Iterator[Browser]:
 
 
 class Person:
-    """One browser context (its own cookies) that records every dialog a page opens."""
+    """One browser context (its own cookies) that records every dialog a page opens: an alert or a prompt
+    (``dialogs``: a page's own forms never open one, an injected script would), and the confirmations the
+    pages ask before a hard-to-undo action (``confirms``: answered OK, or Cancel when ``answer`` is False)."""
 
     def __init__(self, browser: Browser, base: str, shots: Path, name: str) -> None:
         self.context = browser.new_context(viewport={"width": 1200, "height": 760})
@@ -80,9 +82,15 @@ class Person:
         self.shots = shots
         self.name = name
         self.dialogs: list[str] = []
+        self.confirms: list[str] = []
+        self.answer = True
         self.page.on("dialog", self._dialog)
 
     def _dialog(self, dialog: Any) -> None:
+        if dialog.type == "confirm":
+            self.confirms.append(dialog.message)
+            dialog.accept() if self.answer else dialog.dismiss()
+            return
         self.dialogs.append(dialog.message)
         dialog.dismiss()
 
