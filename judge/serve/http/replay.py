@@ -6,6 +6,7 @@ a 404, every other method a 405: nothing can be changed."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -118,7 +119,7 @@ def _score_css(c: dict[str, Any], max_score: float | None) -> str:
     return "partial" if c.get("score", 0) > 0 else "wa" if c.get("num_judged") else "none"
 
 
-def board_rows(docs: dict[str, Any]) -> list[dict[str, Any]]:
+def board_rows(docs: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The archive's final scoreboard as the live board's page draws it: a pass-fail cell through the same
     view and macro (passfailview.py, _passfail.html: its colours, first to solve from the archive's
     first-to-solve awards), a score cell with the live board's classes."""
