@@ -22,7 +22,7 @@ from judge.serve.services import balloons, control, moderation, operations
 
 
 def status(page: Page) -> Response:
-    """The status line's fragment (layout.html polls it before the start)."""
+    """The contest clock's fragment (layout.html's line, polled by live.js: web.status_line)."""
     return page.render("serve/_status.html")
 
 
@@ -163,7 +163,8 @@ LIVE_PAGES: tuple[PageSpec, ...] = (
     PageSpec("GET", "/admin/judging", judging_page),
     PageSpec("POST", "/admin/judging", change_judging),
     PageSpec("POST", "/admin/submissions/{id}/ignored", ignore_submission),
-    PageSpec("GET", "/status", status),
+    # every page polls it (every 30 s while the contest runs): answered on the event loop, it needs no storage
+    PageSpec("GET", "/status", status, on_loop=status),
     PageSpec("GET", "/admin/contest", contest_times),
     PageSpec("POST", "/admin/contest", change_times),
 )
