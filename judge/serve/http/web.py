@@ -323,7 +323,10 @@ def page_endpoint(
         """The page, for the session's viewer, after the contest clock's tick (one trip to a worker thread)."""
         page.viewer = sessions.viewer_of(server, page.cookie, page.now)
         server.timeline.tick()
-        return spec.handler(page)
+        try:
+            return spec.handler(page)
+        except Unconfirmed as asked:  # the confirmation page, drawn here (its header reads storage)
+            return confirm_page(page, asked)
 
     async def endpoint(request: Request) -> Response:
         now = server.clock.now()
@@ -367,8 +370,6 @@ def page_endpoint(
                 page.set_cookie = None
         except Redirect as r:
             response = RedirectResponse(r.url, status_code=303)
-        except Unconfirmed as asked:
-            response = confirm_page(page, asked)
         except Refused as exc:
             if page.viewer is PUBLIC and not fresh:  # refused before the session was looked up (CSRF, Origin)
                 page.viewer = await run_in_threadpool(sessions.viewer_of, server, page.cookie, page.now)
