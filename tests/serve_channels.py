@@ -90,7 +90,7 @@ def page_rows(html: str) -> dict[str, str | None]:
         verdict = VERDICT.search(body)
         assert verdict is not None, body
         text = htmllib.unescape(verdict.group(1)).strip()
-        rows[sid] = None if "judging…" in text else text
+        rows[sid] = None if "judging…" in text or ">pending<" in text else text
     return rows
 
 
@@ -143,4 +143,4 @@ def feedback(html: str) -> tuple[str | None, int]:
     verdict = FEEDBACK_VERDICT.search(html)
     assert verdict is not None, html[:500]
     text = htmllib.unescape(verdict.group(1)).strip()
-    return (None if "judging…" in text else text), len(TEST_ROW.findall(html))
+    return (None if "judging…" in text or ">pending<" in text else text), len(TEST_ROW.findall(html))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import time
 from collections.abc import Iterator
@@ -70,7 +71,9 @@ def browser() -> Iterator[Browser]:
 
 
 class Person:
-    """One browser context (its own cookies) that records every dialog a page opens."""
+    """One browser context (its own cookies) that records every dialog a page opens: an alert or a prompt
+    (``dialogs``: a page's own forms never open one, an injected script would), and the confirmations the
+    pages ask before a hard-to-undo action (``confirms``: answered OK, or Cancel when ``answer`` is False)."""
 
     def __init__(self, browser: Browser, base: str, shots: Path, name: str) -> None:
         self.context = browser.new_context(viewport={"width": 1200, "height": 760})
@@ -80,9 +83,15 @@ class Person:
         self.shots = shots
         self.name = name
         self.dialogs: list[str] = []
+        self.confirms: list[str] = []
+        self.answer = True
         self.page.on("dialog", self._dialog)
 
     def _dialog(self, dialog: Any) -> None:
+        if dialog.type == "confirm":
+            self.confirms.append(dialog.message)
+            dialog.accept() if self.answer else dialog.dismiss()
+            return
         self.dialogs.append(dialog.message)
         dialog.dismiss()
 
@@ -144,6 +153,11 @@ def test_a_contest_in_the_browser(server: Serve, browser: Browser, shots: Path) 
     expect(team.page.locator("#submission-2 .verdict")).to_have_text("WA", timeout=WAIT_MS)
     assert team.page.evaluate("window.__loaded_once") == 1  # no reload: the page polled
     team.shot("my-submissions")
+    team.go("/scoreboard")  # its own row marked (issue 43), the clock running
+    mine = team.page.locator('tr[data-team="team1"] td.contestant')
+    assert mine.evaluate("e => getComputedStyle(e).fontWeight") == "700"
+    expect(team.page.locator("#time-left")).to_have_text(re.compile(r"^4:[45][0-9]:[0-5][0-9]$"))
+    team.shot("scoreboard")
     team.go("/submissions/2")
     expect(team.page.locator("#verdict")).to_have_text("WA")
     team.shot("feedback")
@@ -176,6 +190,11 @@ def test_a_contest_in_the_browser(server: Serve, browser: Browser, shots: Path) 
     admin.shot("submissions")
     admin.page.click("#submission-2 a")
     expect(admin.page.locator("#verdict")).to_have_text("WA")
+    admin.answer = False  # asked first (issue 43): Cancel rejudges nothing
+    admin.page.click("#rejudge")
+    assert admin.confirms == ["Rejudge submission 2? Its verdict may change, for its team and on the scoreboard."]
+    expect(admin.page.locator("#message")).to_have_count(0)
+    admin.answer = True
     admin.page.click("#rejudge")
     expect(admin.page.locator("#message")).to_contain_text("1 submission(s) queued")
     expect(admin.page.locator("#detail")).to_contain_text("(replaced)", timeout=WAIT_MS)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import zipfile
 from pathlib import Path
 
@@ -133,6 +134,10 @@ def test_export_holds_every_file_and_replays_the_same(contest: Path, tmp_path: P
         assert feed[-1]["type"] == "state" and feed[-1]["data"]["end_of_updates"] is not None
         page = api.get("/").text
         assert 'id="replay-board"' in page and "Gold medal winner" in page and "Zeta" in page
+        # the live board's cells (issue 43: the replay's classes matched no style): first to solve, solved, tried
+        cells = re.findall(r'<tr data-team="(team\d)">.*?</tr>', page, re.S)
+        assert len(cells) == 3 and page.count('class="cell pf pf-first"') == 2 and 'class="cell pf pf-solved"' in page
+        assert 'class="legend small"' in page and 'href="/favicon.ico"' in page
 
 
 def test_only_a_finalized_contest_is_replayed(contest: Path, tmp_path: Path) -> None:

@@ -101,7 +101,7 @@ def test_a_schema_8_database_is_upgraded_and_keeps_its_counterexamples(tmp_path:
     conn = sqlite3.connect(path)  # what the schema-8 release wrote: no fuzz_jobs, counterexamples without job
     conn.executescript(
         """
-        DROP TABLE fuzz_jobs; DROP TABLE counterexamples;
+        DROP TABLE fuzz_jobs; DROP TABLE counterexamples; DROP TABLE prints;
         CREATE TABLE counterexamples (
             id INTEGER PRIMARY KEY AUTOINCREMENT, problem_id TEXT NOT NULL, submission_id INTEGER NOT NULL,
             judgement_id INTEGER NOT NULL, input BLOB NOT NULL, answer BLOB NOT NULL, output BLOB,

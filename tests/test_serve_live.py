@@ -185,9 +185,12 @@ def test_the_pages_count_down_and_show_the_problems_at_the_start(server: Server,
     clock.t = T0 - HOUR + 600
     fragment = team.get("/problems?fragment=1").text
     assert "data-live-done" in fragment and "/problems/sum/" in fragment and "/problems/divisor/" in fragment
-    assert "data-live-done" in team.get("/status").text
+    status = team.get("/status").text  # the clock goes on: the time left, until the end
+    assert 'id="time-left"' in status and 'data-left-s="18000.0"' in status and "data-live-done" not in status
     page = team.get("/problems").text
-    assert 'data-live="/problems?fragment=1"' not in page and 'data-live="/status"' not in page
+    assert 'data-live="/problems?fragment=1"' not in page and 'data-live="/status" data-every="30000"' in page
+    clock.t += 5 * HOUR
+    assert "data-live-done" in team.get("/status").text and "The contest has ended" in team.get("/status").text
 
 
 def test_the_admins_contest_page_moves_the_start(server: Server, clock: FakeClock) -> None:

@@ -170,8 +170,11 @@ def test_the_jury_page_pauses(server: Server, api: Api) -> None:
     admin = login(server, "admin")
     page = admin.get("/admin/judging").text
     assert 'id="pause"' in page and 'id="hold-sum"' in page
-    r = admin.post("/admin/judging", data={"csrf": csrf_of(page), "action": "pause"})
-    assert r.status_code == 303
+    r = admin.post("/admin/judging", data={"csrf": csrf_of(page), "action": "pause"})  # not confirmed: asked
+    assert r.status_code == 200 and 'id="confirm-question"' in r.text and "Pause judging?" in r.text
+    assert api.get(f"{C}/judging", "admin").json()["paused"] is False
+    r = admin.post("/admin/judging", data={"csrf": csrf_of(page), "action": "pause", "confirmed": "yes"})
+    assert r.status_code == 303 and "judging+is+paused" in r.headers["location"]
     assert 'id="paused"' in admin.get("/admin/judging?fragment=1").text
     assert api.get(f"{C}/judging", "admin").json()["paused"] is True
     r = admin.post("/admin/judging", data={"csrf": csrf_of(page), "action": "hold", "problem_id": "divisor"})

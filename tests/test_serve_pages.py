@@ -167,7 +167,7 @@ def test_a_team_submits_a_file_or_pasted_code_through_the_api_path(server: Serve
     rows = db(server).execute("SELECT team_id, language_id, problem_id FROM submissions ORDER BY id").fetchall()
     assert [tuple(r) for r in rows] == [("team1", "python3", "sum"), ("team1", "python3", "sum")]
     page = c.get("/submissions?fragment=1").text
-    assert page.count("judging…") == 2
+    assert page.count(">pending<") == 2  # queued, not taken by a judge yet
     server.judging.run_pending()
     page = c.get("/submissions?fragment=1").text
     assert re.search(r'id="submission-1">.*?verdict ac">AC<', page, re.S)
@@ -299,7 +299,9 @@ def test_organizers_rejudge_thaw_and_download(server: Server, clock: FakeClock) 
     server.judging.run_pending()
     judge = login(server, "judge")
     token = csrf_of(judge.get("/admin/submissions/1").text)
-    r = judge.post("/admin/submissions/1/rejudge", data={"csrf": token})
+    r = judge.post("/admin/submissions/1/rejudge", data={"csrf": token})  # not confirmed: the question
+    assert r.status_code == 200 and "Rejudge submission 1?" in r.text and server.judging.run_pending() == 0
+    r = judge.post("/admin/submissions/1/rejudge", data={"csrf": token, "confirmed": "yes"})
     assert r.status_code == 303 and "1+submission" in r.headers["location"]
     server.judging.run_pending()
     detail = judge.get("/admin/submissions/1").text

@@ -189,17 +189,26 @@ def test_the_people_page(server: Server) -> None:
     assert page.status_code == 200 and 'id="team-team1"' in page.text and 'id="save-team"' in page.text
     token = csrf_of(page.text)
     r = admin.post("/admin/teams", data={"csrf": token, "id": "late", "name": "Late", "group_id": "g"})
-    assert r.status_code == 200 and 'id="team-late"' in r.text
+    assert r.status_code == 303  # POST, then redirect, then GET: a reload re-posts nothing
+    r = admin.get(r.headers["location"])
+    assert 'id="team-late"' in r.text and "team late saved" in r.text
     r = admin.post("/admin/accounts", data={"csrf": token, "id": "late", "type": "team", "team_id": "late"})
-    assert r.status_code == 200
+    assert r.status_code == 303 and "shown=" in r.headers["location"]
+    r = admin.get(r.headers["location"])
     shown = htmllib.unescape(r.text.split('id="password">')[1].split("<")[0])
     assert Api.of(server).request("GET", f"{C}/account", "late", shown).status_code == 200
-    assert shown not in admin.get("/admin/people").text  # shown once
-    r = admin.post("/admin/accounts/team1/disabled", data={"csrf": token, "disabled": "1"})
-    assert r.status_code == 200 and 'data-disabled="team1"' in r.text
+    assert shown not in admin.get(r.url.path + "?" + r.url.query.decode()).text  # shown once, even reloaded
+    r = admin.post("/admin/accounts/team1/disabled", data={"csrf": token, "disabled": "1"})  # not confirmed
+    assert r.status_code == 200 and "Disable account team1?" in r.text and 'data-disabled="team1"' not in r.text
+    r = admin.post("/admin/accounts/team1/disabled", data={"csrf": token, "disabled": "1", "confirmed": "yes"})
+    assert r.status_code == 303 and 'data-disabled="team1"' in admin.get(r.headers["location"]).text
     r = admin.post("/admin/teams/team2/hidden", data={"csrf": token, "hidden": "1"})
-    assert r.status_code == 200 and 'data-hidden="team2"' in r.text
+    assert r.status_code == 303 and 'data-hidden="team2"' in admin.get(r.headers["location"]).text
     r = admin.post("/admin/accounts/team3/reset-password", data={"csrf": token})
+    assert r.status_code == 200 and "Reset the password of account team3?" in r.text
+    r = admin.post("/admin/accounts/team3/reset-password", data={"csrf": token, "confirmed": "yes"})
+    assert r.status_code == 303
+    r = admin.get(r.headers["location"])
     new = htmllib.unescape(r.text.split('id="password">')[1].split("<")[0])
     assert Api.of(server).request("GET", f"{C}/account", "team3", new).status_code == 200
     r = admin.post("/admin/teams", data={"csrf": token, "id": "bad id!"})
@@ -263,13 +272,16 @@ def test_importing_files_on_the_page(server: Server) -> None:
         return admin.post("/admin/people/import", data={"csrf": token}, files={"file": (name, text.encode())})
 
     r = upload("teams.tsv", "teams\t1\n7\t1007\tg\tSeven Up\tUni\n8\t\tg\tEight\n")
-    assert r.status_code == 200 and 'id="team-7"' in r.text and 'id="team-8"' in r.text
+    assert r.status_code == 303
+    page = admin.get(r.headers["location"]).text
+    assert 'id="team-7"' in page and 'id="team-8"' in page
     r = upload("accounts.tsv", "accounts\t1\nteam\tSeven Up\tteam007\tseven-pass\njury\tJo\tjo\tjo-passwd\n")
-    assert r.status_code == 200
+    assert r.status_code == 303
     api = Api.of(server)
     assert api.request("GET", f"{C}/account", "team007", "seven-pass").json()["team_id"] == "7"
     assert api.request("GET", f"{C}/account", "jo", "jo-passwd").json()["type"] == "judge"
-    r = upload("accounts.yaml", "- {id: nine, username: nine, type: judge}\n")
+    r = upload("accounts.yaml", "- {id: nine, username: nine, type: judge}\n- {id: ten, username: ten, type: judge}\n")
+    r = admin.get(r.headers["location"])
     shown = htmllib.unescape(r.text.split('id="generated"')[1].split("<code>")[1].split("</code>")[0])
     assert api.request("GET", f"{C}/account", "nine", shown).status_code == 200
     assert upload("teams.tsv", "nonsense\n").status_code == 400
@@ -313,7 +325,7 @@ def test_groups_and_organizations(api: Api, server: Server) -> None:
     admin = login(server, "admin")
     token = csrf_of(admin.get("/admin/people").text)
     r = admin.post("/admin/groups", data={"csrf": token, "kind": "organizations", "id": "poly", "name": "Poly"})
-    assert r.status_code == 200 and "<code>poly</code> Poly" in r.text
+    assert r.status_code == 303 and "<code>poly</code> Poly" in admin.get(r.headers["location"]).text
     assert "<code>late</code> Late arrivals" in login(server, "judge").get("/admin/people").text
     actions = [e["action"] for e in api.get(f"{C}/audit-log", "admin").json()]
     assert actions[-3:] == ["team.add", "group.add", "organization.add"]

@@ -101,6 +101,10 @@ def test_add_as_test_preview_and_apply_in_the_browser(server: Serve, browser: Br
         document.body.appendChild(f); f.submit(); }""",
         cid,
     )
+    # a POST without the confirmation (as without JavaScript): the question, on a page of its own; nothing yet
+    expect(admin.page.locator("#confirm-question")).to_contain_text(f"Add the input of counterexample {cid}")
+    admin.shot("confirm-add")
+    admin.page.click("#confirm-yes")
     admin.page.wait_for_url("**/admin/previews/*")
     admin.shot("started")
     expect(admin.page.locator("#preview-state")).to_contain_text("ready", timeout=WAIT_MS)  # refreshed live
@@ -108,6 +112,14 @@ def test_add_as_test_preview_and_apply_in_the_browser(server: Serve, browser: Br
     expect(admin.page.locator(f"#run-{right}")).not_to_have_class("changes")
     expect(admin.page.locator("#preview-board")).to_contain_text("Alpha")  # team2 loses its solve
     admin.shot("ready")
+    admin.answer = False  # Cancel: nothing happens
+    admin.page.click("#apply")
+    assert admin.confirms == [
+        "Apply preview 1? Package version 2 becomes current and 1 submission(s) are rejudged: "
+        "verdicts and the scoreboard change."
+    ]
+    expect(admin.page.locator("#preview-state")).to_contain_text("ready")
+    admin.answer = True
     admin.page.click("#apply")
     expect(admin.page.locator("#preview-state")).to_contain_text("applied")
     admin.shot("applied")
@@ -117,3 +129,15 @@ def test_add_as_test_preview_and_apply_in_the_browser(server: Serve, browser: Br
     assert sorted(j["submission_id"] for j in judgements) == sorted([right, wrong, wrong])  # only it, again
     zipped = admin.context.request.get(base + "/admin/problems/add/package.zip")
     assert zipped.status == 200 and b"add/data/secret/fuzz-1.ans" in zipped.body()
+    # the same input found again (issue 43): "added", and no second "Add as test"
+    storage = open_storage(server.log.parent / "contest" / DB_NAME)
+    with storage.write() as w:
+        again = w.add_counterexample(found)
+    storage.close()
+    admin.go("/admin/fuzzing")
+    expect(admin.page.locator(f"#counterexample-{again}")).to_contain_text(f"added secret/fuzz-{cid}")
+    admin.shot("fuzzing-added")
+    admin.go(f"/admin/counterexamples/{again}")
+    expect(admin.page.locator("#added")).to_contain_text(f"added as secret/fuzz-{cid}")
+    expect(admin.page.locator("#add-test")).to_have_count(0)
+    admin.shot("counterexample-added")

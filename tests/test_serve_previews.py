@@ -397,7 +397,11 @@ def test_the_pages_add_as_test_show_the_preview_and_apply_it(served: tuple) -> N
     cid = counterexample_of(server, ids["team2"])
     judge = login(server, "judge")
     token = csrf_of(judge.get("/admin").text)
-    started = judge.post(f"/admin/counterexamples/{cid}/add-as-test", data={"csrf": token})
+    asked = judge.post(f"/admin/counterexamples/{cid}/add-as-test", data={"csrf": token})  # not confirmed
+    assert asked.status_code == 200 and f"Add the input of counterexample {cid} as a new secret test" in asked.text
+    with server.storage.read() as r:
+        assert r.previews() == []  # nothing started
+    started = judge.post(f"/admin/counterexamples/{cid}/add-as-test", data={"csrf": token, "confirmed": "yes"})
     assert started.status_code == 303
     url = started.headers["location"]
     assert url.startswith("/admin/previews/")
@@ -412,7 +416,9 @@ def test_the_pages_add_as_test_show_the_preview_and_apply_it(served: tuple) -> N
     admin = login(server, "admin")
     page = admin.get(url).text
     assert 'id="apply"' in page and "rejudge 1 submission(s)" in page
-    applied = admin.post(url + "/apply", data={"csrf": csrf_of(page)})
+    asked = admin.post(url + "/apply", data={"csrf": csrf_of(page)})
+    assert asked.status_code == 200 and "rejudged" in asked.text and server.judging.pending() == 0
+    applied = admin.post(url + "/apply", data={"csrf": csrf_of(page), "confirmed": "yes"})
     assert applied.status_code == 303 and applied.headers["location"] == url
     assert "applied" in admin.get(url).text and server.judging.pending() == 1
     team = login(server, "team2")
@@ -420,6 +426,40 @@ def test_the_pages_add_as_test_show_the_preview_and_apply_it(served: tuple) -> N
         assert team.get(path).status_code == 403, path
     refused = team.post(f"/admin/counterexamples/{cid}/add-as-test", data={"csrf": csrf_of(team.get("/submit").text)})
     assert refused.status_code == 403
+
+
+def test_an_input_already_a_test_shows_added_and_is_not_added_twice(served: tuple) -> None:
+    """Issue 43: a second counterexample with the input of one already added as a test said "not added" and
+    offered "Add as test", which made a package version with the same test twice (docs/live-fuzzing.md: it
+    shows "added"). Nor may an input that is already one of the package's own tests be added."""
+    server, _ = served
+    ids = submit_three(server)
+    api = Api.of(server)
+    first = counterexample_of(server, ids["team2"])
+    pid = start(api, first)
+    assert server.previews is not None
+    server.previews.run_pending()
+    assert api.request("POST", f"{C}/previews/{pid}/apply", "admin").status_code == 202
+    second = counterexample_of(server, ids["team2"])  # found again (another fuzz job), the same bytes
+    with server.storage.read() as r:
+        versions = len(r.problem_versions("sum"))
+    listed = {str(c["id"]): c for c in api.get(f"{C}/counterexamples", "judge").json()}
+    assert listed[str(second)]["added_as"] == listed[str(first)]["added_as"] == f"secret/fuzz-{first}"
+    judge = login(server, "judge")
+    row = judge.get("/admin/fuzzing?fragment=1").text.split(f'id="counterexample-{second}"')[1].split("</tr>")[0]
+    assert "added" in row and "not added" not in row
+    page = judge.get(f"/admin/counterexamples/{second}").text
+    assert 'id="add-test"' not in page and f"secret/fuzz-{first}" in page
+    r = api.request("POST", f"{C}/counterexamples/{second}/add-as-test", "judge")
+    assert r.status_code == 409 and f"secret/fuzz-{first}" in r.json()["message"]
+    token = csrf_of(judge.get("/admin").text)
+    r = judge.post(f"/admin/counterexamples/{second}/add-as-test", data={"csrf": token, "confirmed": "yes"})
+    assert r.status_code == 409
+    own = counterexample_of(server, ids["team2"], (FIXTURES / "sum" / "data" / "secret" / "01.in").read_bytes())
+    r = api.request("POST", f"{C}/counterexamples/{own}/add-as-test", "judge")
+    assert r.status_code == 409 and "secret/01" in r.json()["message"]
+    with server.storage.read() as r:
+        assert len(r.problem_versions("sum")) == versions  # no package version made
 
 
 def test_the_upload_form_refuses_a_bad_zip_with_one_line_and_stores_nothing(served: tuple) -> None:

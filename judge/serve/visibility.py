@@ -135,6 +135,13 @@ def test_detail(s: Sight, test_name: str) -> Detail:
     return Detail.VERDICT
 
 
+def sees_measured_time(s: Sight) -> bool:
+    """A test stopped at its time limit (TLE): staff see the CPU time measured; a team sees "> the limit" on
+    its pages (as DOMjudge and Kattis: what was measured past the limit is where the sandbox stopped the
+    program, not its running time). The API's runs keep the measured ``run_time``, the spec's number."""
+    return s.staff
+
+
 @dataclass(frozen=True)
 class BoardView:
     frozen_from: float | None  # results of submissions from then on count as pending; None: live

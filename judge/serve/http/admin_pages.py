@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from starlette.responses import Response
 
@@ -146,6 +146,7 @@ def _queued_message(queued: list[int], what: str, what_id: str) -> str:
 def rejudge_submission(page: Page) -> Response:
     page.need_staff()
     what = page.params["id"]
+    page.confirm("rejudge-submission", back=f"/admin/submissions/{quote(what, safe='')}", id=what)
     queued = submissions.rejudge_submission(page.server, page.viewer, number_id(what), page.now, what=what)
     message = _queued_message(queued, "submission", what)
     raise Redirect(f"/admin/submissions/{what}?" + urlencode({"message": message}))
@@ -153,6 +154,7 @@ def rejudge_submission(page: Page) -> Response:
 
 def rejudge_problem(page: Page) -> Response:
     page.need_staff()
+    page.confirm("rejudge-problem", back="/admin?" + urlencode({"problem_id": page.params["id"]}), id=page.params["id"])
     queued = submissions.rejudge_problem(page.server, page.viewer, page.params["id"], page.now)
     message = _queued_message(queued, "problem", page.params["id"])
     raise Redirect("/admin?" + urlencode({"message": message}))

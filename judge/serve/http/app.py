@@ -10,10 +10,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import weakref
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, TypeVar
 
 import anyio.to_thread
+from jinja2 import Environment
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
@@ -36,7 +37,7 @@ from judge.serve.http.people_pages import PEOPLE_PAGES
 from judge.serve.http.preview_pages import PREVIEW_PAGES
 from judge.serve.http.print_pages import PRINT_PAGES
 from judge.serve.http.resolver_page import RESOLVER_PAGES
-from judge.serve.http.web import environment, page_endpoint
+from judge.serve.http.web import environment, html_error, page_endpoint
 from judge.serve.model.errors import Refused
 from judge.serve.model.viewer import PUBLIC, Viewer
 from judge.serve.services.access import REALM
@@ -147,6 +148,21 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     return error(exc.status_code, messages.get(exc.status_code, str(exc.detail)), dict(exc.headers or {}))
 
 
+def _not_found(server: Server, env: Environment) -> Callable[[Request, Exception], Awaitable[Response]]:
+    """An unknown path: for a browser (it accepts text/html) outside /api, the pages' 404 page; else the
+    API's JSON error."""
+
+    async def handler(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        path = request.url.path
+        api = path == "/api" or path.startswith("/api/")
+        if exc.status_code == 404 and not api and "text/html" in request.headers.get("accept", ""):
+            return await html_error(server, env, request, 404, f"there is no page {path}")
+        return await _http_error(request, exc)
+
+    return handler
+
+
 async def _internal_error(request: Request, exc: Exception) -> Response:
     return error(500, f"internal error (judge's bug, not yours): {type(exc).__name__}")
 
@@ -203,7 +219,7 @@ def create_app(
     ]
     app = Starlette(
         routes=routes,
-        exception_handlers={HTTPException: _http_error, Exception: _internal_error},
+        exception_handlers={HTTPException: _not_found(server, env), Exception: _internal_error},
         lifespan=lifespan,
     )
     app.add_middleware(Cors)

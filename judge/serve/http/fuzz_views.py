@@ -62,6 +62,7 @@ def counterexample_row(page: Page, c: Counterexample, team_id: str | None) -> di
         "found": _contest_time(page, c.found_s),
         "problem_id": c.problem_id,
         "problem": f"{cp.label}: {cp.name}" if cp else c.problem_id,
+        "label": cp.label if cp else c.problem_id,
         "team_id": team_id,
         "team": (team.display_name or team.name) if team else team_id,
         "submission_id": c.submission_id,

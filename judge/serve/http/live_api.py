@@ -246,6 +246,7 @@ def _counterexample_json(c: Counterexample, full: bool) -> dict[str, Any]:
         "team_id": c.team_id,
         "fuzz_job_id": None if c.fuzz_job_id is None else str(c.fuzz_job_id),
         "truncated": c.truncated,
+        "added_as": c.added_as,  # the test its input is (through it or another counterexample); None: not a test
         "input_size": len(c.input),
         "output_size": None if c.output is None else len(c.output),
     }

@@ -14,7 +14,7 @@ from judge.serve.http import notices
 from judge.serve.http.context import number_id
 from judge.serve.http.judging_views import counts, errors_json, hold_json, judges_json, queue_json
 from judge.serve.http.live_api import balloon_json
-from judge.serve.http.web import Page, PageSpec, Redirect
+from judge.serve.http.web import Page, PageSpec, Redirect, contest_time
 from judge.serve.model.errors import Refused
 from judge.serve.model.times import TimeError, format_reltime, format_time, parse_reltime, parse_time
 from judge.serve.model.viewer import Role
@@ -22,7 +22,7 @@ from judge.serve.services import balloons, control, moderation, operations
 
 
 def status(page: Page) -> Response:
-    """The status line's fragment (layout.html polls it before the start)."""
+    """The contest clock's fragment (layout.html's line, polled by live.js: web.status_line)."""
     return page.render("serve/_status.html")
 
 
@@ -113,20 +113,27 @@ def judging_page(page: Page) -> Response:
 def change_judging(page: Page) -> Response:
     page.need_staff()
     action, server = page.form.get("action"), page.server
+    problem = page.form.get("problem_id", "")
+    if action == "pause" and page.viewer.role is Role.ADMIN:  # others are refused by the service, unasked
+        page.confirm("pause", back="/admin/judging")
     if action in ("pause", "resume"):
         operations.set_paused(server, page.viewer, action == "pause", page.now)
+        message = notices.PAUSED if action == "pause" else notices.RESUMED
     elif action in ("hold", "release"):
-        operations.hold_problem(server, page.viewer, page.form.get("problem_id", ""), action == "hold", page.now)
+        operations.hold_problem(server, page.viewer, problem, action == "hold", page.now)
+        message = notices.notice(notices.HELD if action == "hold" else notices.RELEASED, id=problem)
     else:
         raise Refused(400, "unknown action")
-    raise Redirect("/admin/judging?" + urlencode({"message": notices.JUDGING_CHANGED}))
+    raise Redirect("/admin/judging?" + urlencode({"message": message}))
 
 
 def balloons_page(page: Page) -> Response:
     """The runners' list: balloons to deliver first (oldest first), then those delivered. Live."""
     page.need_staff()
     found = balloons.balloon_list(page.server, page.viewer)
-    rows = [balloon_json(b) for b in [*(b for b in found if not b.done), *(b for b in found if b.done)]]
+    start = page.server.contest.info.start_s
+    ordered = [*(b for b in found if not b.done), *(b for b in found if b.done)]
+    rows = [{**balloon_json(b), "time_s": b.time_s, "contest_time": contest_time(b.time_s, start)} for b in ordered]
     if page.query.get("fragment"):
         return page.render("serve/_admin_balloons.html", balloons=rows)
     return page.render("serve/admin_balloons.html", balloons=rows)
@@ -156,7 +163,8 @@ LIVE_PAGES: tuple[PageSpec, ...] = (
     PageSpec("GET", "/admin/judging", judging_page),
     PageSpec("POST", "/admin/judging", change_judging),
     PageSpec("POST", "/admin/submissions/{id}/ignored", ignore_submission),
-    PageSpec("GET", "/status", status),
+    # every page polls it (every 30 s while the contest runs): answered on the event loop, it needs no storage
+    PageSpec("GET", "/status", status, on_loop=status),
     PageSpec("GET", "/admin/contest", contest_times),
     PageSpec("POST", "/admin/contest", change_times),
 )

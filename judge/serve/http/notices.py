@@ -23,7 +23,19 @@ NOT_FINALIZED = "not finalized: {reason}"  # the reason is one of phase.finalize
 RESCHEDULED = "the contest's times are changed"
 IGNORED = "submission {id} is ignored: it counts nowhere"
 UNIGNORED = "submission {id} counts again"
-JUDGING_CHANGED = "the judging is changed"
+PAUSED = "judging is paused: submissions are accepted and wait in the queue until it resumes"
+RESUMED = "judging is resumed: the queue is judged, oldest first"
+HELD = "problem {id} is held: its submissions wait until it is released"
+RELEASED = "problem {id} is released: its submissions are judged"
+TEAM_SAVED = "team {id} saved"
+TEAM_HIDDEN = "team {id} is hidden: off the scoreboard of the public and the teams"
+TEAM_SHOWN = "team {id} is shown again"
+OBJECT_SAVED = "{what} {id} saved"
+ACCOUNT_SAVED = "account {id} saved"
+ACCOUNT_DISABLED = "account {id} is disabled: it cannot log in, and its sessions ended"
+ACCOUNT_ENABLED = "account {id} is enabled"
+PASSWORD_RESET = "account {id} has a new password"
+IMPORTED = "the file is imported"
 REVIEWED = "the review of submission {id} is saved"
 PRINTED = "print-out {n} sent"
 REJUDGED = "rejudge of {what} {id}: {n} submission(s) queued"
@@ -35,7 +47,19 @@ TEMPLATES = (
     RESCHEDULED,
     IGNORED,
     UNIGNORED,
-    JUDGING_CHANGED,
+    PAUSED,
+    RESUMED,
+    HELD,
+    RELEASED,
+    TEAM_SAVED,
+    TEAM_HIDDEN,
+    TEAM_SHOWN,
+    *(OBJECT_SAVED.replace("{what}", what) for what in ("group", "organization")),
+    ACCOUNT_SAVED,
+    ACCOUNT_DISABLED,
+    ACCOUNT_ENABLED,
+    PASSWORD_RESET,
+    IMPORTED,
     REVIEWED,
     PRINTED,
     "not frozen: the contest is not running: there is nothing to freeze",

@@ -32,6 +32,7 @@ from judge.serve.http.web import Page, PageSpec, Redirect
 from judge.serve.model.apijson import problem_json
 from judge.serve.model.contest import Contest
 from judge.serve.model.errors import Refused
+from judge.serve.model.records import SubmissionRecord
 from judge.serve.model.upload import SubmissionFiles, SubmissionRequest
 from judge.serve.model.viewer import Role
 from judge.serve.services import board as boards
@@ -40,7 +41,12 @@ from judge.serve.services.accounts import AuthError
 from judge.serve.visibility import Detail
 
 STATIC = Path(__file__).resolve().parent / "static"
-STATIC_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8"}
+STATIC_TYPES = {
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".ico": "image/x-icon",
+}
 
 
 # ------------------------------------------------------------------------------------------------ login
@@ -217,19 +223,30 @@ def my_submissions(page: Page) -> Response:
     )
 
 
-def _test_row(t: results.TestView) -> dict[str, Any]:
+def _test_row(t: results.TestView, limit_s: float | None) -> dict[str, Any]:
+    """One test's row; ``limit_s``: a TLE's time is shown as more than this limit (None: as measured)."""
     r, full = t.run, t.detail is Detail.FULL
+    over = limit_s is not None and r.judgement_type == "TLE"
     return {
         "ordinal": r.ordinal,
         "kind": "sample" if r.name.split("/")[0] == "sample" else "secret",
         "name": r.name if full else None,
         "verdict": r.judgement_type,
         "css": verdict_class(r.judgement_type),
-        "time": r.run_time,
+        "time": f"> {limit_s:g}" if over else r.run_time,
         "memory_kib": r.memory_kib if full else None,
         "message": r.message if full else None,
         "transcript": r.transcript if full else None,
     }
+
+
+def _time_limit(page: Page, sub: SubmissionRecord) -> float | None:
+    """The time limit a submission ran under (the problem's, times its language's factor), as the team is
+    shown a TLE's time; None: the viewer sees the time measured (visibility.sees_measured_time)."""
+    cp = page.server.contest.problem(sub.problem_id)
+    if cp is None or visibility.sees_measured_time(page.sight):
+        return None
+    return round(cp.problem.limits.time_s * page.server.contest.info.time_factor(sub.language_id), 3)
 
 
 def domjudge_link(page: Page) -> Response:
@@ -247,7 +264,7 @@ def feedback(page: Page) -> Response:
     fb = results.team_feedback(page.server, page.sight, number_id(what), what=what)
     context: dict[str, Any] = {
         "row": submission_row(page, fb.view),
-        "runs": [_test_row(t) for t in fb.tests],
+        "runs": [_test_row(t, _time_limit(page, fb.view.submission)) for t in fb.tests],
         "compile_message": fb.judgement.compile_message if fb.judgement is not None else None,
         "files": fb.files,
     }
@@ -377,6 +394,12 @@ def _board_page(page: Page, view: dict[str, Any]) -> Response:
     return page.render("serve/scoreboard.html", **view)
 
 
+def favicon(page: Page) -> Response:
+    """``/favicon.ico``, which browsers ask of every site (the pages also name ``/static/favicon.svg``)."""
+    page.params = {**page.params, "name": "favicon.ico"}
+    return static(page)
+
+
 def static(page: Page) -> Response:
     name = page.params["name"]
     path = STATIC / name
@@ -396,6 +419,7 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("POST", "/login", login),
     PageSpec("POST", "/logout", logout),
     PageSpec("GET", "/static/{name}", static),
+    PageSpec("GET", "/favicon.ico", favicon),
     PageSpec("GET", "/problems", problem_list),
     PageSpec("GET", "/problems/{id}", problem_redirect),
     PageSpec("GET", "/problems/{id}/", problem_page),

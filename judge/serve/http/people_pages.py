@@ -5,12 +5,14 @@ and the audit log (admins). Each calls the same service as the API's extension (
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
+from urllib.parse import urlencode
 
 from starlette.responses import Response
 
-from judge.serve.http.web import Page, PageSpec
+from judge.serve.http import notices
+from judge.serve.http.web import Page, PageSpec, Redirect
 from judge.serve.model.errors import Refused
 from judge.serve.model.times import format_time
 from judge.serve.model.viewer import Role
@@ -32,22 +34,29 @@ def _context(page: Page) -> dict[str, Any]:
         "organizations": contest.organizations,
         "message": None,
         "error": None,
-        "password": None,
-        "generated": [],
+        "passwords": [],
     }
 
 
 def people_page(page: Page) -> Response:
+    """The page; after a change (303 here from the form's POST) its notice, and the passwords it made, once."""
     page.need_staff()
-    return page.render("serve/admin_people.html", **_context(page))
+    passwords = page.server.reveals.take(page.cookie, page.query.get("shown"), page.now)
+    context = {**_context(page), "message": notices.shown(page.query.get("message")), "passwords": passwords}
+    return page.render("serve/admin_people.html", **context)
 
 
-def _answer(page: Page, message: str, password: tuple[str, str] | None = None) -> Response:
-    return page.render("serve/admin_people.html", **{**_context(page), "message": message, "password": password})
+def _done(page: Page, message: str, passwords: Sequence[tuple[str, str]] = ()) -> Response:
+    """A change is made: 303 to the page (a reload re-posts nothing), with its notice and the passwords it
+    made (held in memory for this session, shown once: services/reveal.py)."""
+    query = {"message": message}
+    if passwords:
+        query["shown"] = page.server.reveals.put(page.cookie, tuple(passwords), page.now)
+    raise Redirect("/admin/people?" + urlencode(query))
 
 
 def _acted(page: Page, action: Callable[[], Response]) -> Response:
-    """Run ``action`` (a service call); a refusal for an admin is the page again with why."""
+    """Run ``action`` (a service call); a refusal for an admin is the page again with why (nothing changed)."""
     page.need_staff()
     try:
         return action()
@@ -68,7 +77,7 @@ def save_team(page: Page) -> Response:
 
     def act() -> Response:
         obj = people.put_team(page.server, page.viewer, body["id"], body, page.now)
-        return _answer(page, f"team {obj['id']} saved")
+        return _done(page, notices.notice(notices.TEAM_SAVED, id=obj["id"]))
 
     return _acted(page, act)
 
@@ -82,7 +91,7 @@ def save_object(page: Page) -> Response:
 
     def act() -> Response:
         obj = people.put_object(page.server, page.viewer, kind, body["id"], body, page.now)
-        return _answer(page, f"{kind[:-1]} {obj['id']} saved")
+        return _done(page, notices.notice(notices.OBJECT_SAVED, what=kind[:-1], id=obj["id"]))
 
     return _acted(page, act)
 
@@ -92,7 +101,7 @@ def hide_team(page: Page) -> Response:
 
     def act() -> Response:
         people.set_hidden(page.server, page.viewer, page.params["id"], hidden, page.now)
-        return _answer(page, f"team {page.params['id']} {'hidden' if hidden else 'shown'}")
+        return _done(page, notices.notice(notices.TEAM_HIDDEN if hidden else notices.TEAM_SHOWN, id=page.params["id"]))
 
     return _acted(page, act)
 
@@ -108,18 +117,20 @@ def save_account(page: Page) -> Response:
 
     def act() -> Response:
         obj, password = people.put_account(page.server, page.viewer, body["id"], body, page.now)
-        shown = None if password is None or "password" in body else (obj["username"], password)
-        return _answer(page, f"account {obj['id']} saved", shown)
+        shown = () if password is None or "password" in body else ((obj["username"], password),)
+        return _done(page, notices.notice(notices.ACCOUNT_SAVED, id=obj["id"]), shown)
 
     return _acted(page, act)
 
 
 def reset_password(page: Page) -> Response:
     def act() -> Response:
+        if page.viewer.role is Role.ADMIN:  # others are refused by the service, unasked
+            page.confirm("reset-password", back="/admin/people", id=page.params["id"])
         password = people.reset_password(page.server, page.viewer, page.params["id"], page.now)
         account = page.server.contest
         username = next(a.username for a in account.accounts if a.id == page.params["id"])
-        return _answer(page, f"a new password for account {page.params['id']}", (username, password))
+        return _done(page, notices.notice(notices.PASSWORD_RESET, id=page.params["id"]), ((username, password),))
 
     return _acted(page, act)
 
@@ -128,8 +139,11 @@ def disable(page: Page) -> Response:
     disabled = page.form.get("disabled") == "1"
 
     def act() -> Response:
+        if disabled and page.viewer.role is Role.ADMIN:
+            page.confirm("disable", back="/admin/people", id=page.params["id"])
         people.set_disabled(page.server, page.viewer, page.params["id"], disabled, page.now)
-        return _answer(page, f"account {page.params['id']} {'disabled' if disabled else 'enabled'}")
+        template = notices.ACCOUNT_DISABLED if disabled else notices.ACCOUNT_ENABLED
+        return _done(page, notices.notice(template, id=page.params["id"]))
 
     return _acted(page, act)
 
@@ -146,8 +160,7 @@ def import_file(page: Page) -> Response:
         except UnicodeDecodeError:
             raise Refused(400, f"{upload.filename}: not UTF-8 text") from None
         generated = people.import_entries(page.server, page.viewer, (upload.filename, text), page.now)
-        context = {**_context(page), "message": f"{upload.filename} imported", "generated": generated}
-        return page.render("serve/admin_people.html", **context)
+        return _done(page, notices.IMPORTED, generated)
 
     return _acted(page, act)
 

@@ -7,6 +7,7 @@ and the current package's download. Each calls the same service as the API's han
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 
 from starlette.responses import Response
 
@@ -15,7 +16,8 @@ from judge.serve.http.rows import verdict_class
 from judge.serve.http.web import Page, PageSpec, Redirect
 from judge.serve.model.errors import Refused
 from judge.serve.model.times import format_time
-from judge.serve.services import previews, versions
+from judge.serve.model.viewer import Role
+from judge.serve.services import fuzzing, previews, versions
 from judge.serve.services.preview_view import PreviewView, preview_view
 
 STATE_TEXT = {
@@ -81,18 +83,34 @@ def preview_page(page: Page) -> Response:
 
 def add_as_test(page: Page) -> Response:
     page.need_staff()
+    _confirm_add(page)
     preview_id = previews.add_as_test(page.server, page.viewer, number_id(page.params["id"]), page.now)
     raise Redirect(f"/admin/previews/{preview_id}")
 
 
+def _confirm_add(page: Page) -> None:
+    cid = page.params["id"]
+    c = fuzzing.counterexample(page.server, page.viewer, page.now, number_id(cid))
+    cp = page.server.contest.problem(c.problem_id)
+    page.confirm(
+        "add-as-test", back=f"/admin/counterexamples/{c.id}", id=c.id, problem=cp.label if cp else c.problem_id
+    )
+
+
 def apply(page: Page) -> Response:
     page.need_staff()
+    if page.viewer.role is Role.ADMIN:  # others are refused by the service, unasked
+        view = preview_view(page.server, page.viewer, number_id(page.params["id"]), page.now)
+        p = view.preview
+        page.confirm("apply", back=f"/admin/previews/{p.id}", id=p.id, version=p.version, n=view.changed)
     previews.apply(page.server, page.viewer, number_id(page.params["id"]), page.now)
     raise Redirect(f"/admin/previews/{page.params['id']}")
 
 
 def discard(page: Page) -> Response:
     page.need_staff()
+    if page.viewer.role is Role.ADMIN:
+        page.confirm("discard", back=f"/admin/previews/{quote(page.params['id'], safe='')}", id=page.params["id"])
     previews.discard(page.server, page.viewer, number_id(page.params["id"]), page.now)
     raise Redirect(f"/admin/previews/{page.params['id']}")
 

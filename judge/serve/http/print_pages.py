@@ -10,7 +10,8 @@ from urllib.parse import urlencode
 from starlette.responses import Response
 
 from judge.serve.http import notices
-from judge.serve.http.web import Page, PageSpec, Redirect
+from judge.serve.http.context import number_id
+from judge.serve.http.web import Page, PageSpec, Redirect, contest_time
 from judge.serve.model.errors import Refused
 from judge.serve.model.records import PrintRecord
 from judge.serve.model.times import format_time
@@ -26,12 +27,27 @@ def print_json(p: PrintRecord) -> dict[str, Any]:
         "time": format_time(p.time_s),
         "status": p.status,
         "text": p.text,
+        "delivered_time": None if p.delivered_s is None else format_time(p.delivered_s),
+    }
+
+
+def _queue_row(page: Page, p: PrintRecord) -> dict[str, Any]:
+    """A print-out as the jury's queue shows it: the team by name, times as contest time."""
+    team = page.server.contest.team(p.team_id) if p.team_id else None
+    start = page.server.contest.info.start_s
+    return {
+        **print_json(p),
+        "team": (team.display_name or team.name) if team else None,
+        "time_s": p.time_s,
+        "contest_time": contest_time(p.time_s, start),
+        "delivered_s": p.delivered_s,
+        "delivered": None if p.delivered_s is None else contest_time(p.delivered_s, start),
     }
 
 
 def print_form(page: Page) -> Response:
     page.need_login()
-    mine = [print_json(p) for p in reversed(printing.print_list(page.server, page.viewer))]
+    mine = [_queue_row(page, p) for p in reversed(printing.print_list(page.server, page.viewer))]
     printer = page.server.contest.info.print_command is not None
     message = notices.shown(page.query.get("message"))
     return page.render("serve/print.html", prints=mine, printer=printer, message=message, error=None)
@@ -49,7 +65,7 @@ def send_print(page: Page) -> Response:
     except Refused as exc:
         if exc.status in (401, 403):
             raise
-        mine = [print_json(p) for p in reversed(printing.print_list(page.server, page.viewer))]
+        mine = [_queue_row(page, p) for p in reversed(printing.print_list(page.server, page.viewer))]
         printer = page.server.contest.info.print_command is not None
         context = {"prints": mine, "printer": printer, "message": None, "error": exc.message}
         return page.render("serve/print.html", status=exc.status, **context)
@@ -58,14 +74,27 @@ def send_print(page: Page) -> Response:
 
 def print_queue(page: Page) -> Response:
     page.need_staff()
-    rows = [print_json(p) for p in reversed(printing.print_list(page.server, page.viewer))]
+    found = list(reversed(printing.print_list(page.server, page.viewer)))  # newest first; the delivered last
+    rows = [
+        _queue_row(page, p)
+        for p in [*(p for p in found if p.delivered_s is None), *(p for p in found if p.delivered_s)]
+    ]
     if page.query.get("fragment"):
         return page.render("serve/_admin_prints.html", prints=rows)
     return page.render("serve/admin_prints.html", prints=rows)
+
+
+def print_delivered(page: Page) -> Response:
+    """The jury marks a print-out delivered (or not), as the balloons page marks balloons."""
+    page.need_staff()
+    delivered = page.form.get("delivered") != "0"
+    printing.mark_delivered(page.server, page.viewer, number_id(page.params["id"]), delivered, page.now)
+    raise Redirect("/admin/prints")
 
 
 PRINT_PAGES: tuple[PageSpec, ...] = (
     PageSpec("GET", "/print", print_form),
     PageSpec("POST", "/print", send_print, form_limit="submission"),
     PageSpec("GET", "/admin/prints", print_queue),
+    PageSpec("POST", "/admin/prints/{id}/delivered", print_delivered),
 )

@@ -6,6 +6,7 @@ a 404, every other method a 405: nothing can be changed."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,7 +17,11 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from judge.scoreboard.passfail import Cell
+from judge.scoreboard.passfailview import cell_view, minutes
+from judge.scoreboard.times import parse_reltime
 from judge.serve.http.api import access_json
+from judge.serve.http.pages import STATIC
 from judge.serve.http.web import SECURITY_HEADERS, environment
 from judge.serve.model.viewer import PUBLIC as PUBLIC_VIEWER
 from judge.serve.services.replay import PUBLIC, Replay
@@ -91,12 +96,66 @@ class _Handlers:
             contest=docs["contest"],
             state=docs["state"],
             problems=docs["problems"],
-            rows=docs["scoreboard"].get("rows", []),
+            rows=board_rows(docs),
             teams={t["id"]: t for t in docs["teams"]},
             orgs={o["id"]: o for o in docs["organizations"]},
             awards=[a for a in docs["awards"] if a.get("team_ids")],
+            penalty_minutes=minutes(_seconds(docs["contest"].get("penalty_time"))),
         )
         return HTMLResponse(html, headers=SECURITY_HEADERS)
+
+    async def favicon(self, request: Request) -> Response:
+        return Response((STATIC / "favicon.ico").read_bytes(), media_type="image/x-icon")
+
+
+def _seconds(reltime: Any) -> float:
+    return 0.0 if reltime is None else parse_reltime(reltime, "time")
+
+
+def _score_css(c: dict[str, Any], max_score: float | None) -> str:
+    """A score contest's cell, as the live board colours it (pages._score_rows)."""
+    if max_score is not None and c.get("score", 0) >= max_score - 1e-9:
+        return "ac"
+    return "partial" if c.get("score", 0) > 0 else "wa" if c.get("num_judged") else "none"
+
+
+def board_rows(docs: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The archive's final scoreboard as the live board's page draws it: a pass-fail cell through the same
+    view and macro (passfailview.py, _passfail.html: its colours, first to solve from the archive's
+    first-to-solve awards), a score cell with the live board's classes."""
+    contest = docs["contest"]
+    pass_fail = contest.get("scoreboard_type", "pass-fail") == "pass-fail"
+    penalty_s = _seconds(contest.get("penalty_time"))
+    first = {
+        a["id"].removeprefix("first-to-solve-"): set(a.get("team_ids", []))
+        for a in docs["awards"]
+        if str(a.get("id", "")).startswith("first-to-solve-")
+    }
+    max_scores = {p["id"]: p.get("max_score") for p in docs["problems"]}
+    rows = []
+    for r in docs["scoreboard"].get("rows", []):
+        cells = []
+        for c in r.get("problems", []):
+            if not pass_fail:
+                cells.append({**c, "css": _score_css(c, max_scores.get(c["problem_id"]))})
+                continue
+            time_s = None if c.get("time") is None else _seconds(c["time"])
+            tries = int(c.get("num_judged", 0))
+            solved = bool(c.get("solved"))
+            cell = Cell(
+                problem_id=c["problem_id"],
+                num_judged=tries,
+                num_pending=int(c.get("num_pending", 0)),
+                solved=solved,
+                time_s=time_s,
+                penalty_s=(time_s or 0.0) + (tries - 1) * penalty_s if solved else 0.0,
+                first=solved and r["team_id"] in first.get(c["problem_id"], set()),
+            )
+            cells.append(cell_view(cell, penalty_s))
+        score = r.get("score", {})
+        total = minutes(_seconds(score.get("total_time"))) if pass_fail else None
+        rows.append({**r, "cells": cells, "total_minutes": total})
+    return rows
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:
@@ -111,6 +170,7 @@ def create_replay_app(replay: Replay) -> Starlette:
     routes: list[Any] = [
         Route("/", h.board),
         Route("/scoreboard", h.board),
+        Route("/favicon.ico", h.favicon),
         Route("/api", h.api),
         Route("/api/", h.api),
         Route("/api/contests", h.contests),

@@ -66,7 +66,7 @@ def steps_json(page: Page, all_steps: Sequence[Step]) -> list[dict[str, Any]]:
 def resolver_page(page: Page) -> Response:
     page.need_staff()
     ceremony = resolver.ceremony(page.server, page.sight)
-    problems = [{"label": p.label, "name": p.name} for p in page.server.contest.problems]
+    problems = [{"label": p.label, "name": p.name, "rgb": p.rgb} for p in page.server.contest.problems]
     return page.render("serve/resolver.html", steps=steps_json(page, steps(ceremony)), problems=problems)
 
 

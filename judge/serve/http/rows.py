@@ -34,6 +34,8 @@ def submission_row(page: Page, v: SubmissionView) -> dict[str, Any]:
         "team": (team.display_name or team.name) if team else s.team_id,
         "language": s.language_id,
         "verdict": verdict,
+        # no verdict yet: being judged (a judge took it), or pending (queued: held, paused, or waiting its turn)
+        "judging": j is not None and not j.done,
         "css": verdict_class(verdict),
         "score": round(j.score or 0.0, 6) if j is not None and j.done else None,
         "max_score": None if cp is None else cp.problem.secret.max_score,

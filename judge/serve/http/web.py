@@ -10,6 +10,7 @@ script), ``X-Frame-Options: DENY`` and ``Cache-Control: no-store``.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,12 +18,14 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, PrefixLoader, StrictUndefined
+from markupsafe import Markup
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from judge import __version__
 from judge.scoreboard.render import TEMPLATES as BOARD_TEMPLATES
+from judge.serve.http import confirm
 from judge.serve.http.clar_views import notice_context
 from judge.serve.http.forms import MULTIPART, FormFile, parse_form, read_body
 from judge.serve.http.fuzz_views import notice_context as fuzz_notice_context
@@ -52,7 +55,7 @@ PACKAGE_FORM = 64 * 1024 * 1024 + FORM_SLACK  # a package version's zip (issue 3
 
 
 def environment() -> Environment:
-    return Environment(
+    env = Environment(
         loader=ChoiceLoader([PrefixLoader({"serve": FileSystemLoader(TEMPLATES)}), FileSystemLoader(BOARD_TEMPLATES)]),
         autoescape=True,
         auto_reload=False,  # templates are part of the judge: no stat() of each one on every page
@@ -60,12 +63,27 @@ def environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    env.filters["clock"] = clock_time
+    env.filters["css_string"] = css_string
+    env.globals["contest_time"] = contest_time
+    env.globals["confirm_question"] = confirm.question
+    return env
 
 
 class Redirect(Exception):
     def __init__(self, url: str) -> None:
         super().__init__(url)
         self.url = url
+
+
+class Unconfirmed(Exception):
+    """A POST that needs a confirmation and did not carry one (confirm.py): answered with the confirmation
+    page, and nothing done."""
+
+    def __init__(self, question: str, back: str) -> None:
+        super().__init__(question)
+        self.question = question
+        self.back = back
 
 
 @dataclass
@@ -112,6 +130,12 @@ class Page:
         if not self.viewer.staff:
             raise Refused(403, "this page is for judges and admins")
 
+    def confirm(self, kind: str, back: str, **slots: object) -> None:
+        """Go on only if the form was confirmed (``confirmed=yes``: confirm.py); else the confirmation page
+        (``back``: where Cancel leads), and nothing is done."""
+        if self.form.get("confirmed") != "yes":
+            raise Unconfirmed(confirm.question(kind, **slots), back)
+
     def render(self, template: str, status: int = 200, **context: Any) -> HTMLResponse:
         server = self.server
         phase = server.timeline.phase
@@ -124,6 +148,7 @@ class Page:
             "csrf": csrf(self.set_cookie or self.cookie),
             "state": state,
             "board_frozen": phase.board_frozen(self.now),
+            "freeze_s": phase.freeze_s,
             "judge_version": __version__,
             "path": self.params.get("_path", ""),
             "start_at": None if server.contest.info.start_s is None else format_time(server.contest.info.start_s),
@@ -151,15 +176,59 @@ def _clock(seconds: float) -> str:
 
 
 def status_line(server: Server, now: float) -> dict[str, Any]:
-    """The countdown every page shows before the start (live: an admin may move the start or pause it):
-    the seconds left (None: no start time), and what is left of a paused countdown."""
+    """The contest clock every page shows (live: an admin may move the start, pause the countdown or change
+    the duration): ``stage`` (``unscheduled``, ``paused``, ``before``, ``running``, ``ended``), the seconds
+    left to the start or to the end (``left_s``, counted down each second by live.js), what is left of a
+    paused countdown, the start and the end, and the time into the contest (never before 0 nor past the
+    end: the scoreboard's line)."""
     info = server.contest.info
-    left = None if info.start_s is None or now >= info.start_s else info.start_s - now
+    start, end = info.start_s, info.end_s
+    if start is None:
+        stage = "paused" if info.countdown_pause_s is not None else "unscheduled"
+    elif now < start:
+        stage = "before"
+    elif end is None or now < end:
+        stage = "running"
+    else:
+        stage = "ended"
+    left = None
+    if stage == "before" and start is not None:
+        left = start - now
+    elif stage == "running" and end is not None:
+        left = end - now
+    elapsed = None if start is None else min(max(0.0, now - start), info.duration_s)
     return {
+        "stage": stage,
         "left_s": None if left is None else round(left, 1),
         "left": None if left is None else _clock(left),
         "paused_left": None if info.countdown_pause_s is None else _clock(info.countdown_pause_s),
+        "start_s": start,
+        "end_s": end,
+        "elapsed": None if elapsed is None else _clock(elapsed),
     }
+
+
+def clock_time(seconds: float | None) -> Markup:
+    """A moment as the viewer's clock shows it: ``<time class="clock">`` with the ISO time, which live.js
+    writes in the viewer's own time zone (with the date when it is not today); without scripts the UTC time
+    of day."""
+    if seconds is None:
+        return Markup("")
+    text = time.strftime("%H:%M:%S UTC", time.gmtime(seconds))
+    return Markup('<time class="clock" datetime="{}">{}</time>').format(format_time(seconds), text)
+
+
+def css_string(text: str) -> Markup:
+    """``text`` inside a CSS string (``"..."``): every character but letters and digits escaped."""
+    return Markup("".join(ch if ch.isascii() and ch.isalnum() else f"\\{ord(ch):x} " for ch in text))
+
+
+def contest_time(seconds: float | None, start_s: float | None) -> str:
+    """A moment as contest time, ``h:mm:ss`` since the start (``-h:mm:ss`` before it)."""
+    if seconds is None or start_s is None:
+        return ""
+    since = seconds - start_s
+    return ("-" if since < 0 else "") + format_reltime(abs(since)).split(".")[0]
 
 
 Handler = Callable[[Page], Response]
@@ -196,8 +265,42 @@ async def _read_form(request: Request, limit: int) -> tuple[dict[str, str], dict
     return {}, {}
 
 
+def confirm_page(page: Page, asked: Unconfirmed) -> HTMLResponse:
+    """The question, and the same form again, confirmed (``page.form`` without its token and confirmation)."""
+    fields = {k: v for k, v in page.form.items() if k not in ("csrf", "confirmed")}
+    action = page.params.get("_path", "/")
+    return page.render("serve/confirm.html", question=asked.question, back=asked.back, action=action, fields=fields)
+
+
 def error_page(page: Page, status: int, message: str) -> HTMLResponse:
     return page.render("serve/error.html", status=status, status_code=status, message=message)
+
+
+async def html_error(server: Server, env: Environment, request: Request, status: int, message: str) -> Response:
+    """The pages' error page for a request no page handles (app.py: an unknown path, for a browser), as the
+    viewer of its session; no new cookie."""
+    now = server.clock.now()
+    cookie = request.cookies.get(COOKIE) or ""
+    viewer = PUBLIC
+    if sessions.well_formed(cookie):
+        viewer = await run_in_threadpool(sessions.viewer_of, server, cookie, now)
+    page = Page(
+        server=server,
+        env=env,
+        cookie=cookie or sessions.new_cookie(),
+        viewer=viewer,
+        params={"_path": request.url.path},
+        query={},
+        form={},
+        files={},
+        address=request.client.host if request.client else "unknown",
+        secure=request.url.scheme == "https",
+        now=now,
+    )
+    response = await run_in_threadpool(error_page, page, status, message)
+    for k, v in SECURITY_HEADERS.items():
+        response.headers.setdefault(k, v)
+    return response
 
 
 def _on_loop(server: Server, answer: Callable[[Page], Response | None], page: Page, fresh: bool) -> Response | None:
@@ -220,7 +323,10 @@ def page_endpoint(
         """The page, for the session's viewer, after the contest clock's tick (one trip to a worker thread)."""
         page.viewer = sessions.viewer_of(server, page.cookie, page.now)
         server.timeline.tick()
-        return spec.handler(page)
+        try:
+            return spec.handler(page)
+        except Unconfirmed as asked:  # the confirmation page, drawn here (its header reads storage)
+            return confirm_page(page, asked)
 
     async def endpoint(request: Request) -> Response:
         now = server.clock.now()

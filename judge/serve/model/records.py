@@ -74,6 +74,7 @@ class PrintRecord:
     text: str
     time_s: float
     status: str  # listed (no print_command) | sent | failed: <why> | done
+    delivered_s: float | None = None  # when the jury marked it delivered (None: not yet)
 
 
 @dataclass(frozen=True)

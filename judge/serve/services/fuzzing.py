@@ -5,7 +5,8 @@ and the jury's notice of new counterexamples. Who may is visibility.sees_fuzzing
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from judge.fuzz.hooks import hooks_path
@@ -29,7 +30,7 @@ def counterexamples(server: Server, viewer: Viewer, now: float, problem_id: str 
     """The counterexamples (of one problem, or all), newest first."""
     _allowed(server, viewer, now)
     with server.storage.read() as r:
-        return r.counterexamples(problem_id)
+        return with_added(r.counterexamples(problem_id))
 
 
 def counterexample(server: Server, viewer: Viewer, now: float, counterexample_id: int | None) -> Counterexample:
@@ -37,9 +38,17 @@ def counterexample(server: Server, viewer: Viewer, now: float, counterexample_id
     _allowed(server, viewer, now)
     with server.storage.read() as r:
         found = None if counterexample_id is None else r.counterexample(counterexample_id)
-    if found is None:
-        raise Refused(404, "no such counterexample")
-    return found
+        if found is None:
+            raise Refused(404, "no such counterexample")
+        siblings = r.counterexamples(found.problem_id) if found.added_as is None else []
+    return with_added([found, *siblings])[0]
+
+
+def with_added(found: Sequence[Counterexample]) -> list[Counterexample]:
+    """``found`` with ``added_as`` of those whose input was added as a test through another counterexample of
+    the same problem (the same bytes: one test, not two; docs/live-fuzzing.md)."""
+    added = {(c.problem_id, c.input): c.added_as for c in found if c.added_as is not None}
+    return [c if c.added_as is not None else replace(c, added_as=added.get((c.problem_id, c.input))) for c in found]
 
 
 # ------------------------------------------------------------------------------------- the Fuzzing page
@@ -68,7 +77,7 @@ def overview(server: Server, viewer: Viewer, now: float) -> Overview:
     them now (they are on the screen): the notice of new ones ends for this account."""
     _allowed(server, viewer, now)
     with server.storage.read() as r:
-        found = r.counterexamples(None)
+        found = with_added(r.counterexamples(None))
         jobs = r.fuzz_jobs()
         submissions = r.submissions(ids={c.submission_id for c in found})
     counts = summaries(server, jobs, found)

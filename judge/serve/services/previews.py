@@ -36,6 +36,7 @@ from judge.serve.model.errors import Refused
 from judge.serve.model.records import PreviewRecord, PreviewRun, ProblemVersion, SubmissionRecord
 from judge.serve.model.viewer import Viewer
 from judge.serve.services import access
+from judge.serve.services.fuzzing import with_added
 from judge.serve.services.idle import IdleJob
 from judge.serve.services.judging import Claimed, JobQueue
 from judge.serve.services.versions import (
@@ -285,8 +286,13 @@ def add_as_test(server: Server, viewer: Viewer, counterexample_id: int | None, n
     _versions_here(server)
     with server.storage.write() as w:
         found = None if counterexample_id is None else w.counterexample(counterexample_id)
-        if found is None or server.contest.problem(found.problem_id) is None:
+        cp = None if found is None else server.contest.problem(found.problem_id)
+        if found is None or cp is None:
             raise Refused(404, "no such counterexample")
+        already = with_added([found, *w.counterexamples(found.problem_id)])[0].added_as
+        already = already or a_test_with_input(cp.problem, found.input)
+        if already is not None:
+            raise Refused(409, f"counterexample {found.id}'s input is already the test {already}: nothing to add")
         pid, name = found.problem_id, test_name(found.id)
         path_of = version_path_of(packages_root(server.storage.path), pid)
         version = w.add_problem_version(pid, path_of, f"counterexample {found.id} as {name}", now)
@@ -294,6 +300,16 @@ def add_as_test(server: Server, viewer: Viewer, counterexample_id: int | None, n
         preview_id = w.add_preview(PreviewRecord(pid, version, base, "add-test", found.id, "preparing", "", now, name))
         audit(w, viewer, now, "preview", {"preview": preview_id, "problem": pid, "counterexample": found.id})
     return preview_id
+
+
+def a_test_with_input(problem: Problem, data: bytes) -> str | None:
+    """The test of ``problem`` (its current version) whose input is ``data``, by name; None: none is."""
+    groups = [g for g in (problem.sample, problem.secret) if g is not None]
+    for case in (c for g in groups for c in g.all_tests() if not c.static):
+        path = case.input_path
+        if path.is_file() and path.stat().st_size == len(data) and path.read_bytes() == data:
+            return case.name
+    return None
 
 
 def preview(

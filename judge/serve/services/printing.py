@@ -72,3 +72,12 @@ def print_list(server: Server, viewer: Viewer) -> list[PrintRecord]:
         raise Refused(403, "only teams and the jury have print-outs")
     with server.storage.read() as r:
         return r.prints(None if viewer.staff else viewer.team_id)
+
+
+def mark_delivered(server: Server, viewer: Viewer, print_id: int | None, delivered: bool, now: float) -> None:
+    """The jury marks a print-out delivered to its team (or not): the print queue's mark (issue 43)."""
+    access.staff(viewer, "mark print-outs delivered")
+    with server.storage.write() as w:
+        if print_id is None or not w.set_print_delivered(print_id, now if delivered else None):
+            raise Refused(404, "no such print-out")
+        audit(w, viewer, now, "print.delivered" if delivered else "print.undelivered", {"id": str(print_id)})

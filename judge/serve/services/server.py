@@ -42,6 +42,7 @@ from judge.serve.services.people import LiveRoster, publish_people, stored_roste
 from judge.serve.services.pool import JudgingPool
 from judge.serve.services.previews import PreviewQueue
 from judge.serve.services.printing import Printer
+from judge.serve.services.reveal import Reveals
 from judge.serve.services.timeline import Timeline
 from judge.serve.services.versions import NO_TOOLS, CurrentPackages, VersionTools, restore
 from judge.serve.storage import DB_NAME, Storage, Writer, open_storage
@@ -69,6 +70,7 @@ class Server:
     printer: Printer = send_to_printer  # how a print-out reaches contest.yaml's print_command (printing.py)
     boards: BoardCache = field(default_factory=BoardCache)
     session_cache: sessions.SessionCache = field(default_factory=sessions.SessionCache)  # the pages' sessions found
+    reveals: Reveals = field(default_factory=Reveals)  # passwords a page shows once, after its redirect (reveal.py)
     stopping: threading.Event = field(default_factory=threading.Event)
     versions: CurrentPackages = field(default_factory=CurrentPackages)  # each problem's package in force (issue 33)
     tools: VersionTools = NO_TOOLS  # how new package versions reach the judge (versions.py)

@@ -362,6 +362,10 @@ class Writer(Reader, Protocol):
 
     def set_print_status(self, print_id: int, status: str) -> None: ...
 
+    def set_print_delivered(self, print_id: int, delivered_s: float | None) -> bool:
+        """Mark a print-out delivered at ``delivered_s`` (None: not); False when there is no such print-out."""
+        ...
+
     def put_review(self, review: ReviewRecord) -> None:
         """Verify a judgement (or not), with a comment; replaces an earlier review of it."""
         ...

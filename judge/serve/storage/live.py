@@ -132,7 +132,14 @@ def put_review(c: sqlite3.Connection, r: ReviewRecord) -> None:
 
 def _print(r: sqlite3.Row) -> PrintRecord:
     return PrintRecord(
-        int(r["id"]), r["team_id"], r["username"], r["filename"], r["text"], float(r["time_s"]), r["status"]
+        int(r["id"]),
+        r["team_id"],
+        r["username"],
+        r["filename"],
+        r["text"],
+        float(r["time_s"]),
+        r["status"],
+        None if r["delivered_s"] is None else float(r["delivered_s"]),
     )
 
 
@@ -156,6 +163,11 @@ def add_print(c: sqlite3.Connection, p: PrintRecord) -> PrintRecord:
 
 def set_print_status(c: sqlite3.Connection, print_id: int, status: str) -> None:
     c.execute("UPDATE prints SET status = ? WHERE id = ?", (status, print_id))
+
+
+def set_print_delivered(c: sqlite3.Connection, print_id: int, delivered_s: float | None) -> bool:
+    """Whether print-out ``print_id`` exists (and is now marked)."""
+    return c.execute("UPDATE prints SET delivered_s = ? WHERE id = ?", (delivered_s, print_id)).rowcount > 0
 
 
 def live_objects(c: sqlite3.Connection, kind: str) -> list[dict[str, Any]]:

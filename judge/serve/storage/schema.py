@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 
 # The API's id of the judgement ``j`` (model/apijson.judgement_id, in SQL, for the upgrade to 4)
 JUDGEMENT_ID = "(CASE j.ordinal WHEN 1 THEN CAST(j.submission_id AS TEXT) ELSE j.submission_id || '-' || j.ordinal END)"
@@ -240,7 +240,8 @@ CREATE TABLE IF NOT EXISTS prints (
     filename TEXT NOT NULL,
     text TEXT NOT NULL,
     time_s REAL NOT NULL,
-    status TEXT NOT NULL
+    status TEXT NOT NULL,
+    delivered_s REAL
 );
 CREATE TABLE IF NOT EXISTS audit_log (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -318,4 +319,6 @@ MIGRATIONS: dict[int, tuple[str | Step, ...]] = {
         Step("ALTER TABLE counterexamples ADD COLUMN fuzz_job_id INTEGER", ("counterexamples",)),
         Step("ALTER TABLE counterexamples ADD COLUMN truncated INTEGER NOT NULL DEFAULT 0", ("counterexamples",)),
     ),
+    # issue 43: a print-out is marked delivered by the jury (NULL: not yet)
+    10: (Step("ALTER TABLE prints ADD COLUMN delivered_s REAL", ("prints",)),),
 }

@@ -472,6 +472,9 @@ class SqliteWriter(SqliteReader, VersionWrites, PreviewWrites):
     def set_print_status(self, print_id: int, status: str) -> None:
         live.set_print_status(self._c, print_id, status)
 
+    def set_print_delivered(self, print_id: int, delivered_s: float | None) -> bool:
+        return live.set_print_delivered(self._c, print_id, delivered_s)
+
     def put_review(self, review: ReviewRecord) -> None:
         live.put_review(self._c, review)
 
