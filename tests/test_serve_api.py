@@ -59,7 +59,9 @@ def test_api_information_and_contest(api: Api) -> None:
         "duration": "5:00:00.000",
         "scoreboard_freeze_duration": "1:00:00.000",
         "scoreboard_type": "score",
+        "shortname": "test",  # DOMjudge's: contest.yaml has none, so the id (its `submit` client needs one)
     }
+    assert "shortname" not in api.get(f"{C}?strict=1").json()
     state = api.get(f"{C}/state").json()
     assert state == {
         "started": contest["start_time"],

@@ -87,12 +87,13 @@ def contest_json(phase: Phase) -> dict[str, Any]:
 
 
 def contests_json(contest: dict[str, Any], info: ContestInfo, *, strict: bool) -> dict[str, Any]:
-    """The contest object of the REST endpoints: with DOMjudge's ``shortname`` when contest.yaml gives one
-    (DOMjudge's command-line ``submit`` client needs it), unless the client asks ``?strict=true`` (DOMjudge's
-    parameter: the spec's properties only). The event feed carries the spec's object."""
-    if strict or info.shortname is None:
+    """The contest object of the REST endpoints: with DOMjudge's ``shortname`` (contest.yaml's, else the
+    contest's id: DOMjudge's command-line ``submit`` client refuses a contest without one), unless the client
+    asks ``?strict=true`` (DOMjudge's parameter: the spec's properties only). The event feed carries the
+    spec's object."""
+    if strict:
         return contest
-    return {**contest, "shortname": info.shortname}
+    return {**contest, "shortname": info.shortname or info.id}
 
 
 STATEMENT_TYPES = {".md": "text/markdown", ".tex": "application/x-tex", ".pdf": "application/pdf"}
