@@ -98,7 +98,9 @@ PROPERTIES: dict[str, tuple[str, ...]] = {
 CAPABILITIES = {
     Role.TEAM: ["team_submit", "post_clar"],
     Role.JUDGE: ["post_clar"],
-    Role.ADMIN: ["contest_thaw", "admin_submit", "post_clar"],  # awards: "Modifying awards" has no capability
+    # contest_start: the PATCH of start_time (refused once the contest is near or has started); listed whether
+    # or not it is possible now, as the spec asks of `access` ("regardless of whether ... currently active")
+    Role.ADMIN: ["contest_start", "contest_thaw", "admin_submit", "post_clar"],  # awards: no capability
 }
 PASS_FAIL_PROPERTIES = {"contest": ("penalty_time",), "judgement-types": ("penalty",)}  # only a pass-fail contest's
 
