@@ -12,6 +12,7 @@ from conftest import fake_environment
 from fakes import FakeRunner, accept, make_package, ran
 from rules_support import program_runs
 from serve_fixtures import FIXTURES, HOUR, T0, Api, FakeClock, ScriptedJudge, make_server, write_contest
+from spec_shapes import LANGUAGE, LANGUAGES, errors
 from test_serve_pages import login
 
 from judge.judging.jobs import JudgeJob, SourceFile, judge_job
@@ -52,6 +53,10 @@ def test_serve_gives_the_contests_factor(tmp_path: Path) -> None:
     try:
         api = Api.of(server)
         assert api.get(f"{C}/languages/python3").json()["time_factor"] == 1.5
+        assert errors(LANGUAGE, api.get(f"{C}/languages/python3").json()) != []  # DOMjudge's, not the spec's
+        # strict (DOMjudge's ?strict=true; check-api.sh -a strict=1): the spec's properties only
+        assert errors(LANGUAGES, api.get(f"{C}/languages?strict=1").json()) == []
+        assert errors(LANGUAGE, api.get(f"{C}/languages/python3?strict=true").json()) == []
         assert api.submit("team1").status_code == 201
         server.judging.run_pending()
         assert [j.time_factor for j in judge.calls] == [1.5]

@@ -103,6 +103,10 @@ CAPABILITIES = {
     Role.ADMIN: ["contest_start", "contest_thaw", "admin_submit", "post_clar"],  # awards: no capability
 }
 PASS_FAIL_PROPERTIES = {"contest": ("penalty_time",), "judgement-types": ("penalty",)}  # only a pass-fail contest's
+# What ``?strict=true`` (DOMjudge's parameter; check-api.sh's ``-a strict=1``) leaves out: properties the spec's
+# JSON schemas do not have. DOMjudge's ``time_factor`` of a language; the problems' ``attachments`` are the
+# spec's (JSON_Format.md) but not yet in its schema (problem.json). The contest's ``shortname``: contests_json.
+NOT_IN_SCHEMAS: dict[str, tuple[str, ...]] = {"languages": ("time_factor",), "problems": ("attachments",)}
 
 
 def filtered(items: list[dict[str, Any]], ctx: Ctx, kind: str) -> list[dict[str, Any]]:
@@ -193,10 +197,16 @@ def document(getter: Getter) -> Callable[[Ctx], Any]:
     return handler
 
 
+def spec_only(items: list[dict[str, Any]], ctx: Ctx, kind: str) -> list[dict[str, Any]]:
+    """``items`` as they are, or with ``?strict=true`` without the properties the spec's schemas lack."""
+    drop = NOT_IN_SCHEMAS.get(kind, ()) if strict(ctx) else ()
+    return [{k: v for k, v in o.items() if k not in drop} for o in items] if drop else items
+
+
 def collection(kind: str, getter: Getter) -> Callable[[Ctx], Any]:
     def handler(ctx: Ctx) -> Any:
         ctx.contest()
-        return filtered(getter(ctx.server, ctx.sight), ctx, kind)
+        return spec_only(filtered(getter(ctx.server, ctx.sight), ctx, kind), ctx, kind)
 
     return handler
 
@@ -204,7 +214,7 @@ def collection(kind: str, getter: Getter) -> Callable[[Ctx], Any]:
 def item(kind: str, getter: Getter) -> Callable[[Ctx], Any]:
     def handler(ctx: Ctx) -> Any:
         ctx.contest()
-        return one(getter(ctx.server, ctx.sight), ctx, kind.rstrip("s").replace("-", " "))
+        return one(spec_only(getter(ctx.server, ctx.sight), ctx, kind), ctx, kind.rstrip("s").replace("-", " "))
 
     return handler
 
