@@ -15,7 +15,6 @@ import resource
 import socket
 import stat
 import sys
-import time
 import zipfile
 from collections.abc import Iterator, Mapping
 from contextlib import ExitStack, contextmanager
@@ -28,6 +27,7 @@ from judge.cluster.coordinator import ClusterJudges, ClusterSpec
 from judge.commands.cluster import cluster_judges, cluster_spec
 from judge.commands.collector import frozen_heap
 from judge.commands.common import EXIT_OK, UsageError, make_environment
+from judge.commands.contest_times import demo_times
 from judge.commands.defaults import FUZZ_NICENESS, KEEP_ALIVE_S, SWITCH_INTERVAL_S
 from judge.fuzz.hooks import hooks_path
 from judge.grade.discovery import load_problems
@@ -39,7 +39,7 @@ from judge.package.problem import Problem
 from judge.runner.api import SandboxRunner
 from judge.scoreboard.passfail import ScoreboardType
 from judge.serve.model.contest import ContestError, ContestInfo, load_contest
-from judge.serve.model.times import TimeError, format_time, parse_time
+from judge.serve.model.times import format_reltime, format_time
 from judge.serve.services.accounts import Lockout, LoginLimits, password_hasher
 from judge.serve.services.demo import DemoOptions, write_demo
 from judge.serve.services.judging import JudgeFn
@@ -399,18 +399,16 @@ def cmd_contest_init(args: argparse.Namespace) -> int:
         raise UsageError(f"{problems_dir}: no problem packages")
     if not 1 <= args.teams <= MAX_DEMO_TEAMS:
         raise UsageError(f"--teams must be between 1 and {MAX_DEMO_TEAMS}")
-    try:
-        start = time.time() // 60 * 60 if args.start is None else parse_time(args.start, "--start")
-    except TimeError as exc:
-        raise UsageError(str(exc)) from None
+    start, duration, freeze = demo_times(args)
     kind = ScoreboardType(args.type)
     ordered = [problems[k] for k in sorted(problems)]
     weak = _weak_tests_problem(args.weak_tests, problems)
-    options = DemoOptions(teams=args.teams, start_s=start, kind=kind, weak_tests=weak)
+    options = DemoOptions(args.teams, start, duration_s=duration, freeze_s=freeze, kind=kind, weak_tests=weak)
     logins = write_demo(dest, ordered, options, password_hasher())
+    frozen = f", the board frozen for the last {format_reltime(freeze)}" if freeze else ", never frozen"
     print(
         f"wrote the {kind.value} contest package {dest} ({len(problems)} problems, {args.teams} teams); "
-        f"it starts at {format_time(start)} and runs 5 h"
+        f"it starts at {format_time(start)} and runs {format_reltime(duration)}{frozen}"
     )
     print("passwords (shown only this once; accounts.yaml keeps argon2 hashes):")
     width = max(len(lg.username) for lg in logins)
