@@ -154,7 +154,7 @@ def _language_of(page: Page, filename: str) -> str:
     for lang in page.server.languages.values():
         if suffix in lang.extensions:
             return lang.id
-    known = ", ".join(e for lang in page.server.languages.values() for e in lang.extensions)
+    known = ", ".join(dict.fromkeys(e for lang in page.server.languages.values() for e in lang.extensions))
     raise Refused(400, f"no language has the extension {suffix or '(none)'!r} ({known}): choose the language")
 
 
