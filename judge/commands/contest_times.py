@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import re
 import time
 
@@ -30,7 +31,7 @@ def demo_times(args: argparse.Namespace) -> tuple[float, float, float]:
     if args.start is None:
         start = now // 60 * 60
     elif args.start.startswith("+"):
-        start = now + _span(args.start[1:], "--start +")
+        start = float(math.ceil(now + _span(args.start[1:], "--start +")))  # whole seconds
     else:
         try:
             start = parse_time(args.start, "--start")
