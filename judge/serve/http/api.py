@@ -304,6 +304,12 @@ def patch_contest(ctx: Ctx) -> Response:
     return JSONResponse(obj) if obj is not None else Response(status_code=204)
 
 
+def patch_language(ctx: Ctx) -> Response:
+    """Ours (DOMjudge's property, changed live): ``{"id": <language id>, "time_factor": <number>}``, admins."""
+    ctx.contest()
+    return JSONResponse(control.set_time_factor(ctx.server, ctx.viewer, ctx.param("id"), ctx.json, ctx.now))
+
+
 def rejudge_submission(ctx: Ctx) -> Response:
     ctx.contest()
     what = ctx.param("id")
@@ -391,6 +397,7 @@ ROUTES: tuple[RouteSpec, ...] = (
     RouteSpec("GET", f"{C}/account", get_account),
     *_config("judgement-types", documents.judgement_types),
     *_config("languages", documents.languages),
+    RouteSpec("PATCH", f"{C}/languages/{{id}}", patch_language),
     *_config("problems", documents.problems),
     RouteSpec("GET", f"{C}/problems/{{id}}/statement", problem_statement),
     RouteSpec("POST", f"{C}/problems/{{id}}/rejudge", rejudge_problem),

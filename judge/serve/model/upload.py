@@ -205,9 +205,7 @@ def check_upload(request: SubmissionRequest, contest: Contest, languages: Mappin
     return CheckedUpload(files, files_zip, entry or default_entry_point(files, lang))
 
 
-def no_source(
-    sent: SubmissionFiles, files: list[SourceFile], lang: Language, languages: Mapping[str, Language]
-) -> str:
+def no_source(sent: SubmissionFiles, files: list[SourceFile], lang: Language, languages: Mapping[str, Language]) -> str:
     """Why the files hold no source file in ``lang``, in the words of what was sent: a zip (the API's JSON), or
     files as they are (a page's upload or pasted code, DOMjudge's form); for one file, the languages its
     extension would fit."""
