@@ -12,6 +12,7 @@ import logging.handlers
 import os
 import queue
 import resource
+import shutil
 import socket
 import stat
 import sys
@@ -19,6 +20,7 @@ import zipfile
 from collections.abc import Iterator, Mapping
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 from typing import IO, NoReturn
 
@@ -37,6 +39,7 @@ from judge.judging.submission import Environment
 from judge.languages.table import Language, load_languages, missing_tool, toolchain
 from judge.package.problem import Problem
 from judge.runner.api import SandboxRunner
+from judge.runner.typeset import problem2pdf
 from judge.scoreboard.passfail import ScoreboardType
 from judge.serve.model.contest import ContestError, ContestInfo, load_contest
 from judge.serve.model.times import format_reltime, format_time
@@ -44,6 +47,7 @@ from judge.serve.services.accounts import Lockout, LoginLimits, password_hasher
 from judge.serve.services.demo import DemoOptions, write_demo
 from judge.serve.services.judging import JudgeFn
 from judge.serve.services.server import ServeOptions, Server, open_server
+from judge.serve.services.statements import Typeset
 from judge.serve.storage import DB_NAME, StorageError
 
 LOCK_NAME = "contest.sqlite.lock"
@@ -258,6 +262,12 @@ def _judging(args: argparse.Namespace, spec: ClusterSpec | None, env: Environmen
     return _JudgingChoice(judges_fn(judges, problems, languages), options, describe)
 
 
+def _typesetter() -> Typeset | None:
+    """problemtools' problem2pdf when it is on PATH: a PDF statement for a package without one."""
+    tool = shutil.which("problem2pdf")
+    return None if tool is None else partial(problem2pdf, Path(tool))
+
+
 def _kind(info: ContestInfo) -> str:
     """What the start line says of the contest's type."""
     if not info.pass_fail:
@@ -284,6 +294,14 @@ def _announce(server: Server, env: Environment, judging: _JudgingChoice, sock: s
     if server.fuzz is not None:
         fuzzable = ", ".join(sorted(server.judging.fuzzable)) or "none (no package has a fuzz.py)"
         _log(f"live fuzzing: problems {fuzzable}")
+    missing = [p.id for p in contest.problems if server.statements.files(p.problem).pdf is None]
+    if missing:
+        how = (
+            "typeset with problem2pdf in the background"
+            if server.statements.typesets
+            else "not found (problemtools' problem2pdf is not installed): the API serves their Markdown statement"
+        )
+        _log(f"statements: the PDF of {', '.join(missing)} {how}")
     for changed in server.changed_packages():
         _log(f"note: package {changed}: rejudge with POST /api/contests/{contest.info.id}/problems/<id>/rejudge")
     host, port = sock.getsockname()[:2]
@@ -345,8 +363,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     with ExitStack() as stack:
         problems = {p.id: p.problem for p in contest.problems}
         judging = _judging(args, spec, env, _Setup(problems, languages, limits, stack, fuzz))
+        options = replace(judging.options, typeset=_typesetter())
         try:
-            server = open_server(contest, languages, judging.judge_fn, judging.options)
+            server = open_server(contest, languages, judging.judge_fn, options)
         except (ContestError, StorageError) as exc:
             raise UsageError(str(exc)) from None
         _announce(server, env, judging, sock)

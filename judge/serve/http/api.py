@@ -21,11 +21,14 @@ from starlette.responses import JSONResponse, Response
 from judge.serve.http import feed, live_api, preview_api
 from judge.serve.http.context import Ctx, number_id
 from judge.serve.http.domjudge import domjudge_submission
+from judge.serve.http.files import download
 from judge.serve.http.forms import JSON, MULTIPART
 from judge.serve.http.preview_api import ZIP
 from judge.serve.model.apijson import (
+    PDF,
     account_json,
     api_json,
+    attachment_mime,
     contests_json,
     statement_mime,
     submission_json,
@@ -70,6 +73,7 @@ PROPERTIES: dict[str, tuple[str, ...]] = {
         "test_data_count",
         "max_score",
         "statement",
+        "attachments",
     ),
     "groups": ("id", "icpc_id", "name", "type"),
     "organizations": ("id", "icpc_id", "name", "formal_name", "country", "country_subdivision", "url"),
@@ -173,14 +177,24 @@ def get_account(ctx: Ctx) -> Any:
 
 
 def problem_statement(ctx: Ctx) -> Response:
-    """The statement file of the package (Markdown for ours; the spec expects PDF, any type is allowed)."""
+    """The problem's statement: the PDF (the package's own, or typeset: services/statements.py), as the spec
+    expects; without one, the package's Markdown or LaTeX statement (the spec allows any type)."""
     ctx.contest()
-    cp = config.problem(ctx.server, ctx.sight, ctx.param("id"))
+    cp, files = config.problem_files(ctx.server, ctx.sight, ctx.param("id"))
+    if files.pdf is not None:
+        return download(files.pdf.read_bytes(), PDF, f"{cp.id}.pdf", inline=True)
     mime = statement_mime(cp)
     if cp.problem.statement is None or mime is None:
         raise Refused(404, f"problem {cp.id!r} has no statement")
     charset = "; charset=utf-8" if mime.startswith("text/") else ""
     return Response(config.statement_bytes(cp), media_type=mime + charset)
+
+
+def problem_attachment(ctx: Ctx) -> Response:
+    """One of the package's ``attachments/`` (a file reference of the problem's ``attachments``)."""
+    ctx.contest()
+    name, data = config.attachment_file(ctx.server, ctx.sight, ctx.param("id"), ctx.param("name"))
+    return download(data, attachment_mime(name), name)
 
 
 # --------------------------------------------------------------------------------------------- documents
@@ -400,6 +414,7 @@ ROUTES: tuple[RouteSpec, ...] = (
     RouteSpec("PATCH", f"{C}/languages/{{id}}", patch_language),
     *_config("problems", documents.problems),
     RouteSpec("GET", f"{C}/problems/{{id}}/statement", problem_statement),
+    RouteSpec("GET", f"{C}/problems/{{id}}/attachments/{{name}}", problem_attachment),
     RouteSpec("POST", f"{C}/problems/{{id}}/rejudge", rejudge_problem),
     *_config("groups", documents.groups),
     *_config("organizations", documents.organizations),
