@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import shutil
 import stat
+import threading
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -277,3 +278,23 @@ def test_problem2pdf_runs_the_tool_and_keeps_only_a_pdf(tmp_path: Path) -> None:
     said = problem2pdf(tmp_path / "missing", FIXTURES / "sum", bad)
     assert said is not None and said.startswith("missing") and "No such file" in said, said
     assert not bad.exists() and list(dest.parent.iterdir()) == [dest]
+
+
+def test_the_thread_typesets_and_tells_and_a_left_work_folder_goes(tmp_path: Path) -> None:
+    from judge.package.problem import load_problem
+    from judge.serve.services.statements import Statements
+
+    cache = tmp_path / "statements"
+    (cache / "typeset-left-by-a-kill").mkdir(parents=True)
+    typeset, ready = FakeTypeset(), threading.Event()
+    statements = Statements(cache, typeset, on_ready=ready.set)
+    problem = load_problem(FIXTURES / "divisor")
+    assert statements.files(problem).pdf is None  # queued, not typeset here
+    statements.start()
+    try:
+        assert ready.wait(60), "the thread did not typeset"
+        assert not (cache / "typeset-left-by-a-kill").exists()
+        made = statements.files(problem).pdf
+        assert made is not None and made.read_bytes() == tiny_pdf("divisor") and typeset.calls == [problem.path]
+    finally:
+        statements.stop()

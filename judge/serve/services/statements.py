@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import queue
+import shutil
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -109,15 +110,22 @@ class Statements:
             self.files(p)
 
     def start(self) -> None:
-        """The typesetting thread (nothing to start when problem2pdf is not there)."""
+        """The typesetting thread (nothing to start when problem2pdf is not there); the work folders a
+        typesetting cut short by the last stop left in the cache are removed first."""
+        if self._cache is not None and self._cache.is_dir():
+            for left in self._cache.glob("typeset-*"):
+                shutil.rmtree(left, ignore_errors=True)
         if self._typeset is not None and self._thread is None:
             self._thread = threading.Thread(target=self._run, name="statements", daemon=True)
             self._thread.start()
 
     def stop(self) -> None:
+        """Ask the thread to end after what it typesets now; wait for it 2 s at most (a typesetting may take
+        minutes: the server's stop does not wait for it; the thread is a daemon, and what it leaves is a
+        work folder in the cache, removed at the next start, never a half-written PDF)."""
         if self._thread is not None:
             self._todo.put(None)
-            self._thread.join()
+            self._thread.join(timeout=2.0)
             self._thread = None
 
     def run_pending(self) -> int:
