@@ -110,6 +110,55 @@ SCOREBOARD = _object(
 )
 
 
+_COMMAND = {"oneOf": [_object(["command"], {"command": {"type": "string"}, "args": {"type": "string"},
+                                          "version": {"type": "string"}, "version_command": {"type": "string"}}),
+                      {"type": "null"}]}  # fmt: skip
+# json-schema/language.json (strict): DOMjudge's time_factor is not the spec's
+LANGUAGE = _object(
+    ["id", "name", "entry_point_required", "extensions"],
+    {
+        "id": ID,
+        "name": {"type": "string"},
+        "entry_point_required": {"type": "boolean"},
+        "entry_point_name": {"type": ["string", "null"]},
+        "extensions": {"type": "array", "uniqueItems": True, "items": {"type": "string"}},
+        "compiler": _COMMAND,
+        "runner": _COMMAND,
+    },
+)
+LANGUAGES = {"type": "array", "items": LANGUAGE}
+
+# A file reference (JSON_Format.md "File reference"; json-schema/common.json "fileref"), strict
+FILEREF = _object(
+    ["href", "filename", "mime"],
+    {"href": {"type": "string"}, "filename": {"type": "string"}, "mime": {"type": "string"},
+     "hash": {"type": "string"}},
+)  # fmt: skip
+FILEREFS = {"oneOf": [{"type": "array", "uniqueItems": True, "items": FILEREF}, {"type": "null"}]}
+_PROBLEM_PROPERTIES: dict[str, Any] = {
+    "id": ID,
+    "uuid": {"type": ["string", "null"]},
+    "label": {"type": "string"},
+    "name": {"type": "string"},
+    "ordinal": {"type": "integer"},
+    "rgb": {"type": ["string", "null"], "pattern": "^#[A-Fa-f0-9]{3}([A-Fa-f0-9]{3})?$"},
+    "color": {"type": ["string", "null"]},
+    "time_limit": {"type": "number", "minimum": 0},
+    "memory_limit": {"type": "integer", "minimum": 0},
+    "output_limit": {"type": "integer", "minimum": 0},
+    "code_limit": {"type": "integer", "minimum": 0},
+    "test_data_count": {"type": "integer", "minimum": 0},
+    "max_score": {"type": "number"},
+    "package": FILEREFS,
+    "statement": FILEREFS,
+}
+_PROBLEM_REQUIRED = ["id", "label", "name", "ordinal", "test_data_count"]
+# json-schema/problem.json (strict): no `attachments` there yet
+PROBLEM_SCHEMA = _object(_PROBLEM_REQUIRED, _PROBLEM_PROPERTIES)
+# JSON_Format.md's problem: with `attachments`
+PROBLEM = _object(_PROBLEM_REQUIRED, {**_PROBLEM_PROPERTIES, "attachments": FILEREFS})
+
+
 def errors(schema: dict[str, Any], doc: Any) -> list[str]:
     """What is wrong with ``doc`` (empty: valid)."""
     return [

@@ -59,7 +59,9 @@ def test_api_information_and_contest(api: Api) -> None:
         "duration": "5:00:00.000",
         "scoreboard_freeze_duration": "1:00:00.000",
         "scoreboard_type": "score",
+        "shortname": "test",  # DOMjudge's: contest.yaml has none, so the id (its `submit` client needs one)
     }
+    assert "shortname" not in api.get(f"{C}?strict=1").json()
     state = api.get(f"{C}/state").json()
     assert state == {
         "started": contest["start_time"],
@@ -109,11 +111,27 @@ def test_configuration_endpoints(api: Api) -> None:
     assert api.get(f"{C}/teams?group_ids=x").status_code == 200  # not an ID filter: ignored
 
 
+def test_an_admin_is_offered_contest_start_before_the_start_and_its_patch_works(tmp_path: Path) -> None:
+    """The spec's `contest_start`: an admin may PATCH the start; `access` lists it (issue 43: it did not)."""
+    s = make_server(write_contest(tmp_path / "c"), FakeClock(T0 - HOUR))
+    try:
+        api = Api.of(s)
+        for user in ("admin", "judge", "team1", None):
+            caps = api.get(f"{C}/access", user).json()["capabilities"]
+            assert ("contest_start" in caps) is (user == "admin"), (user, caps)
+        body = {"id": "test", "start_time": "2030-01-01T10:30:00Z"}
+        r = api.request("PATCH", C, "admin", json=body)
+        assert r.status_code == 200, r.text
+        assert api.get(C).json()["start_time"] == "2030-01-01T10:30:00.000+00:00"
+    finally:
+        s.close()
+
+
 def test_access_and_accounts_by_role(api: Api) -> None:
     assert api.get(f"{C}/access").json()["capabilities"] == []
     assert api.get(f"{C}/access", "team1").json()["capabilities"] == ["team_submit", "post_clar"]  # issue 29
     admin = api.get(f"{C}/access", "admin").json()
-    assert admin["capabilities"] == ["contest_thaw", "admin_submit", "post_clar"]  # issue 29: clarifications
+    assert admin["capabilities"] == ["contest_start", "contest_thaw", "admin_submit", "post_clar"]
     assert {e["type"] for e in admin["endpoints"]} >= {
         "contest",
         "problems",

@@ -134,3 +134,19 @@ def test_contest_init_pass_fail_from_any_folder(tmp_path: Path, monkeypatch: pyt
     assert main(["contest", "init", "scored"]) == 0
     assert not load_contest(elsewhere / "scored").info.pass_fail
     assert main(["contest", "init", "x", "--problems", str(tmp_path / "none")]) == 2
+
+
+def test_a_contest_without_a_shortname_gets_its_id_and_the_client_takes_it(tmp_path: Path) -> None:
+    """DOMjudge's client (submit/submit, ``read_contests``) drops every contest when one lacks an ``id`` or a
+    non-empty ``shortname`` ("No (valid) contest specified"), then matches ``-c`` against either."""
+    s = make_server(write_contest(tmp_path / "c", scoreboard_type="pass-fail"), FakeClock(T0 + 60))
+    try:
+        api = Api.of(s)
+        contests = api.get("/api/contests", "team1").json()
+        assert all(c.get("id") and c.get("shortname") for c in contests), contests
+        assert [(c["id"], c["shortname"]) for c in contests] == [("test", "test")]
+        assert api.get(C, "team1").json()["shortname"] == "test"
+        r = domjudge_submit(api, "team1", {"problem": "sum", "language": "python3"}, [("sum.py", SUM_AC.encode())])
+        assert r.status_code == 201, r.text
+    finally:
+        s.close()

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -138,3 +141,57 @@ def test_contest_init_writes_a_ready_package(tmp_path: Path, capsys: pytest.Capt
     assert [t["organization_id"] for t in teams] == ["demo-school"] * 3
     assert main(["contest", "init", str(dest), "--problems", str(problems)]) == 2  # never overwrites
     assert "not an empty folder" in capsys.readouterr().err
+
+
+@pytest.fixture(scope="module")
+def sum_only(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("problems")
+    shutil.copytree(FIXTURES / "sum", root / "sum")
+    return root
+
+
+def contest_init(dest: Path, problems: Path, *options: str) -> subprocess.CompletedProcess[str]:
+    """`judge contest init` as a command (``python -m judge``)."""
+    argv = [sys.executable, "-m", "judge", "contest", "init", str(dest), "--problems", str(problems), *options]
+    return subprocess.run(argv, capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
+
+
+def test_contest_init_start_duration_freeze_for_a_quick_test_contest(tmp_path: Path, sum_only: Path) -> None:
+    before = time.time()
+    done = contest_init(
+        tmp_path / "q", sum_only, "--type", "pass-fail", "--start", "+2m", "--duration", "30m", "--freeze", "0:10:00"
+    )
+    after = time.time()
+    assert done.returncode == 0, done.stderr
+    info = load_contest(tmp_path / "q").info
+    assert info.start_s is not None and before + 120 <= info.start_s <= after + 121  # to the second
+    assert info.start_s == int(info.start_s)
+    assert (info.duration_s, info.freeze_duration_s) == (1800.0, 600.0)
+    assert "runs 0:30:00.000, the board frozen for the last 0:10:00.000" in done.stdout
+
+    done = contest_init(
+        tmp_path / "r", sum_only, "--start", "2030-01-01T10:00:00Z", "--duration", "1:30:00", "--freeze", "0"
+    )
+    assert done.returncode == 0, done.stderr
+    info = load_contest(tmp_path / "r").info
+    assert (info.start_s, info.duration_s, info.freeze_duration_s) == (T0, 5400.0, 0.0)
+    assert "never frozen" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        (["--duration", "0"], "--duration 0: must be longer than 0"),
+        (["--duration", "soon"], "--duration 'soon': expected a length like"),
+        (["--freeze", "6h"], "--freeze 6h: must be between 0"),
+        (["--start", "+x"], "expected a length like"),
+        (["--start", "tomorrow"], "+SPAN"),
+    ],
+)
+def test_contest_init_refuses_bad_times_with_one_line(
+    tmp_path: Path, sum_only: Path, options: list[str], said: str
+) -> None:
+    done = contest_init(tmp_path / "x", sum_only, *options)
+    assert done.returncode == 2, done.stderr
+    assert said in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert not (tmp_path / "x").exists()  # nothing written

@@ -40,6 +40,15 @@ def answers(api: Api) -> dict[str, Any]:
     return out
 
 
+def since_then(key: str, answer: Any) -> Any:
+    """The schema-2 release's answer with what the API has added since, on purpose: DOMjudge's ``shortname``
+    on the REST contest object, the contest's id when contest.yaml gives none (issue 43)."""
+    if key.endswith(" GET /"):
+        status, contest = answer
+        return [status, {**contest, "shortname": contest["id"]}]
+    return answer
+
+
 def test_a_contest_of_the_schema_2_release_opens_upgraded_and_answers_as_it_did(old_contest: Path) -> None:
     golden = json.loads((V2 / "answers.json").read_text())
     with sqlite3.connect(old_contest / "contest.sqlite") as conn:
@@ -50,7 +59,7 @@ def test_a_contest_of_the_schema_2_release_opens_upgraded_and_answers_as_it_did(
         got = answers(Api.of(server))
         assert got.keys() == golden["answers"].keys()
         for key, want in golden["answers"].items():
-            assert got[key] == want, key
+            assert got[key] == since_then(key, want), key
         # the queued submission is still queued, and is judged like any other
         assert server.judging.pending() == 1 and server.judging.run_pending() == 1
     finally:

@@ -384,7 +384,22 @@ def _contest_args(sub: Subcommands) -> None:
         help="score: ranked by total score (default); pass-fail: an ICPC contest (solved, then penalty time)",
     )
     p.add_argument(
-        "--start", default=None, metavar="TIME", help="start time, e.g. 2026-11-22T10:00:00+01 (default: now)"
+        "--start",
+        default=None,
+        metavar="TIME",
+        help="start time, e.g. 2026-11-22T10:00:00+01, or +SPAN from now, e.g. +2m (default: now)",
+    )
+    p.add_argument(
+        "--duration",
+        default="5:00:00",
+        metavar="SPAN",
+        help="how long it runs: h:mm:ss, or 30m, 2h, 90s (default 5:00:00)",
+    )
+    p.add_argument(
+        "--freeze",
+        default="1:00:00",
+        metavar="SPAN",
+        help="the scoreboard freeze before the end, as --duration; 0 never freezes (default 1:00:00)",
     )
     p.add_argument(
         "--weak-tests",

@@ -12,14 +12,15 @@ import logging.handlers
 import os
 import queue
 import resource
+import shutil
 import socket
 import stat
 import sys
-import time
 import zipfile
 from collections.abc import Iterator, Mapping
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 from typing import IO, NoReturn
 
@@ -28,6 +29,7 @@ from judge.cluster.coordinator import ClusterJudges, ClusterSpec
 from judge.commands.cluster import cluster_judges, cluster_spec
 from judge.commands.collector import frozen_heap
 from judge.commands.common import EXIT_OK, UsageError, make_environment
+from judge.commands.contest_times import demo_times
 from judge.commands.defaults import FUZZ_NICENESS, KEEP_ALIVE_S, SWITCH_INTERVAL_S
 from judge.fuzz.hooks import hooks_path
 from judge.grade.discovery import load_problems
@@ -37,13 +39,15 @@ from judge.judging.submission import Environment
 from judge.languages.table import Language, load_languages, missing_tool, toolchain
 from judge.package.problem import Problem
 from judge.runner.api import SandboxRunner
+from judge.runner.typeset import problem2pdf
 from judge.scoreboard.passfail import ScoreboardType
 from judge.serve.model.contest import ContestError, ContestInfo, load_contest
-from judge.serve.model.times import TimeError, format_time, parse_time
+from judge.serve.model.times import format_reltime, format_time
 from judge.serve.services.accounts import Lockout, LoginLimits, password_hasher
 from judge.serve.services.demo import DemoOptions, write_demo
 from judge.serve.services.judging import JudgeFn
 from judge.serve.services.server import ServeOptions, Server, open_server
+from judge.serve.services.statements import Typeset
 from judge.serve.storage import DB_NAME, StorageError
 
 LOCK_NAME = "contest.sqlite.lock"
@@ -258,6 +262,12 @@ def _judging(args: argparse.Namespace, spec: ClusterSpec | None, env: Environmen
     return _JudgingChoice(judges_fn(judges, problems, languages), options, describe)
 
 
+def _typesetter() -> Typeset | None:
+    """problemtools' problem2pdf when it is on PATH: a PDF statement for a package without one."""
+    tool = shutil.which("problem2pdf")
+    return None if tool is None else partial(problem2pdf, Path(tool))
+
+
 def _kind(info: ContestInfo) -> str:
     """What the start line says of the contest's type."""
     if not info.pass_fail:
@@ -284,6 +294,14 @@ def _announce(server: Server, env: Environment, judging: _JudgingChoice, sock: s
     if server.fuzz is not None:
         fuzzable = ", ".join(sorted(server.judging.fuzzable)) or "none (no package has a fuzz.py)"
         _log(f"live fuzzing: problems {fuzzable}")
+    missing = [p.id for p in contest.problems if server.statements.files(p.problem).pdf is None]
+    if missing:
+        how = (
+            "typeset with problem2pdf in the background"
+            if server.statements.typesets
+            else "not found (problemtools' problem2pdf is not installed): the API serves their Markdown statement"
+        )
+        _log(f"statements: the PDF of {', '.join(missing)} {how}")
     for changed in server.changed_packages():
         _log(f"note: package {changed}: rejudge with POST /api/contests/{contest.info.id}/problems/<id>/rejudge")
     host, port = sock.getsockname()[:2]
@@ -345,8 +363,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     with ExitStack() as stack:
         problems = {p.id: p.problem for p in contest.problems}
         judging = _judging(args, spec, env, _Setup(problems, languages, limits, stack, fuzz))
+        options = replace(judging.options, typeset=_typesetter())
         try:
-            server = open_server(contest, languages, judging.judge_fn, judging.options)
+            server = open_server(contest, languages, judging.judge_fn, options)
         except (ContestError, StorageError) as exc:
             raise UsageError(str(exc)) from None
         _announce(server, env, judging, sock)
@@ -399,18 +418,16 @@ def cmd_contest_init(args: argparse.Namespace) -> int:
         raise UsageError(f"{problems_dir}: no problem packages")
     if not 1 <= args.teams <= MAX_DEMO_TEAMS:
         raise UsageError(f"--teams must be between 1 and {MAX_DEMO_TEAMS}")
-    try:
-        start = time.time() // 60 * 60 if args.start is None else parse_time(args.start, "--start")
-    except TimeError as exc:
-        raise UsageError(str(exc)) from None
+    start, duration, freeze = demo_times(args)
     kind = ScoreboardType(args.type)
     ordered = [problems[k] for k in sorted(problems)]
     weak = _weak_tests_problem(args.weak_tests, problems)
-    options = DemoOptions(teams=args.teams, start_s=start, kind=kind, weak_tests=weak)
+    options = DemoOptions(args.teams, start, duration_s=duration, freeze_s=freeze, kind=kind, weak_tests=weak)
     logins = write_demo(dest, ordered, options, password_hasher())
+    frozen = f", the board frozen for the last {format_reltime(freeze)}" if freeze else ", never frozen"
     print(
         f"wrote the {kind.value} contest package {dest} ({len(problems)} problems, {args.teams} teams); "
-        f"it starts at {format_time(start)} and runs 5 h"
+        f"it starts at {format_time(start)} and runs {format_reltime(duration)}{frozen}"
     )
     print("passwords (shown only this once; accounts.yaml keeps argon2 hashes):")
     width = max(len(lg.username) for lg in logins)

@@ -41,8 +41,11 @@ NOT_VERDICT_FILES = (
     "languages/status.py",
     "languages/__main__.py",
     "package/export.py",
-    # `judge serve`'s printing (a team's print-out to the organizer's printer)
+    # `judge serve`'s printing (a team's print-out to the organizer's printer), and its statements (a package's
+    # PDF and attachments for the contestants; a PDF typeset with problemtools)
     "runner/printer.py",
+    "runner/typeset.py",
+    "package/statements.py",
 )
 JUDGE_ROOT = Path(judge.__file__).parent
 

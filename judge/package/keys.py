@@ -156,9 +156,15 @@ TABLE: tuple[Entry, ...] = (
         F,
         "statement/",
         W,
-        "Markdown is shown (constants substituted), LaTeX as its source; a PDF statement is not shown",
+        "Markdown is shown (constants substituted), LaTeX as its source; `judge serve` serves a PDF statement "
+        "(the package's, or typeset with problem2pdf)",
     ),
-    Entry(F, "attachments/", R, "`judge serve` offers teams the statement and the samples only"),
+    Entry(
+        F,
+        "attachments/",
+        W,
+        "`judge serve` offers the files at its top to the teams (the API's `attachments`, the problem page)",
+    ),
     Entry(F, "solution/", R, "for people"),
     Entry(F, "data/sample/", W, "judged first, never scored; shown to teams"),
     Entry(F, "data/secret/", W, "the scored tests, with their groups"),

@@ -21,11 +21,14 @@ from starlette.responses import JSONResponse, Response
 from judge.serve.http import feed, live_api, preview_api
 from judge.serve.http.context import Ctx, number_id
 from judge.serve.http.domjudge import domjudge_submission
+from judge.serve.http.files import download
 from judge.serve.http.forms import JSON, MULTIPART
 from judge.serve.http.preview_api import ZIP
 from judge.serve.model.apijson import (
+    PDF,
     account_json,
     api_json,
+    attachment_mime,
     contests_json,
     statement_mime,
     submission_json,
@@ -70,6 +73,7 @@ PROPERTIES: dict[str, tuple[str, ...]] = {
         "test_data_count",
         "max_score",
         "statement",
+        "attachments",
     ),
     "groups": ("id", "icpc_id", "name", "type"),
     "organizations": ("id", "icpc_id", "name", "formal_name", "country", "country_subdivision", "url"),
@@ -98,9 +102,15 @@ PROPERTIES: dict[str, tuple[str, ...]] = {
 CAPABILITIES = {
     Role.TEAM: ["team_submit", "post_clar"],
     Role.JUDGE: ["post_clar"],
-    Role.ADMIN: ["contest_thaw", "admin_submit", "post_clar"],  # awards: "Modifying awards" has no capability
+    # contest_start: the PATCH of start_time (refused once the contest is near or has started); listed whether
+    # or not it is possible now, as the spec asks of `access` ("regardless of whether ... currently active")
+    Role.ADMIN: ["contest_start", "contest_thaw", "admin_submit", "post_clar"],  # awards: no capability
 }
 PASS_FAIL_PROPERTIES = {"contest": ("penalty_time",), "judgement-types": ("penalty",)}  # only a pass-fail contest's
+# What ``?strict=true`` (DOMjudge's parameter; check-api.sh's ``-a strict=1``) leaves out: properties the spec's
+# JSON schemas do not have. DOMjudge's ``time_factor`` of a language; the problems' ``attachments`` are the
+# spec's (JSON_Format.md) but not yet in its schema (problem.json). The contest's ``shortname``: contests_json.
+NOT_IN_SCHEMAS: dict[str, tuple[str, ...]] = {"languages": ("time_factor",), "problems": ("attachments",)}
 
 
 def filtered(items: list[dict[str, Any]], ctx: Ctx, kind: str) -> list[dict[str, Any]]:
@@ -167,14 +177,24 @@ def get_account(ctx: Ctx) -> Any:
 
 
 def problem_statement(ctx: Ctx) -> Response:
-    """The statement file of the package (Markdown for ours; the spec expects PDF, any type is allowed)."""
+    """The problem's statement: the PDF (the package's own, or typeset: services/statements.py), as the spec
+    expects; without one, the package's Markdown or LaTeX statement (the spec allows any type)."""
     ctx.contest()
-    cp = config.problem(ctx.server, ctx.sight, ctx.param("id"))
+    cp, files = config.problem_files(ctx.server, ctx.sight, ctx.param("id"))
+    if files.pdf is not None:
+        return download(files.pdf.read_bytes(), PDF, f"{cp.id}.pdf", inline=True)
     mime = statement_mime(cp)
     if cp.problem.statement is None or mime is None:
         raise Refused(404, f"problem {cp.id!r} has no statement")
     charset = "; charset=utf-8" if mime.startswith("text/") else ""
     return Response(config.statement_bytes(cp), media_type=mime + charset)
+
+
+def problem_attachment(ctx: Ctx) -> Response:
+    """One of the package's ``attachments/`` (a file reference of the problem's ``attachments``)."""
+    ctx.contest()
+    name, data = config.attachment_file(ctx.server, ctx.sight, ctx.param("id"), ctx.param("name"))
+    return download(data, attachment_mime(name), name)
 
 
 # --------------------------------------------------------------------------------------------- documents
@@ -191,10 +211,16 @@ def document(getter: Getter) -> Callable[[Ctx], Any]:
     return handler
 
 
+def spec_only(items: list[dict[str, Any]], ctx: Ctx, kind: str) -> list[dict[str, Any]]:
+    """``items`` as they are, or with ``?strict=true`` without the properties the spec's schemas lack."""
+    drop = NOT_IN_SCHEMAS.get(kind, ()) if strict(ctx) else ()
+    return [{k: v for k, v in o.items() if k not in drop} for o in items] if drop else items
+
+
 def collection(kind: str, getter: Getter) -> Callable[[Ctx], Any]:
     def handler(ctx: Ctx) -> Any:
         ctx.contest()
-        return filtered(getter(ctx.server, ctx.sight), ctx, kind)
+        return spec_only(filtered(getter(ctx.server, ctx.sight), ctx, kind), ctx, kind)
 
     return handler
 
@@ -202,7 +228,7 @@ def collection(kind: str, getter: Getter) -> Callable[[Ctx], Any]:
 def item(kind: str, getter: Getter) -> Callable[[Ctx], Any]:
     def handler(ctx: Ctx) -> Any:
         ctx.contest()
-        return one(getter(ctx.server, ctx.sight), ctx, kind.rstrip("s").replace("-", " "))
+        return one(spec_only(getter(ctx.server, ctx.sight), ctx, kind), ctx, kind.rstrip("s").replace("-", " "))
 
     return handler
 
@@ -292,6 +318,12 @@ def patch_contest(ctx: Ctx) -> Response:
     return JSONResponse(obj) if obj is not None else Response(status_code=204)
 
 
+def patch_language(ctx: Ctx) -> Response:
+    """Ours (DOMjudge's property, changed live): ``{"id": <language id>, "time_factor": <number>}``, admins."""
+    ctx.contest()
+    return JSONResponse(control.set_time_factor(ctx.server, ctx.viewer, ctx.param("id"), ctx.json, ctx.now))
+
+
 def rejudge_submission(ctx: Ctx) -> Response:
     ctx.contest()
     what = ctx.param("id")
@@ -379,8 +411,10 @@ ROUTES: tuple[RouteSpec, ...] = (
     RouteSpec("GET", f"{C}/account", get_account),
     *_config("judgement-types", documents.judgement_types),
     *_config("languages", documents.languages),
+    RouteSpec("PATCH", f"{C}/languages/{{id}}", patch_language),
     *_config("problems", documents.problems),
     RouteSpec("GET", f"{C}/problems/{{id}}/statement", problem_statement),
+    RouteSpec("GET", f"{C}/problems/{{id}}/attachments/{{name}}", problem_attachment),
     RouteSpec("POST", f"{C}/problems/{{id}}/rejudge", rejudge_problem),
     *_config("groups", documents.groups),
     *_config("organizations", documents.organizations),

@@ -1,6 +1,7 @@
 """Running the contest live (issue 30), the pages: the contest's times for admins (move the start, pause
 the countdown, change the duration and the freeze: the API's PATCH of the contest, through the same
-service), and the status line every page shows before the start (a countdown, live: the start may move).
+service) and the languages' time factors (the API's PATCH of a language), and the status line every page
+shows before the start (a countdown, live: the start may move).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ def _times_context(page: Page, message: str | None) -> dict[str, Any]:
         "duration": format_reltime(info.duration_s),
         "freeze_duration": format_reltime(phase.freeze_duration_s()),
         "can_move_start": not phase.started(page.now),
+        "factors": [(lang.id, lang.name, info.time_factor(lang.id)) for lang in page.server.languages.values()],
     }
 
 
@@ -65,18 +67,34 @@ def _body(page: Page) -> dict[str, Any]:
     return body
 
 
+def _time_factor(page: Page) -> str:
+    """A language's time factor, as the API's PATCH of the language. Returns the page's notice."""
+    language_id, text = page.form.get("language_id", ""), page.form.get("time_factor", "").strip()
+    try:
+        factor: Any = float(text)
+    except ValueError:
+        factor = text  # parse_factor refuses it, with the range
+    control.set_time_factor(page.server, page.viewer, language_id, lambda: {"time_factor": factor}, page.now)
+    return notices.notice(notices.TIME_FACTOR, id=language_id)
+
+
 def change_times(page: Page) -> Response:
-    """The form's change, as the API's PATCH; refused: the page again, with why."""
+    """The form's change, as the API's PATCH (of the contest, or of a language's time factor); refused: the
+    page again, with why."""
     page.need_staff()
     try:
-        body = _body(page)
-        control.patch_contest(page.server, page.viewer, lambda: body, page.now)
+        if page.form.get("action") == "time_factor":
+            message = _time_factor(page)
+        else:
+            body = _body(page)
+            control.patch_contest(page.server, page.viewer, lambda: body, page.now)
+            message = notices.RESCHEDULED
     except Refused as exc:
         if exc.status in (401, 403) and page.viewer.role is not Role.ADMIN:
             raise
         context = {**_times_context(page, None), "error": exc.message}
         return page.render("serve/admin_contest.html", status=exc.status, **context)
-    raise Redirect("/admin/contest?" + urlencode({"message": notices.RESCHEDULED}))
+    raise Redirect("/admin/contest?" + urlencode({"message": message}))
 
 
 def ignore_submission(page: Page) -> Response:

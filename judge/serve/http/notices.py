@@ -21,6 +21,7 @@ FINALIZED = "the results are final"
 UNFINALIZED = "the results are no longer final: rejudge, then finalize again"
 NOT_FINALIZED = "not finalized: {reason}"  # the reason is one of phase.finalize_refusal's, below
 RESCHEDULED = "the contest's times are changed"
+TIME_FACTOR = "the time factor of {id} is changed: it applies to what is judged from now on"
 IGNORED = "submission {id} is ignored: it counts nowhere"
 UNIGNORED = "submission {id} counts again"
 PAUSED = "judging is paused: submissions are accepted and wait in the queue until it resumes"
@@ -45,6 +46,7 @@ TEMPLATES = (
     THAWED,
     THAWS_AT,
     RESCHEDULED,
+    TIME_FACTOR,
     IGNORED,
     UNIGNORED,
     PAUSED,

@@ -26,10 +26,11 @@ from judge.scoreboard.passfailview import cell_view, minutes, row_totals
 from judge.scoreboard.statements import render_statement, statement_assets
 from judge.serve import visibility
 from judge.serve.http.context import number_id
+from judge.serve.http.files import download
 from judge.serve.http.rows import newest_first, submission_row, verdict_class
 from judge.serve.http.sessions import basic_header
 from judge.serve.http.web import Page, PageSpec, Redirect
-from judge.serve.model.apijson import problem_json
+from judge.serve.model.apijson import PDF, attachment_mime
 from judge.serve.model.contest import Contest
 from judge.serve.model.errors import Refused
 from judge.serve.model.records import SubmissionRecord
@@ -38,6 +39,7 @@ from judge.serve.model.viewer import Role
 from judge.serve.services import board as boards
 from judge.serve.services import config, documents, results, sessions, submissions
 from judge.serve.services.accounts import AuthError
+from judge.serve.services.statements import problem_doc
 from judge.serve.visibility import Detail
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -113,8 +115,17 @@ def problem_page(page: Page) -> Response:
         for lang in page.server.languages.values()
         if info.time_factor(lang.id) != 1.0
     ]
-    problem = problem_json(cp, page.contest_id)
-    return page.render("serve/problem.html", problem=problem, statement=html, samples=samples, time_factors=factors)
+    problem = problem_doc(cp, page.contest_id, page.server.statements)
+    files = page.server.statements.files(cp.problem)
+    return page.render(
+        "serve/problem.html",
+        problem=problem,
+        statement=html,
+        samples=samples,
+        time_factors=factors,
+        pdf=files.pdf is not None,
+        attachments=[(f.name, quote(f.name), f.stat().st_size) for f in files.attachments],
+    )
 
 
 def problem_asset(page: Page) -> Response:
@@ -136,6 +147,25 @@ def sample_file(page: Page) -> Response:
     return Response(
         data, media_type="text/plain; charset=utf-8", headers={"Content-Disposition": f'attachment; filename="{name}"'}
     )
+
+
+def samples_zip(page: Page) -> Response:
+    """Every sample of the problem in one zip (``1.in``, ``1.ans``, ...), as DOMjudge's team page offers."""
+    name, data = config.samples_zip(page.server, page.sight, page.params["id"])
+    return download(data, "application/zip", name)
+
+
+def statement_pdf(page: Page) -> Response:
+    """The PDF statement (the package's, or typeset: services/statements.py); 404 when there is none (yet)."""
+    cp, files = config.problem_files(page.server, page.sight, page.params["id"])
+    if files.pdf is None:
+        raise Refused(404, f"problem {cp.id!r} has no PDF statement")
+    return download(files.pdf.read_bytes(), PDF, f"{cp.label}-{cp.id}.pdf", inline=True)
+
+
+def attachment(page: Page) -> Response:
+    name, data = config.attachment_file(page.server, page.sight, page.params["id"], page.params["name"])
+    return download(data, attachment_mime(name), name)
 
 
 # ------------------------------------------------------------------------------------------------ submitting
@@ -160,7 +190,7 @@ def _language_of(page: Page, filename: str) -> str:
     for lang in page.server.languages.values():
         if suffix in lang.extensions:
             return lang.id
-    known = ", ".join(e for lang in page.server.languages.values() for e in lang.extensions)
+    known = ", ".join(dict.fromkeys(e for lang in page.server.languages.values() for e in lang.extensions))
     raise Refused(400, f"no language has the extension {suffix or '(none)'!r} ({known}): choose the language")
 
 
@@ -424,6 +454,9 @@ PAGES: tuple[PageSpec, ...] = (
     PageSpec("GET", "/problems/{id}", problem_redirect),
     PageSpec("GET", "/problems/{id}/", problem_page),
     PageSpec("GET", "/problems/{id}/samples/{file}", sample_file),
+    PageSpec("GET", "/problems/{id}/samples.zip", samples_zip),
+    PageSpec("GET", "/problems/{id}/statement.pdf", statement_pdf),
+    PageSpec("GET", "/problems/{id}/attachments/{name}", attachment),
     PageSpec("GET", "/problems/{id}/{name}", problem_asset),
     PageSpec("GET", "/submit", submit_form),
     PageSpec("POST", "/submit", submit, form_limit="submission"),

@@ -9,9 +9,11 @@ reports it as a wrong answer. The database keeps our own verdict.
 
 from __future__ import annotations
 
+import mimetypes
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
+from urllib.parse import quote
 
 from judge import __version__
 from judge.judging.verdict import Verdict
@@ -87,15 +89,18 @@ def contest_json(phase: Phase) -> dict[str, Any]:
 
 
 def contests_json(contest: dict[str, Any], info: ContestInfo, *, strict: bool) -> dict[str, Any]:
-    """The contest object of the REST endpoints: with DOMjudge's ``shortname`` when contest.yaml gives one
-    (DOMjudge's command-line ``submit`` client needs it), unless the client asks ``?strict=true`` (DOMjudge's
-    parameter: the spec's properties only). The event feed carries the spec's object."""
-    if strict or info.shortname is None:
+    """The contest object of the REST endpoints: with DOMjudge's ``shortname`` (contest.yaml's, else the
+    contest's id: DOMjudge's command-line ``submit`` client refuses a contest without one), unless the client
+    asks ``?strict=true`` (DOMjudge's parameter: the spec's properties only). The event feed carries the
+    spec's object."""
+    if strict:
         return contest
-    return {**contest, "shortname": info.shortname}
+    return {**contest, "shortname": info.shortname or info.id}
 
 
 STATEMENT_TYPES = {".md": "text/markdown", ".tex": "application/x-tex", ".pdf": "application/pdf"}
+PDF = "application/pdf"
+_MIME = mimetypes.MimeTypes()  # Python's own table only (not the machine's /etc/mime.types): the same everywhere
 
 
 def statement_mime(p: ContestProblem) -> str | None:
@@ -103,13 +108,31 @@ def statement_mime(p: ContestProblem) -> str | None:
     return None if path is None else STATEMENT_TYPES.get(path.suffix.lower(), "text/plain")
 
 
-def problem_json(p: ContestProblem, contest_id: str) -> dict[str, Any]:
+def attachment_mime(name: str) -> str:
+    return _MIME.guess_type(name)[0] or "application/octet-stream"
+
+
+def problem_json(
+    p: ContestProblem, contest_id: str, *, pdf: bool = False, attachments: Sequence[str] = ()
+) -> dict[str, Any]:
+    """The problem object. ``statement``: the PDF when there is one (``pdf``: services/statements.py), as the
+    spec expects, else the package's Markdown or LaTeX statement; ``attachments``: the files of the package's
+    ``attachments/``, by name."""
     pkg = p.problem
-    mime = statement_mime(p)
+    mime = PDF if pdf else statement_mime(p)
     statement = None
-    if pkg.statement is not None and mime is not None:
+    if mime is not None:
         href = f"contests/{contest_id}/problems/{p.id}/statement"
-        statement = [{"href": href, "filename": f"{p.id}{pkg.statement.suffix}", "mime": mime}]
+        suffix = ".pdf" if pdf else pkg.statement.suffix if pkg.statement is not None else ""
+        statement = [{"href": href, "filename": f"{p.id}{suffix}", "mime": mime}]
+    files = [
+        {
+            "href": f"contests/{contest_id}/problems/{p.id}/attachments/{quote(name)}",
+            "filename": name,
+            "mime": attachment_mime(name),
+        }
+        for name in attachments
+    ]
     return compact(
         {
             "id": p.id,
@@ -125,6 +148,7 @@ def problem_json(p: ContestProblem, contest_id: str) -> dict[str, Any]:
             "test_data_count": len(pkg.tests()),
             "max_score": pkg.secret.max_score,
             "statement": statement,
+            "attachments": files or None,
         }
     )
 

@@ -101,6 +101,9 @@ def medals(data: Any, where: str) -> Medals:
     return Medals(**counts)
 
 
+FACTOR_MIN, FACTOR_MAX = 0.1, 100.0  # a language's time_factor (contest.yaml's, or an admin's: language_factors.py)
+
+
 def time_factors(data: Any, where: str) -> tuple[tuple[str, float], ...]:
     """``languages: [{id: java, time_factor: 1.5}, ...]`` (the ids are checked against the server's
     languages when it starts)."""
@@ -112,8 +115,10 @@ def time_factors(data: Any, where: str) -> tuple[tuple[str, float], ...]:
     for i, entry in enumerate(data, start=1):
         lang = text(entry, "id", f"{where} entry {i}")
         factor = entry.get("time_factor", 1.0)
-        if isinstance(factor, bool) or not isinstance(factor, int | float) or not 0.1 <= factor <= 100:
-            raise ContestError(f"{where} entry {i}: time_factor must be a number from 0.1 to 100, got {factor!r}")
+        if isinstance(factor, bool) or not isinstance(factor, int | float) or not FACTOR_MIN <= factor <= FACTOR_MAX:
+            raise ContestError(
+                f"{where} entry {i}: time_factor must be a number from {FACTOR_MIN:g} to {FACTOR_MAX:g}, got {factor!r}"
+            )
         out.append((lang, float(factor)))
     unique([lang for lang, _ in out], Path(where), "language id")
     return tuple(out)

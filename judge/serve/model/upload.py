@@ -197,13 +197,32 @@ def check_upload(request: SubmissionRequest, contest: Contest, languages: Mappin
         allowed = ", ".join(sorted(cp.problem.languages or ()))
         raise Refused(400, f"problem {cp.id} does not take {lang.name} submissions (its languages: {allowed})")
     files, files_zip = upload.files.read(cp.code_limit_kib * 1024)
-    exts = ", ".join(lang.extensions)
     if not any(PurePosixPath(f.name).suffix.lower() in lang.extensions for f in files):
-        raise Refused(400, f"the zip holds no {lang.name} source file ({exts})")
+        raise Refused(400, no_source(upload.files, files, lang, languages))
     entry = upload.entry_point if lang.takes_entry_point else None
     if entry is not None and main_file(files, lang, entry) is None:
         raise Refused(400, f"entry_point {entry!r} names no {lang.name} file in the zip")
     return CheckedUpload(files, files_zip, entry or default_entry_point(files, lang))
+
+
+def no_source(sent: SubmissionFiles, files: list[SourceFile], lang: Language, languages: Mapping[str, Language]) -> str:
+    """Why the files hold no source file in ``lang``, in the words of what was sent: a zip (the API's JSON), or
+    files as they are (a page's upload or pasted code, DOMjudge's form); for one file, the languages its
+    extension would fit."""
+    exts = ", ".join(lang.extensions)
+    if sent.zip_bytes is not None:
+        return f"the zip holds no {lang.name} source file ({exts})"
+    if len(files) > 1:
+        return f"none of the files is a {lang.name} source file ({exts})"
+    name = files[0].name
+    suffix = PurePosixPath(name).suffix.lower()
+    fits = [other.name for other in languages.values() if suffix and suffix in other.extensions]
+    said = f"{name} is not a {lang.name} source file ({exts})"
+    if not fits:
+        return said
+    if len(fits) == 1:
+        return f"{said}: {suffix} is {fits[0]}'s extension; choose that language"
+    return f"{said}: {suffix} is the extension of {', '.join(fits[:-1])} and {fits[-1]}; choose one of those"
 
 
 def pack(files: Mapping[str, bytes]) -> bytes:

@@ -1,8 +1,11 @@
 """The contest's configuration as visibility.py allows: problems (secret until the start), their
-statements and sample files, accounts (your own; staff: all), and the rest that everyone sees."""
+statements (the PDF, services/statements.py), attachments and sample files (one by one, or all in a zip),
+accounts (your own; staff: all), and the rest that everyone sees."""
 
 from __future__ import annotations
 
+import io
+import zipfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -11,6 +14,7 @@ from judge.package.testgroups import TestCase
 from judge.serve.model.contest import AccountSpec, ContestProblem
 from judge.serve.model.errors import Refused
 from judge.serve.services import access
+from judge.serve.services.statements import ProblemFiles
 from judge.serve.visibility import Sight, sees_account, sees_problems
 
 if TYPE_CHECKING:
@@ -38,6 +42,38 @@ def statement_bytes(p: ContestProblem) -> bytes:
         text = data.decode("utf-8", errors="replace")
         data = p.problem.constants.substitute(text, p.problem.statement.name, ignore=STATEMENT_COMMANDS).encode()
     return data
+
+
+def problem_files(server: Server, sight: Sight, problem_id: str) -> tuple[ContestProblem, ProblemFiles]:
+    """A visible problem (else 404) and its PDF statement and attachments (services/statements.py)."""
+    p = problem(server, sight, problem_id)
+    return p, server.statements.files(p.problem)
+
+
+def attachment_file(server: Server, sight: Sight, problem_id: str, name: str) -> tuple[str, bytes]:
+    """(file name, bytes) of one of the problem's attachments (404: no such file)."""
+    _, files = problem_files(server, sight, problem_id)
+    for f in files.attachments:
+        if f.name == name:
+            return f.name, f.read_bytes()
+    raise Refused(404, f"no attachment {name!r}")
+
+
+def samples_zip(server: Server, sight: Sight, problem_id: str) -> tuple[str, bytes]:
+    """(download name, zip) of the problem's samples, ``1.in``, ``1.ans``, ``2.in``, ... as DOMjudge's team
+    page gives them (and as the problem page lists them one by one); 404 without samples."""
+    p = problem(server, sight, problem_id)
+    tests = samples(p)
+    if not tests:
+        raise Refused(404, f"problem {p.id!r} has no samples")
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+        for n, t in enumerate(tests, start=1):
+            for ext, path in (("in", t.input_path), ("ans", t.answer_path)):
+                info = zipfile.ZipInfo(f"{n}.{ext}", date_time=(1980, 1, 1, 0, 0, 0))
+                info.external_attr = 0o644 << 16
+                zf.writestr(info, path.read_bytes() if path is not None else b"")
+    return f"samples-{p.label}.zip", buf.getvalue()
 
 
 def samples(p: ContestProblem) -> list[TestCase]:

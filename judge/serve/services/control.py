@@ -1,7 +1,8 @@
 """Changing the contest while it runs: the thaw (the spec's PATCH of ``scoreboard_thaw_time``), the start
 (the spec's PATCH of ``start_time`` and ``countdown_pause_time``), the duration and the freeze (ours, in the
-same PATCH; model/schedule.py) and the freeze now (an organizer's page action: the Contest API has no call
-for it), admins only."""
+same PATCH; model/schedule.py), the freeze now (an organizer's page action: the Contest API has no call
+for it) and a language's time factor (ours, a PATCH of the language: model/language_factors.py), admins
+only."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from judge.serve.model.apijson import language_json
 from judge.serve.model.errors import Refused
+from judge.serve.model.language_factors import parse_factor
 from judge.serve.model.schedule import SCHEDULE_KEYS, ScheduleError, parse_change
 from judge.serve.model.times import TimeError, format_time, parse_time
 from judge.serve.model.viewer import Viewer
@@ -19,6 +22,7 @@ from judge.serve.services.people import audit
 
 if TYPE_CHECKING:
     from judge.serve.services.server import Server
+    from judge.serve.storage import Writer
 
 
 def _check_body(server: Server, body: Any) -> dict[str, Any]:
@@ -90,6 +94,27 @@ def freeze_now(server: Server, viewer: Viewer, now: float) -> dict[str, Any]:
     except ValueError as exc:
         raise Refused(409, str(exc)) from None
     return publish_contest(server, now, Audit(viewer, "contest.freeze", {}))
+
+
+def set_time_factor(
+    server: Server, viewer: Viewer, language_id: str, body: Callable[[], Any], now: float
+) -> dict[str, Any]:
+    """A language's time factor, changed live (ours: a PATCH of the language, DOMjudge's property): the
+    language's event and the audit line in the change's transaction; what is judged from then on uses it.
+    Returns the language object."""
+    access.admin(viewer, "change a language's time factor")
+    lang = server.languages.get(language_id)
+    if lang is None:
+        raise Refused(404, f"no language {language_id!r}")
+    factor = parse_factor(body(), lang.id)
+    before = server.contest.info.time_factor(lang.id)
+
+    def publish(w: Writer, at: float) -> None:
+        publish_if_changed(w, "languages", lang.id, language_json(lang, factor), now=at)
+        audit(w, viewer, at, "language.time_factor", {"language_id": lang.id, "time_factor": factor, "was": before})
+
+    server.timeline.set_time_factor(lang.id, factor, publish)
+    return language_json(lang, factor)
 
 
 @dataclass(frozen=True)

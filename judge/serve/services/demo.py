@@ -19,7 +19,7 @@ from argon2 import PasswordHasher
 from judge.package.problem import Problem
 from judge.scoreboard.passfail import ScoreboardType
 from judge.serve.model.contest import LABELS
-from judge.serve.model.times import format_time
+from judge.serve.model.times import format_reltime, format_time
 
 COLORS = (
     ("#e6194b", "red"),
@@ -45,7 +45,8 @@ def _password() -> str:
     return secrets.token_urlsafe(9)
 
 
-def _contest_yaml(contest_id: str, start_s: float, kind: ScoreboardType) -> str:
+def _contest_yaml(contest_id: str, options: DemoOptions) -> str:
+    kind = options.kind
     if kind is ScoreboardType.PASS_FAIL:
         ranking = (
             "# ICPC rules: ranked by problems solved, then time (each solve's minute + 20 per rejected try)\n"
@@ -60,9 +61,9 @@ def _contest_yaml(contest_id: str, start_s: float, kind: ScoreboardType) -> str:
         f"id: {contest_id}\n"
         f"name: {'Demo ICPC contest' if kind is ScoreboardType.PASS_FAIL else 'Demo contest'}\n"
         f"shortname: {contest_id}  # DOMjudge's; its command-line submit client needs one\n"
-        f'start_time: "{format_time(start_s)}"\n'
-        'duration: "5:00:00"\n'
-        'scoreboard_freeze_duration: "1:00:00"\n'
+        f'start_time: "{format_time(options.start_s)}"\n'
+        f'duration: "{format_reltime(options.duration_s)}"\n'
+        f'scoreboard_freeze_duration: "{format_reltime(options.freeze_s)}"\n'
         f"{ranking}"
         "# judge serve's own settings: the largest submission (KiB) and the per-team rate limit, and the\n"
         "# clarifications' longest text and questions a team may ask per window\n"
@@ -172,6 +173,8 @@ class DemoOptions:
 
     teams: int
     start_s: float
+    duration_s: float = 5 * 3600.0
+    freeze_s: float = 3600.0  # the scoreboard freeze before the end (0: never frozen)
     contest_id: str = "demo"
     kind: ScoreboardType = ScoreboardType.SCORE
     weak_tests: str | None = None
@@ -184,6 +187,6 @@ def write_demo(dest: Path, problems: Sequence[Problem], options: DemoOptions, ha
         dest.parent.mkdir(parents=True, exist_ok=True)
         dest.mkdir(mode=0o700)
     _write_problems(dest, problems, options.weak_tests)
-    contest_yaml = _contest_yaml(options.contest_id, options.start_s, options.kind)
+    contest_yaml = _contest_yaml(options.contest_id, options)
     (dest / "contest.yaml").write_text(contest_yaml, encoding="utf-8")
     return _write_accounts(dest, _write_teams(dest, options.teams), hasher)

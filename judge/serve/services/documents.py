@@ -12,7 +12,6 @@ from judge.serve.model.apijson import (
     judgement_json,
     judgement_types_json,
     language_json,
-    problem_json,
     run_json,
     submission_json,
     team_json,
@@ -21,6 +20,7 @@ from judge.serve.model.apijson import (
 from judge.serve.services import awards as award_service
 from judge.serve.services import board, config, results, submissions
 from judge.serve.services import clarifications as clars
+from judge.serve.services.statements import problem_doc
 from judge.serve.visibility import Sight, sees_group
 
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ def languages(server: Server, sight: Sight) -> list[Doc]:
 
 
 def problems(server: Server, sight: Sight) -> list[Doc]:
-    return [problem_json(p, server.contest.info.id) for p in config.problems(server, sight)]
+    return [problem_doc(p, server.contest.info.id, server.statements) for p in config.problems(server, sight)]
 
 
 def groups(server: Server, sight: Sight) -> list[Doc]:

@@ -205,7 +205,8 @@ class JobQueue:
             label,
             stop_at_failure=lazy,
             entry_point=s.entry_point,
-            time_factor=info.time_factor(s.language_id),
+            # the factor in force when it is judged (an admin may change it live: model/language_factors.py)
+            time_factor=self._timeline.phase.info.time_factor(s.language_id),
         )
 
     def judge(self, c: Claimed) -> SubmissionResult:

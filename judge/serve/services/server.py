@@ -19,7 +19,6 @@ from judge.runner.printer import send_to_printer
 from judge.serve.model.apijson import (
     judgement_types_json,
     language_json,
-    problem_json,
     with_penalty,
 )
 from judge.serve.model.contest import Contest, ContestError
@@ -43,6 +42,7 @@ from judge.serve.services.pool import JudgingPool
 from judge.serve.services.previews import PreviewQueue
 from judge.serve.services.printing import Printer
 from judge.serve.services.reveal import Reveals
+from judge.serve.services.statements import Statements, Typeset, cache_dir, problem_doc
 from judge.serve.services.timeline import Timeline
 from judge.serve.services.versions import NO_TOOLS, CurrentPackages, VersionTools, restore
 from judge.serve.storage import DB_NAME, Storage, Writer, open_storage
@@ -78,6 +78,8 @@ class Server:
     _threads: list[threading.Thread] = field(default_factory=list)  # the clock, while started
     _contest: list[tuple[tuple[object, ...], Contest]] = field(default_factory=list)  # the last ``contest`` made
     fuzz: FuzzQueue | None = None  # live fuzzing's queue (issue 33; None: off)
+    # the problems' PDF statements and attachments; missing PDFs typeset in a thread (issue 43)
+    statements: Statements = field(default_factory=lambda: Statements(None))
 
     @property
     def contest(self) -> Contest:
@@ -108,8 +110,9 @@ class Server:
         return Sight(viewer, self.timeline.phase, now)
 
     def start(self) -> None:
-        """The background parts: the judging pool and the clock that publishes phase changes."""
+        """The background parts: the judging pool, the clock that publishes phase changes, the typesetting."""
         self.pool.start()
+        self.statements.start()
         ticker = threading.Thread(target=self._tick_loop, name="contest-clock", daemon=True)
         self._threads.append(ticker)
         ticker.start()
@@ -126,6 +129,7 @@ class Server:
         self.bus.wake()  # waiting feeds see it and end
         for ticker in self._threads:
             ticker.join()
+        self.statements.stop()
         self.pool.stop()
 
     def changed_packages(self) -> list[str]:
@@ -160,6 +164,7 @@ class ServeOptions:
     feed_interval_s: float = 0.0  # open feeds woken at most once per this long (`judge serve --feed-interval`)
     fuzz: LiveFuzz | None = None  # live fuzzing (`judge serve --fuzz`, issue 33): None, off
     on_counterexample: OnCounterexample | None = None  # told of each counterexample stored (the pages' notice)
+    typeset: Typeset | None = None  # a PDF statement from a package without one (problem2pdf; statements.py)
 
 
 def _claim_database(w: Writer, contest: Contest, hasher: PasswordHasher, storage: Storage) -> Roster:
@@ -204,18 +209,34 @@ def _publish_configuration(w: Writer, server: Server, now: float) -> None:
     publish_people(w, contest, now)
 
 
+def _publish_problems(server: Server, w: Writer, now: float) -> None:
+    """The problems' events: what changed (a PDF statement made), to whom the phase shows them."""
+    phase, contest = server.timeline.phase, server.contest
+    problems = [problem_doc(p, contest.info.id, server.statements) for p in contest.problems]
+    audience = problems_audience(phase, now)
+    sync_collection(w, "problems", problems, now=now, audience=lambda o: audience)
+
+
 def _on_phase_change(server: Server) -> Callable[[Writer, float, float | None], None]:
     """What a phase change reveals: the problems at the start, the frozen judgements at the thaw."""
 
     def on_change(w: Writer, now: float, thawed_from: float | None) -> None:
-        phase, contest = server.timeline.phase, server.contest
-        problems = [problem_json(p, contest.info.id) for p in contest.problems]
-        audience = problems_audience(phase, now)
-        sync_collection(w, "problems", problems, now=now, audience=lambda o: audience)
+        _publish_problems(server, w, now)
         if thawed_from is not None:
-            republish_judgements(w, phase, thawed_from, now)
+            republish_judgements(w, server.timeline.phase, thawed_from, now)
 
     return on_change
+
+
+def _on_statement(server: Server) -> Callable[[], None]:
+    """A PDF statement was typeset: the problems are published again (their ``statement`` is the PDF now)."""
+
+    def on_ready() -> None:
+        with server.storage.write() as w:
+            _publish_problems(server, w, server.clock.now())
+        server.bus.notify()
+
+    return on_ready
 
 
 def _fuzz_queue(
@@ -285,11 +306,15 @@ def open_server(
         idle=[previews] if fuzz is None else [previews, fuzz],  # rejudge previews first, then live fuzzing (idle.py)
     )
     boards = BoardCache(interval_s=options.board_interval_s, clock=clock.now)
+    typeset = None if options.read_only else options.typeset
+    statements = Statements(cache_dir(contest.root), typeset, options.log)
     server = Server(
         contest, languages, storage, clock, timeline, bus, auth, queue, pool, options.log, versions=versions,
-        tools=options.tools, previews=previews, boards=boards, fuzz=fuzz,
+        tools=options.tools, previews=previews, boards=boards, fuzz=fuzz, statements=statements,
     )  # fmt: skip
     server.roster.set(roster)
+    statements.on_ready = _on_statement(server)
+    statements.prepare(p.problem for p in server.contest.problems)  # queued: typeset once the server starts
     timeline.on_change(_on_phase_change(server))
     if not options.read_only:
         with storage.write() as w:

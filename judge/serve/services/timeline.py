@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from judge.serve.model import language_factors
 from judge.serve.model.apijson import contest_json
 from judge.serve.model.contest import ContestInfo
 from judge.serve.model.phase import Phase
@@ -35,8 +36,10 @@ def _float(r: Reader, key: str) -> float | None:
 
 
 def stored_phase(info: ContestInfo, r: Reader) -> Phase:
-    """The phase as contest.yaml and the admins' changes (kept in ``meta``) make it."""
+    """The phase as contest.yaml and the admins' changes (kept in ``meta``) make it: the times, and the
+    languages' time factors (model/language_factors.py), which the ``ContestInfo`` in force carries."""
     info = Schedule.loads(r.get_meta("schedule")).applied(info)
+    info = language_factors.applied(info, language_factors.loads(r.get_meta(language_factors.META_KEY)))
     frozen = _float(r, "freeze_time")
     thaw = _float(r, "thaw_time")
     return Phase(
@@ -147,6 +150,24 @@ class Timeline:
             self._last = ""
         self.tick()
         return self._phase
+
+    def set_time_factor(self, language_id: str, factor: float, publish: Callable[[Writer, float], None]) -> None:
+        """A language's time factor from now on (an admin's PATCH), an override of contest.yaml kept in ``meta``;
+        ``publish`` (the language's event, the audit line) runs in the same transaction, with the new phase."""
+        with self._lock:
+            now = self._clock.now()
+            before = self._phase
+            with self._storage.write() as w:
+                factors = language_factors.loads(w.get_meta(language_factors.META_KEY))
+                factors[language_id] = factor
+                w.set_meta(language_factors.META_KEY, language_factors.dumps(factors))
+                self._phase = stored_phase(self.info, w)
+                try:
+                    publish(w, now)
+                except BaseException:
+                    self._phase = before
+                    raise
+        self._bus.notify()
 
     def set_thaw(self, thaw_s: float) -> None:
         """Schedule the thaw (an admin's PATCH); ``tick`` carries it out when the time comes."""
