@@ -325,7 +325,9 @@ def board_view(page: Page) -> dict[str, Any]:
     group = page.query.get("group") or None  # the group filter: that group's board (the API's ?group_id=)
     board, ranked = boards.ranked(page.server, page.sight, group)
     shown = visibility.board_view(page.sight).show_problems
-    table = ranked.derived(("table.html", shown), lambda: Markup(_board_table(page, board, ranked, shown)))
+    table = page.server.boards.item(
+        ranked, ("table.html", shown), lambda: Markup(_board_table(page, board, ranked, shown))
+    )
     return _board_context(page, board, table, group)
 
 
@@ -361,7 +363,7 @@ def scoreboard_made(page: Page) -> Response | None:
     group = page.query.get("group") or None
     found = boards.made(page.server, page.sight, group)
     kind = ("table.html", visibility.board_view(page.sight).show_problems)
-    table = None if found is None else found.board.ready(kind)
+    table = None if found is None else page.server.boards.ready(found.board, kind)
     if found is None or table is None:
         return None
     response = _board_page(page, _board_context(page, found.doc, table[0], group))

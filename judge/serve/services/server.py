@@ -35,7 +35,8 @@ from judge.serve.services.accounts import (
     rehashed,
     sync_accounts,
 )
-from judge.serve.services.board import BoardCache
+from judge.serve.services.board import first_change
+from judge.serve.services.boardcache import BoardCache
 from judge.serve.services.events import EventBus, EventLog, publish_if_changed, sync_collection
 from judge.serve.services.judging import JobQueue, JudgeFn, JudgingSetup, republish_judgements
 from judge.serve.services.people import LiveRoster, publish_people, stored_roster
@@ -282,7 +283,7 @@ def open_server(
         cluster=options.cluster_workers,
         idle=[previews] if fuzz is None else [previews, fuzz],  # rejudge previews first, then live fuzzing (idle.py)
     )
-    boards = BoardCache(interval_s=options.board_interval_s, clock=clock.now)
+    boards = BoardCache(interval_s=options.board_interval_s, clock=clock.now, since=first_change(bus))
     server = Server(
         contest, languages, storage, clock, timeline, bus, auth, queue, pool, options.log, versions=versions,
         tools=options.tools, previews=previews, boards=boards, fuzz=fuzz,
