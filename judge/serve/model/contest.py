@@ -36,7 +36,7 @@ from judge.serve.model.contest_values import (
     time_factors,
     unique,
 )
-from judge.serve.model.times import TimeError, parse_reltime, parse_time
+from judge.serve.model.times import TimeError, format_reltime, parse_reltime, parse_time
 
 DEFAULT_CODE_LIMIT_KIB = 256
 DEFAULT_RATE_SUBMISSIONS = 10
@@ -54,6 +54,10 @@ _ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,35}$")
 def valid_id(value: str) -> bool:
     """The spec's ID: ``[a-zA-Z0-9_.-]``, at most 36, not starting with ``-`` or ``.``, not ending with ``.``."""
     return bool(_ID.match(value)) and not value.endswith(".")
+
+
+LONGEST_S = 366 * 24 * 3600.0  # a contest's duration (and its freeze, a countdown's pause) at most: a year
+LAST_TIME_S = 253402300800.0  # 10000-01-01T00:00:00Z: the Contest API's times have four-digit years
 
 
 @dataclass(frozen=True)
@@ -235,6 +239,10 @@ def load_info(path: Path) -> ContestInfo:
         raise ContestError(str(exc)) from None
     if duration <= 0:
         raise ContestError(f"{where}: duration must be positive")
+    if duration > LONGEST_S:
+        raise ContestError(f"{where}: duration must be at most {format_reltime(LONGEST_S)} (a year)")
+    if start is not None and start + duration >= LAST_TIME_S:
+        raise ContestError(f"{where}: the contest would end after the year 9999")
     if not 0 <= freeze <= duration:
         raise ContestError(f"{where}: scoreboard_freeze_duration must be between 0 and the duration")
     rate = data.get("rate_limit") or {}

@@ -14,9 +14,9 @@ import json
 from dataclasses import dataclass, replace
 from typing import Any
 
-from judge.serve.model.contest import ContestInfo
+from judge.serve.model.contest import LAST_TIME_S, LONGEST_S, ContestInfo
 from judge.serve.model.phase import Phase
-from judge.serve.model.times import TimeError, format_time, parse_reltime, parse_time
+from judge.serve.model.times import TimeError, format_reltime, format_time, parse_reltime, parse_time
 
 # The spec: the start cannot be changed within 30 seconds of it, nor be moved to less than 30 seconds away.
 START_MARGIN_S = 30.0
@@ -87,6 +87,8 @@ def _reltime(body: dict[str, Any], key: str) -> float:
         raise ScheduleError(400, str(exc)) from None
     if value < 0:
         raise ScheduleError(400, f"`{key}` must not be negative")
+    if value > LONGEST_S:
+        raise ScheduleError(400, f"`{key}` must be at most {format_reltime(LONGEST_S)} (a year)")
     return value
 
 
@@ -160,6 +162,9 @@ def apply(phase: Phase, schedule: Schedule, change: ScheduleChange, now: float) 
         schedule = replace(schedule, duration_s=change.duration_s)
     if change.freeze_duration_s is not _UNSET:
         schedule = replace(schedule, freeze_duration_s=change.freeze_duration_s)
+    end = schedule.applied(phase.info).end_s
+    if end is not None and end >= LAST_TIME_S:
+        raise ScheduleError(400, "the contest would end after the year 9999")
     lengths = change.duration_s is not _UNSET or change.freeze_duration_s is not _UNSET
     if lengths:
         refusal = _length_refusal(
