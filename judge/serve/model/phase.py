@@ -18,7 +18,7 @@ class Phase:
     freeze_s: float | None  # when the board freezes (or froze); None: never
     thaw_s: float | None  # when the board thaws (or thawed); None: not set
     thawed_at: float | None = None  # when it did thaw; None: not yet
-    finalized_at: float | None = None  # when an admin finalized the results (and the board thawed); None: not
+    finalized_at: float | None = None  # when an admin finalized the results; None: not (the board may be frozen)
 
     @property
     def start_s(self) -> float | None:
@@ -68,6 +68,24 @@ class Phase:
             and now >= self.freeze_s
         )
 
+    @property
+    def end_of_updates_s(self) -> float | None:
+        """When nothing changes any more (the spec's ``end_of_updates``): once the results are finalized and
+        the board is thawed, or was never frozen. The spec lets the two come in either order; the ICPC's is
+        finalize, the resolver's ceremony on the frozen board, then the thaw. None: not yet."""
+        if self.finalized_at is None:
+            return None
+        if self.freeze_s is None:
+            return self.finalized_at
+        if self.thawed_at is None:
+            return None
+        return max(self.finalized_at, self.thawed_at)
+
+    def results_public(self, now: float) -> bool:
+        """Whether the final results are everyone's: the contest has ended and the board is not frozen for
+        the public (thawed, or never frozen). The awards page and the medals on the board wait for it."""
+        return self.end_s is not None and now >= self.end_s and not self.board_frozen(now)
+
     def state_json(self, now: float) -> dict[str, Any]:
         """The Contest API's state object at ``now``."""
 
@@ -81,8 +99,7 @@ class Phase:
             "ended": at(self.info.end_s),
             "thawed": format_time(self.thawed_at) if self.thawed_at is not None and frozen else None,
             "finalized": at(self.finalized_at),
-            # finalize thaws the board first: nothing changes after it (unless an admin un-finalizes)
-            "end_of_updates": at(self.finalized_at),
+            "end_of_updates": at(self.end_of_updates_s),  # unless an admin un-finalizes (to rejudge)
         }
 
     def finalize_refusal(self, now: float, unjudged: int) -> str | None:

@@ -29,10 +29,10 @@ if TYPE_CHECKING:
 
 
 # what the board is made of publishes these in the transaction that changes it (a submission, ignored or
-# not; a judgement started, finished, rejudged, republished at the thaw; a team, hidden or not; a group): a
-# newer one means another board, and the other events (a run's, of which a judgement has one per test; a
-# clarification's) leave it as it was
-BOARD_EVENTS = ("submissions", "judgements", "teams", "groups")
+# not; a judgement started, finished, rejudged, republished at the thaw; a team, hidden or not; a group; an
+# award, whose medals the final board's page draws): a newer one means another board, and the other events
+# (a run's, of which a judgement has one per test; a clarification's) leave it as it was
+BOARD_EVENTS = ("submissions", "judgements", "teams", "groups", "awards")
 
 
 def main_contest(contest: Contest) -> Contest:

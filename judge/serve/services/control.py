@@ -16,6 +16,7 @@ from judge.serve.model.viewer import Viewer
 from judge.serve.services import access
 from judge.serve.services.events import publish_if_changed
 from judge.serve.services.people import audit
+from judge.serve.storage import Writer
 
 if TYPE_CHECKING:
     from judge.serve.services.server import Server
@@ -58,19 +59,32 @@ def patch_contest(server: Server, viewer: Viewer, body: Callable[[], Any], now: 
     if "scoreboard_thaw_time" not in checked:
         return reschedule(server, viewer, checked, now)
     thaw = _thaw_time(checked)
-    phase, info = server.timeline.phase, server.contest.info
-    if phase.freeze_s is None:
-        raise Refused(403, "this contest's scoreboard is never frozen: nothing to thaw")
-    if phase.thawed_at is not None:
-        raise Refused(403, f"the scoreboard was thawed at {format_time(phase.thawed_at)}")
-    if info.end_s is None:
-        raise Refused(403, "the contest has no start time yet: nothing to thaw")
+    info = server.contest.info
+    refusal = thaw_refusal(server)
+    if refusal is not None or info.end_s is None:
+        raise Refused(403, refusal or "the contest has no start time yet: nothing to thaw")
     if thaw < info.end_s:
         raise Refused(403, f"the thaw time must not be before the contest ends ({format_time(info.end_s)})")
     past = thaw <= now
-    server.timeline.set_thaw(now if past else thaw)
-    obj = publish_contest(server, now, Audit(viewer, "contest.thaw", {"scoreboard_thaw_time": format_time(thaw)}))
-    return obj if past else None
+    why = Audit(viewer, "contest.thaw", {"scoreboard_thaw_time": format_time(thaw)})
+
+    def publish(w: Writer, when: float, _: float | None) -> None:
+        publish_contest_in(w, server, when, why)
+
+    server.timeline.set_thaw(now if past else thaw, publish)
+    return server.timeline.contest_json() if past else None
+
+
+def thaw_refusal(server: Server) -> str | None:
+    """Why the board cannot be thawed (one line, as ``patch_contest`` would refuse a thaw), or None."""
+    phase, info = server.timeline.phase, server.contest.info
+    if phase.freeze_s is None:
+        return "this contest's scoreboard is never frozen: nothing to thaw"
+    if phase.thawed_at is not None:
+        return f"the scoreboard was thawed at {format_time(phase.thawed_at)}"
+    if info.end_s is None:
+        return "the contest has no start time yet: nothing to thaw"
+    return None
 
 
 def reschedule(server: Server, viewer: Viewer, body: dict[str, Any], now: float) -> dict[str, Any]:
@@ -103,9 +117,15 @@ class Audit:
 
 def publish_contest(server: Server, now: float, why: Audit) -> dict[str, Any]:
     """Publish the contest object after a change to its times, freeze or thaw, and audit it; return it."""
-    obj = server.timeline.contest_json()
     with server.storage.write() as w:
-        publish_if_changed(w, "contest", None, obj, now=now)
-        audit(w, why.viewer, now, why.action, why.detail)
+        obj = publish_contest_in(w, server, now, why)
     server.bus.notify()
+    return obj
+
+
+def publish_contest_in(w: Writer, server: Server, now: float, why: Audit) -> dict[str, Any]:
+    """``publish_contest`` in the caller's transaction."""
+    obj = server.timeline.contest_json()
+    publish_if_changed(w, "contest", None, obj, now=now)
+    audit(w, why.viewer, now, why.action, why.detail)
     return obj

@@ -38,6 +38,7 @@ from judge.serve.services.accounts import (
 from judge.serve.services.board import first_change
 from judge.serve.services.boardcache import BoardCache
 from judge.serve.services.events import EventBus, EventLog, publish_if_changed, sync_collection
+from judge.serve.services.finalize import publish_if_final
 from judge.serve.services.judging import JobQueue, JudgeFn, JudgingSetup, republish_judgements
 from judge.serve.services.people import LiveRoster, publish_people, stored_roster
 from judge.serve.services.pool import JudgingPool
@@ -204,7 +205,8 @@ def _publish_configuration(w: Writer, server: Server, now: float) -> None:
 
 
 def _on_phase_change(server: Server) -> Callable[[Writer, float, float | None], None]:
-    """What a phase change reveals: the problems at the start, the frozen judgements at the thaw."""
+    """What a phase change reveals: the problems at the start, the frozen judgements at the thaw (and then,
+    when the results were finalized before it, the final awards: services/finalize.py)."""
 
     def on_change(w: Writer, now: float, thawed_from: float | None) -> None:
         phase, contest = server.timeline.phase, server.contest
@@ -213,6 +215,7 @@ def _on_phase_change(server: Server) -> Callable[[Writer, float, float | None], 
         sync_collection(w, "problems", problems, now=now, audience=lambda o: audience)
         if thawed_from is not None:
             republish_judgements(w, phase, thawed_from, now)
+            publish_if_final(w, server, now)
 
     return on_change
 
