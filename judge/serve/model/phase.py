@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from judge.serve.model.contest import ContestInfo
-from judge.serve.model.times import format_time
+from judge.serve.model.times import format_reltime, format_time
 
 
 @dataclass(frozen=True)
@@ -53,11 +53,12 @@ class Phase:
         return self.freeze_s is not None and submission_time_s >= self.freeze_s and self.board_frozen(now)
 
     def freeze_duration_s(self) -> float:
-        """The contest's scoreboard_freeze_duration, as it is now (after an early freeze: longer)."""
+        """The contest's scoreboard_freeze_duration, as it is now (after an early freeze: longer), in the
+        contest's time (a removed interval in the freeze does not lengthen it)."""
         end = self.info.end_s
         if self.freeze_s is None or end is None:
             return self.info.freeze_duration_s
-        return end - self.freeze_s
+        return self.info.contest_time_s(end) - self.info.contest_time_s(self.freeze_s)
 
     def thaw_due(self, now: float) -> bool:
         return (
@@ -93,7 +94,7 @@ class Phase:
             return format_time(t) if t is not None and now >= t else None
 
         frozen = at(self.freeze_s)
-        return {
+        state: dict[str, Any] = {
             "started": at(self.info.start_s),
             "frozen": frozen,
             "ended": at(self.info.end_s),
@@ -101,6 +102,16 @@ class Phase:
             "finalized": at(self.finalized_at),
             "end_of_updates": at(self.end_of_updates_s),  # unless an admin un-finalizes (to rejudge)
         }
+        if self.info.removed:  # the spec's optional array: only when an admin removed some (issue 43)
+            state["removed_intervals"] = [
+                {
+                    "start": format_time(begin),
+                    "end": format_time(end),
+                    "contest_time": format_reltime(self.info.contest_time_s(begin)),
+                }
+                for begin, end in self.info.removed
+            ]
+        return state
 
     def finalize_refusal(self, now: float, unjudged: int) -> str | None:
         """Why the contest cannot be finalized now (one line), or None."""

@@ -113,7 +113,7 @@ def _asked(server: Server, sight: Sight, group_id: str | None) -> _Asked:
     # thaw, so that none made for one audience is served to another (staff's live board during the freeze
     # is not the public's after the thaw, even when their keys would otherwise be equal)
     phase = sight.phase.frozen_from(sight.now)
-    key = (view.frozen_from, phase, info.start_s, info.end_s, group_id, view.show_problems, hidden)
+    key = (view.frozen_from, phase, info.start_s, info.end_s, info.removed, group_id, view.show_problems, hidden)
     return _Asked(contest, main_contest(base), view.frozen_from, view.show_problems, key)
 
 

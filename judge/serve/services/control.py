@@ -10,10 +10,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from judge.serve.model.errors import Refused
-from judge.serve.model.schedule import SCHEDULE_KEYS, ScheduleError, parse_change
+from judge.serve.model.schedule import SCHEDULE_KEYS, ScheduleError, parse_change, parse_removed
 from judge.serve.model.times import TimeError, format_time, parse_time
 from judge.serve.model.viewer import Viewer
-from judge.serve.services import access
+from judge.serve.services import access, clarifications, moderation
 from judge.serve.services.events import publish_if_changed
 from judge.serve.services.people import audit
 from judge.serve.storage import Writer
@@ -94,6 +94,31 @@ def reschedule(server: Server, viewer: Viewer, body: dict[str, Any], now: float)
     except ScheduleError as exc:
         raise Refused(exc.status, exc.message) from None
     return publish_contest(server, now, Audit(viewer, "contest.change", {k: v for k, v in body.items() if k != "id"}))
+
+
+def set_removed_intervals(server: Server, viewer: Viewer, body: Callable[[], Any], now: float) -> dict[str, Any]:
+    """An admin's removed intervals (the state's ``removed_intervals``, issue 43; ours: the spec has no call
+    for it): the whole list, as ``PUT .../removed-intervals`` gives it. The contest's end and freeze move,
+    the contest times of what was made since the first changed interval are published again (submissions,
+    judgements, runs, clarifications), then the state. Returns the state object."""
+    access.admin(viewer, "remove intervals from the contest's time")
+    try:
+        removed = parse_removed(body(), server.contest.info)
+    except ScheduleError as exc:
+        raise Refused(exc.status, exc.message) from None
+
+    def publish(w: Writer, when: float, since: float | None) -> None:
+        if since is not None:
+            moderation.republish_changed(w, server, since, when)
+            clarifications.republish_since(w, server, since, when)
+        shown = [{"start": format_time(a), "end": format_time(b)} for a, b in removed]
+        audit(w, viewer, when, "contest.removed_intervals", {"removed_intervals": shown})
+
+    try:
+        server.timeline.set_removed(removed, publish)
+    except ScheduleError as exc:
+        raise Refused(exc.status, exc.message) from None
+    return server.timeline.state_json(now)
 
 
 def freeze_now(server: Server, viewer: Viewer, now: float) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from typing import Any
 from judge.serve.model.apijson import contest_json
 from judge.serve.model.contest import ContestInfo
 from judge.serve.model.phase import Phase
-from judge.serve.model.schedule import Schedule, ScheduleChange, apply
+from judge.serve.model.schedule import Schedule, ScheduleChange, ScheduleError, apply, removed_refusal
 from judge.serve.model.times import Clock
 from judge.serve.services.events import EventBus, dump, publish_if_changed
 from judge.serve.storage import Reader, Storage, Writer
@@ -148,6 +148,34 @@ class Timeline:
                 if before.freeze_s is not None and now >= before.freeze_s:
                     w.set_meta("freeze_time", repr(before.freeze_s))
                 self._phase = stored_phase(self.info, w)
+            self._last = ""
+        self.tick()
+        return self._phase
+
+    def set_removed(self, removed: tuple[tuple[float, float], ...], publish: OnChange) -> Phase:
+        """Set the removed intervals (an admin's; the state's ``removed_intervals``), an override of the
+        schedule kept in ``meta``: the contest's end and (unless the board is frozen already: it stays
+        frozen from the same moment) its freeze move with them. ``publish`` adds, in the same transaction,
+        what the change brings; its third argument is the earliest time whose contest time changed. Raises
+        model/schedule.ScheduleError (403, ``removed_refusal``)."""
+        with self._lock:
+            now = self._clock.now()
+            before = self._phase
+            refusal = removed_refusal(before, removed, now)
+            if refusal is not None:
+                raise ScheduleError(403, refusal)
+            changed = set(before.info.removed) ^ set(removed)
+            with self._storage.write() as w:
+                schedule = replace(Schedule.loads(w.get_meta("schedule")), removed=removed)
+                w.set_meta("schedule", schedule.dumps())
+                if before.freeze_s is not None and now >= before.freeze_s:
+                    w.set_meta("freeze_time", repr(before.freeze_s))
+                self._phase = stored_phase(self.info, w)
+                try:
+                    publish(w, now, min(begin for begin, _ in changed) if changed else None)
+                except BaseException:
+                    self._phase = before
+                    raise
             self._last = ""
         self.tick()
         return self._phase
