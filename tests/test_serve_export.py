@@ -1,4 +1,4 @@
-"""The contest package archive round-trips: a pass-fail contest run to the end and finalized, exported by
+"""The contest package archive round-trips: a pass-fail contest run to the end, finalized and thawed, exported by
 `judge contest export DIR OUT` (and the admin download), holds every file the spec's contest package lists
 (accounts without passwords, each submission's files), and `judge serve --replay` serves from it the same
 scoreboard, awards and judgements as the live server did, read-only and as the public sees them."""
@@ -20,7 +20,7 @@ from test_serve_passfail import MarkedJudge, source
 from judge.commands.cli import main
 from judge.serve.http.replay import create_replay_app
 from judge.serve.model.contest import load_contest
-from judge.serve.model.times import parse_time
+from judge.serve.model.times import format_time, parse_time
 from judge.serve.services.replay import ReplayError, load_replay
 
 START = "2020-01-01T10:00:00Z"  # in the past: the export (the real clock) sees the contest ended
@@ -47,9 +47,9 @@ FILES = {
 }
 
 
-def run_contest(root: Path, *, finalize: bool) -> dict[str, object]:
-    """Submissions, a question and an answer to it alone, an announcement; the end; finalize. Returns
-    what the live server answers the public then."""
+def run_contest(root: Path, *, finalize: bool, thaw: bool = True) -> dict[str, object]:
+    """Submissions, a question and an answer to it alone, an announcement; the end; finalize, then the thaw
+    (the ICPC's order). Returns what the live server answers the public then."""
     clock = FakeClock(T0)
     judge = MarkedJudge({p.id: p.problem for p in load_contest(root, FIXTURES).problems})
     server = make_server(root, clock, judge)
@@ -75,6 +75,9 @@ def run_contest(root: Path, *, finalize: bool) -> dict[str, object]:
         clock.t = T0 + 301 * 60
         if finalize:
             assert api.request("POST", f"{C}/finalize", "admin").status_code == 200
+        if thaw:
+            body = {"id": "test", "scoreboard_thaw_time": format_time(clock.now())}
+            assert api.request("PATCH", C, "admin", json=body).status_code == 200
         download = login(server, "admin").get("/admin/contest-package.zip")  # the admin page's download
         with zipfile.ZipFile(io.BytesIO(download.content)) as zf:
             assert FILES <= set(zf.namelist())
@@ -144,8 +147,20 @@ def test_only_a_finalized_contest_is_replayed(contest: Path, tmp_path: Path) -> 
     run_contest(contest, finalize=False)
     out = tmp_path / "archive.zip"
     assert main(["contest", "export", str(contest), str(out), "--problems", str(FIXTURES)]) == 0
-    with pytest.raises(ReplayError, match="not finalized"):
+    with pytest.raises(ReplayError, match="not finalized and thawed"):
         load_replay(out)
     assert main(["serve", "--replay", str(out)]) == 2
     assert main(["serve", "--replay", str(tmp_path / "nothing.zip")]) == 2
     assert main(["contest", "export", str(tmp_path), str(tmp_path / "x.zip")]) == 2  # not a contest package
+
+
+def test_a_contest_finalized_but_still_frozen_is_not_replayed(tmp_path: Path) -> None:
+    """Issue 43: the finalize keeps the freeze (the ceremony comes before the thaw); the archive's board is
+    then the staff's, not yet the public's."""
+    contest = write_contest(tmp_path / "c", start=START, scoreboard_type="pass-fail")
+    state = run_contest(contest, finalize=True, thaw=False)["state"]
+    assert isinstance(state, dict) and state["finalized"] and not state["thawed"] and not state["end_of_updates"]
+    out = tmp_path / "archive.zip"
+    assert main(["contest", "export", str(contest), str(out), "--problems", str(FIXTURES)]) == 0
+    with pytest.raises(ReplayError, match="not finalized and thawed"):
+        load_replay(out)

@@ -478,7 +478,8 @@ def cmd_contest_export(args: argparse.Namespace) -> int:
     try:
         admin = Viewer(Role.ADMIN, account_id="judge-contest-export")
         data = contest_package(server, server.sight(admin, server.clock.now()))
-        finals = "final" if server.timeline.phase.finalized_at is not None else "not finalized: `--replay` needs that"
+        phase = server.timeline.phase
+        finals = "final" if phase.end_of_updates_s is not None else "not finalized and thawed: `--replay` needs both"
     finally:
         server.close()
     if out.suffix == ".zip":

@@ -16,7 +16,9 @@ table, and tests/test_serve_visibility.py states and checks them).
 - An event (a row of the event feed) carries the audience decided here when it was published
   (``*_audience``); ``sees_event`` reads it. At the thaw the frozen judgements are published again, for all.
 - Groups marked hidden (and their boards): staff only; their teams are on no main board, nor in an award.
-- Awards: as the board the viewer sees (frozen for public and teams during the freeze); an admin's edited
+- Awards: as the board the viewer sees (frozen for public and teams during the freeze); the awards page and
+  the medals on the board only once the final results are public (the contest over, the board thawed or
+  never frozen: ``shows_final_results``); an admin's edited
   award as the admin left it, for everyone. The awards on the feed are final ones (at finalize) and the
   admins' edits after that, for everyone.
 - Clarifications: a team sees its own questions, what the jury sent to it (or to a group of its) and what
@@ -153,6 +155,14 @@ def board_view(s: Sight) -> BoardView:
         frozen_from=None if s.staff else s.phase.frozen_from(s.now),
         show_problems=s.staff or s.phase.started(s.now),
     )
+
+
+def shows_final_results(s: Sight) -> bool:
+    """The awards page and the medals on the board (issue 43): the final results, for everyone once the
+    contest has ended and the board is not frozen for the public (thawed, or never frozen); before that
+    nobody gets them there (staff see the awards page, marked as theirs only). The awards endpoint is
+    another matter: it gives the awards of the board the viewer sees, at any time."""
+    return s.phase.results_public(s.now)
 
 
 def sees_group(s: Sight, hidden: bool) -> bool:

@@ -20,6 +20,7 @@ from judge.serve.http.web import Page, PageSpec, Redirect
 from judge.serve.model.apijson import judgement_id
 from judge.serve.model.errors import Refused
 from judge.serve.model.times import format_time
+from judge.serve.model.viewer import Role
 from judge.serve.services import archive, control, finalize, moderation, results, submissions
 from judge.serve.services.results import JudgementDetail
 from judge.serve.services.submissions import SubmissionView
@@ -44,13 +45,18 @@ def _matches(v: SubmissionView, chosen: dict[str, str]) -> bool:
 
 def _freeze_context(page: Page) -> dict[str, Any]:
     phase, info = page.sight.phase, page.server.contest.info
+
+    def at(t: float | None) -> str | None:
+        return None if t is None else format_time(t)
+
     return {
-        "freeze_at": None if phase.freeze_s is None else format_time(phase.freeze_s),
+        "freeze_at": at(phase.freeze_s),
         "can_freeze": phase.freeze_refusal(page.now) is None,
-        "end_at": None if info.end_s is None else format_time(info.end_s),
-        "thawed_at": None if phase.thawed_at is None else format_time(phase.thawed_at),
-        "thaw_at": None if phase.thaw_s is None else format_time(phase.thaw_s),
-        "finalized_at": None if phase.finalized_at is None else format_time(phase.finalized_at),
+        "end_at": at(info.end_s),
+        "thawed_at": at(phase.thawed_at),
+        "thaw_at": at(phase.thaw_s),
+        "finalized_at": at(phase.finalized_at),
+        "end_of_updates": at(phase.end_of_updates_s),
         "ended": phase.end_s is not None and page.now >= phase.end_s,
     }
 
@@ -160,14 +166,50 @@ def rejudge_problem(page: Page) -> Response:
     raise Redirect("/admin?" + urlencode({"message": message}))
 
 
+def _confirmed(page: Page, what: str) -> None:
+    """A finalize or a thaw is done only from its confirmation page (its form's ``confirm``; issue 43): any
+    other form (an old page, a stray click) is sent there, and nothing happens. Judges: 403."""
+    if page.viewer.role is not Role.ADMIN:
+        raise Refused(403, f"only admins {what} (judges see the state)")
+    if page.form.get("confirm") != "yes":
+        raise Redirect(f"/admin/{what}?" + urlencode({"message": notices.CONFIRM}))
+
+
+def confirm_page(page: Page) -> Response:
+    """What a finalize or a thaw does, and the button that does it (admins): ``/admin/finalize``, ``/admin/thaw``."""
+    page.need_staff()
+    what = page.params["_path"].rsplit("/", 1)[-1]
+    if page.viewer.role is not Role.ADMIN:
+        raise Refused(403, f"only admins {what} (judges see the state on /admin)")
+    phase, info = page.sight.phase, page.server.contest.info
+    context = _freeze_context(page)
+    if what == "finalize":
+        refusal = finalize.refusal(page.server, page.now)
+    else:
+        refusal = control.thaw_refusal(page.server)
+    return page.render(
+        "serve/admin_confirm.html",
+        what=what,
+        action=f"/admin/{what}",
+        refusal=refusal,
+        at_end=info.end_s is not None and page.now < info.end_s,
+        board_frozen=phase.board_frozen(page.now),
+        message=notices.shown(page.query.get("message")),
+        **context,
+    )
+
+
 def thaw(page: Page) -> Response:
     """The API's thaw (PATCH scoreboard_thaw_time) at now, or at the contest's end if that is later."""
     page.need_staff()
+    _confirmed(page, "thaw")
     info = page.server.contest.info
     at = max(page.now, info.end_s or page.now)
     body = {"id": info.id, "scoreboard_thaw_time": format_time(at)}
     control.patch_contest(page.server, page.viewer, lambda: body, page.now)
     message = notices.THAWED if at <= page.now else notices.notice(notices.THAWS_AT, time=format_time(at))
+    if at <= page.now and page.server.timeline.phase.end_of_updates_s is not None:
+        message = notices.THAWED_FINAL
     raise Redirect("/admin?" + urlencode({"message": message}))
 
 
@@ -187,6 +229,7 @@ def freeze(page: Page) -> Response:
 def finalize_results(page: Page) -> Response:
     """Finalize the results (admins): refused, with the reason shown, before the end or while anything waits."""
     page.need_staff()
+    _confirmed(page, "finalize")
     try:
         finalize.finalize(page.server, page.viewer)
     except Refused as exc:
@@ -194,7 +237,8 @@ def finalize_results(page: Page) -> Response:
             raise
         message = notices.notice(notices.NOT_FINALIZED, reason=exc.message)
         raise Redirect("/admin?" + urlencode({"message": message})) from None
-    raise Redirect("/admin?" + urlencode({"message": notices.FINALIZED}))
+    frozen = page.server.timeline.phase.board_frozen(page.server.clock.now())
+    raise Redirect("/admin?" + urlencode({"message": notices.FINALIZED_FROZEN if frozen else notices.FINALIZED}))
 
 
 def unfinalize_results(page: Page) -> Response:
@@ -227,8 +271,10 @@ ADMIN_PAGES: tuple[PageSpec, ...] = (
     PageSpec("GET", "/admin/submissions/{id}", submission_detail),
     PageSpec("POST", "/admin/submissions/{id}/rejudge", rejudge_submission),
     PageSpec("POST", "/admin/problems/{id}/rejudge", rejudge_problem),
+    PageSpec("GET", "/admin/thaw", confirm_page),
     PageSpec("POST", "/admin/thaw", thaw),
     PageSpec("POST", "/admin/freeze", freeze),
+    PageSpec("GET", "/admin/finalize", confirm_page),
     PageSpec("POST", "/admin/finalize", finalize_results),
     PageSpec("POST", "/admin/unfinalize", unfinalize_results),
     PageSpec("GET", "/admin/results.json", download_results),

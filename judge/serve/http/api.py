@@ -324,6 +324,12 @@ def patch_language(ctx: Ctx) -> Response:
     return JSONResponse(control.set_time_factor(ctx.server, ctx.viewer, ctx.param("id"), ctx.json, ctx.now))
 
 
+def put_removed_intervals(ctx: Ctx) -> Any:
+    """Ours (issue 43): the state's ``removed_intervals``, the whole array, admins only; the state object."""
+    ctx.contest()
+    return control.set_removed_intervals(ctx.server, ctx.viewer, ctx.json, ctx.now)
+
+
 def rejudge_submission(ctx: Ctx) -> Response:
     ctx.contest()
     what = ctx.param("id")
@@ -406,6 +412,7 @@ ROUTES: tuple[RouteSpec, ...] = (
     RouteSpec("GET", "/api/contests", get_contests),
     RouteSpec("GET", C, get_contest),
     RouteSpec("PATCH", C, patch_contest),
+    RouteSpec("PUT", f"{C}/removed-intervals", put_removed_intervals),
     RouteSpec("GET", f"{C}/access", get_access),
     RouteSpec("GET", f"{C}/state", document(documents.state)),
     RouteSpec("GET", f"{C}/account", get_account),

@@ -26,6 +26,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from judge.judging.jobs import MAX_FOLDER_FILES
 from judge.serve.http.admin_pages import ADMIN_PAGES
 from judge.serve.http.api import ROUTES, RouteSpec
+from judge.serve.http.awards_page import AWARDS_PAGES
 from judge.serve.http.clar_pages import CLAR_PAGES
 from judge.serve.http.context import Ctx
 from judge.serve.http.forms import MULTIPART, parse_form, read_body
@@ -213,6 +214,7 @@ def create_app(
     env = environment()
     pages = (*PAGES, *ADMIN_PAGES, *CLAR_PAGES, *RESOLVER_PAGES, *LIVE_PAGES, *PEOPLE_PAGES, *PRINT_PAGES)
     pages += (*FUZZ_PAGES, *PREVIEW_PAGES)  # live fuzzing's and the rejudge preview's (issue 33)
+    pages += AWARDS_PAGES  # the final awards (issue 43)
     lane = Lane(change_threads)
     routes = [Route(spec.path, _endpoint(server, spec, lane), methods=[spec.method]) for spec in ROUTES] + [
         Route(spec.path, page_endpoint(server, env, spec, lane.run), methods=[spec.method]) for spec in pages

@@ -15,8 +15,7 @@ if TYPE_CHECKING:
 
 
 def _contest_time(page: Page, t: float) -> str:
-    start = page.server.contest.info.start_s
-    return format_reltime(t - (start if start is not None else t)).split(".")[0]
+    return format_reltime(page.server.contest.info.contest_time_s(t)).split(".")[0]
 
 
 def _team_name(page: Page, team_id: str) -> str:

@@ -4,7 +4,7 @@ open. Each line carries its ``token`` (its place in this viewer's stream); a cli
 ``?since_token=<token>`` gets every event after it. A token this viewer was not given is a 400, as the spec
 says; ``since_id`` (the name
 older drafts and `check-api.sh` use) is read the same way. ``?stream=false`` (as DOMjudge) sends the
-events so far and ends. A finalized contest's feed ends after its last event (``end_of_updates``).
+events so far and ends. A finished contest's feed ends after its last event (``end_of_updates``).
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ async def event_feed(ctx: Ctx) -> StreamingResponse:
                     last_sent = last_read
                 if out or more:
                     continue
-            if not stream or server.stopping.is_set() or server.timeline.phase.finalized_at is not None:
+            if not stream or server.stopping.is_set() or server.timeline.phase.end_of_updates_s is not None:
                 return  # the feed ends with end_of_updates (the last event of a finalized contest)
             if time.monotonic() - last_sent >= KEEPALIVE_S:
                 yield "\n"

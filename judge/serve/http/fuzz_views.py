@@ -49,8 +49,7 @@ def shown_bytes(data: bytes | None) -> dict[str, Any] | None:
 
 
 def _contest_time(page: Page, t: float) -> str:
-    start = page.server.contest.info.start_s
-    return format_reltime(t - (start if start is not None else t)).split(".")[0]
+    return format_reltime(page.server.contest.info.contest_time_s(t)).split(".")[0]
 
 
 def counterexample_row(page: Page, c: Counterexample, team_id: str | None) -> dict[str, Any]:

@@ -37,6 +37,12 @@ def _times_context(page: Page, message: str | None) -> dict[str, Any]:
         "freeze_duration": format_reltime(phase.freeze_duration_s()),
         "can_move_start": not phase.started(page.now),
         "factors": [(lang.id, lang.name, info.time_factor(lang.id)) for lang in page.server.languages.values()],
+        "removed": [
+            {"start": format_time(a), "end": format_time(b), "contest_time": format_reltime(info.contest_time_s(a))}
+            for a, b in info.removed
+        ],
+        "can_remove": phase.running(page.now),
+        "end_at": None if info.end_s is None else format_time(info.end_s),
     }
 
 
@@ -95,6 +101,34 @@ def change_times(page: Page) -> Response:
         context = {**_times_context(page, None), "error": exc.message}
         return page.render("serve/admin_contest.html", status=exc.status, **context)
     raise Redirect("/admin/contest?" + urlencode({"message": message}))
+
+
+def change_removed(page: Page) -> Response:
+    """Add a removed interval (an outage, once it is over) or take one back: the API's PUT of the whole
+    list, through the same service; refused: the page again, with why."""
+    page.need_staff()
+    if page.viewer.role is not Role.ADMIN:
+        raise Refused(403, "only admins remove intervals from the contest's time")
+    current = [{"start": format_time(a), "end": format_time(b)} for a, b in page.server.contest.info.removed]
+    action, index = page.form.get("action"), page.form.get("index", "")
+    try:
+        if action == "add":
+            added = {key: page.form.get(key, "").strip() for key in ("start", "end")}
+            for key, text in added.items():
+                parse_time(text, f"the interval's {key}")  # one line for a bad time, before anything else
+            current.append(added)
+        elif action == "delete" and index.isdigit() and int(index) < len(current):
+            del current[int(index)]
+        else:
+            raise Refused(400, "unknown action or interval")
+        control.set_removed_intervals(page.server, page.viewer, lambda: current, page.now)
+    except (Refused, TimeError) as exc:
+        status, message = (exc.status, exc.message) if isinstance(exc, Refused) else (400, str(exc))
+        if status in (401, 403) and page.viewer.role is not Role.ADMIN:
+            raise
+        context = {**_times_context(page, None), "error": message}
+        return page.render("serve/admin_contest.html", status=status, **context)
+    raise Redirect("/admin/contest?" + urlencode({"message": notices.RESCHEDULED}))
 
 
 def ignore_submission(page: Page) -> Response:
@@ -185,4 +219,5 @@ LIVE_PAGES: tuple[PageSpec, ...] = (
     PageSpec("GET", "/status", status, on_loop=status),
     PageSpec("GET", "/admin/contest", contest_times),
     PageSpec("POST", "/admin/contest", change_times),
+    PageSpec("POST", "/admin/contest/removed", change_removed),
 )

@@ -18,6 +18,9 @@ THAWED = "the scoreboard is thawed"
 THAWS_AT = "the scoreboard thaws at {time}"
 NOT_FROZEN = "not frozen: {reason}"  # the reason is one of phase.freeze_refusal's, below
 FINALIZED = "the results are final"
+FINALIZED_FROZEN = "the results are final; the scoreboard stays frozen: run the resolver, then thaw it"
+THAWED_FINAL = "the scoreboard is thawed: the final results and the awards are public, the event feed has ended"
+CONFIRM = "not done: confirm it on this page"
 UNFINALIZED = "the results are no longer final: rejudge, then finalize again"
 NOT_FINALIZED = "not finalized: {reason}"  # the reason is one of phase.finalize_refusal's, below
 RESCHEDULED = "the contest's times are changed"
@@ -68,6 +71,9 @@ TEMPLATES = (
     "not frozen: the scoreboard was thawed at {time}",
     "not frozen: the scoreboard is frozen since {time}",
     FINALIZED,
+    FINALIZED_FROZEN,
+    THAWED_FINAL,
+    CONFIRM,
     UNFINALIZED,
     "not finalized: the contest has not ended yet (it ends at {time})",
     "not finalized: the contest has not ended yet",

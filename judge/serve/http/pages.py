@@ -36,8 +36,8 @@ from judge.serve.model.errors import Refused
 from judge.serve.model.records import SubmissionRecord
 from judge.serve.model.upload import SubmissionFiles, SubmissionRequest
 from judge.serve.model.viewer import Role
+from judge.serve.services import awards, config, documents, results, sessions, submissions
 from judge.serve.services import board as boards
-from judge.serve.services import config, documents, results, sessions, submissions
 from judge.serve.services.accounts import AuthError
 from judge.serve.services.statements import problem_doc
 from judge.serve.visibility import Detail
@@ -331,7 +331,7 @@ def _organizations(contest: Contest) -> dict[str, Mapping[str, Any]]:
     return {o["id"]: o for o in contest.organizations}
 
 
-def _score_rows(page: Page, board: dict[str, Any]) -> list[dict[str, Any]]:
+def _score_rows(page: Page, board: dict[str, Any], medals: Mapping[str, str]) -> list[dict[str, Any]]:
     contest = page.server.contest
     max_by_id = {p.id: p.problem.secret.max_score for p in contest.problems}
     orgs = _organizations(contest)
@@ -346,6 +346,7 @@ def _score_rows(page: Page, board: dict[str, Any]) -> list[dict[str, Any]]:
             {
                 "rank": r["rank"],
                 **_team_cells(contest, orgs, r["team_id"]),
+                "medal": medals.get(r["team_id"]),
                 "score": r["score"]["score"],
                 "cells": cells,
             }
@@ -353,13 +354,14 @@ def _score_rows(page: Page, board: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
-def _passfail_rows(page: Page, st: Standings, shown: bool) -> list[dict[str, Any]]:
+def _passfail_rows(page: Page, st: Standings, shown: bool, medals: Mapping[str, str]) -> list[dict[str, Any]]:
     contest = page.server.contest
     penalty, orgs = contest.info.penalty_s, _organizations(contest)
     return [
         {
             **row_totals(row),
             **_team_cells(contest, orgs, row.team_id),
+            "medal": medals.get(row.team_id),
             "cells": [cell_view(c, penalty) for c in row.cells] if shown else [],
         }
         for row in st.rows
@@ -372,7 +374,10 @@ def board_view(page: Page) -> dict[str, Any]:
     group = page.query.get("group") or None  # the group filter: that group's board (the API's ?group_id=)
     board, ranked = boards.ranked(page.server, page.sight, group)
     shown = visibility.board_view(page.sight).show_problems
-    table = ranked.derived(("table.html", shown), lambda: Markup(_board_table(page, board, ranked, shown)))
+    final = visibility.shows_final_results(page.sight)  # the medals, on the final board only
+    table = page.server.boards.item(
+        ranked, ("table.html", shown, final), lambda: Markup(_board_table(page, board, ranked, shown, final))
+    )
     return _board_context(page, board, table, group)
 
 
@@ -382,9 +387,13 @@ def _board_context(page: Page, board: dict[str, Any], table: Markup, group: str 
     return {"board": board, "board_table": table, "staff_live": live, "groups": groups, "group": group}
 
 
-def _board_table(page: Page, board: dict[str, Any], ranked: boards.Ranked, shown: bool) -> str:
+def _board_table(page: Page, board: dict[str, Any], ranked: boards.Ranked, shown: bool, final: bool) -> str:
     standings = ranked.standings
-    rows = _passfail_rows(page, standings, shown) if standings is not None else _score_rows(page, board)
+    medals = awards.medals(page.server, standings) if final else {}
+    if standings is not None:
+        rows = _passfail_rows(page, standings, shown, medals)
+    else:
+        rows = _score_rows(page, board, medals)
     return page.env.get_template("serve/_board_table.html").render(
         problems=_problem_heads(page, shown),
         rows=rows,
@@ -407,8 +416,8 @@ def scoreboard_made(page: Page) -> Response | None:
         return None
     group = page.query.get("group") or None
     found = boards.made(page.server, page.sight, group)
-    kind = ("table.html", visibility.board_view(page.sight).show_problems)
-    table = None if found is None else found.board.ready(kind)
+    kind = ("table.html", visibility.board_view(page.sight).show_problems, visibility.shows_final_results(page.sight))
+    table = None if found is None else page.server.boards.ready(found.board, kind)
     if found is None or table is None:
         return None
     response = _board_page(page, _board_context(page, found.doc, table[0], group))

@@ -23,10 +23,9 @@ def submission_row(page: Page, v: SubmissionView) -> dict[str, Any]:
     verdict = shown_verdict(page.sight, j) if j is not None else None
     cp = server.contest.problem(s.problem_id)
     team = server.contest.team(s.team_id)
-    start = info.start_s if info.start_s is not None else s.time_s
     return {
         "id": str(s.id),
-        "contest_time": format_reltime(s.time_s - start).split(".")[0],
+        "contest_time": format_reltime(info.contest_time_s(s.time_s)).split(".")[0],
         "problem": cp.label if cp else s.problem_id,
         "problem_id": s.problem_id,
         "problem_name": cp.name if cp else s.problem_id,

@@ -184,7 +184,7 @@ def account_json(a: AccountSpec) -> dict[str, Any]:
 
 
 def _contest_time(t: float, info: ContestInfo) -> str:
-    return format_reltime(t - (info.start_s if info.start_s is not None else t))
+    return format_reltime(info.contest_time_s(t))
 
 
 def submission_json(sub: SubmissionRecord, info: ContestInfo) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from judge.serve.model.records import AwardEdit
 from judge.serve.model.viewer import Viewer
 from judge.serve.services import access, board
 from judge.serve.services.events import publish, sync_collection
+from judge.serve.services.people import audit
 from judge.serve.storage import Reader, Writer
 from judge.serve.visibility import Sight, board_view
 
@@ -48,6 +49,42 @@ def current(server: Server, sight: Sight) -> list[Award]:
     mine = computed(server.contest, ranked.standings) if board_view(sight).show_problems else []
     with server.storage.read() as r:
         return merged(mine, _edits(r.award_edits()))
+
+
+MEDALS = {"gold-medal": "gold", "silver-medal": "silver", "bronze-medal": "bronze"}
+
+
+def medals(server: Server, standings: Standings | None) -> dict[str, str]:
+    """Each medal holder's colour on the board whose standings these are (the awards as served: the
+    computed ones with the admins' edits; a team in two medal awards gets the better)."""
+    with server.storage.read() as r:
+        served = merged(computed(server.contest, standings), _edits(r.award_edits()))
+    out: dict[str, str] = {}
+    for award_id in reversed(MEDALS):
+        for a in served:
+            if a.id == award_id:
+                out.update(dict.fromkeys(a.team_ids or (), MEDALS[award_id]))
+    return out
+
+
+def ordered(awards_served: Sequence[Award], contest: Contest) -> list[Award]:
+    """The awards in the order a ceremony gives them: the winner, the medals, the group winners, the first
+    to solve each problem (in the problems' order), then the admins' own."""
+    labels = [p.id for p in contest.problems]
+
+    def place(a: Award) -> tuple[int, int, str]:
+        if a.id == "winner":
+            return (0, 0, "")
+        if a.id in MEDALS:
+            return (1, list(MEDALS).index(a.id), "")
+        if a.id.startswith("group-winner-"):
+            return (2, 0, a.citation)
+        if a.id.startswith("first-to-solve-"):
+            pid = a.id.removeprefix("first-to-solve-")
+            return (3, labels.index(pid) if pid in labels else len(labels), "")
+        return (4, 0, a.id)
+
+    return sorted(awards_served, key=place)
 
 
 def final(r: Reader, contest: Contest) -> list[Award]:
@@ -115,6 +152,8 @@ def edit(
         new = _apply(server.contest, method, award_id, obj, known)
         w.put_award_edit(new)
         publish(w, "awards", new.id, None if new.removed else _award(new).json(), now=now)
+        action = {"POST": "award.create", "PUT": "award.replace", "PATCH": "award.change"}.get(method, "award.delete")
+        audit(w, viewer, now, action, {"id": new.id, "citation": new.citation, "team_ids": list(new.team_ids or ())})
     server.bus.notify()
     return None if new.removed else _award(new).json()
 

@@ -132,6 +132,15 @@ def send(server: Server, viewer: Viewer, request: ClarificationRequest, now: flo
     return _view(server.sight(viewer, now), c, replied)
 
 
+def republish_since(w: Writer, server: Server, since_s: float, now: float) -> None:
+    """Publish again, in every version, the clarifications sent since ``since_s`` (their contest_time
+    changed: a removed interval, services/control.py)."""
+    found = [c for c in w.clarifications() if c.time_s >= since_s]
+    replied = _with_replied(w, found)
+    for c in found:
+        _publish(w, server, c, replied.get(c.reply_to_id) if c.reply_to_id is not None else None, now)
+
+
 def _publish(
     w: Writer, server: Server, c: ClarificationRecord, replied: ClarificationRecord | None, now: float
 ) -> None:

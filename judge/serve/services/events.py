@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import bisect
 import json
+import math
 import threading
 import time
 from collections import OrderedDict, defaultdict
@@ -23,6 +24,7 @@ from judge.serve.visibility import EVERYBODY, EVERYONE, Reach, Sight, reach, see
 WAKE_BATCH = 50  # a release wakes this many waiting feeds per turn of the event loop (EventBus)
 RECHECK_S = 5.0  # the copy in memory is read anew at least this often while feeds or boards are asked for:
 # a change committed by another process (or without a notify) is found this way
+FIRSTS_KEPT = 256  # EventLog.first_after: per event type, the first event of each of the last this many reads
 
 
 def dump(data: Any) -> str:
@@ -207,6 +209,9 @@ class EventLog:
         # a copy of it, replaced whole after each refresh: read without the lock, which a refresh holds
         # through its storage read (the board on the event loop reads it: services/board.made)
         self._newest_read: dict[str, int] = {}
+        # per type, (id, time) of the first event of it in each batch read (the last FIRSTS_KEPT), and whether
+        # older ones were dropped: EventLog.first_after; replaced whole, read without the lock as _newest_read
+        self._firsts: dict[str, tuple[tuple[tuple[int, float], ...], bool]] = {}
         self._stretches: OrderedDict[tuple[int, int, int], Stretch] = OrderedDict()  # the last few made
         self.refreshed_at = 0.0  # time.monotonic() of the last refresh
 
@@ -221,6 +226,7 @@ class EventLog:
                     self._ids += [e.id for e in batch]
                     self._events += batch
                     self._newest.update((e.type, e.id) for e in batch)
+                    self._firsts = _firsts(self._firsts, batch)  # before _newest_read: a reader of both
                     self._newest_read = dict(self._newest)
                     last = batch[-1].id
             if len(self._ids) > self._keep:
@@ -259,6 +265,23 @@ class EventLog:
         newest = self._newest_read  # no lock: a refresh replaces it whole (never waits on a storage read)
         return tuple(newest.get(k, 0) for k in kinds)
 
+    def first_after(self, kinds: Sequence[str], after: Sequence[int]) -> float | None:
+        """The time of the oldest event of ``kinds`` newer than ``after`` (per kind, an id ``newest`` gave),
+        or None when there is none or it is not known (no longer kept). Lock-free, as ``newest``: a change
+        to the board (services/board.py) is behind the newest since then (docs/serve.md, --board-interval).
+        The event's time is its publisher's clock reading, before its commit: never later than the feed got it."""
+        firsts = self._firsts
+        found: float | None = None
+        for kind, known in zip(kinds, after, strict=True):
+            kept, dropped = firsts.get(kind, ((), False))
+            i = bisect.bisect_right(kept, (known, math.inf))
+            if i == len(kept):
+                continue  # nothing newer of this kind
+            if i == 0 and dropped:
+                return None  # the first newer one may be older than what is kept
+            found = kept[i][1] if found is None else min(found, kept[i][1])
+        return found
+
     def stretch(self, after: int, limit: int) -> Stretch | None:
         """The events after ``after`` (at most ``limit``) grouped by whom they reach, made once for every
         feed that asks for the same ones; None when they are not all in memory."""
@@ -281,6 +304,23 @@ class EventLog:
                 return self._events[i : i + limit]
         with self._storage.read() as r:
             return r.events(after, limit)
+
+
+def _firsts(
+    firsts: dict[str, tuple[tuple[tuple[int, float], ...], bool]], batch: Sequence[EventRecord]
+) -> dict[str, tuple[tuple[tuple[int, float], ...], bool]]:
+    """``firsts`` with the first event of each type in ``batch`` added (EventLog.first_after): a type's
+    newest event is always a batch's last of it (``newest`` changes per batch), so the next one is the first
+    of a later batch."""
+    out = dict(firsts)
+    seen: set[str] = set()
+    for e in batch:
+        if e.type not in seen:
+            seen.add(e.type)
+            kept, dropped = out.get(e.type, ((), False))
+            kept = (*kept, (e.id, e.time_s))
+            out[e.type] = (kept[-FIRSTS_KEPT:], dropped or len(kept) > FIRSTS_KEPT)
+    return out
 
 
 class EventBus:

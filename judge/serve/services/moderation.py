@@ -14,7 +14,7 @@ from judge.serve.model.errors import Refused
 from judge.serve.model.records import Audience, ReviewRecord, SubmissionRecord
 from judge.serve.model.viewer import Viewer
 from judge.serve.services import access
-from judge.serve.services.events import publish
+from judge.serve.services.events import dump, publish
 from judge.serve.services.people import audit
 from judge.serve.storage import Writer
 from judge.serve.visibility import judgement_audience, run_audience, submission_audience
@@ -23,6 +23,20 @@ if TYPE_CHECKING:
     from judge.serve.services.server import Server
 
 Published = tuple[str, str, dict[str, Any], Audience]  # type, id, object, audience
+
+
+def republish_changed(w: Writer, server: Server, since_s: float, now: float) -> None:
+    """Publish again the submissions, judgements and runs made or begun since ``since_s`` whose object
+    changed (their contest times: a removed interval, services/control.py), each to the audience it has now
+    (a judgement hidden by the freeze stays hidden)."""
+    started = {j.submission_id for j in w.judgements() if j.start_s >= since_s}
+    for sub in w.submissions():
+        if sub.time_s < since_s and sub.id not in started:
+            continue
+        for kind, obj_id, obj, audience in _objects(w, server, sub, now):
+            last = w.last_event(kind, obj_id)
+            if last is not None and last.data != dump(obj):
+                publish(w, kind, obj_id, obj, now=now, audience=audience)
 
 
 def _objects(w: Writer, server: Server, sub: SubmissionRecord, now: float) -> list[Published]:

@@ -1,14 +1,15 @@
 """A finished contest again, read-only, from its contest package archive (`judge contest export`, or the
 admin download): `judge serve --replay ARCHIVE` serves what the public may see of it, as the live server
-served it after the finalize.
+served it after the finalize and the thaw.
 
 The archive is the staff's view (every account, every run, every clarification, every file); a replay
 shows the public's: the contest, its state, judgement types, languages, problems, groups, organizations,
 teams, submissions (not their files), judgements, the clarifications sent to everyone (without
 ``reply_to_id``: the public does not see questions), awards and the scoreboard; not accounts, runs, files,
 nor a team's own questions and answers. The event feed is the archive's, narrowed the same way and
-numbered anew (a token is the line's place in this stream). Only a finalized contest is replayed (before
-that, the staff's board is not the public's: the freeze). Nothing is written.
+numbered anew (a token is the line's place in this stream). Only a contest finalized and thawed
+(``end_of_updates``) is replayed (before that, the staff's board is not the public's: the freeze). Nothing
+is written.
 """
 
 from __future__ import annotations
@@ -97,8 +98,10 @@ def load_replay(path: Path) -> Replay:
     """Read the archive at ``path``. Raises ReplayError (one line)."""
     files = _members(path)
     docs = {kind: _read(files, f"{kind}.json") for kind in PUBLIC}
-    if not isinstance(docs["state"], dict) or not docs["state"].get("finalized"):
-        raise ReplayError(f"{path}: the contest was not finalized when exported (finalize it, then export again)")
+    if not isinstance(docs["state"], dict) or not docs["state"].get("end_of_updates"):
+        raise ReplayError(
+            f"{path}: the contest was not finalized and thawed when exported (do both, then export again)"
+        )
     if not isinstance(docs["contest"], dict) or not isinstance(docs["contest"].get("id"), str):
         raise ReplayError(f"{path}: contest.json has no id")
     clars = docs["clarifications"] if isinstance(docs["clarifications"], list) else []

@@ -34,8 +34,10 @@ from judge.serve.services.accounts import (
     rehashed,
     sync_accounts,
 )
-from judge.serve.services.board import BoardCache
+from judge.serve.services.board import first_change
+from judge.serve.services.boardcache import BoardCache
 from judge.serve.services.events import EventBus, EventLog, publish_if_changed, sync_collection
+from judge.serve.services.finalize import publish_if_final
 from judge.serve.services.judging import JobQueue, JudgeFn, JudgingSetup, republish_judgements
 from judge.serve.services.people import LiveRoster, publish_people, stored_roster
 from judge.serve.services.pool import JudgingPool
@@ -218,12 +220,14 @@ def _publish_problems(server: Server, w: Writer, now: float) -> None:
 
 
 def _on_phase_change(server: Server) -> Callable[[Writer, float, float | None], None]:
-    """What a phase change reveals: the problems at the start, the frozen judgements at the thaw."""
+    """What a phase change reveals: the problems at the start, the frozen judgements at the thaw (and then,
+    when the results were finalized before it, the final awards: services/finalize.py)."""
 
     def on_change(w: Writer, now: float, thawed_from: float | None) -> None:
         _publish_problems(server, w, now)
         if thawed_from is not None:
             republish_judgements(w, server.timeline.phase, thawed_from, now)
+            publish_if_final(w, server, now)
 
     return on_change
 
@@ -305,7 +309,7 @@ def open_server(
         cluster=options.cluster_workers,
         idle=[previews] if fuzz is None else [previews, fuzz],  # rejudge previews first, then live fuzzing (idle.py)
     )
-    boards = BoardCache(interval_s=options.board_interval_s, clock=clock.now)
+    boards = BoardCache(interval_s=options.board_interval_s, clock=clock.now, since=first_change(bus))
     typeset = None if options.read_only else options.typeset
     statements = Statements(cache_dir(contest.root), typeset, options.log)
     server = Server(

@@ -17,6 +17,7 @@ from judge.serve.model.viewer import Role, Viewer
 from judge.serve.services import access
 from judge.serve.services.events import publish
 from judge.serve.services.finalize import refuse_if_final
+from judge.serve.services.people import audit
 from judge.serve.storage import Reader, Writer
 from judge.serve.visibility import (
     FileAccess,
@@ -129,6 +130,7 @@ def rejudge_submission(
         if not subs:
             raise Refused(404, f"no submission {what!r}")
         queued = _queue(w, subs, now)
+        audit(w, viewer, now, "submission.rejudge", {"id": str(subs[0].id), "queued": bool(queued)})
     server.pool.wake()
     return queued
 
@@ -141,6 +143,7 @@ def rejudge_problem(server: Server, viewer: Viewer, problem_id: str, now: float)
     refuse_if_final(server)
     with server.storage.write() as w:
         queued = _queue(w, w.submissions(problem_id=problem_id), now)
+        audit(w, viewer, now, "problem.rejudge", {"id": problem_id, "rejudged": queued})
     server.pool.wake()
     return queued
 

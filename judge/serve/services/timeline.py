@@ -20,7 +20,7 @@ from judge.serve.model import language_factors
 from judge.serve.model.apijson import contest_json
 from judge.serve.model.contest import ContestInfo
 from judge.serve.model.phase import Phase
-from judge.serve.model.schedule import Schedule, ScheduleChange, apply
+from judge.serve.model.schedule import Schedule, ScheduleChange, ScheduleError, apply, removed_refusal
 from judge.serve.model.times import Clock
 from judge.serve.services.events import EventBus, dump, publish_if_changed
 from judge.serve.storage import Reader, Storage, Writer
@@ -104,9 +104,13 @@ class Timeline:
                 if thaw_due:
                     w.set_meta("thawed_at", repr(after.thawed_at))
                 self._phase = after
+                state = after.state_json(now)
                 try:
-                    publish_if_changed(w, "state", None, after.state_json(now), now=now)
+                    if state["end_of_updates"] is None:
+                        publish_if_changed(w, "state", None, state, now=now)
                     self._on_change(w, now, before.freeze_s if thaw_due else None)
+                    if state["end_of_updates"] is not None:  # the spec: the feed's last event
+                        publish_if_changed(w, "state", None, state, now=now)
                 except BaseException:
                     self._phase = before
                     raise
@@ -169,20 +173,57 @@ class Timeline:
                     raise
         self._bus.notify()
 
-    def set_thaw(self, thaw_s: float) -> None:
-        """Schedule the thaw (an admin's PATCH); ``tick`` carries it out when the time comes."""
+    def set_removed(self, removed: tuple[tuple[float, float], ...], publish: OnChange) -> Phase:
+        """Set the removed intervals (an admin's; the state's ``removed_intervals``), an override of the
+        schedule kept in ``meta``: the contest's end and (unless the board is frozen already: it stays
+        frozen from the same moment) its freeze move with them. ``publish`` adds, in the same transaction,
+        what the change brings; its third argument is the earliest time whose contest time changed. Raises
+        model/schedule.ScheduleError (403, ``removed_refusal``)."""
         with self._lock:
+            now = self._clock.now()
+            before = self._phase
+            refusal = removed_refusal(before, removed, now)
+            if refusal is not None:
+                raise ScheduleError(403, refusal)
+            changed = set(before.info.removed) ^ set(removed)
+            with self._storage.write() as w:
+                schedule = replace(Schedule.loads(w.get_meta("schedule")), removed=removed)
+                w.set_meta("schedule", schedule.dumps())
+                if before.freeze_s is not None and now >= before.freeze_s:
+                    w.set_meta("freeze_time", repr(before.freeze_s))
+                self._phase = stored_phase(self.info, w)
+                try:
+                    publish(w, now, min(begin for begin, _ in changed) if changed else None)
+                except BaseException:
+                    self._phase = before
+                    raise
+            self._last = ""
+        self.tick()
+        return self._phase
+
+    def set_thaw(self, thaw_s: float, publish: OnChange) -> None:
+        """Schedule the thaw (an admin's PATCH); ``tick`` carries it out when the time comes (now, if it is
+        due). ``publish`` adds, in the same transaction, what the change brings (the contest object with its
+        ``scoreboard_thaw_time``, the audit line), before the thaw's own events (the state, last)."""
+        with self._lock:
+            before = self._phase
             with self._storage.write() as w:
                 w.set_meta("thaw_time", repr(thaw_s))
-            self._phase = replace(self._phase, thaw_s=thaw_s)
+                self._phase = replace(before, thaw_s=thaw_s)
+                try:
+                    publish(w, self._clock.now(), None)
+                except BaseException:
+                    self._phase = before
+                    raise
             self._last = ""
         self.tick()
 
     def finalize(self, unjudged: Callable[[Reader], int], publish: OnChange) -> float:
-        """Finalize the results now (an admin's action): the board thaws if it is frozen, ``publish`` adds
-        what the end brings (the final awards) in the same transaction, then the state with ``finalized``
-        and ``end_of_updates``. ``unjudged`` counts what is still to judge. Raises ValueError (one line,
-        ``Phase.finalize_refusal``)."""
+        """Finalize the results now (an admin's action). The board stays as it is (frozen until the thaw: the
+        ICPC's order, the resolver's ceremony in between); ``publish`` adds, in the same transaction, what the
+        finalize brings (the audit line; the final awards when the board is thawed already), then the state
+        with ``finalized`` (and ``end_of_updates`` when the board is not frozen). ``unjudged`` counts what is
+        still to judge. Raises ValueError (one line, ``Phase.finalize_refusal``)."""
         with self._lock:
             now = self._clock.now()
             before = self._phase
@@ -191,15 +232,9 @@ class Timeline:
                 if refusal is not None:
                     raise ValueError(refusal)
                 after = replace(before, finalized_at=now)
-                thaw = before.freeze_s is not None and before.thawed_at is None
-                if thaw:
-                    after = replace(after, thawed_at=now, thaw_s=now)
-                    w.set_meta("thawed_at", repr(now))
-                    w.set_meta("thaw_time", repr(now))
                 w.set_meta("finalized_at", repr(now))
                 self._phase = after
                 try:
-                    self._on_change(w, now, before.freeze_s if thaw else None)
                     publish(w, now, None)
                     publish_if_changed(w, "state", None, after.state_json(now), now=now)
                 except BaseException:
@@ -209,14 +244,16 @@ class Timeline:
         self._bus.notify()
         return now
 
-    def unfinalize(self) -> None:
+    def unfinalize(self, publish: OnChange) -> None:
         """Take the finalize back (an admin's action, before a rejudge): ``finalized`` and
-        ``end_of_updates`` are null again. Raises ValueError when the contest is not finalized."""
+        ``end_of_updates`` are null again; ``publish`` adds the audit line. Raises ValueError when the
+        contest is not finalized."""
         with self._lock:
             if self._phase.finalized_at is None:
                 raise ValueError("the contest is not finalized")
             with self._storage.write() as w:
                 w.set_meta("finalized_at", "")
+                publish(w, self._clock.now(), None)
             self._phase = replace(self._phase, finalized_at=None)
             self._last = ""
         self.tick()
