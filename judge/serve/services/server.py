@@ -41,7 +41,7 @@ from judge.serve.services.judging import JobQueue, JudgeFn, JudgingSetup, republ
 from judge.serve.services.people import LiveRoster, publish_people, stored_roster
 from judge.serve.services.pool import JudgingPool
 from judge.serve.services.previews import PreviewQueue
-from judge.serve.services.printing import Printer
+from judge.serve.services.printing import Printer, PrintQueue
 from judge.serve.services.timeline import Timeline
 from judge.serve.services.versions import NO_TOOLS, CurrentPackages, VersionTools, restore
 from judge.serve.storage import DB_NAME, Storage, Writer, open_storage
@@ -67,6 +67,7 @@ class Server:
     log: Callable[[str], None]
     roster: LiveRoster = field(default_factory=LiveRoster)  # the teams and accounts in force (people.py)
     printer: Printer = send_to_printer  # how a print-out reaches contest.yaml's print_command (printing.py)
+    print_queue: PrintQueue = field(default_factory=PrintQueue)  # sends the queued print-outs (printing.py)
     boards: BoardCache = field(default_factory=BoardCache)
     session_cache: sessions.SessionCache = field(default_factory=sessions.SessionCache)  # the pages' sessions found
     stopping: threading.Event = field(default_factory=threading.Event)
@@ -106,8 +107,9 @@ class Server:
         return Sight(viewer, self.timeline.phase, now)
 
     def start(self) -> None:
-        """The background parts: the judging pool and the clock that publishes phase changes."""
+        """The background parts: the judging pool, the print queue and the clock that publishes phase changes."""
         self.pool.start()
+        self.print_queue.start(self)
         ticker = threading.Thread(target=self._tick_loop, name="contest-clock", daemon=True)
         self._threads.append(ticker)
         ticker.start()
@@ -124,6 +126,7 @@ class Server:
         self.bus.wake()  # waiting feeds see it and end
         for ticker in self._threads:
             ticker.join()
+        self.print_queue.stop()
         self.pool.stop()
 
     def changed_packages(self) -> list[str]:
