@@ -26,6 +26,8 @@ UNIGNORED = "submission {id} counts again"
 JUDGING_CHANGED = "the judging is changed"
 REVIEWED = "the review of submission {id} is saved"
 PRINTED = "print-out {n} queued"
+ANNOUNCED = "clarification sent"
+ANSWERED = "answer sent"
 REJUDGED = "rejudge of {what} {id}: {n} submission(s) queued"
 REJUDGED_NONE = "rejudge of {what} {id}: 0 submission(s) queued (already being judged)"
 TEMPLATES = (
@@ -38,6 +40,8 @@ TEMPLATES = (
     JUDGING_CHANGED,
     REVIEWED,
     PRINTED,
+    ANNOUNCED,
+    ANSWERED,
     "not frozen: the contest is not running: there is nothing to freeze",
     "not frozen: the scoreboard was thawed at {time}",
     "not frozen: the scoreboard is frozen since {time}",
