@@ -267,8 +267,11 @@ def page_endpoint(
             if refusal is not None:
                 raise Refused(403, refusal)
             if spec.method == "POST":
-                if spec.form_limit != "small":
-                    page.viewer = await run_in_threadpool(sessions.viewer_of, server, page.cookie, page.now)
+                if spec.form_limit != "small":  # who asks, from memory when the session is kept there
+                    known = sessions.known_viewer(server, page.cookie, page.now)
+                    if known is None:
+                        known = await run_in_threadpool(sessions.viewer_of, server, page.cookie, page.now)
+                    page.viewer = known
                     _admits_form(spec, page.viewer)
                 page.form, page.files = await _read_form(request, limit, seconds)
                 unread = False
