@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from serve_fixtures import FIXTURES, T0, Api, FakeClock, feed, make_server, write_contest
+from serve_fixtures import FIXTURES, T0, Api, FakeClock, db, feed, make_server, write_contest
 from spec_shapes import AWARDS, errors
 from test_serve_pages import client, csrf_of, login
 from test_serve_passfail import MarkedJudge, at, source, submit
@@ -91,6 +91,43 @@ def test_awards_follow_the_board_frozen_for_the_public_and_edits_are_kept(server
     assert live["winner"] == ["team3"] == live["gold-medal"] and live["silver-medal"] == ["team1"]
     assert live["group-winner-north"] == ["team3"] and live["award-1"] == ["team2"]
     assert api.get(f"{C}/awards/group-winner-north", "admin").json()["citation"] == "Northern champions"
+
+
+def test_an_edit_during_the_freeze_publishes_nothing_the_frozen_board_hides(server: Server, clock: FakeClock) -> None:
+    """Issue 43: ``PATCH awards/gold-medal {"citation": ...}`` took the award's teams from the live board and
+    published them to everyone (the API and the public feed) during the freeze."""
+    api = Api.of(server)
+    submit(api, server, clock, 10, "team1", "sum", "AC")
+    submit(api, server, clock, 245, "team3", "sum", "AC")  # the freeze (4:00): Mu solves both
+    submit(api, server, clock, 246, "team3", "divisor", "AC")
+    at(clock, 250)
+    frozen = awards(api, None)
+    assert frozen["gold-medal"] == ["team1"] and awards(api, "admin")["gold-medal"] == ["team3"]
+    public_feed = feed(api)
+
+    for award in ("gold-medal", "winner", "silver-medal", "group-winner-north"):
+        r = api.request("PATCH", f"{C}/awards/{award}", "admin", json={"citation": "Renamed"})
+        assert r.status_code == 409 and "team_ids" in r.json()["message"], r.text
+    assert awards(api, None) == frozen == awards(api, "team2")
+    assert feed(api) == public_feed  # nothing published
+    assert all(e["type"] != "awards" for e in feed(api, "admin"))
+    assert db(server).execute("SELECT count(*) FROM award_edits").fetchone()[0] == 0
+
+    # what the public sees already may be renamed; teams an admin gives are published as given
+    r = api.request("PATCH", f"{C}/awards/first-to-solve-sum", "admin", json={"citation": "Fastest on A"})
+    assert r.status_code == 200 and r.json()["team_ids"] == ["team1"], r.text
+    r = api.request("PATCH", f"{C}/awards/gold-medal", "admin", json={"citation": "Gold", "team_ids": ["team1"]})
+    assert r.status_code == 200, r.text
+    published = {e["id"]: e["data"]["team_ids"] for e in feed(api) if e["type"] == "awards"}
+    assert published == {"first-to-solve-sum": ["team1"], "gold-medal": ["team1"]}
+    assert "team3" not in json.dumps(api.get(f"{C}/awards").json())
+
+    # after the thaw the live board is everyone's: the citation alone may change again
+    at(clock, 301)
+    assert api.request("PATCH", C, "admin", json={"id": "test", "scoreboard_thaw_time": format_time(clock.now())})
+    assert api.get(f"{C}/state").json()["thawed"] is not None
+    r = api.request("PATCH", f"{C}/awards/winner", "admin", json={"citation": "Champions"})
+    assert r.status_code == 200 and r.json()["team_ids"] == ["team3"], r.text
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import stat
 import zipfile
 from pathlib import Path
 
@@ -111,6 +112,12 @@ def test_export_holds_every_file_and_replays_the_same(contest: Path, tmp_path: P
     folder = tmp_path / "unpacked"
     assert main(["contest", "export", str(contest), str(folder), "--problems", str(FIXTURES)]) == 0
     assert FILES <= {p.name for p in folder.iterdir()}
+    # every team's code is in it: owner-only (issue 43: the archive was 0644, the folder's files too)
+    assert stat.S_IMODE(out.stat().st_mode) == 0o600
+    modes = {p.relative_to(folder).as_posix(): stat.S_IMODE(p.stat().st_mode) for p in [folder, *folder.rglob("*")]}
+    assert modes["submissions/1/files.zip"] == 0o600 and modes["submissions/1"] == 0o700
+    assert {m for m in modes.values()} == {0o600, 0o700}, modes
+    assert all(m == 0o700 for k, m in modes.items() if (folder / k).is_dir())
 
     for archive in (out, folder):
         api = Api(create_replay_app(load_replay(archive)))

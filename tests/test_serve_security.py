@@ -370,11 +370,13 @@ def test_a_page_shows_only_the_servers_own_messages(server: Server) -> None:
         assert api.submit("team1").status_code == 201
         admin, team = log_in(api, "admin"), log_in(api, "team1")
         for text in ("the contest is cancelled: go home", "the scoreboard is frozen <b>now</b>", "x" * 300):
-            for path in ("/admin", "/admin/submissions/1"):
+            for path in ("/admin", "/admin/submissions/1", "/admin/clarifications"):  # the last: issue 43
                 page = admin.get(f"{path}?message={quote(text)}").text
                 assert 'id="message"' not in page and "go home" not in page, (path, text)
         page = admin.get(f"/admin?message={quote('rejudge of problem sum: 2 submission(s) queued')}").text
         assert 'id="message"' in page  # one of the server's own
+        for own in ("clarification sent", "answer sent"):  # what the clarification forms redirect with
+            assert f'id="message">{own}<' in admin.get(f"/admin/clarifications?message={quote(own)}").text
         assert 'id="submitted"' not in team.get("/submissions?submitted=999").text
         assert 'id="submitted"' not in team.get("/submissions?submitted=please%20call%20us").text
         assert "Submission 1 received" in team.get("/submissions?submitted=1").text

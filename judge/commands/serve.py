@@ -21,7 +21,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, replace
 from functools import partial
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import IO, NoReturn
 
 import judge
@@ -209,6 +209,21 @@ def fuzz_environment(env: Environment) -> Environment:
     return replace(env, runner=runner.with_niceness(max(FUZZ_NICENESS, runner.config.niceness)))
 
 
+def _private_hypothesis_home(root: Path) -> None:
+    """Hypothesis keeps files of its own under its home directory, by default ``.hypothesis`` in the working
+    folder, readable by everyone: the constants it collects from the modules it runs, the package's
+    ``fuzz.py`` among them (issue 43). Live fuzzing's go to ``CONTEST_DIR/fuzz-home``, owner-only (a
+    process-wide setting of Hypothesis': made here, at the edge, once)."""
+    from hypothesis.configuration import set_hypothesis_home_dir
+
+    from judge.serve.services.fuzz_jobs import HOME_DIR
+
+    home = root / HOME_DIR
+    home.mkdir(mode=0o700, exist_ok=True)
+    os.chmod(home, 0o700)
+    set_hypothesis_home_dir(home)
+
+
 def _live_fuzz(args: argparse.Namespace, info: ContestInfo) -> bool:
     """Whether to fuzz live: --fuzz / --no-fuzz, else contest.yaml's ``fuzz``; the budget's options checked."""
     if args.fuzz_examples < 1:
@@ -364,6 +379,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         problems = {p.id: p.problem for p in contest.problems}
         judging = _judging(args, spec, env, _Setup(problems, languages, limits, stack, fuzz))
         options = replace(judging.options, typeset=_typesetter())
+        if judging.options.fuzz is not None:
+            _private_hypothesis_home(contest.root)
         try:
             server = open_server(contest, languages, judging.judge_fn, options)
         except (ContestError, StorageError) as exc:
@@ -483,10 +500,30 @@ def cmd_contest_export(args: argparse.Namespace) -> int:
     finally:
         server.close()
     if out.suffix == ".zip":
-        out.write_bytes(data)
+        _write_private(out, data)
     else:
-        out.mkdir(parents=True, exist_ok=True)
-        with zipfile.ZipFile(io.BytesIO(data)) as zf:
-            zf.extractall(out)
-    print(f"wrote the contest package archive {out} (results {finals})")
+        _unpack_private(data, out)
+    print(f"wrote the contest package archive {out} (results {finals}; owner-only: it holds every team's code)")
     return EXIT_OK
+
+
+def _write_private(path: Path, data: bytes) -> None:
+    """``data`` in ``path``, 0600 from its creation (an existing file is made 0600 before it is written)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+    with os.fdopen(fd, "wb") as f:
+        os.fchmod(f.fileno(), 0o600)
+        f.write(data)
+
+
+def _unpack_private(data: bytes, out: Path) -> None:
+    """The archive (ours) unpacked into ``out`` (new or empty): folders 0700 and files 0600 from their
+    creation, so that no moment leaves a team's code readable by others (issue 43)."""
+    out.mkdir(mode=0o700, parents=True, exist_ok=True)
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        for info in zf.infolist():
+            parts = PurePosixPath(info.filename).parts
+            folders = parts if info.is_dir() else parts[:-1]
+            for n in range(1, len(folders) + 1):  # each 0700 (mkdir's ``parents`` would make them 0755)
+                out.joinpath(*folders[:n]).mkdir(mode=0o700, exist_ok=True)
+            if not info.is_dir():
+                _write_private(out.joinpath(*parts), zf.read(info))

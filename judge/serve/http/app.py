@@ -29,7 +29,7 @@ from judge.serve.http.api import ROUTES, RouteSpec
 from judge.serve.http.awards_page import AWARDS_PAGES
 from judge.serve.http.clar_pages import CLAR_PAGES
 from judge.serve.http.context import Ctx
-from judge.serve.http.forms import MULTIPART, parse_form, read_body
+from judge.serve.http.forms import CLOSE, DEADLINES, MULTIPART, BodyDeadlines, parse_form, read_body
 from judge.serve.http.fuzz_pages import FUZZ_PAGES
 from judge.serve.http.live_pages import LIVE_PAGES
 from judge.serve.http.origin import cross_site, media_type, unsupported_body
@@ -41,6 +41,7 @@ from judge.serve.http.resolver_page import RESOLVER_PAGES
 from judge.serve.http.web import environment, html_error, page_endpoint
 from judge.serve.model.errors import Refused
 from judge.serve.model.viewer import PUBLIC, Viewer
+from judge.serve.services import access
 from judge.serve.services.access import REALM
 from judge.serve.services.accounts import AuthError
 from judge.serve.services.previews import PACKAGE_LIMIT
@@ -84,9 +85,21 @@ class Lane:
         return await anyio.to_thread.run_sync(fn, *args, limiter=limiter)
 
 
-def _endpoint(server: Server, spec: RouteSpec, lane: Lane) -> Any:
+def admits_body(spec: RouteSpec, viewer: Viewer) -> None:
+    """Before a body larger than the ordinary one (``SMALL_BODY``) is read: whether this viewer may send it
+    at all (issue 43: 24 anonymous uploads of 64 MiB each were held in memory before they were refused).
+    A route with a larger body takes it from accounts only, a package from admins only; the others are
+    refused (401, 403) with nothing read. Every handler of those routes refuses them anyway."""
+    if spec.body_limit != "small":
+        access.authenticated(viewer, "send this")
+    if spec.body_limit == "package":
+        access.admin(viewer, "upload packages")
+
+
+def _endpoint(server: Server, spec: RouteSpec, lane: Lane, deadlines: BodyDeadlines) -> Any:
     limit = _submission_body_limit(server) if spec.body_limit == "submission" else SMALL_BODY
     limit = PACKAGE_BODY if spec.body_limit == "package" else limit
+    seconds = deadlines.package_seconds if spec.body_limit == "package" else deadlines.seconds
     has_body = spec.method in ("POST", "PUT", "PATCH")  # a body of one of spec.bodies' types, or none
 
     def admit(authorization: str | None, address: str) -> Viewer:
@@ -104,6 +117,7 @@ def _endpoint(server: Server, spec: RouteSpec, lane: Lane) -> Any:
         authorization = request.headers.get("authorization")
         params, query = dict(request.path_params), dict(request.query_params)
         content_type = request.headers.get("content-type")
+        unread = has_body  # a refusal before the body was read closes the connection: the rest is not read
         try:
             refusal = cross_site(
                 spec.method, request.headers.get("origin"), request.url.scheme, request.headers.get("host")
@@ -121,7 +135,10 @@ def _endpoint(server: Server, spec: RouteSpec, lane: Lane) -> Any:
                     result = await run_in_threadpool(answer, authorization, address, params, query)
             else:
                 viewer = await (lane.run if has_body else run_in_threadpool)(admit, authorization, address)
-                body = await read_body(request, limit) if has_body else b""
+                if has_body:
+                    admits_body(spec, viewer)
+                body = await read_body(request, limit, seconds) if has_body else b""
+                unread = False
                 kind = (media_type(content_type) or spec.bodies[0]) if has_body else None
                 form = None
                 if kind == MULTIPART:  # one of spec.bodies (else the 415 above)
@@ -130,12 +147,12 @@ def _endpoint(server: Server, spec: RouteSpec, lane: Lane) -> Any:
                 ctx = Ctx(server, viewer, params, query, body, server.clock.now(), kind, form)
                 result = await spec.handler(ctx) if spec.stream else await lane.run(spec.handler, ctx)
         except Refused as exc:
-            return error(exc.status, exc.message, exc.headers)
+            return error(exc.status, exc.message, {**exc.headers, **(CLOSE if unread else {})})
         except AuthError as exc:
             headers = {"WWW-Authenticate": REALM} if exc.status == 401 else {}
             if exc.retry_after_s is not None:
                 headers["Retry-After"] = str(max(1, int(exc.retry_after_s + 0.999)))
-            return error(exc.status, exc.message, headers)
+            return error(exc.status, exc.message, {**headers, **(CLOSE if unread else {})})
         if isinstance(result, Response):
             return result
         return JSONResponse(result)
@@ -189,13 +206,19 @@ class Cors:
 
 
 def create_app(
-    server: Server, *, background: bool = False, request_threads: int | None = None, change_threads: int = 2
+    server: Server,
+    *,
+    background: bool = False,
+    request_threads: int | None = None,
+    change_threads: int = 2,
+    deadlines: BodyDeadlines = DEADLINES,
 ) -> Starlette:
     """The app for ``server``. ``background``: start the judging pool and the contest clock with the app
     (the lifespan; `judge serve`), and stop them (letting running judgements finish) when it stops.
     ``request_threads``: at most this many requests at once in worker threads (`judge serve
     --request-threads`; None: anyio's 40), the rest wait their turn on the event loop. ``change_threads``:
-    the requests with a body (submissions, logins, forms) have that many threads of their own (Lane)."""
+    the requests with a body (submissions, logins, forms) have that many threads of their own (Lane).
+    ``deadlines``: how long a request body may take to arrive (forms.BodyDeadlines)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -216,8 +239,9 @@ def create_app(
     pages += (*FUZZ_PAGES, *PREVIEW_PAGES)  # live fuzzing's and the rejudge preview's (issue 33)
     pages += AWARDS_PAGES  # the final awards (issue 43)
     lane = Lane(change_threads)
-    routes = [Route(spec.path, _endpoint(server, spec, lane), methods=[spec.method]) for spec in ROUTES] + [
-        Route(spec.path, page_endpoint(server, env, spec, lane.run), methods=[spec.method]) for spec in pages
+    routes = [Route(spec.path, _endpoint(server, spec, lane, deadlines), methods=[spec.method]) for spec in ROUTES]
+    routes += [
+        Route(spec.path, page_endpoint(server, env, spec, lane.run, deadlines), methods=[spec.method]) for spec in pages
     ]
     app = Starlette(
         routes=routes,

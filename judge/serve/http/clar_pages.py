@@ -17,6 +17,7 @@ from urllib.parse import urlencode
 
 from starlette.responses import Response
 
+from judge.serve.http import notices
 from judge.serve.http.clar_views import item
 from judge.serve.http.web import CLAR_NOTICE, Page, PageSpec, Redirect
 from judge.serve.model.clarification import ClarificationRequest
@@ -112,7 +113,8 @@ def jury_page(page: Page) -> Response:
     fragment = page.query.get("fragment")
     if fragment in ("waiting", "all"):
         return page.render(f"serve/_admin_clar_{fragment}.html", **_jury_items(page))
-    return _announce_form(page, message=page.query.get("message"), error=None, status=200, chosen={})
+    message = notices.shown(page.query.get("message"))  # only the server's own (issue 43)
+    return _announce_form(page, message=message, error=None, status=200, chosen={})
 
 
 def _announce_form(
@@ -153,7 +155,7 @@ def announce(page: Page) -> Response:
         clarifications.send(page.server, page.viewer, request, page.now)
     except Refused as exc:
         return _announce_form(page, message=None, error=exc.message, status=exc.status, chosen=chosen)
-    raise Redirect("/admin/clarifications?" + urlencode({"message": "sent"}))
+    raise Redirect("/admin/clarifications?" + urlencode({"message": notices.ANNOUNCED}))
 
 
 def _thread_context(page: Page, public_id: str) -> dict[str, Any]:
@@ -191,7 +193,7 @@ def answer(page: Page) -> Response:
         clarifications.send(page.server, page.viewer, request, page.now)
     except Refused as exc:
         return page.render("serve/admin_clarification.html", status=exc.status, error=exc.message, text=text, **context)
-    raise Redirect("/admin/clarifications?" + urlencode({"message": "answer sent"}))
+    raise Redirect("/admin/clarifications?" + urlencode({"message": notices.ANSWERED}))
 
 
 CLAR_PAGES: Sequence[PageSpec] = (

@@ -5,6 +5,11 @@ open. Each line carries its ``token`` (its place in this viewer's stream); a cli
 says; ``since_id`` (the name
 older drafts and `check-api.sh` use) is read the same way. ``?stream=false`` (as DOMjudge) sends the
 events so far and ends. A finished contest's feed ends after its last event (``end_of_updates``).
+
+A feed opened with an account's credentials ends when that account's access changes (its password changed
+or reset, the account disabled, removed, or given another role or team: ``Authenticator.access_of``),
+before it sends anything published afterwards: the credentials it was opened with no longer hold, so a
+client that reconnects with them gets the 401 (docs/security.md, "Logins and sessions").
 """
 
 from __future__ import annotations
@@ -28,17 +33,26 @@ async def event_feed(ctx: Ctx) -> StreamingResponse:
     server = ctx.server
     token = ctx.query.get("since_token", ctx.query.get("since_id"))
     viewer = ctx.viewer
+    account = viewer.account_id
+    granted = None if account is None else server.auth.access_of(account)
     after = await run_in_threadpool(feed.start_after, server, viewer, token)
     stream = ctx.query.get("stream", "true").lower() not in ("false", "0", "no")
 
     def read(cursor: Cursor) -> tuple[list[str], Cursor, bool]:
         return feed.next_lines(server, viewer, cursor, BATCH)
 
+    def revoked() -> bool:
+        """The account's access changed since the feed started (a change is in force before the events
+        published after it are read: people.py reloads the logins before it wakes the feeds)."""
+        return account is not None and server.auth.access_of(account) != granted
+
     async def lines() -> AsyncIterator[str]:
         nonlocal after
         last_sent = last_read = time.monotonic()
         seen = -1
         while True:
+            if revoked():
+                return
             generation = server.bus.generation
             if generation != seen or time.monotonic() - last_read >= RECHECK_S:
                 if generation == seen and feed.stale(server, RECHECK_S):
@@ -48,6 +62,8 @@ async def event_feed(ctx: Ctx) -> StreamingResponse:
                 memory = feed.in_memory(server, after)
                 out, after, more = read(after) if memory else await run_in_threadpool(read, after)
                 last_read = time.monotonic()
+                if revoked():
+                    return  # what was read may hold an event published after the change: not sent
                 if more:
                     seen = -1  # more to read right away
                 if out:

@@ -41,7 +41,9 @@ ACCOUNT_ENABLED = "account {id} is enabled"
 PASSWORD_RESET = "account {id} has a new password"
 IMPORTED = "the file is imported"
 REVIEWED = "the review of submission {id} is saved"
-PRINTED = "print-out {n} sent"
+PRINTED = "print-out {n} queued"
+ANNOUNCED = "clarification sent"
+ANSWERED = "answer sent"
 REJUDGED = "rejudge of {what} {id}: {n} submission(s) queued"
 REJUDGED_NONE = "rejudge of {what} {id}: 0 submission(s) queued (already being judged)"
 TEMPLATES = (
@@ -67,6 +69,8 @@ TEMPLATES = (
     IMPORTED,
     REVIEWED,
     PRINTED,
+    ANNOUNCED,
+    ANSWERED,
     "not frozen: the contest is not running: there is nothing to freeze",
     "not frozen: the scoreboard was thawed at {time}",
     "not frozen: the scoreboard is frozen since {time}",

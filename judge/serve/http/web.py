@@ -27,7 +27,7 @@ from judge import __version__
 from judge.scoreboard.render import TEMPLATES as BOARD_TEMPLATES
 from judge.serve.http import confirm
 from judge.serve.http.clar_views import notice_context
-from judge.serve.http.forms import MULTIPART, FormFile, parse_form, read_body
+from judge.serve.http.forms import CLOSE, DEADLINES, MULTIPART, BodyDeadlines, FormFile, parse_form, read_body
 from judge.serve.http.fuzz_views import notice_context as fuzz_notice_context
 from judge.serve.http.origin import cross_site, media_type
 from judge.serve.http.sessions import COOKIE, cookie_header, csrf, csrf_ok
@@ -253,9 +253,19 @@ def _form_limit(server: Server, kind: str) -> int:
     return max(p.code_limit_kib for p in server.contest.problems) * 1024 * 4 + FORM_SLACK
 
 
-async def _read_form(request: Request, limit: int) -> tuple[dict[str, str], dict[str, FormFile]]:
+def _admits_form(spec: PageSpec, viewer: Viewer) -> None:
+    """Before a form larger than the ordinary one (``FORM_SLACK``) is read: whether this viewer may send it
+    at all (issue 43): a submission's or a print-out's form from those logged in, a package from admins;
+    the others are sent to the login (or refused) with nothing read."""
+    if viewer.role is Role.PUBLIC:
+        raise Redirect("/login")
+    if spec.form_limit == "package" and viewer.role is not Role.ADMIN:
+        raise Refused(403, "only admins may upload packages")
+
+
+async def _read_form(request: Request, limit: int, seconds: float) -> tuple[dict[str, str], dict[str, FormFile]]:
     """A page's form (urlencoded, or multipart with at most two files)."""
-    body = await read_body(request, limit)
+    body = await read_body(request, limit, seconds)
     kind = media_type(request.headers.get("content-type"))
     if kind == MULTIPART:
         form = await parse_form(request.headers, body, max_files=2, max_fields=30, limit=limit)
@@ -314,10 +324,16 @@ def _on_loop(server: Server, answer: Callable[[Page], Response | None], page: Pa
 
 
 def page_endpoint(
-    server: Server, env: Environment, spec: PageSpec, changes: Callable[..., Awaitable[Any]] = run_in_threadpool
+    server: Server,
+    env: Environment,
+    spec: PageSpec,
+    changes: Callable[..., Awaitable[Any]] = run_in_threadpool,
+    deadlines: BodyDeadlines = DEADLINES,
 ) -> Any:
-    """``spec``'s endpoint; ``changes`` runs a POST's work in a thread (http/app.py's Lane: threads of its own)."""
+    """``spec``'s endpoint; ``changes`` runs a POST's work in a thread (http/app.py's Lane: threads of its own);
+    a form must arrive within ``deadlines``."""
     limit = _form_limit(server, spec.form_limit)
+    seconds = deadlines.package_seconds if spec.form_limit == "package" else deadlines.seconds
 
     def ticked(page: Page) -> Response:
         """The page, for the session's viewer, after the contest clock's tick (one trip to a worker thread)."""
@@ -349,6 +365,7 @@ def page_endpoint(
             set_cookie=cookie if fresh else None,
             if_none_match=request.headers.get("if-none-match"),
         )
+        unread = spec.method == "POST"  # an answer before the form was read closes the connection
         try:
             refusal = cross_site(
                 spec.method, request.headers.get("origin"), request.url.scheme, request.headers.get("host")
@@ -356,7 +373,14 @@ def page_endpoint(
             if refusal is not None:
                 raise Refused(403, refusal)
             if spec.method == "POST":
-                page.form, page.files = await _read_form(request, limit)
+                if spec.form_limit != "small":  # who asks, from memory when the session is kept there
+                    known = sessions.known_viewer(server, page.cookie, page.now)
+                    if known is None:
+                        known = await run_in_threadpool(sessions.viewer_of, server, page.cookie, page.now)
+                    page.viewer = known
+                    _admits_form(spec, page.viewer)
+                page.form, page.files = await _read_form(request, limit, seconds)
+                unread = False
                 if fresh or not csrf_ok(cookie, page.form.get("csrf")):
                     raise Refused(403, "this form has expired or did not come from this site: reload the page")
             response = None
@@ -376,7 +400,7 @@ def page_endpoint(
             response = error_page(page, exc.status, exc.message)
             for k, v in (exc.headers or {}).items():
                 response.headers[k] = v
-        for k, v in {**SECURITY_HEADERS, **page.headers}.items():
+        for k, v in {**SECURITY_HEADERS, **page.headers, **(CLOSE if unread else {})}.items():
             response.headers.setdefault(k, v)
         if page.set_cookie is not None:
             response.headers.append("set-cookie", cookie_header(page.set_cookie, secure=page.secure))

@@ -196,6 +196,10 @@ class Authenticator:
         self._accounts: dict[str, _Stored] = {}
         self._by_id: dict[str, Viewer] = {}
         self._verified: dict[str, bytes] = {}
+        # each account's access (its viewer and hash) and a number that changes with it: what an open event
+        # feed checks (``access_of``), so that a reset password or a disabled account ends it
+        self._access: dict[str, tuple[Viewer, str, int]] = {}
+        self._changes = 0
         self.reload(accounts, disabled)
         self._dummy = hasher.hash("not a password")  # unknown users cost the same time as known ones
         # argon2 is slow and takes memory on purpose: a login storm at the start of a contest (every team at
@@ -225,10 +229,28 @@ class Authenticator:
             kept = {u for u, new in by_name.items() if u in before and before[u] == new}
             self._verified = {u: fp for u, fp in self._verified.items() if u in kept}
             self._accounts, self._by_id = by_name, by_id
+            access: dict[str, tuple[Viewer, str, int]] = {}
+            for stored in by_name.values():
+                aid = stored.viewer.account_id
+                assert aid is not None
+                old = self._access.get(aid)
+                if old is not None and old[:2] == (stored.viewer, stored.digest):
+                    access[aid] = old
+                else:  # new, or its password, role, team or username changed: a new number
+                    self._changes += 1
+                    access[aid] = (stored.viewer, stored.digest, self._changes)
+            self._access = access  # a disabled or removed account has none
 
     def viewer_of_account(self, account_id: str) -> Viewer | None:
         """The viewer of an account (a page session names it); None if it is gone."""
         return self._by_id.get(account_id)
+
+    def access_of(self, account_id: str) -> int | None:
+        """A number that stays the same while the account's access does, and changes when its password is
+        changed or reset, its role, team or username changes, or it is disabled or removed (None then): an open
+        event feed remembers it when it starts, and ends when it changes (http/feed.py)."""
+        found = self._access.get(account_id)
+        return None if found is None else found[2]
 
     def authenticate(self, header: str | None, address: str) -> Viewer:
         """The viewer for an Authorization header (None: public). Raises AuthError (401, or 429)."""
@@ -276,5 +298,8 @@ class Authenticator:
             if self._accounts.get(username) is not stored:
                 return
             self._accounts[username] = _Stored(stored.viewer, digest)
+            aid = stored.viewer.account_id
+            if aid is not None and aid in self._access:  # the same password: the same access
+                self._access[aid] = (stored.viewer, digest, self._access[aid][2])
         if self._on_rehash is not None and stored.viewer.account_id is not None:
             self._on_rehash(stored.viewer.account_id, stored.digest, digest)

@@ -2,7 +2,8 @@
 sees (frozen for public and teams during the freeze: board.ranked), with the admins' edits applied (the
 spec's "Modifying awards": POST, PUT, PATCH, DELETE; kept in storage, as the admin left them, whatever the
 board does afterwards). The final awards go on the event feed when the contest is finalized
-(services/finalize.py), and each admin's edit when it is made."""
+(services/finalize.py), and each admin's edit when it is made: so an edit publishes no team the public's
+board does not show (``_reveals_nothing``: a PATCH of the citation alone during the freeze)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from judge.scoreboard.passfail import Standings
 from judge.serve.model.contest import Contest, valid_id
 from judge.serve.model.errors import Refused
 from judge.serve.model.records import AwardEdit
-from judge.serve.model.viewer import Viewer
+from judge.serve.model.viewer import PUBLIC, Viewer
 from judge.serve.services import access, board
 from judge.serve.services.events import publish, sync_collection
 from judge.serve.services.people import audit
@@ -150,12 +151,37 @@ def edit(
     with server.storage.write() as w:
         known = {a.id: a for a in final(w, server.contest)}  # as an admin sees them: live
         new = _apply(server.contest, method, award_id, obj, known)
+        if method == "PATCH" and obj is not None and "team_ids" not in obj:
+            _reveals_nothing(new, _public(w, server, now).get(new.id))
         w.put_award_edit(new)
         publish(w, "awards", new.id, None if new.removed else _award(new).json(), now=now)
         action = {"POST": "award.create", "PUT": "award.replace", "PATCH": "award.change"}.get(method, "award.delete")
         audit(w, viewer, now, action, {"id": new.id, "citation": new.citation, "team_ids": list(new.team_ids or ())})
     server.bus.notify()
     return None if new.removed else _award(new).json()
+
+
+def _public(r: Reader, server: Server, now: float) -> dict[str, Award]:
+    """The awards as the public sees them now (the frozen board, without hidden teams), edits applied."""
+    sight = server.sight(PUBLIC, now)
+    standings = board.ranked_in(r, server, sight).standings
+    mine = computed(server.contest, standings) if board_view(sight).show_problems else []
+    return {a.id: a for a in merged(mine, _edits(r.award_edits()))}
+
+
+def _reveals_nothing(new: AwardEdit, public: Award | None) -> None:
+    """A PATCH that leaves ``team_ids`` out keeps the award's teams as the live board gives them, and the
+    edit is published to everyone: refused (409) unless everyone sees those very teams already. During the
+    freeze (or with a hidden team among them) they would tell what the frozen board hides (issue 43). An
+    admin who gives ``team_ids`` publishes what they give."""
+    seen = () if public is None or public.team_ids is None else public.team_ids
+    if new.team_ids is not None and tuple(new.team_ids) != tuple(seen):
+        raise Refused(
+            409,
+            f"award {new.id!r}: its teams on the live board are not those the public sees (the freeze hides "
+            "results, or a team is hidden), and a PATCH without `team_ids` would publish them: give `team_ids` "
+            "too (published as given), or edit it after the thaw",
+        )
 
 
 def _award(e: AwardEdit) -> Award:

@@ -117,6 +117,12 @@ def _asked(server: Server, sight: Sight, group_id: str | None) -> _Asked:
     return _Asked(contest, main_contest(base), view.frozen_from, view.show_problems, key)
 
 
+def ranked_in(r: Reader, server: Server, sight: Sight) -> Ranked:
+    """The main board ``sight`` sees, ranked from ``r`` (inside a transaction: not from the cache)."""
+    asked = _asked(server, sight, None)
+    return ranked_rows(r, asked.contest, asked.whole, asked.frozen_from, asked.show_problems)
+
+
 def ranked(server: Server, sight: Sight, group_id: str | None = None) -> tuple[dict[str, Any], Ranked]:
     """The scoreboard object for whoever looks (frozen for public and teams during the freeze), and the
     ranking it shows."""

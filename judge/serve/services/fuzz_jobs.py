@@ -44,6 +44,7 @@ from judge.serve.storage import Storage
 MAX_BYTES = 1024 * 1024  # of a counterexample's input, answer and output each (the rest is cut, and said so)
 DB_DIR = "fuzz-db"  # Hypothesis' example database, in the contest's folder
 WORK_DIR = "fuzz-work"  # where a run stages the submission (the same path each run: the database's key)
+HOME_DIR = "fuzz-home"  # Hypothesis' own files (the constants it collects from fuzz.py): `judge serve` puts them here
 
 
 @dataclass(frozen=True)

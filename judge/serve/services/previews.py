@@ -421,6 +421,8 @@ def discard(server: Server, viewer: Viewer, preview_id: int | None, now: float) 
 
 PACKAGE_LIMIT = 64 * 1024 * 1024  # an uploaded package zip, and what it unpacks to
 PACKAGE_FILES = 10_000
+NAME_BYTES = 255  # a file or folder name in the package (the file systems' limit)
+PATH_CHARS = 1024  # a member's whole path
 
 
 def _package_files(data: bytes) -> list[tuple[PurePosixPath, bytes]]:
@@ -437,16 +439,43 @@ def _package_files(data: bytes) -> list[tuple[PurePosixPath, bytes]]:
                 name = PurePosixPath(info.filename)
                 if name.is_absolute() or ".." in name.parts or "\\" in info.filename:
                     raise Refused(400, f"the zip holds a file outside the package: {info.filename!r}")
+                _check_name(info.filename, name)
                 out.append((name, zf.read(info)))
     except Refused:
         raise
     except Exception as exc:  # noqa: BLE001 - zipfile raises many kinds
         raise Refused(400, f"not a readable zip archive ({type(exc).__name__}: {exc})") from None
+    _check_tree([n for n, _ in out])
     tops = {n.parts[0] for n, _ in out}
     nested = all(len(n.parts) > 1 for n, _ in out) and any(n.parts[1:] == ("problem.yaml",) for n, _ in out)
     if len(tops) == 1 and nested:
         out = [(PurePosixPath(*n.parts[1:]), b) for n, b in out]
     return out
+
+
+def _check_name(member: str, name: PurePosixPath) -> None:
+    """A member's name the file system takes (issue 43: ``.``, a 300-character name were 500s): a name at all,
+    each part at most ``NAME_BYTES``, the whole at most ``PATH_CHARS``. Raises Refused (400)."""
+    if not name.parts:
+        raise Refused(400, f"the zip holds a file without a name: {member[:100]!r}")
+    long = next((p for p in name.parts if len(p.encode("utf-8", "surrogateescape")) > NAME_BYTES), None)
+    if long is not None:
+        raise Refused(400, f"the zip holds a name longer than {NAME_BYTES} bytes: {long[:60]!r}...")
+    if len(member) > PATH_CHARS:
+        raise Refused(400, f"the zip holds a path longer than {PATH_CHARS} characters: {member[:60]!r}...")
+
+
+def _check_tree(names: list[PurePosixPath]) -> None:
+    """The files can be made: no name twice, none both a file and a folder (``a`` and ``a/b``: issue 43)."""
+    files: set[PurePosixPath] = set()
+    for n in names:
+        if n in files:
+            raise Refused(400, f"the zip holds {n.as_posix()!r} twice")
+        files.add(n)
+    folders = {parent for n in names for parent in n.parents if parent.parts}
+    both = sorted(files & folders)
+    if both:
+        raise Refused(400, f"the zip holds {both[0].as_posix()!r} both as a file and as a folder")
 
 
 def upload_package(server: Server, viewer: Viewer, problem_id: str, data: bytes, now: float) -> int:

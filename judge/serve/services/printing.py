@@ -1,14 +1,25 @@
 """Printing (issue 30): a team (or a judge, trying the printer) sends a text file; it is stored and listed
-for the jury (team, time, file, text) and, when contest.yaml has a ``print_command``, sent to the printer
-with a banner line naming the team (runner/printer.py runs the command; its outcome is kept: sent, or
-failed with why). A team sees its own print-outs only. At most ``PRINTS`` per ``PRINT_WINDOW_S`` per
-account; the text at most the contest's code limit, UTF-8."""
+for the jury (team, time, file, text) and, when contest.yaml has a ``print_command``, queued for the
+printer: ``PrintQueue``, a thread of its own, sends the queued print-outs one at a time, each with a
+banner line naming the team (runner/printer.py runs the command; its outcome is kept: sent, or failed with
+why). A print request never waits for the printer (issue 43: a slow printer held one of the two threads
+that submissions and logins share, and another team's submission waited 15.5 s behind it). A team sees its
+own print-outs only. At most ``PRINTS`` per ``PRINT_WINDOW_S`` per account; the text at most the
+contest's code limit, UTF-8.
+
+Control characters are taken out of what reaches the printer (issue 43): from a file name all of them
+(a name with a newline forged a second banner, of another team, on its own page), from the text all but
+newline, tab and form feed (ESC and NUL would reach the printer's language: PJL, PCL), a carriage
+return read as a line's end."""
 
 from __future__ import annotations
 
+import re
+import threading
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from judge.serve.model.contest import Contest
 from judge.serve.model.errors import Refused
 from judge.serve.model.records import PrintRecord
 from judge.serve.model.times import format_time
@@ -22,47 +33,128 @@ if TYPE_CHECKING:
 PRINTS = 10
 PRINT_WINDOW_S = 300.0
 Printer = Callable[[Sequence[str], bytes], "str | None"]  # (argv, data) -> None, or why it failed
+LISTED, QUEUED, SENDING, SENT = "listed", "queued", "sending", "sent"  # and "failed: <why>"
+
+# C0 and C1 controls and DEL, and the Unicode line and paragraph separators
+_NAME_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_TEXT_CONTROLS = re.compile("[\x00-\x08\x0b\x0d-\x1f\x7f-\x9f]")  # all but \t \n \f (\r is made \n first)
+
+
+def clean_name(name: str) -> str:
+    """A file or team name without control characters (they would break the banner's line)."""
+    return _NAME_CONTROLS.sub("", name)
+
+
+def clean_text(text: str) -> str:
+    """The text without control characters but newline, tab and form feed; ``\\r\\n`` and ``\\r`` end lines."""
+    return _TEXT_CONTROLS.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
 
 
 def _checked(server: Server, filename: str, data: bytes) -> tuple[str, str]:
-    name = filename.replace("\\", "/").rsplit("/", 1)[-1].strip()[:100] or "print.txt"
+    name = clean_name(filename).replace("\\", "/").rsplit("/", 1)[-1].strip()[:100] or "print.txt"
     limit = server.contest.info.code_limit_kib * 1024
     if not data:
         raise Refused(400, "nothing to print: the file is empty")
     if len(data) > limit:
         raise Refused(413, f"{name}: {len(data)} bytes, more than the {limit} bytes a print-out may have")
     try:
-        return name, data.decode("utf-8")
+        text = clean_text(data.decode("utf-8"))
     except UnicodeDecodeError:
         raise Refused(400, f"{name}: only text (UTF-8) can be printed") from None
+    if not text.strip():
+        raise Refused(400, f"{name}: nothing to print but control characters")
+    return name, text
 
 
 def submit_print(server: Server, viewer: Viewer, filename: str, data: bytes, now: float) -> PrintRecord:
-    """Store a print-out and send it to the printer when there is one. Returns it with its status."""
+    """Store a print-out and, when there is a printer, queue it for the printer (``PrintQueue`` sends it).
+    Returns it with its status: ``listed`` (no printer) or ``queued``."""
     access.authenticated(viewer, "print")
     if viewer.role is not Role.TEAM and not viewer.staff:
         raise Refused(403, "only teams and the jury may print")
     name, text = _checked(server, filename, data)
-    command = server.contest.info.print_command
     username = viewer.username or "?"
     with server.storage.write() as w:
         if w.recent_prints(username, now - PRINT_WINDOW_S) >= PRINTS:
             raise Refused(429, f"at most {PRINTS} print-outs per {PRINT_WINDOW_S / 60:.0f} minutes")
-        status = "listed" if command is None else "sending"
+        status = LISTED if server.contest.info.print_command is None else QUEUED
         stored = w.add_print(PrintRecord(0, viewer.team_id, username, name, text, now, status))
         audit(w, viewer, now, "print", {"id": str(stored.id), "file": name, "bytes": len(data)})
+    if status == QUEUED:
+        server.print_queue.wake()
+    return stored
+
+
+def banner(contest: Contest, p: PrintRecord) -> str:
+    """The line before a print-out's text: who, when, which file."""
+    team = contest.team(p.team_id) if p.team_id else None
+    who = f"team {team.display_name or team.name} ({team.id})" if team else p.username
+    return clean_name(f"--- {who}, {format_time(p.time_s)}, {p.filename} ---") + "\n"
+
+
+def send_next(server: Server) -> bool:
+    """Send the oldest print-out waiting for the printer and keep its outcome; False when none waits. One
+    left ``sending`` by a server that stopped while it was sent is sent again (at least once)."""
+    command = server.contest.info.print_command
     if command is None:
-        return stored
-    team = server.contest.team(viewer.team_id) if viewer.team_id else None
-    who = f"team {team.display_name or team.name} ({team.id})" if team else username
-    banner = f"--- {who}, {format_time(now)}, {name} ---\n"
-    failed = server.printer(command, (banner + text).encode("utf-8"))
-    status = "sent" if failed is None else f"failed: {failed}"
+        return False
     with server.storage.write() as w:
-        w.set_print_status(stored.id, status)
+        p = w.next_print((QUEUED, SENDING))
+        if p is None:
+            return False
+        w.set_print_status(p.id, SENDING)
+    try:
+        failed = server.printer(command, (banner(server.contest, p) + p.text).encode("utf-8"))
+    except Exception as exc:  # noqa: BLE001 - a print-out's failure is its status, never the queue's end
+        failed = f"{type(exc).__name__}: {exc}"
+    with server.storage.write() as w:
+        w.set_print_status(p.id, SENT if failed is None else f"failed: {failed}")
     if failed is not None:
-        server.log(f"print-out {stored.id}: {failed}")
-    return PrintRecord(stored.id, stored.team_id, username, name, text, now, status)
+        server.log(f"print-out {p.id}: {failed}")
+    return True
+
+
+def send_queued(server: Server) -> int:
+    """Send every print-out waiting, here and now (what the queue's thread does); how many."""
+    n = 0
+    while send_next(server):
+        n += 1
+    return n
+
+
+class PrintQueue:
+    """The thread that sends the queued print-outs (``send_next``), one at a time, while the server runs:
+    woken by each new print-out, and every ``poll_s`` anyway. The queue is the ``prints`` table (a print-out
+    queued before a restart is sent after it)."""
+
+    def __init__(self, poll_s: float = 5.0) -> None:
+        self._poll_s = poll_s
+        self._wake = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    def start(self, server: Server) -> None:
+        self._thread = threading.Thread(target=self._run, args=(server,), name="print-queue", daemon=True)
+        self._thread.start()
+
+    def _run(self, server: Server) -> None:
+        while not server.stopping.is_set():
+            self._wake.clear()
+            try:
+                while not server.stopping.is_set() and send_next(server):
+                    pass
+            except Exception as exc:  # noqa: BLE001 - keep the queue; say why
+                server.log(f"print queue: {type(exc).__name__}: {exc}")
+            self._wake.wait(self._poll_s)
+
+    def stop(self) -> None:
+        """After ``server.stopping`` is set: the print-out being sent is finished first (the printer's own
+        timeout bounds it)."""
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join()
 
 
 def print_list(server: Server, viewer: Viewer) -> list[PrintRecord]:

@@ -42,7 +42,7 @@ from judge.serve.services.judging import JobQueue, JudgeFn, JudgingSetup, republ
 from judge.serve.services.people import LiveRoster, publish_people, stored_roster
 from judge.serve.services.pool import JudgingPool
 from judge.serve.services.previews import PreviewQueue
-from judge.serve.services.printing import Printer
+from judge.serve.services.printing import Printer, PrintQueue
 from judge.serve.services.reveal import Reveals
 from judge.serve.services.statements import Statements, Typeset, cache_dir, problem_doc
 from judge.serve.services.timeline import Timeline
@@ -70,6 +70,7 @@ class Server:
     log: Callable[[str], None]
     roster: LiveRoster = field(default_factory=LiveRoster)  # the teams and accounts in force (people.py)
     printer: Printer = send_to_printer  # how a print-out reaches contest.yaml's print_command (printing.py)
+    print_queue: PrintQueue = field(default_factory=PrintQueue)  # sends the queued print-outs (printing.py)
     boards: BoardCache = field(default_factory=BoardCache)
     session_cache: sessions.SessionCache = field(default_factory=sessions.SessionCache)  # the pages' sessions found
     reveals: Reveals = field(default_factory=Reveals)  # passwords a page shows once, after its redirect (reveal.py)
@@ -112,8 +113,10 @@ class Server:
         return Sight(viewer, self.timeline.phase, now)
 
     def start(self) -> None:
-        """The background parts: the judging pool, the clock that publishes phase changes, the typesetting."""
+        """The background parts: the judging pool, the print queue, the clock that publishes phase changes, the
+        typesetting."""
         self.pool.start()
+        self.print_queue.start(self)
         self.statements.start()
         ticker = threading.Thread(target=self._tick_loop, name="contest-clock", daemon=True)
         self._threads.append(ticker)
@@ -132,6 +135,7 @@ class Server:
         for ticker in self._threads:
             ticker.join()
         self.statements.stop()
+        self.print_queue.stop()
         self.pool.stop()
 
     def changed_packages(self) -> list[str]:

@@ -232,6 +232,10 @@ class Reader(Protocol):
 
     def recent_prints(self, username: str, since_s: float) -> int: ...
 
+    def next_print(self, statuses: Collection[str]) -> PrintRecord | None:
+        """The oldest print-out whose status is one of ``statuses`` (the print queue's next)."""
+        ...
+
 
 class Writer(Reader, Protocol):
     """A reader that changes things; all of it one transaction."""

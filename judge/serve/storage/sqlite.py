@@ -262,6 +262,9 @@ class SqliteReader(VersionReads, PreviewReads):
     def recent_prints(self, username: str, since_s: float) -> int:
         return live.recent_prints(self._c, username, since_s)
 
+    def next_print(self, statuses: Collection[str]) -> PrintRecord | None:
+        return live.next_print(self._c, statuses)
+
 
 class SqliteWriter(SqliteReader, VersionWrites, PreviewWrites):
     def set_meta(self, key: str, value: str) -> None:
