@@ -185,7 +185,7 @@ def test_control_characters_are_stripped(tmp_path: Path, clock: FakeClock) -> No
         assert team.post("/print", data=form).status_code == 303
         assert api.get(f"{C}/prints", "team1").json()[-1] | {"id": 0, "time": 0} == {
             "id": 0, "time": 0, "team_id": "team1", "username": "team1", "filename": "p.txt", "status": "queued",
-            "text": "hi\n",
+            "text": "hi\n", "delivered_time": None,
         }  # fmt: skip
         r = api.request("POST", f"{C}/prints", "team1", json={"text": "\x00\x1b"})
         assert r.status_code == 400 and "control characters" in r.text
