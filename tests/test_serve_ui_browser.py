@@ -25,6 +25,7 @@ from test_serve_resolver_browser import LiveApi
 from test_serve_ui import SUM_TLE, open_ui
 
 from judge.serve.http.replay import create_replay_app
+from judge.serve.model.times import format_time
 from judge.serve.services.replay import load_replay
 from judge.serve.services.server import Server
 
@@ -252,6 +253,8 @@ def test_the_walk_before_during_and_after(served: tuple[Server, FakeClock, str],
 
     # finalized, exported and replayed: the replay's board with the live board's colours
     assert api.request("POST", f"{C}/finalize", "admin").status_code == 200
+    thaw = {"id": "test", "scoreboard_thaw_time": format_time(clock.now())}
+    assert api.request("PATCH", C, "admin", json=thaw).status_code == 200  # the ceremony's order: then the thaw
     archive = admin.context.request.get(base + "/admin/contest-package.zip")
     out = Path(shots) / "ui-archive.zip"
     out.write_bytes(archive.body())
