@@ -41,7 +41,7 @@ def _text(path: Path) -> str | None:
 
 
 def _files(root: Path, folder: Path) -> list[Given]:
-    out = []
+    out: list[Given] = []
     if not folder.is_dir():
         return out
     for f in sorted(folder.rglob("*")):

@@ -22,6 +22,7 @@ import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -37,7 +38,7 @@ _BASE = np.uint64(1_000_003)
 PLAIN_TEXT = "text"  # the group of sources no lexer knows: compared as they are, characters for tokens
 
 
-def _copydetect() -> tuple[object, object, object]:
+def _copydetect() -> tuple[Any, Any, Any]:
     """copydetect's functions, imported when first needed (its package imports matplotlib: ~0.5 s)."""
     logging.getLogger("matplotlib").setLevel(logging.WARNING)
     from copydetect.utils import filter_code, get_copied_slices, winnow
@@ -46,7 +47,7 @@ def _copydetect() -> tuple[object, object, object]:
 
 
 @lru_cache(maxsize=1)
-def copydetect() -> tuple[object, object, object]:
+def copydetect() -> tuple[Any, Any, Any]:
     return _copydetect()
 
 
@@ -90,7 +91,7 @@ def filtered(text: str, language: str) -> tuple[str, Ints]:
     except ClassNotFound:
         return text, np.zeros((0, 2), dtype=np.int64)
     filter_code = copydetect()[0]
-    code, offsets = filter_code(text, "", alias)  # type: ignore[operator]
+    code, offsets = filter_code(text, "", alias)
     offsets = np.asarray(offsets, dtype=np.int64)
     return str(code), offsets.reshape(-1, 2) if offsets.size else np.zeros((0, 2), dtype=np.int64)
 
@@ -142,10 +143,9 @@ def covered(positions: Ints, k: int) -> int:
     if positions.size == 0:
         return 0
     starts = np.sort(positions)
-    ends = starts + k
     # a k-gram adds k characters, less its overlap with the one before
     gaps = np.minimum(starts[1:] - starts[:-1], k)
-    return int(k + gaps.sum()) if starts.size > 1 else int(ends[0] - starts[0])
+    return int(k + gaps.sum())
 
 
 def fingerprint(text: str, language: str, params: Params, boilerplate: Ints | None = None) -> Fingerprint:
@@ -155,16 +155,14 @@ def fingerprint(text: str, language: str, params: Params, boilerplate: Ints | No
     hashes = kgram_hashes(code, params.k)
     if hashes.size and params.window > 1:
         winnow = copydetect()[1]
-        kept, idx = winnow(hashes, params.window, remove_duplicates=False)  # type: ignore[operator]
+        kept, idx = winnow(hashes, params.window, remove_duplicates=False)
         hashes, positions = np.asarray(kept, dtype=np.int64), np.asarray(idx, dtype=np.int64)
     else:
         positions = np.arange(hashes.size, dtype=np.int64)
     if boilerplate is not None and boilerplate.size and hashes.size:
         keep = ~np.isin(hashes, boilerplate)
         hashes, positions = hashes[keep], positions[keep]
-    return Fingerprint(
-        language, len(code), hashes, positions, offsets, covered(positions, params.k), np.unique(hashes)
-    )
+    return Fingerprint(language, len(code), hashes, positions, offsets, covered(positions, params.k), np.unique(hashes))
 
 
 def boilerplate_hashes(texts: Iterable[str], language: str, params: Params) -> Ints:
@@ -186,7 +184,7 @@ def slices(positions: Ints, k: int) -> Ints:
     if positions.size == 0:
         return np.zeros((2, 0), dtype=np.int64)
     get_copied_slices = copydetect()[2]
-    return np.asarray(get_copied_slices(positions, k), dtype=np.int64)  # type: ignore[operator]
+    return np.asarray(get_copied_slices(positions, k), dtype=np.int64)
 
 
 def to_source(fp: Fingerprint, stretches: Ints) -> Ints:

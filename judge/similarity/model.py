@@ -120,7 +120,11 @@ class Cluster:
     max_similarity: float
 
     def to_json(self) -> dict[str, Any]:
-        return {"members": list(self.members), "pairs": list(self.pairs), "max_similarity": round(self.max_similarity, 4)}
+        return {
+            "members": list(self.members),
+            "pairs": list(self.pairs),
+            "max_similarity": round(self.max_similarity, 4),
+        }
 
 
 @dataclass(frozen=True)

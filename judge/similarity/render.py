@@ -102,7 +102,9 @@ def pair_context(problem: str, rank: int, pair: Pair, sources: Mapping[str, Sour
     return {"problem": problem, "rank": rank, "pair": pair, "sides": sides, "pct": pct}
 
 
-def write_report(report: Report, sources: Mapping[str, Source], out: Path, *, title: str = "Similar submissions") -> Path:
+def write_report(
+    report: Report, sources: Mapping[str, Source], out: Path, *, title: str = "Similar submissions"
+) -> Path:
     """Write the HTML pages and the JSON into ``out`` (an earlier report's pages there are replaced)."""
     env = environment()
     out.mkdir(parents=True, exist_ok=True)

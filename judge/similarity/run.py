@@ -21,7 +21,9 @@ def engine() -> str:
         return "copydetect"
 
 
-def problem_report(problem: Problem | None, problem_id: str, sources: Sequence[Source], settings: Settings) -> ProblemReport:
+def problem_report(
+    problem: Problem | None, problem_id: str, sources: Sequence[Source], settings: Settings
+) -> ProblemReport:
     """One problem's report (``problem`` None: no package, so no boilerplate)."""
     given = given_code(problem) if problem is not None else []
     hashes = hashes_for(given, Params(settings.k, settings.window))
