@@ -42,6 +42,8 @@ from judge.serve.services.people import LiveRoster, publish_people, stored_roste
 from judge.serve.services.pool import JudgingPool
 from judge.serve.services.previews import PreviewQueue
 from judge.serve.services.printing import Printer
+from judge.serve.services.similarity import QueueSetup as SimilaritySetup
+from judge.serve.services.similarity import SimilarityQueue
 from judge.serve.services.timeline import Timeline
 from judge.serve.services.versions import NO_TOOLS, CurrentPackages, VersionTools, restore
 from judge.serve.storage import DB_NAME, Storage, Writer, open_storage
@@ -76,6 +78,7 @@ class Server:
     _threads: list[threading.Thread] = field(default_factory=list)  # the clock, while started
     _contest: list[tuple[tuple[object, ...], Contest]] = field(default_factory=list)  # the last ``contest`` made
     fuzz: FuzzQueue | None = None  # live fuzzing's queue (issue 33; None: off)
+    similarity: SimilarityQueue | None = None  # similar submissions' reports (issue 49; None: read-only)
 
     @property
     def contest(self) -> Contest:
@@ -108,6 +111,8 @@ class Server:
     def start(self) -> None:
         """The background parts: the judging pool and the clock that publishes phase changes."""
         self.pool.start()
+        if self.similarity is not None:
+            self.similarity.start(self.stopping)  # a thread of its own only when the pool lends no idle slots
         ticker = threading.Thread(target=self._tick_loop, name="contest-clock", daemon=True)
         self._threads.append(ticker)
         ticker.start()
@@ -124,6 +129,8 @@ class Server:
         self.bus.wake()  # waiting feeds see it and end
         for ticker in self._threads:
             ticker.join()
+        if self.similarity is not None:
+            self.similarity.join()
         self.pool.stop()
 
     def changed_packages(self) -> list[str]:
@@ -274,18 +281,25 @@ def open_server(
     queue = JobQueue(storage, timeline, bus, setup)
     previews = PreviewQueue(storage, queue, versions, options.tools, options.log)
     fuzz = None if live is None else _fuzz_queue(live, storage, queue, options, lambda: server.contest)
+    similarity = None
+    if not options.read_only:  # similar submissions (issue 49): idle work too, or its own thread on a cluster
+        similarity_setup = SimilaritySetup(
+            storage, lambda: server.contest, lambda: timeline.phase, clock.now, options.log
+        )
+        similarity = SimilarityQueue(similarity_setup, own_thread=options.capacity is not None)
+    idle = [previews] + ([similarity] if similarity is not None else []) + ([fuzz] if fuzz is not None else [])
     pool = JudgingPool(
         queue,
         workers=options.workers,
         capacity=options.capacity,
         log=options.log,
         cluster=options.cluster_workers,
-        idle=[previews] if fuzz is None else [previews, fuzz],  # rejudge previews first, then live fuzzing (idle.py)
+        idle=idle,  # rejudge previews first, then similar submissions, then live fuzzing (idle.py)
     )
     boards = BoardCache(interval_s=options.board_interval_s, clock=clock.now)
     server = Server(
         contest, languages, storage, clock, timeline, bus, auth, queue, pool, options.log, versions=versions,
-        tools=options.tools, previews=previews, boards=boards, fuzz=fuzz,
+        tools=options.tools, previews=previews, boards=boards, fuzz=fuzz, similarity=similarity,
     )  # fmt: skip
     server.roster.set(roster)
     timeline.on_change(_on_phase_change(server))
