@@ -72,7 +72,7 @@ def given_code(problem: Problem) -> list[Given]:
         if stub.files.resolve() != (root / "include").resolve() and root / "include" not in stub.files.parents:
             out.extend(_files(root, stub.files))
     out.extend(_files(root, root / "attachments"))
-    statement_dir = root / "statement"
+    statement_dir = problem.statement.parent if problem.statement is not None else root / "statement"
     if statement_dir.is_dir():
         for md in sorted(statement_dir.glob("*.md")):
             text = _text(md)
