@@ -29,6 +29,7 @@ FIXTURES = ROOT / "tests" / "fixtures"
 SIM = FIXTURES / "similarity"
 ORIGINAL = (SIM / "original.py").read_text()
 INDEPENDENT = (SIM / "independent.py").read_text()
+SUM = "a, b = map(int, input().split())\nprint(a + b)\n"  # the sum fixture's accepted program
 NO_BOILERPLATE = lambda language: np.zeros(0, dtype=np.int64)  # noqa: E731
 
 
@@ -292,8 +293,8 @@ def test_bad_usage_is_one_line_and_exit_2(tmp_path: Path) -> None:
 def test_grade_similarity_writes_the_staff_report_the_board_never_links(tmp_path: Path) -> None:
     contest = _folder(
         tmp_path / "contest",
-        {"ann/sum.py": "a, b = map(int, input().split())\nprint(a + b)\n" + ORIGINAL.replace("main()\n", ""),
-         "bob/sum.py": "a, b = map(int, input().split())\nprint(a + b)\n" + (SIM / "renamed.py").read_text().replace("main()\n", "")},
+        {"ann/sum.py": SUM + ORIGINAL.replace("main()\n", ""),
+         "bob/sum.py": SUM + (SIM / "renamed.py").read_text().replace("main()\n", "")},
     )  # fmt: skip
     problems = tmp_path / "problems"
     shutil.copytree(FIXTURES / "sum", problems / "sum", ignore=shutil.ignore_patterns("submissions"))
