@@ -72,7 +72,7 @@ def problem_page(page: Page) -> Response:
         "serve/similarity_problem.html",
         problem_id=pid,
         problem_name=_problem_name(page, pid),
-        state=r.state.value if r else None,
+        report_state=r.state.value if r else None,
         computed=_when(r.computed_s) if r else None,
         message=r.message if r else "",
         report=view.report,
