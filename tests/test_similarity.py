@@ -136,6 +136,8 @@ def test_three_copies_are_one_cluster() -> None:
     assert len(report.pairs) == 3
     (cluster,) = report.clusters
     assert cluster.members == ("ann", "bob", "cat") and sorted(cluster.pairs) == [1, 2, 3]
+    capped = compare_problem("grid", sources, Settings(max_pairs=2), NO_BOILERPLATE)
+    assert capped.pairs == report.pairs[:2] and capped.more_pairs == 1  # the best ones listed, the rest counted
 
 
 def test_attempts_of_one_owner_are_not_compared_and_two_owners_get_one_pair() -> None:
@@ -240,10 +242,11 @@ def test_the_json_has_its_documented_keys_and_is_the_same_in_every_process(tmp_p
     assert docs[0] == docs[1]
     doc = json.loads(docs[0])
     assert set(doc) == {"version", "engine", "settings", "terms", "problems"} and doc["version"] == REPORT_VERSION
-    assert doc["engine"].startswith("copydetect ") and set(doc["settings"]) == {"threshold", "k", "window", "prefilter"}
+    assert doc["engine"].startswith("copydetect ") and set(doc["settings"]) == {"threshold", "k", "window", "prefilter", "max_pairs"}
     (problem,) = doc["problems"]
     assert set(problem) == {
-        "problem", "sources", "earlier", "languages", "compared", "pairs", "clusters", "boilerplate", "skipped",
+        "problem", "sources", "earlier", "languages", "compared", "more_pairs", "pairs", "clusters", "boilerplate",
+        "skipped",
     }  # fmt: skip
     (pair,) = problem["pairs"]
     assert set(pair) == {"rank", "key", "similarity", "matched_chars", "other_pairs", "a", "b"}

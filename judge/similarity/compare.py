@@ -152,7 +152,7 @@ def compare_problem(
             continue
         texts[s.id] = text
         groups[language_of([n for n, _ in s.files], text)].append(s)
-    found: list[tuple[float, Pair]] = []
+    found: list[tuple[float, Pair, tuple[_Doc, _Doc, Ints, Ints, int]]] = []
     compared = 0
     hashes: dict[str, Ints] = {}
     for language, members in sorted(groups.items()):
@@ -166,28 +166,29 @@ def compare_problem(
         sizes = np.array([max(1, d.fp.unique.size) for d in docs], dtype=np.float64)
         share = np.maximum(counts / sizes[None, :], counts / sizes[:n_current, None])
         floor = settings.prefilter * settings.threshold
-        best: dict[tuple[tuple[str | None, str], tuple[str | None, str]], list[tuple[float, int, int]]] = {}
+        best: dict[tuple[tuple[str | None, str], tuple[str | None, str]], list[tuple[float, int, int, Ints, Ints]]] = {}
         for i, j in zip(*np.nonzero(share >= floor), strict=True):
             i, j = int(i), int(j)
             if (j < n_current and j <= i) or docs[i].owner_key == docs[j].owner_key:
                 continue
             compared += 1
-            score, _, _ = _score(docs[i], docs[j], params.k)
+            score, pi, pj = _score(docs[i], docs[j], params.k)
             if score >= settings.threshold:
                 key = tuple(sorted((docs[i].owner_key, docs[j].owner_key), key=lambda o: (o[0] or "", o[1])))
-                best.setdefault(key, []).append((score, i, j))  # type: ignore[arg-type]
+                best.setdefault(key, []).append((score, i, j, pi, pj))  # type: ignore[arg-type]
         for candidates in best.values():
             candidates.sort(key=lambda t: (-t[0], docs[t[1]].source.id, docs[t[2]].source.id))
-            score, i, j = candidates[0]
+            score, i, j, pa, pb = candidates[0]
             a, b = docs[i], docs[j]
             if b.source.term is None and (a.source.name > b.source.name):
-                a, b = b, a
-            _, pa, pb = _score(a, b, params.k)
-            side_a, side_b = _side(a, pa, params.k, regions), _side(b, pb, params.k, regions)
-            pair = Pair(side_a, side_b, covered(pa, params.k), len(candidates) - 1)
-            found.append((score, pair))
+                a, b, pa, pb = b, a, pb, pa
+            pair = Pair(_side(a, pa, params.k, False), _side(b, pb, params.k, False), covered(pa, params.k))
+            found.append((score, pair, (a, b, pa, pb, len(candidates) - 1)))
     found.sort(key=lambda t: (-t[0], -min(t[1].a.similarity, t[1].b.similarity), t[1].a.label, t[1].b.label))
-    pairs = tuple(p for _, p in found)
+    pairs = tuple(  # the regions of the pairs listed only
+        Pair(_side(a, pa, params.k, regions), _side(b, pb, params.k, regions), pair.matched_chars, others)
+        for _, pair, (a, b, pa, pb, others) in found[: settings.max_pairs]
+    )
     counted: Mapping[str, int] = {lang: sum(s.term is None for s in m) for lang, m in groups.items()}
     return ProblemReport(
         problem,
@@ -199,4 +200,5 @@ def compare_problem(
         tuple(boilerplate_names),
         tuple(skipped),
         compared,
+        max(0, len(found) - settings.max_pairs),
     )

@@ -175,7 +175,9 @@ def matched_positions(a: Fingerprint, b: Fingerprint) -> Ints:
     """The filtered positions of ``a``'s kept k-grams whose hash ``b`` has too."""
     if a.hashes.size == 0 or b.unique.size == 0:
         return np.zeros(0, dtype=np.int64)
-    return a.positions[np.isin(a.hashes, b.unique, assume_unique=False)]
+    at = np.searchsorted(b.unique, a.hashes)  # b.unique is sorted: a binary search each, no sort
+    found = b.unique[np.minimum(at, b.unique.size - 1)] == a.hashes
+    return a.positions[found]
 
 
 def slices(positions: Ints, k: int) -> Ints:

@@ -147,6 +147,7 @@ class ProblemReport:
     boilerplate: tuple[str, ...] = ()  # what was excluded as given to everyone
     skipped: tuple[Skipped, ...] = ()
     compared: int = 0  # pairs of submissions scored in full (the rest shared too little to be candidates)
+    more_pairs: int = 0  # pairs above the threshold beyond Settings.max_pairs: counted, not listed
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -155,6 +156,7 @@ class ProblemReport:
             "earlier": self.earlier,
             "languages": dict(sorted(self.languages.items())),
             "compared": self.compared,
+            "more_pairs": self.more_pairs,
             "pairs": [p.to_json(i) for i, p in enumerate(self.pairs, 1)],
             "clusters": [c.to_json() for c in self.clusters],
             "boilerplate": list(self.boilerplate),
@@ -168,9 +170,16 @@ class Settings:
     k: int = 25  # filtered characters per k-gram (copydetect's noise threshold)
     window: int = 4  # winnowing window, in k-grams
     prefilter: float = 0.5  # a pair is scored in full when it shares this times the threshold of its fingerprints
+    max_pairs: int = 250  # per problem, the best ones (MOSS's -n): the rest are counted, not listed
 
     def to_json(self) -> dict[str, Any]:
-        return {"threshold": self.threshold, "k": self.k, "window": self.window, "prefilter": self.prefilter}
+        return {
+            "threshold": self.threshold,
+            "k": self.k,
+            "window": self.window,
+            "prefilter": self.prefilter,
+            "max_pairs": self.max_pairs,
+        }
 
 
 @dataclass(frozen=True)

@@ -41,22 +41,24 @@ def marked_lines(files: Sequence[tuple[str, str]], regions: Sequence[Region]) ->
         shown += len(text)
         marks = sorted((r.start, r.end) for r in regions if r.file == name)
         lines: list[dict[str, Any]] = []
-        at = 0
+        at, m = 0, 0
         for number, line in enumerate(text.split("\n"), 1):
             end = at + len(line)
+            while m < len(marks) and marks[m][1] <= at:  # regions that end before this line
+                m += 1
             pieces: list[tuple[str, bool]] = []
-            cursor = at
-            for s, e in marks:
-                lo, hi = max(s, cursor), min(e, end)
-                if lo >= hi:
-                    continue
-                if lo > cursor:
-                    pieces.append((text[cursor:lo], False))
-                pieces.append((text[lo:hi], True))
-                cursor = hi
+            cursor, k = at, m
+            while k < len(marks) and marks[k][0] < end:
+                lo, hi = max(marks[k][0], cursor), min(marks[k][1], end)
+                if lo < hi:
+                    if lo > cursor:
+                        pieces.append((text[cursor:lo], False))
+                    pieces.append((text[lo:hi], True))
+                    cursor = hi
+                k += 1
             if cursor < end or not pieces:
                 pieces.append((text[cursor:end], False))
-            lines.append({"number": number, "pieces": pieces, "marked": any(m for _, m in pieces)})
+            lines.append({"number": number, "pieces": pieces, "marked": any(mk for _, mk in pieces)})
             at = end + 1
         if lines and lines[-1]["pieces"] == [("", False)]:
             lines.pop()  # the file's last newline
