@@ -305,6 +305,7 @@ def test_grade_similarity_writes_the_staff_report_the_board_never_links(tmp_path
     done = judge_cli("grade", str(contest), "--problems", str(problems), "--out", str(out), "--similarity")
     assert done.returncode == 0, done.stderr
     report = out / "staff" / "similarity"
+    assert (out / "staff").stat().st_mode & 0o077 == 0 and report.stat().st_mode & 0o077 == 0  # owner-only
     doc = json.loads((report / "similarity.json").read_text())
     assert [(p["a"]["owner"], p["b"]["owner"]) for p in doc["problems"][0]["pairs"]] == [("ann", "bob")]
     assert "staff only" in done.stdout

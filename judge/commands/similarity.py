@@ -125,4 +125,6 @@ def cmd_similarity(args: argparse.Namespace) -> int:
 def write_for_grade(root: Path, problems: Mapping[str, Problem], out: Path) -> Path:
     """`judge grade --similarity`: the report in OUT/staff/similarity/ (the board never links it)."""
     report, sources, _unread = make_report(root, problems, Settings(threshold=DEFAULT_THRESHOLD))
+    (out / STAFF_FOLDER).parent.mkdir(parents=True, exist_ok=True)
+    (out / STAFF_FOLDER).parent.chmod(0o700)  # OUT/staff/: the owner's only, whatever is published of OUT
     return write_report(report, sources, out / STAFF_FOLDER)

@@ -107,9 +107,11 @@ def pair_context(problem: str, rank: int, pair: Pair, sources: Mapping[str, Sour
 def write_report(
     report: Report, sources: Mapping[str, Source], out: Path, *, title: str = "Similar submissions"
 ) -> Path:
-    """Write the HTML pages and the JSON into ``out`` (an earlier report's pages there are replaced)."""
+    """Write the HTML pages and the JSON into ``out``, made owner-only (an earlier report's pages there are
+    replaced)."""
     env = environment()
     out.mkdir(parents=True, exist_ok=True)
+    out.chmod(0o700)  # contestants' code, and who may have copied whom: the owner's only
     for p in report.problems:
         folder = out / safe(p.problem)
         if folder.is_dir():
