@@ -242,7 +242,8 @@ def test_the_json_has_its_documented_keys_and_is_the_same_in_every_process(tmp_p
     assert docs[0] == docs[1]
     doc = json.loads(docs[0])
     assert set(doc) == {"version", "engine", "settings", "terms", "problems"} and doc["version"] == REPORT_VERSION
-    assert doc["engine"].startswith("copydetect ") and set(doc["settings"]) == {"threshold", "k", "window", "prefilter", "max_pairs"}
+    assert doc["engine"].startswith("copydetect ")
+    assert set(doc["settings"]) == {"threshold", "k", "window", "prefilter", "max_pairs"}
     (problem,) = doc["problems"]
     assert set(problem) == {
         "problem", "sources", "earlier", "languages", "compared", "more_pairs", "pairs", "clusters", "boilerplate",
