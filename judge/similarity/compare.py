@@ -1,7 +1,9 @@
 """Comparing one problem's sources: fingerprint each once, find the candidate pairs with an inverted index
-of the fingerprints (shared hashes counted by a matrix product, a chunk of hashes at a time: memory bounded
-by the sources times the chunk, never by the pairs), score the candidates in full, keep those above the
-threshold (the best pair of each two owners), and group owners linked by three or more into clusters.
+of the fingerprints (the positions whose hash the other source has, counted by a matrix product, a chunk of
+hashes at a time: memory bounded by the sources times the chunk, never by the pairs; k characters per such
+position bound what a pair can score, so no pair above the threshold is left out), score the candidates in
+full, keep those above the threshold (the best pair of each two owners), and group owners linked by three or
+more into clusters.
 
 Sources of earlier terms (``Source.term``) are compared with the contest's only, never among themselves;
 sources of one owner (a contestant's attempts) never with each other. Each language (as Pygments lexes
@@ -47,31 +49,36 @@ def owner_name(term: str | None, owner: str) -> str:
     return owner if term is None else f"{term}: {owner}"
 
 
-def shared_counts(docs: Sequence[_Doc], rows: int) -> Ints:
-    """counts[i, j]: the distinct hashes doc ``i`` (< rows) and doc ``j`` share."""
+def shared_positions(docs: Sequence[_Doc], rows: int) -> tuple[Ints, Ints]:
+    """(P, Q), each rows x len(docs): P[i, j] counts the kept positions of doc ``i`` (< rows) whose hash doc
+    ``j`` has too, Q[i, j] those of doc ``j`` whose hash doc ``i`` has. A matched position covers at most k
+    characters, so k * P[i, j] bounds what of ``i`` is found in ``j`` (compare_problem's candidates)."""
     n = len(docs)
-    counts = np.zeros((rows, n), dtype=np.float64)
+    p = np.zeros((rows, n), dtype=np.float64)
+    q = np.zeros((rows, n), dtype=np.float64)
     if rows == 0 or n < 2:
-        return counts.astype(np.int64)
+        return p.astype(np.int64), q.astype(np.int64)
     owners = np.concatenate([np.full(d.fp.unique.size, i, dtype=np.int64) for i, d in enumerate(docs)])
     hashes = np.concatenate([d.fp.unique for d in docs])
-    order = np.argsort(hashes, kind="stable")
-    hashes, owners = hashes[order], owners[order]
+    weights = np.concatenate([d.fp.multiplicity for d in docs]).astype(np.float32)
     uniq, col, freq = np.unique(hashes, return_inverse=True, return_counts=True)
     # only hashes two sources share, one of them a row (a source of the contest), can count
     has_row = np.zeros(uniq.size, dtype=bool)
     has_row[col[owners < rows]] = True
     useful = (freq >= 2) & has_row
     keep = useful[col]
-    owners, col = owners[keep], np.cumsum(useful)[col[keep]] - 1
+    owners, weights, col = owners[keep], weights[keep], np.cumsum(useful)[col[keep]] - 1
     width = max(1, CHUNK_CELLS // n)
     total = int(useful.sum())
     for start in range(0, total, width):
         sel = (col >= start) & (col < start + width)
-        block = np.zeros((n, min(width, total - start)), dtype=np.float32)
-        block[owners[sel], col[sel] - start] = 1.0
-        counts += block[:rows] @ block.T
-    return np.rint(counts).astype(np.int64)
+        present = np.zeros((n, min(width, total - start)), dtype=np.float32)
+        present[owners[sel], col[sel] - start] = 1.0
+        counted = np.zeros_like(present)
+        counted[owners[sel], col[sel] - start] = weights[sel]
+        p += counted[:rows] @ present.T
+        q += present[:rows] @ counted.T
+    return np.rint(p).astype(np.int64), np.rint(q).astype(np.int64)
 
 
 def _regions(source: Source, fp: Fingerprint, positions: Ints, k: int) -> tuple[Region, ...]:
@@ -162,12 +169,12 @@ def compare_problem(
         docs = [_Doc(s, fingerprint(texts[s.id], language, params, hashes[language])) for s in current]
         docs += [_Doc(s, fingerprint(texts[s.id], language, params, hashes[language])) for s in members if s.term]
         n_current = len(current)
-        counts = shared_counts(docs, n_current)
-        sizes = np.array([max(1, d.fp.unique.size) for d in docs], dtype=np.float64)
-        share = np.maximum(counts / sizes[None, :], counts / sizes[:n_current, None])
-        floor = settings.prefilter * settings.threshold
+        p, q = shared_positions(docs, n_current)
+        coverage = np.array([max(1, d.fp.coverage) for d in docs], dtype=np.float64)
+        # an upper bound of each side's share: a pair below the threshold on both sides cannot reach it
+        bound = np.maximum(params.k * p / coverage[:n_current, None], params.k * q / coverage[None, :])
         best: dict[tuple[tuple[str | None, str], tuple[str | None, str]], list[tuple[float, int, int, Ints, Ints]]] = {}
-        for i, j in zip(*np.nonzero(share >= floor), strict=True):
+        for i, j in zip(*np.nonzero(bound >= settings.threshold), strict=True):
             i, j = int(i), int(j)
             if (j < n_current and j <= i) or docs[i].owner_key == docs[j].owner_key:
                 continue

@@ -136,6 +136,7 @@ class Fingerprint:
     offsets: Ints  # copydetect's: (filtered index, characters removed before it)
     coverage: int  # filtered characters that some kept k-gram covers (the size it is compared by)
     unique: Ints = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # sorted distinct hashes
+    multiplicity: Ints = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # positions of each of them
 
 
 def covered(positions: Ints, k: int) -> int:
@@ -162,7 +163,9 @@ def fingerprint(text: str, language: str, params: Params, boilerplate: Ints | No
     if boilerplate is not None and boilerplate.size and hashes.size:
         keep = ~np.isin(hashes, boilerplate)
         hashes, positions = hashes[keep], positions[keep]
-    return Fingerprint(language, len(code), hashes, positions, offsets, covered(positions, params.k), np.unique(hashes))
+    unique, multiplicity = np.unique(hashes, return_counts=True)
+    cover = covered(positions, params.k)
+    return Fingerprint(language, len(code), hashes, positions, offsets, cover, unique, multiplicity.astype(np.int64))
 
 
 def boilerplate_hashes(texts: Iterable[str], language: str, params: Params) -> Ints:

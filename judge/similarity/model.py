@@ -169,7 +169,6 @@ class Settings:
     threshold: float = DEFAULT_THRESHOLD
     k: int = 25  # filtered characters per k-gram (copydetect's noise threshold)
     window: int = 4  # winnowing window, in k-grams
-    prefilter: float = 0.5  # a pair is scored in full when it shares this times the threshold of its fingerprints
     max_pairs: int = 250  # per problem, the best ones (MOSS's -n): the rest are counted, not listed
 
     def to_json(self) -> dict[str, Any]:
@@ -177,7 +176,6 @@ class Settings:
             "threshold": self.threshold,
             "k": self.k,
             "window": self.window,
-            "prefilter": self.prefilter,
             "max_pairs": self.max_pairs,
         }
 
