@@ -169,3 +169,15 @@ def test_teams_and_the_public_see_nothing_of_it(server: Server) -> None:
     with server.storage.read() as r:
         assert r.similarity_reviews("sum") == []  # the teams' POSTs changed nothing
         assert all(e.action != "similarity-reviewed" for e in r.audit(100))
+
+
+def test_three_teams_that_copied_are_shown_as_a_group_by_their_names(server: Server) -> None:
+    submitted(server, "team1", ORIGINAL)
+    submitted(server, "team2", COPY)
+    submitted(server, "team3", (FIXTURES / "comments.py").read_text())
+    judge = login(server, "judge")
+    judge.post("/admin/similarity", data={"csrf": csrf_of(judge.get("/admin/similarity").text), "problem": "sum"})
+    compute_queued(server)
+    page = text(judge.get("/admin/similarity/sum"))
+    assert re.search(r"A group of 3 teams:(</strong>)? Alpha, Mu, Zeta", page) and "team1" not in page
+    assert len(re.findall(r'name="pair" value="', page)) == 3

@@ -166,6 +166,8 @@ def compare_problem(
         if language not in hashes:
             hashes[language] = boilerplate(language)
         current = [s for s in members if s.term is None]
+        if not current:
+            continue  # earlier terms alone: nothing of the contest to compare
         docs = [_Doc(s, fingerprint(texts[s.id], language, params, hashes[language])) for s in current]
         docs += [_Doc(s, fingerprint(texts[s.id], language, params, hashes[language])) for s in members if s.term]
         n_current = len(current)

@@ -68,8 +68,12 @@ def problem_page(page: Page) -> Response:
         reviewed = None if review is None else {"by": review.username, "at": _when(review.time_s), "note": review.note}
         pairs.append({**p, "a": _side(page, p["a"]), "b": _side(page, p["b"]), "reviewed": reviewed})
     r = view.record
+    clusters = [
+        {**c, "members": sorted(_team(page, m) for m in c["members"])} for c in (view.report or {}).get("clusters", [])
+    ]
     return page.render(
         "serve/similarity_problem.html",
+        clusters=clusters,
         problem_id=pid,
         problem_name=_problem_name(page, pid),
         report_state=r.state.value if r else None,
