@@ -64,6 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
         _export_args,
         _doctor_args,
         _grade_args,
+        _similarity_args,
         _fuzz_args,
         _serve_args,
         _contest_args,
@@ -208,8 +209,43 @@ def _grade_args(sub: Subcommands) -> None:
         metavar="S",
         help=f"the fuzzer's seed (default {FUZZ_SEED}: the same contest gives the same board)",
     )
+    p.add_argument(
+        "--similarity",
+        action="store_true",
+        help="also write the similarity report (judge similarity) to OUT/staff/similarity/, for the jury only: "
+        "the board never links it (docs/similarity.md)",
+    )
     _cluster_options(p)
     p.set_defaults(func=command("grade", "cmd_grade"))
+
+
+def _similarity_args(sub: Subcommands) -> None:
+    p = sub.add_parser(
+        "similarity",
+        help="per problem, the pairs of submissions that share the most code (for the jury; docs/similarity.md)",
+        description="Compare the submissions of SUBMISSIONS_DIR problem by problem (names, comments and layout "
+        "normalised; the code the package gives everyone left out) and write a report of the pairs above the "
+        "threshold: OUT/index.html (side by side, matches highlighted) and OUT/similarity.json.",
+    )
+    p.add_argument("submissions", metavar="SUBMISSIONS_DIR")
+    p.add_argument("--problems", default="problems", metavar="DIR", help="problem packages (default: problems/)")
+    p.add_argument("--problem", default=None, metavar="P", help="only this problem")
+    p.add_argument(
+        "--against",
+        action="append",
+        default=None,
+        metavar="OLD_DIR",
+        help="also compare with this earlier term's or contest's folder (never among those themselves); repeatable",
+    )
+    p.add_argument(
+        "--threshold",
+        type=float,
+        default=None,
+        metavar="T",
+        help="report pairs at least this similar, a share 0..1 (default 0.5, tuned on the demo contest)",
+    )
+    p.add_argument("--out", default="similarity", metavar="DIR", help="the report's folder (default: similarity/)")
+    p.set_defaults(func=command("similarity", "cmd_similarity"))
 
 
 def _fuzz_args(sub: Subcommands) -> None:

@@ -27,6 +27,8 @@ table, and tests/test_serve_visibility.py states and checks them).
   question (the spec's rule), and an answer to everyone brings the question's text (not its team) to the
   others (``clarification_shape``). Each kind of viewer's version is one event (``clarification_audiences``).
 - Live fuzzing (issue 33): its counterexamples, the jury's only, at every phase (``sees_fuzzing``).
+- Similar submissions (issue 49): the reports and the reviews of their pairs, the jury's only, at every phase
+  (``sees_similarity``).
 """
 
 from __future__ import annotations
@@ -182,6 +184,13 @@ def sees_downloads(s: Sight) -> bool:
 def sees_fuzzing(s: Sight) -> bool:
     """Live fuzzing (issue 33): its jobs and counterexamples, the Fuzzing page, the extension endpoint: the
     jury (staff) only, at every phase, also after the contest (docs/live-fuzzing.md)."""
+    return s.staff
+
+
+def sees_similarity(s: Sight) -> bool:
+    """Similar submissions (issue 49, docs/similarity.md): the reports, their pairs side by side, computing
+    them and marking a pair reviewed: the jury (staff) only, at every phase. Teams and the public never learn
+    that a report exists, nor which teams it pairs."""
     return s.staff
 
 

@@ -38,6 +38,7 @@ from judge.serve.http.people_pages import PEOPLE_PAGES
 from judge.serve.http.preview_pages import PREVIEW_PAGES
 from judge.serve.http.print_pages import PRINT_PAGES
 from judge.serve.http.resolver_page import RESOLVER_PAGES
+from judge.serve.http.similarity_pages import SIMILARITY_PAGES
 from judge.serve.http.web import environment, html_error, page_endpoint
 from judge.serve.model.errors import Refused
 from judge.serve.model.viewer import PUBLIC, Viewer
@@ -238,6 +239,7 @@ def create_app(
     pages = (*PAGES, *ADMIN_PAGES, *CLAR_PAGES, *RESOLVER_PAGES, *LIVE_PAGES, *PEOPLE_PAGES, *PRINT_PAGES)
     pages += (*FUZZ_PAGES, *PREVIEW_PAGES)  # live fuzzing's and the rejudge preview's (issue 33)
     pages += AWARDS_PAGES  # the final awards (issue 43)
+    pages += SIMILARITY_PAGES  # similar submissions (issue 49)
     lane = Lane(change_threads)
     routes = [Route(spec.path, _endpoint(server, spec, lane, deadlines), methods=[spec.method]) for spec in ROUTES]
     routes += [

@@ -44,6 +44,8 @@ from judge.serve.services.pool import JudgingPool
 from judge.serve.services.previews import PreviewQueue
 from judge.serve.services.printing import Printer, PrintQueue
 from judge.serve.services.reveal import Reveals
+from judge.serve.services.similarity import QueueSetup as SimilaritySetup
+from judge.serve.services.similarity import SimilarityQueue
 from judge.serve.services.statements import Statements, Typeset, cache_dir, problem_doc
 from judge.serve.services.timeline import Timeline
 from judge.serve.services.versions import NO_TOOLS, CurrentPackages, VersionTools, restore
@@ -83,6 +85,7 @@ class Server:
     fuzz: FuzzQueue | None = None  # live fuzzing's queue (issue 33; None: off)
     # the problems' PDF statements and attachments; missing PDFs typeset in a thread (issue 43)
     statements: Statements = field(default_factory=lambda: Statements(None))
+    similarity: SimilarityQueue | None = None  # similar submissions' reports (issue 49; None: read-only)
 
     @property
     def contest(self) -> Contest:
@@ -118,6 +121,8 @@ class Server:
         self.pool.start()
         self.print_queue.start(self)
         self.statements.start()
+        if self.similarity is not None:
+            self.similarity.start(self.stopping)  # a thread of its own only when the pool lends no idle slots
         ticker = threading.Thread(target=self._tick_loop, name="contest-clock", daemon=True)
         self._threads.append(ticker)
         ticker.start()
@@ -136,6 +141,8 @@ class Server:
             ticker.join()
         self.statements.stop()
         self.print_queue.stop()
+        if self.similarity is not None:
+            self.similarity.join()
         self.pool.stop()
 
     def changed_packages(self) -> list[str]:
@@ -305,13 +312,20 @@ def open_server(
     queue = JobQueue(storage, timeline, bus, setup)
     previews = PreviewQueue(storage, queue, versions, options.tools, options.log)
     fuzz = None if live is None else _fuzz_queue(live, storage, queue, options, lambda: server.contest)
+    similarity = None
+    if not options.read_only:  # similar submissions (issue 49): idle work too, or its own thread on a cluster
+        similarity_setup = SimilaritySetup(
+            storage, lambda: server.contest, lambda: timeline.phase, clock.now, options.log
+        )
+        similarity = SimilarityQueue(similarity_setup, own_thread=options.capacity is not None)
+    idle = [previews] + ([similarity] if similarity is not None else []) + ([fuzz] if fuzz is not None else [])
     pool = JudgingPool(
         queue,
         workers=options.workers,
         capacity=options.capacity,
         log=options.log,
         cluster=options.cluster_workers,
-        idle=[previews] if fuzz is None else [previews, fuzz],  # rejudge previews first, then live fuzzing (idle.py)
+        idle=idle,  # rejudge previews first, then similar submissions, then live fuzzing (idle.py)
     )
     boards = BoardCache(interval_s=options.board_interval_s, clock=clock.now, since=first_change(bus))
     typeset = None if options.read_only else options.typeset
@@ -319,6 +333,7 @@ def open_server(
     server = Server(
         contest, languages, storage, clock, timeline, bus, auth, queue, pool, options.log, versions=versions,
         tools=options.tools, previews=previews, boards=boards, fuzz=fuzz, statements=statements,
+        similarity=similarity,
     )  # fmt: skip
     server.roster.set(roster)
     statements.on_ready = _on_statement(server)
