@@ -20,6 +20,8 @@ from test_serve_passfail import MarkedJudge, at, source, submit
 from judge.serve.model.contest import load_contest
 from judge.serve.model.records import AwardEdit
 from judge.serve.model.times import format_time
+from judge.serve.model.viewer import Role, Viewer
+from judge.serve.services import resolver
 from judge.serve.services.server import Server
 from judge.serve.storage import open_storage
 from judge.serve.storage.schema import SCHEMA_VERSION
@@ -452,3 +454,24 @@ def test_after_finalize_an_admin_cannot_date_a_submission_into_the_contest(serve
     into = api.submit("admin", files=files, team_id="team1", time=format_time(T0 + 100 * 60))
     assert into.status_code == 409 and "finalized" in into.text
     assert api.submit("admin", files=files, team_id="team1").status_code == 201  # a test after the end: kept apart
+
+
+def test_the_final_awards_never_name_a_hidden_team(server: Server, clock: FakeClock) -> None:
+    """A hidden team (a jury's test account) is judged but off the public board: the final awards published
+    to everyone on the feed are the public's, never a hidden team's (issue 43's review: the finalize ranked
+    every team, and its awards reached the public feed naming the hidden one)."""
+    api = Api.of(server)
+    team1 = api.get(f"{C}/teams/team1", "admin").json()
+    assert api.request("PUT", f"{C}/teams/team1", "admin", json={**team1, "hidden": True}).status_code == 200
+    submit(api, server, clock, 10, "team1", "sum", "AC")  # the hidden team solves first
+    submit(api, server, clock, 20, "team2", "sum", "AC")
+    at(clock, 301)
+    assert api.request("POST", f"{C}/finalize", "admin").status_code == 200
+    thaw = api.request("PATCH", C, "admin", json={"id": "test", "scoreboard_thaw_time": format_time(clock.now())})
+    assert thaw.status_code == 200
+    published = {e["id"]: e["data"]["team_ids"] for e in feed(api) if e["type"] == "awards"}
+    assert published == awards(api, None)
+    assert published["winner"] == ["team2"] and published["first-to-solve-sum"] == ["team2"]
+    assert not any("team1" in (ids or []) for ids in published.values())
+    ceremony = resolver.ceremony(server, server.sight(Viewer(Role.ADMIN, account_id="admin"), clock.now()))
+    assert "team1" not in [t.id for t in ceremony.teams] and "team1" not in ceremony.citations  # the audience's

@@ -10,13 +10,14 @@ import json
 from typing import Any
 from urllib.parse import quote, urlencode
 
+from markupsafe import Markup
 from starlette.responses import Response
 
 from judge.judging.verdict import Verdict
 from judge.serve.http import notices
 from judge.serve.http.context import number_id
 from judge.serve.http.rows import newest_first, submission_row, verdict_class
-from judge.serve.http.web import Page, PageSpec, Redirect
+from judge.serve.http.web import Page, PageSpec, Redirect, clock_time, contest_time
 from judge.serve.model.apijson import judgement_id
 from judge.serve.model.errors import Refused
 from judge.serve.model.times import format_time
@@ -46,8 +47,12 @@ def _matches(v: SubmissionView, chosen: dict[str, str]) -> bool:
 def _freeze_context(page: Page) -> dict[str, Any]:
     phase, info = page.sight.phase, page.server.contest.info
 
-    def at(t: float | None) -> str | None:
-        return None if t is None else format_time(t)
+    def at(t: float | None) -> Markup | None:
+        """A moment of the contest's end as the jury reads it: contest time, and the viewer's clock (issue 43:
+        ISO times with milliseconds in UTC were shown)."""
+        if t is None:
+            return None
+        return Markup("{} into the contest ({})").format(contest_time(t, info.start_s), clock_time(t))
 
     return {
         "freeze_at": at(phase.freeze_s),

@@ -88,9 +88,11 @@ def ordered(awards_served: Sequence[Award], contest: Contest) -> list[Award]:
     return sorted(awards_served, key=place)
 
 
-def final(r: Reader, contest: Contest) -> list[Award]:
-    """The awards of the live board (everything judged, no freeze), the admins' edits applied."""
-    main = board.main_contest(contest)
+def final(r: Reader, contest: Contest, *, hidden_teams: bool = False) -> list[Award]:
+    """The awards of the live board (everything judged, no freeze), the admins' edits applied; ranked
+    without the hidden teams (a jury's test account) unless ``hidden_teams`` (staff's view): the public's
+    final awards never name one (visibility.sees_hidden_teams)."""
+    main = board.main_contest(contest if hidden_teams else board.without_hidden(contest))
     st = board.ranked_rows(r, main, main, None, True).standings
     return merged(computed(contest, st), _edits(r.award_edits()))
 
@@ -149,7 +151,7 @@ def edit(
         raise Refused(400, f"{award_id!r} is not a valid award id")
     obj = None if method == "DELETE" else _object(body(), award_id)
     with server.storage.write() as w:
-        known = {a.id: a for a in final(w, server.contest)}  # as an admin sees them: live
+        known = {a.id: a for a in final(w, server.contest, hidden_teams=True)}  # as an admin sees them: live
         new = _apply(server.contest, method, award_id, obj, known)
         if method == "PATCH" and obj is not None and "team_ids" not in obj:
             _reveals_nothing(new, _public(w, server, now).get(new.id))

@@ -35,6 +35,12 @@ if TYPE_CHECKING:
 BOARD_EVENTS = ("submissions", "judgements", "teams", "groups", "awards")
 
 
+def without_hidden(contest: Contest) -> Contest:
+    """The contest as the public's board ranks it: without the hidden teams (judged, but off the board)."""
+    hidden = contest.hidden_team_ids
+    return replace(contest, teams=tuple(t for t in contest.teams if t.id not in hidden)) if hidden else contest
+
+
 def main_contest(contest: Contest) -> Contest:
     """The contest as its main scoreboard ranks it: the teams ``Contest.on_main_board``."""
     if contest.info.main_scoreboard_group_id is None and not contest.hidden_groups:
@@ -106,7 +112,7 @@ def _asked(server: Server, sight: Sight, group_id: str | None) -> _Asked:
     base = server.contest
     hidden = frozenset[str]() if sees_hidden_teams(sight) else base.hidden_team_ids
     if hidden:  # off the board for whoever may not see them: ranked without them
-        base = replace(base, teams=tuple(t for t in base.teams if t.id not in hidden))
+        base = without_hidden(base)
     contest = group_contest(base, group_id, sight)
     info = contest.info
     # the phase's freeze too (staff's view is live either way): a key's boards never cross a freeze or a

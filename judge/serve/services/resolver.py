@@ -26,7 +26,7 @@ def ceremony(server: Server, sight: Sight) -> Ceremony:
         raise Refused(409, "the resolver is for pass-fail contests")
     if info.start_s is None or info.end_s is None or sight.now < info.end_s:
         raise Refused(409, "the resolver opens once the contest has ended")
-    main = board.main_contest(contest)
+    main = board.main_contest(board.without_hidden(contest))  # the audience's: no hidden team
     with server.storage.read() as r:
         tries = attempts(r.counted((info.start_s, info.end_s)), frozen_from=None)
         final = awards.final(r, contest)
