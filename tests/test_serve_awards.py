@@ -20,7 +20,7 @@ from test_serve_passfail import MarkedJudge, at, source, submit
 from judge.serve.model.contest import load_contest
 from judge.serve.model.records import AwardEdit
 from judge.serve.model.times import format_time
-from judge.serve.services.server import Server
+from judge.serve.site.server import Server
 from judge.serve.storage import open_storage
 from judge.serve.storage.schema import SCHEMA_VERSION
 

@@ -23,7 +23,7 @@ from starlette.applications import Starlette
 
 from judge.serve.http.app import create_app
 from judge.serve.http.sessions import COOKIE
-from judge.serve.services.server import Server
+from judge.serve.site.server import Server
 
 HOSTILE = "<script>alert(1)</script>"
 

@@ -15,7 +15,7 @@ from test_serve_pages import csrf_of, login
 
 from judge.serve.http.live_pages import LIVE_PAGES
 from judge.serve.http.people_pages import PEOPLE_PAGES
-from judge.serve.services.server import Server
+from judge.serve.site.server import Server
 
 C = "/api/contests/test"
 

@@ -41,8 +41,8 @@ from judge.serve.http.sessions import COOKIE
 from judge.serve.model.contest import ContestInfo, load_contest
 from judge.serve.model.times import format_time
 from judge.serve.model.upload import pack
-from judge.serve.services.accounts import Lockout, LoginLimits
-from judge.serve.services.server import ServeOptions, Server, open_server
+from judge.serve.services.people.accounts import Lockout, LoginLimits
+from judge.serve.site.server import ServeOptions, Server, open_server
 
 C = "/api/contests/test"
 JSON = {"content-type": "application/json"}

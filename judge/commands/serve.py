@@ -43,16 +43,16 @@ from judge.runner.typeset import problem2pdf
 from judge.scoreboard.passfail import ScoreboardType
 from judge.serve.model.contest import ContestError, ContestInfo, load_contest
 from judge.serve.model.times import format_reltime, format_time
-from judge.serve.services.accounts import Lockout, LoginLimits, password_hasher
-from judge.serve.services.demo import DemoOptions, write_demo
-from judge.serve.services.judging import JudgeFn
-from judge.serve.services.server import ServeOptions, Server, open_server
-from judge.serve.services.statements import Typeset
+from judge.serve.services.judging.queue import JudgeFn
+from judge.serve.services.lifecycle.demo import DemoOptions, write_demo
+from judge.serve.services.people.accounts import Lockout, LoginLimits, password_hasher
+from judge.serve.services.problems.statements import Typeset
+from judge.serve.site.server import ServeOptions, Server, open_server
 from judge.serve.storage import DB_NAME, StorageError
 
 LOCK_NAME = "contest.sqlite.lock"
 MAX_DEMO_TEAMS = 1000  # `judge contest init --teams` (a 500-team regional: bench/serve.py --teams 500)
-VERIFY_AT_ONCE = os.cpu_count() or 1  # argon2 verifications at once: the cores (services/accounts.py)
+VERIFY_AT_ONCE = os.cpu_count() or 1  # argon2 verifications at once: the cores (services/people/accounts.py)
 CLUSTER_THREADS = 256  # at most this many jobs wait on the cluster at once
 # descriptors a contest needs: each team's event feed and its browser's kept-alive connections (pages, board),
 # and the server's own (database, logs, the runner's pipes, spectators and ICPC tools)
@@ -216,7 +216,7 @@ def _private_hypothesis_home(root: Path) -> None:
     process-wide setting of Hypothesis': made here, at the edge, once)."""
     from hypothesis.configuration import set_hypothesis_home_dir
 
-    from judge.serve.services.fuzz_jobs import HOME_DIR
+    from judge.serve.services.judging.fuzz_jobs import HOME_DIR
 
     home = root / HOME_DIR
     home.mkdir(mode=0o700, exist_ok=True)
@@ -236,8 +236,8 @@ def _live_fuzz(args: argparse.Namespace, info: ContestInfo) -> bool:
 def _judging(args: argparse.Namespace, spec: ClusterSpec | None, env: Environment, setup: _Setup) -> _JudgingChoice:
     """Judge here (``--jobs`` threads on this machine's sandbox) or on a Dask cluster. Live fuzzing
     (``setup.fuzz``) runs on the local judging threads only."""
-    from judge.serve.services.judging import judges_fn, local_judge
-    from judge.serve.services.versions import local_tools
+    from judge.serve.services.judging.queue import judges_fn, local_judge
+    from judge.serve.services.judging.versions import local_tools
 
     problems, languages = setup.problems, setup.languages
     if spec is None:
@@ -253,7 +253,7 @@ def _judging(args: argparse.Namespace, spec: ClusterSpec | None, env: Environmen
         )
         describe = f"{args.jobs} judging worker(s)"
         if setup.fuzz:
-            from judge.serve.services.fuzz_jobs import FuzzBudget, LiveFuzz
+            from judge.serve.services.judging.fuzz_jobs import FuzzBudget, LiveFuzz
 
             budget = FuzzBudget(examples=args.fuzz_examples, seconds=args.fuzz_seconds)
             options = replace(options, fuzz=LiveFuzz(fuzz_environment(env), packages, budget))
@@ -325,11 +325,11 @@ def _announce(server: Server, env: Environment, judging: _JudgingChoice, sock: s
 
 
 def _replay(args: argparse.Namespace) -> int:
-    """`judge serve --replay ARCHIVE`: the finished contest, read-only (services/replay.py)."""
+    """`judge serve --replay ARCHIVE`: the finished contest, read-only (services/lifecycle/replay.py)."""
     import uvicorn
 
     from judge.serve.http.replay import create_replay_app
-    from judge.serve.services.replay import ReplayError, load_replay
+    from judge.serve.services.lifecycle.replay import ReplayError, load_replay
 
     if args.contest_dir is not None:
         raise UsageError("--replay ARCHIVE serves the archive: give no CONTEST_DIR")

@@ -21,9 +21,11 @@ from judge.serve.model.apijson import judgement_id
 from judge.serve.model.errors import Refused
 from judge.serve.model.times import format_time
 from judge.serve.model.viewer import Role
-from judge.serve.services import archive, control, finalize, moderation, results, submissions
-from judge.serve.services.results import JudgementDetail
-from judge.serve.services.submissions import SubmissionView
+from judge.serve.services import archive
+from judge.serve.services.judging import moderation, results, submissions
+from judge.serve.services.judging.results import JudgementDetail
+from judge.serve.services.judging.submissions import SubmissionView
+from judge.serve.services.lifecycle import control, finalize
 
 LIST_LIMIT = 500
 FILTERS = ("team_id", "problem_id", "language_id", "verdict")

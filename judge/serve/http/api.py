@@ -39,8 +39,12 @@ from judge.serve.model.clarification import parse_clarification
 from judge.serve.model.errors import Refused
 from judge.serve.model.upload import SubmissionRequest, parse_upload
 from judge.serve.model.viewer import Role, Viewer
-from judge.serve.services import awards, clarifications, config, control, documents, finalize, submissions
-from judge.serve.services.server import Server
+from judge.serve.services import documents
+from judge.serve.services.desk import clarifications
+from judge.serve.services.judging import submissions
+from judge.serve.services.lifecycle import awards, control, finalize
+from judge.serve.services.problems import config
+from judge.serve.site.server import Server
 from judge.serve.visibility import Sight
 
 # The endpoints (types as `access` names them) and the properties we serve, and who sees them.
@@ -177,7 +181,7 @@ def get_account(ctx: Ctx) -> Any:
 
 
 def problem_statement(ctx: Ctx) -> Response:
-    """The problem's statement: the PDF (the package's own, or typeset: services/statements.py), as the spec
+    """The problem's statement: the PDF (the package's own, or typeset: services/problems/statements.py), as the spec
     expects; without one, the package's Markdown or LaTeX statement (the spec allows any type)."""
     ctx.contest()
     cp, files = config.problem_files(ctx.server, ctx.sight, ctx.param("id"))

@@ -42,11 +42,11 @@ from judge.serve.http.similarity_pages import SIMILARITY_PAGES
 from judge.serve.http.web import environment, html_error, page_endpoint
 from judge.serve.model.errors import Refused
 from judge.serve.model.viewer import PUBLIC, Viewer
-from judge.serve.services import access
-from judge.serve.services.access import REALM
-from judge.serve.services.accounts import AuthError
-from judge.serve.services.previews import PACKAGE_LIMIT
-from judge.serve.services.server import Server
+from judge.serve.services.judging.previews import PACKAGE_LIMIT
+from judge.serve.services.people import access
+from judge.serve.services.people.access import REALM
+from judge.serve.services.people.accounts import AuthError
+from judge.serve.site.server import Server
 
 SMALL_BODY = 64 * 1024
 PACKAGE_BODY = PACKAGE_LIMIT  # a package version's zip (issue 33)

@@ -1,7 +1,7 @@
 """The awards page (issue 43): the final awards on the live site (not only in the API and the replay), once
 the results are public: the contest over and the board thawed (or never frozen): visibility.py's
 ``shows_final_results``. Before that the public and the teams get a line saying when; staff see the live
-awards, marked as theirs only. The awards are services/awards.py's (the board's, the admins' edits
+awards, marked as theirs only. The awards are services/lifecycle/awards.py's (the board's, the admins' edits
 applied), in a ceremony's order; the medals are also drawn on the final board (pages.board_view)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from starlette.responses import Response
 
 from judge.serve.http.web import Page, PageSpec
-from judge.serve.services import awards
+from judge.serve.services.lifecycle import awards
 from judge.serve.visibility import shows_final_results
 
 

@@ -6,7 +6,7 @@ page of a team, the header's link counts the unread ones and a notice shows the 
 The jury's pages: every clarification, unanswered questions first (live), an announcement form; one
 clarification with its answers (who sent each) and the answer form: a text box or a canned answer, to the
 asking team, everyone, or a group. Texts are plain text (escaped by the templates, newlines kept), never
-HTML. Each form calls the service the API's POST calls (services/clarifications.py), with its refusals.
+HTML. Each form calls the service the API's POST calls (services/desk/clarifications.py), with its refusals.
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ from judge.serve.http.clar_views import item
 from judge.serve.http.web import CLAR_NOTICE, Page, PageSpec, Redirect
 from judge.serve.model.clarification import ClarificationRequest
 from judge.serve.model.errors import Refused
-from judge.serve.services import clarifications, documents
+from judge.serve.services import documents
+from judge.serve.services.desk import clarifications
 
 CANNED = (
     "No comment.",

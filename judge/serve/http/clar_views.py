@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from judge.serve.model.times import format_reltime
-from judge.serve.services import clarifications
-from judge.serve.services.clarifications import ClarView
+from judge.serve.services.desk import clarifications
+from judge.serve.services.desk.clarifications import ClarView
 
 if TYPE_CHECKING:
     from judge.serve.http.web import Page

@@ -10,7 +10,7 @@ from judge.serve.http.forms import Form
 from judge.serve.model.errors import Refused
 from judge.serve.model.jsonbody import parse_json_body
 from judge.serve.model.viewer import Viewer
-from judge.serve.services.server import Server
+from judge.serve.site.server import Server
 from judge.serve.visibility import Sight
 
 

@@ -21,8 +21,8 @@ from starlette.concurrency import run_in_threadpool
 from starlette.responses import StreamingResponse
 
 from judge.serve.http.context import Ctx
-from judge.serve.services import feed
-from judge.serve.services.events import RECHECK_S, Cursor
+from judge.serve.services.board import feed
+from judge.serve.services.core.events import RECHECK_S, Cursor
 
 KEEPALIVE_S = 120.0
 BATCH = 500

@@ -2,7 +2,7 @@
 contest: fuzzable or not, its counterexamples newest first; live), a counterexample's page (its input, the
 submission's output, the reference's answer, the validator's message, and the "Add as test" form, whose
 POST the package versions' pages serve), the raw bytes as downloads, and the header's notice of new ones.
-Each asks services/fuzzing.py, which asks visibility.sees_fuzzing; a team or the public gets the answer
+Each asks services/judging/fuzzing.py, which asks visibility.sees_fuzzing; a team or the public gets the answer
 every /admin page gives them (need_staff: the login page, or 403)."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from judge.serve.http.context import number_id
 from judge.serve.http.fuzz_views import counterexample_row, shown_bytes
 from judge.serve.http.web import FUZZ_NOTICE, Page, PageSpec
 from judge.serve.model.errors import Refused
-from judge.serve.services import fuzzing
+from judge.serve.services.judging import fuzzing
 
 PARTS = {"input": ".in", "output": ".out", "answer": ".ans"}  # the downloads, and their files' extensions
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from judge.serve.model.records import Counterexample
 from judge.serve.model.times import format_reltime
-from judge.serve.services import fuzzing
+from judge.serve.services.judging import fuzzing
 
 if TYPE_CHECKING:
     from judge.serve.http.web import Page

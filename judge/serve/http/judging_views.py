@@ -6,9 +6,9 @@ from typing import Any
 
 from judge.serve.model.apijson import judgement_id
 from judge.serve.model.times import format_time
-from judge.serve.services.judging import Hold
-from judge.serve.services.operations import QueueView
-from judge.serve.services.pool import PoolStatus
+from judge.serve.services.judging.operations import QueueView
+from judge.serve.services.judging.pool import PoolStatus
+from judge.serve.services.judging.queue import Hold
 
 DOWN_AFTER_S = 10.0  # the dispatcher has not gone round for this long: the judging is down
 

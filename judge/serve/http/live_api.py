@@ -40,17 +40,19 @@ from judge.serve.model.balloons import Balloon
 from judge.serve.model.errors import Refused
 from judge.serve.model.records import Counterexample
 from judge.serve.model.times import format_reltime, format_time
-from judge.serve.services import access, balloons, fuzzing, moderation, operations, people, printing
+from judge.serve.services.desk import balloons, printing
+from judge.serve.services.judging import fuzzing, moderation, operations
+from judge.serve.services.people import access, audit, roster
 
 
 def put_team(ctx: Ctx) -> Any:
     ctx.contest()
-    return people.put_team(ctx.server, ctx.viewer, ctx.param("id"), _body(ctx), ctx.now)
+    return roster.put_team(ctx.server, ctx.viewer, ctx.param("id"), _body(ctx), ctx.now)
 
 
 def put_account(ctx: Ctx) -> Any:
     ctx.contest()
-    obj, password = people.put_account(ctx.server, ctx.viewer, ctx.param("id"), _body(ctx), ctx.now)
+    obj, password = roster.put_account(ctx.server, ctx.viewer, ctx.param("id"), _body(ctx), ctx.now)
     answer = {**obj, "password": password} if password is not None else obj
     return JSONResponse(answer, headers={"Cache-Control": "no-store"})
 
@@ -63,12 +65,12 @@ def _body(ctx: Ctx) -> Any:
 
 def put_group(ctx: Ctx) -> Any:
     ctx.contest()
-    return people.put_object(ctx.server, ctx.viewer, "groups", ctx.param("id"), _body(ctx), ctx.now)
+    return roster.put_object(ctx.server, ctx.viewer, "groups", ctx.param("id"), _body(ctx), ctx.now)
 
 
 def put_organization(ctx: Ctx) -> Any:
     ctx.contest()
-    return people.put_object(ctx.server, ctx.viewer, "organizations", ctx.param("id"), _body(ctx), ctx.now)
+    return roster.put_object(ctx.server, ctx.viewer, "organizations", ctx.param("id"), _body(ctx), ctx.now)
 
 
 def import_teams(ctx: Ctx) -> Any:
@@ -83,25 +85,25 @@ def _import(ctx: Ctx, name: str) -> Any:
     """A JSON array, as teams.json or accounts.yaml (in JSON) hold it: every entry added or replaced."""
     ctx.contest()
     body = _body(ctx)
-    generated = people.import_entries(ctx.server, ctx.viewer, (name, json.dumps(body)), ctx.now)
+    generated = roster.import_entries(ctx.server, ctx.viewer, (name, json.dumps(body)), ctx.now)
     answer = {"imported": len(body), "passwords": [{"username": u, "password": p} for u, p in generated]}
     return JSONResponse(answer, headers={"Cache-Control": "no-store"})
 
 
 def reset_password(ctx: Ctx) -> Any:
     ctx.contest()
-    password = people.reset_password(ctx.server, ctx.viewer, ctx.param("id"), ctx.now)
+    password = roster.reset_password(ctx.server, ctx.viewer, ctx.param("id"), ctx.now)
     return JSONResponse({"id": ctx.param("id"), "password": password}, headers={"Cache-Control": "no-store"})
 
 
 def disable(ctx: Ctx) -> Any:
     ctx.contest()
-    return people.set_disabled(ctx.server, ctx.viewer, ctx.param("id"), True, ctx.now)
+    return roster.set_disabled(ctx.server, ctx.viewer, ctx.param("id"), True, ctx.now)
 
 
 def enable(ctx: Ctx) -> Any:
     ctx.contest()
-    return people.set_disabled(ctx.server, ctx.viewer, ctx.param("id"), False, ctx.now)
+    return roster.set_disabled(ctx.server, ctx.viewer, ctx.param("id"), False, ctx.now)
 
 
 def ignore(ctx: Ctx) -> Any:
@@ -230,7 +232,7 @@ def audit_log(ctx: Ctx) -> Any:
             "action": e.action,
             "detail": e.detail,
         }
-        for e in people.audit_log(ctx.server, ctx.viewer)
+        for e in audit.audit_log(ctx.server, ctx.viewer)
     ]
 
 

@@ -19,7 +19,9 @@ from judge.serve.http.web import Page, PageSpec, Redirect, contest_time
 from judge.serve.model.errors import Refused
 from judge.serve.model.times import TimeError, format_reltime, format_time, parse_reltime, parse_time
 from judge.serve.model.viewer import Role
-from judge.serve.services import balloons, control, moderation, operations
+from judge.serve.services.desk import balloons
+from judge.serve.services.judging import moderation, operations
+from judge.serve.services.lifecycle import control
 
 
 def status(page: Page) -> Response:

@@ -36,10 +36,14 @@ from judge.serve.model.errors import Refused
 from judge.serve.model.records import SubmissionRecord
 from judge.serve.model.upload import SubmissionFiles, SubmissionRequest
 from judge.serve.model.viewer import Role
-from judge.serve.services import awards, config, documents, results, sessions, submissions
-from judge.serve.services import board as boards
-from judge.serve.services.accounts import AuthError
-from judge.serve.services.statements import problem_doc
+from judge.serve.services import documents
+from judge.serve.services.board import board as boards
+from judge.serve.services.judging import results, submissions
+from judge.serve.services.lifecycle import awards
+from judge.serve.services.people import sessions
+from judge.serve.services.people.accounts import AuthError
+from judge.serve.services.problems import config
+from judge.serve.services.problems.statements import problem_doc
 from judge.serve.visibility import Detail
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -156,7 +160,7 @@ def samples_zip(page: Page) -> Response:
 
 
 def statement_pdf(page: Page) -> Response:
-    """The PDF statement (the package's, or typeset: services/statements.py); 404 when there is none (yet)."""
+    """The PDF statement (the package's, or typeset: services/problems/statements.py); 404 when there is none (yet)."""
     cp, files = config.problem_files(page.server, page.sight, page.params["id"])
     if files.pdf is None:
         raise Refused(404, f"problem {cp.id!r} has no PDF statement")

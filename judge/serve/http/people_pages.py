@@ -16,7 +16,7 @@ from judge.serve.http.web import Page, PageSpec, Redirect
 from judge.serve.model.errors import Refused
 from judge.serve.model.times import format_time
 from judge.serve.model.viewer import Role
-from judge.serve.services import people
+from judge.serve.services.people import audit, roster
 
 
 def _context(page: Page) -> dict[str, Any]:
@@ -48,7 +48,7 @@ def people_page(page: Page) -> Response:
 
 def _done(page: Page, message: str, passwords: Sequence[tuple[str, str]] = ()) -> Response:
     """A change is made: 303 to the page (a reload re-posts nothing), with its notice and the passwords it
-    made (held in memory for this session, shown once: services/reveal.py)."""
+    made (held in memory for this session, shown once: services/people/reveal.py)."""
     query = {"message": message}
     if passwords:
         query["shown"] = page.server.reveals.put(page.cookie, tuple(passwords), page.now)
@@ -76,7 +76,7 @@ def save_team(page: Page) -> Response:
     body["group_ids"] = [f["group_id"]] if f.get("group_id") else []
 
     def act() -> Response:
-        obj = people.put_team(page.server, page.viewer, body["id"], body, page.now)
+        obj = roster.put_team(page.server, page.viewer, body["id"], body, page.now)
         return _done(page, notices.notice(notices.TEAM_SAVED, id=obj["id"]))
 
     return _acted(page, act)
@@ -90,7 +90,7 @@ def save_object(page: Page) -> Response:
     body.update({k: page.form[k].strip() for k in keys if page.form.get(k, "").strip()})
 
     def act() -> Response:
-        obj = people.put_object(page.server, page.viewer, kind, body["id"], body, page.now)
+        obj = roster.put_object(page.server, page.viewer, kind, body["id"], body, page.now)
         return _done(page, notices.notice(notices.OBJECT_SAVED, what=kind[:-1], id=obj["id"]))
 
     return _acted(page, act)
@@ -100,7 +100,7 @@ def hide_team(page: Page) -> Response:
     hidden = page.form.get("hidden") == "1"
 
     def act() -> Response:
-        people.set_hidden(page.server, page.viewer, page.params["id"], hidden, page.now)
+        roster.set_hidden(page.server, page.viewer, page.params["id"], hidden, page.now)
         return _done(page, notices.notice(notices.TEAM_HIDDEN if hidden else notices.TEAM_SHOWN, id=page.params["id"]))
 
     return _acted(page, act)
@@ -116,7 +116,7 @@ def save_account(page: Page) -> Response:
         body.pop("team_id", None)
 
     def act() -> Response:
-        obj, password = people.put_account(page.server, page.viewer, body["id"], body, page.now)
+        obj, password = roster.put_account(page.server, page.viewer, body["id"], body, page.now)
         shown = () if password is None or "password" in body else ((obj["username"], password),)
         return _done(page, notices.notice(notices.ACCOUNT_SAVED, id=obj["id"]), shown)
 
@@ -127,7 +127,7 @@ def reset_password(page: Page) -> Response:
     def act() -> Response:
         if page.viewer.role is Role.ADMIN:  # others are refused by the service, unasked
             page.confirm("reset-password", back="/admin/people", id=page.params["id"])
-        password = people.reset_password(page.server, page.viewer, page.params["id"], page.now)
+        password = roster.reset_password(page.server, page.viewer, page.params["id"], page.now)
         account = page.server.contest
         username = next(a.username for a in account.accounts if a.id == page.params["id"])
         return _done(page, notices.notice(notices.PASSWORD_RESET, id=page.params["id"]), ((username, password),))
@@ -141,7 +141,7 @@ def disable(page: Page) -> Response:
     def act() -> Response:
         if disabled and page.viewer.role is Role.ADMIN:
             page.confirm("disable", back="/admin/people", id=page.params["id"])
-        people.set_disabled(page.server, page.viewer, page.params["id"], disabled, page.now)
+        roster.set_disabled(page.server, page.viewer, page.params["id"], disabled, page.now)
         template = notices.ACCOUNT_DISABLED if disabled else notices.ACCOUNT_ENABLED
         return _done(page, notices.notice(template, id=page.params["id"]))
 
@@ -159,7 +159,7 @@ def import_file(page: Page) -> Response:
             text = upload.data.decode("utf-8")
         except UnicodeDecodeError:
             raise Refused(400, f"{upload.filename}: not UTF-8 text") from None
-        generated = people.import_entries(page.server, page.viewer, (upload.filename, text), page.now)
+        generated = roster.import_entries(page.server, page.viewer, (upload.filename, text), page.now)
         return _done(page, notices.IMPORTED, generated)
 
     return _acted(page, act)
@@ -167,9 +167,9 @@ def import_file(page: Page) -> Response:
 
 def audit_page(page: Page) -> Response:
     page.need_staff()
-    entries = people.audit_log(page.server, page.viewer)
+    entries = audit.audit_log(page.server, page.viewer)
     rows = [(format_time(e.time_s), e.username, e.action, e.detail) for e in entries]
-    return page.render("serve/admin_audit.html", rows=rows, limit=people.AUDIT_LIMIT)
+    return page.render("serve/admin_audit.html", rows=rows, limit=audit.AUDIT_LIMIT)
 
 
 PEOPLE_PAGES: tuple[PageSpec, ...] = (

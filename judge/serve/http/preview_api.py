@@ -1,5 +1,5 @@
 """Our extension endpoints for package versions and rejudge previews (issue 33, docs/live-fuzzing.md): each
-handler turns HTTP into one service call (services/previews.py, preview_view.py). Reading and starting a
+handler turns HTTP into one service call (services/judging/previews.py, preview_view.py). Reading and starting a
 preview: judges and admins; applying, discarding, uploading: admins; everyone else gets the refusal the
 other jury endpoints give."""
 
@@ -12,8 +12,8 @@ from starlette.responses import JSONResponse, Response
 from judge.serve.http.context import Ctx, number_id
 from judge.serve.model.errors import Refused
 from judge.serve.model.times import format_time
-from judge.serve.services import previews
-from judge.serve.services.preview_view import PreviewView, preview_view
+from judge.serve.services.judging import previews
+from judge.serve.services.judging.preview_view import PreviewView, preview_view
 
 ZIP = "application/zip"
 

@@ -2,7 +2,7 @@
 counterexample's page, redirected to the preview), the preview page (its state, refreshing while it runs;
 before → after per submission; the board's change; Apply and Discard for admins), the package upload form
 and the current package's download. Each calls the same service as the API's handler
-(services/previews.py, preview_view.py, versions.py)."""
+(services/judging/previews.py, preview_view.py, versions.py)."""
 
 from __future__ import annotations
 
@@ -17,8 +17,9 @@ from judge.serve.http.web import Page, PageSpec, Redirect
 from judge.serve.model.errors import Refused
 from judge.serve.model.times import format_time
 from judge.serve.model.viewer import Role
-from judge.serve.services import fuzzing, previews, versions
-from judge.serve.services.preview_view import PreviewView, preview_view
+from judge.serve.services.judging import fuzzing, packages, previews
+from judge.serve.services.judging.preview_queue import OPEN
+from judge.serve.services.judging.preview_view import PreviewView, preview_view
 
 STATE_TEXT = {
     "preparing": "checking the new test's input and making its answer (waits for idle judges)",
@@ -65,7 +66,7 @@ def _context(v: PreviewView) -> dict[str, Any]:
         "p": p,
         "created": format_time(p.created_s),
         "state_text": STATE_TEXT.get(p.state, p.state),
-        "running": p.state in previews.OPEN,
+        "running": p.state in OPEN,
         "stale": v.stale,
         "runs": runs,
         "changed": v.changed,
@@ -117,14 +118,14 @@ def discard(page: Page) -> Response:
 
 def upload_form(page: Page) -> Response:
     page.need_staff()
-    cp = versions.current_problem(page.server, page.params["id"])
+    cp = packages.current_problem(page.server, page.params["id"])
     version = page.server.versions.version(cp.id)
     return page.render("serve/preview_upload.html", problem=cp, version=version, error=None)
 
 
 def upload(page: Page) -> Response:
     page.need_staff()
-    cp = versions.current_problem(page.server, page.params["id"])
+    cp = packages.current_problem(page.server, page.params["id"])
     sent = page.files.get("package")
     try:
         if sent is None or not sent.data:
@@ -142,7 +143,7 @@ def upload(page: Page) -> Response:
 
 def download(page: Page) -> Response:
     page.need_staff()
-    name, data = versions.package_zip(page.server, page.viewer, page.params["id"], page.now)
+    name, data = packages.package_zip(page.server, page.viewer, page.params["id"], page.now)
     return Response(
         data, media_type="application/zip", headers={"Content-Disposition": f'attachment; filename="{name}"'}
     )

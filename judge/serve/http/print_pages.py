@@ -15,7 +15,7 @@ from judge.serve.http.web import Page, PageSpec, Redirect, contest_time
 from judge.serve.model.errors import Refused
 from judge.serve.model.records import PrintRecord
 from judge.serve.model.times import format_time
-from judge.serve.services import printing
+from judge.serve.services.desk import printing
 
 
 def print_json(p: PrintRecord) -> dict[str, Any]:

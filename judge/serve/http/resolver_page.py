@@ -14,7 +14,7 @@ from judge.scoreboard.passfail import Row
 from judge.scoreboard.passfailview import cell_view, row_totals
 from judge.scoreboard.resolver import Step, steps
 from judge.serve.http.web import Page, PageSpec
-from judge.serve.services import resolver
+from judge.serve.services.lifecycle import resolver
 
 
 def _cell_text(view: dict[str, Any]) -> str:

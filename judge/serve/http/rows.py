@@ -7,7 +7,7 @@ from typing import Any
 
 from judge.serve.http.web import Page
 from judge.serve.model.times import format_reltime
-from judge.serve.services.submissions import SubmissionView
+from judge.serve.services.judging.submissions import SubmissionView
 from judge.serve.visibility import shown_verdict
 
 

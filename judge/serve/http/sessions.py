@@ -1,5 +1,5 @@
 """The pages' session cookie and the CSRF token of every form (the sessions themselves are kept on the server:
-services/sessions.py, docs/security.md).
+services/people/sessions.py, docs/security.md).
 
 The cookie (``judge_session``) is ``<selector>.<verifier>``, random. It is ``HttpOnly`` (no script reads it),
 ``SameSite=Lax`` (other sites' forms do not carry it), ``Secure`` when the request came over HTTPS (behind a
@@ -21,7 +21,7 @@ import base64
 import hashlib
 import hmac
 
-from judge.serve.services.sessions import SESSION_S
+from judge.serve.services.people.sessions import SESSION_S
 
 COOKIE = "judge_session"
 

@@ -1,7 +1,7 @@
 """Similar submissions' pages (issue 49, docs/similarity.md), the jury's only: the overview (each problem's
 report: its state, its pairs, the "Compute" buttons; live), a problem's "Similar submissions" page (the pairs
 ranked, each linking to both submissions' jury pages, with its "Mark reviewed" form), and a pair side by side.
-Each asks services/similarity.py, which asks visibility.sees_similarity; a team or the public gets the answer
+Each asks services/judging/similarity.py, which asks visibility.sees_similarity; a team or the public gets the answer
 every /admin page gives them (need_staff: the login page, or 403)."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from starlette.responses import Response
 from judge.serve.http.context import number_id
 from judge.serve.http.web import Page, PageSpec, Redirect
 from judge.serve.model.times import format_time
-from judge.serve.services import similarity
+from judge.serve.services.judging import similarity
 
 
 def _team(page: Page, team_id: str) -> str:

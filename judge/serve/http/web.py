@@ -34,8 +34,8 @@ from judge.serve.http.sessions import COOKIE, cookie_header, csrf, csrf_ok
 from judge.serve.model.errors import Refused
 from judge.serve.model.times import format_reltime, format_time
 from judge.serve.model.viewer import PUBLIC, Role, Viewer
-from judge.serve.services import sessions
-from judge.serve.services.server import Server
+from judge.serve.services.people import sessions
+from judge.serve.site.server import Server
 from judge.serve.visibility import Sight
 
 # the pages' own templates are "serve/<name>"; the static board's (its style sheet) are shared
@@ -51,7 +51,7 @@ SECURITY_HEADERS = {
     "Cache-Control": "no-store",
 }
 FORM_SLACK = 64 * 1024
-PACKAGE_FORM = 64 * 1024 * 1024 + FORM_SLACK  # a package version's zip (issue 33: services/previews.PACKAGE_LIMIT)
+PACKAGE_FORM = 64 * 1024 * 1024 + FORM_SLACK  # a package version's zip (issue 33: judging/previews.PACKAGE_LIMIT)
 
 
 def environment() -> Environment:
