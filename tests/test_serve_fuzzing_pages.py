@@ -16,7 +16,7 @@ import pytest
 from serve_fixtures import FIXTURES, HOUR, SUM_AC, T0, FakeClock, make_server, write_contest
 from test_serve_pages import Browser, client, csrf_of, login, submit, text
 
-from judge.serve.http import fuzz_views
+from judge.serve.http.pages import fuzz_views
 from judge.serve.model.records import Counterexample
 from judge.serve.site.server import Server
 

@@ -20,9 +20,9 @@ from starlette.routing import Route
 from judge.scoreboard.passfail import Cell
 from judge.scoreboard.passfailview import cell_view, minutes
 from judge.scoreboard.times import parse_reltime
-from judge.serve.http.api import access_json
-from judge.serve.http.pages import STATIC
-from judge.serve.http.web import SECURITY_HEADERS, environment
+from judge.serve.http.api.contest import access_json
+from judge.serve.http.pages.team_pages import STATIC
+from judge.serve.http.pages.web import SECURITY_HEADERS, environment
 from judge.serve.model.viewer import PUBLIC as PUBLIC_VIEWER
 from judge.serve.services.lifecycle.replay import PUBLIC, Replay
 

@@ -1,7 +1,7 @@
 """What a rejudge preview shows (issue 33): per submission before → after, and the board's change: the
 staff's board (every team, nothing frozen) ranked by the same functions as the live board (model/board.py)
 from the current judgements, once as they are and once with the preview's verdicts and scores substituted.
-Shared by the API (http/preview_api.py) and the preview page (http/preview_pages.py)."""
+Shared by the API (http/api/previews.py) and the preview page (http/pages/preview_pages.py)."""
 
 from __future__ import annotations
 

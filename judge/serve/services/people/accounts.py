@@ -248,7 +248,7 @@ class Authenticator:
     def access_of(self, account_id: str) -> int | None:
         """A number that stays the same while the account's access does, and changes when its password is
         changed or reset, its role, team or username changes, or it is disabled or removed (None then): an open
-        event feed remembers it when it starts, and ends when it changes (http/feed.py)."""
+        event feed remembers it when it starts, and ends when it changes (http/api/feed.py)."""
         found = self._access.get(account_id)
         return None if found is None else found[2]
 

@@ -8,7 +8,7 @@ A cookie is ``<selector>.<verifier>``, both random (128 and 256 bits): the selec
 session, whose ``verifier_sha256`` must match the verifier (compared in constant time). The database keeps
 only that hash and no key of any kind: read from a copy of the database, nothing can be turned into a
 cookie. A visitor who is not logged in gets a cookie of the same shape that nothing stores (its only use
-is the CSRF token of the login form: http/sessions.py); it is the public.
+is the CSRF token of the login form: http/pages/sessions.py); it is the public.
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def viewer_of(server: ServedPeople, cookie: str | None, now: float) -> Viewer:
 
 def known_viewer(server: ServedPeople, cookie: str | None, now: float) -> Viewer | None:
     """``viewer_of`` when it needs no storage (no cookie, or a session kept in memory); None otherwise.
-    For the event loop (http/web.py: a page answered there)."""
+    For the event loop (http/pages/web.py: a page answered there)."""
     if not well_formed(cookie):
         return PUBLIC
     assert cookie is not None

@@ -12,7 +12,7 @@ from judge.serve.model.times import format_reltime
 from judge.serve.services.judging import fuzzing
 
 if TYPE_CHECKING:
-    from judge.serve.http.web import Page
+    from judge.serve.http.pages.web import Page
 
 TEXT_CHARS = 8192  # a text shown in the page up to this many characters, the rest by download
 HEX_BYTES = 512  # bytes that are not text: a hex dump of the first ones

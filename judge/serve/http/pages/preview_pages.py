@@ -11,9 +11,9 @@ from urllib.parse import quote
 
 from starlette.responses import Response
 
-from judge.serve.http.context import number_id
-from judge.serve.http.rows import verdict_class
-from judge.serve.http.web import Page, PageSpec, Redirect
+from judge.serve.http.ids import number_id
+from judge.serve.http.pages.rows import verdict_class
+from judge.serve.http.pages.web import Page, PageSpec, Redirect
 from judge.serve.model.errors import Refused
 from judge.serve.model.times import format_time
 from judge.serve.model.viewer import Role

@@ -1,10 +1,13 @@
-"""The judging operations as data both the API's extension and the jury's page show (issue 30)."""
+"""The live operations as data both the API's extensions and the jury's pages show (issue 30): the judging
+(its hold, queue, judges and errors), the print-outs, the balloons."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from judge.serve.model.apijson import judgement_id
+from judge.serve.model.balloons import Balloon
+from judge.serve.model.records import PrintRecord
 from judge.serve.model.times import format_time
 from judge.serve.services.judging.operations import QueueView
 from judge.serve.services.judging.pool import PoolStatus
@@ -92,3 +95,31 @@ def errors_json(found: list[Any]) -> list[dict[str, Any]]:
         }
         for j, s in found
     ]
+
+
+def print_json(p: PrintRecord) -> dict[str, Any]:
+    return {
+        "id": str(p.id),
+        "team_id": p.team_id,
+        "username": p.username,
+        "filename": p.filename,
+        "time": format_time(p.time_s),
+        "status": p.status,
+        "text": p.text,
+        "delivered_time": None if p.delivered_s is None else format_time(p.delivered_s),
+    }
+
+
+def balloon_json(b: Balloon) -> dict[str, Any]:
+    return {
+        "submission_id": str(b.submission_id),
+        "time": format_time(b.time_s),
+        "team_id": b.team_id,
+        "team": b.team,
+        "problem_id": b.problem_id,
+        "label": b.label,
+        "rgb": b.rgb,
+        "color": b.color,
+        "first_to_solve": b.first_to_solve,
+        "done": b.done,
+    }

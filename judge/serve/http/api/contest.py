@@ -18,12 +18,13 @@ from typing import Any
 from starlette.background import BackgroundTask
 from starlette.responses import JSONResponse, Response
 
-from judge.serve.http import feed, live_api, preview_api
-from judge.serve.http.context import Ctx, number_id
-from judge.serve.http.domjudge import domjudge_submission
+from judge.serve.http.api import feed, live, previews
+from judge.serve.http.api.context import Ctx
+from judge.serve.http.api.domjudge import domjudge_submission
+from judge.serve.http.api.previews import ZIP
 from judge.serve.http.files import download
 from judge.serve.http.forms import JSON, MULTIPART
-from judge.serve.http.preview_api import ZIP
+from judge.serve.http.ids import number_id
 from judge.serve.model.apijson import (
     PDF,
     account_json,
@@ -449,41 +450,41 @@ ROUTES: tuple[RouteSpec, ...] = (
     RouteSpec("POST", f"{C}/unfinalize", post_unfinalize),
     RouteSpec("GET", f"{C}/scoreboard", get_scoreboard, on_loop=scoreboard_made),
     RouteSpec("GET", f"{C}/event-feed", feed.event_feed, stream=True),
-    # running the contest live (issue 30): our extensions (http/live_api.py)
-    RouteSpec("PUT", f"{C}/teams/{{id}}", live_api.put_team),
-    RouteSpec("PUT", f"{C}/groups/{{id}}", live_api.put_group),
-    RouteSpec("PUT", f"{C}/organizations/{{id}}", live_api.put_organization),
-    RouteSpec("POST", f"{C}/import/teams", live_api.import_teams, body_limit="submission"),
-    RouteSpec("POST", f"{C}/import/accounts", live_api.import_accounts, body_limit="submission"),
-    RouteSpec("PUT", f"{C}/accounts/{{id}}", live_api.put_account),
-    RouteSpec("POST", f"{C}/accounts/{{id}}/reset-password", live_api.reset_password),
-    RouteSpec("POST", f"{C}/accounts/{{id}}/disable", live_api.disable),
-    RouteSpec("POST", f"{C}/accounts/{{id}}/enable", live_api.enable),
-    RouteSpec("POST", f"{C}/submissions/{{id}}/ignore", live_api.ignore),
-    RouteSpec("POST", f"{C}/submissions/{{id}}/unignore", live_api.unignore),
-    RouteSpec("GET", f"{C}/judging", live_api.judging_state),
-    RouteSpec("POST", f"{C}/judging/pause", live_api.pause),
-    RouteSpec("POST", f"{C}/judging/resume", live_api.resume),
-    RouteSpec("POST", f"{C}/problems/{{id}}/hold", live_api.hold),
-    RouteSpec("POST", f"{C}/problems/{{id}}/release", live_api.release),
-    RouteSpec("GET", f"{C}/judging/queue", live_api.judging_queue),
-    RouteSpec("GET", f"{C}/judging/judges", live_api.judges),
-    RouteSpec("GET", f"{C}/judging/errors", live_api.judging_errors),
-    RouteSpec("GET", f"{C}/balloons", live_api.balloon_list),
-    RouteSpec("POST", f"{C}/balloons/{{id}}/done", live_api.balloon_done),
-    RouteSpec("POST", f"{C}/submissions/{{id}}/review", live_api.review),
-    RouteSpec("POST", f"{C}/prints", live_api.post_print, body_limit="submission"),
-    RouteSpec("GET", f"{C}/prints", live_api.get_prints),
-    RouteSpec("GET", f"{C}/audit-log", live_api.audit_log),
+    # running the contest live (issue 30): our extensions (http/api/live.py)
+    RouteSpec("PUT", f"{C}/teams/{{id}}", live.put_team),
+    RouteSpec("PUT", f"{C}/groups/{{id}}", live.put_group),
+    RouteSpec("PUT", f"{C}/organizations/{{id}}", live.put_organization),
+    RouteSpec("POST", f"{C}/import/teams", live.import_teams, body_limit="submission"),
+    RouteSpec("POST", f"{C}/import/accounts", live.import_accounts, body_limit="submission"),
+    RouteSpec("PUT", f"{C}/accounts/{{id}}", live.put_account),
+    RouteSpec("POST", f"{C}/accounts/{{id}}/reset-password", live.reset_password),
+    RouteSpec("POST", f"{C}/accounts/{{id}}/disable", live.disable),
+    RouteSpec("POST", f"{C}/accounts/{{id}}/enable", live.enable),
+    RouteSpec("POST", f"{C}/submissions/{{id}}/ignore", live.ignore),
+    RouteSpec("POST", f"{C}/submissions/{{id}}/unignore", live.unignore),
+    RouteSpec("GET", f"{C}/judging", live.judging_state),
+    RouteSpec("POST", f"{C}/judging/pause", live.pause),
+    RouteSpec("POST", f"{C}/judging/resume", live.resume),
+    RouteSpec("POST", f"{C}/problems/{{id}}/hold", live.hold),
+    RouteSpec("POST", f"{C}/problems/{{id}}/release", live.release),
+    RouteSpec("GET", f"{C}/judging/queue", live.judging_queue),
+    RouteSpec("GET", f"{C}/judging/judges", live.judges),
+    RouteSpec("GET", f"{C}/judging/errors", live.judging_errors),
+    RouteSpec("GET", f"{C}/balloons", live.balloon_list),
+    RouteSpec("POST", f"{C}/balloons/{{id}}/done", live.balloon_done),
+    RouteSpec("POST", f"{C}/submissions/{{id}}/review", live.review),
+    RouteSpec("POST", f"{C}/prints", live.post_print, body_limit="submission"),
+    RouteSpec("GET", f"{C}/prints", live.get_prints),
+    RouteSpec("GET", f"{C}/audit-log", live.audit_log),
     # live fuzzing (issue 33, docs/live-fuzzing.md): the jury only
-    RouteSpec("GET", f"{C}/counterexamples", live_api.counterexamples),
-    RouteSpec("GET", f"{C}/counterexamples/{{id}}", live_api.counterexample),
-    RouteSpec("GET", f"{C}/fuzzing", live_api.fuzzing_summary),
-    RouteSpec("GET", f"{C}/fuzzing/jobs", live_api.fuzz_jobs),
+    RouteSpec("GET", f"{C}/counterexamples", live.counterexamples),
+    RouteSpec("GET", f"{C}/counterexamples/{{id}}", live.counterexample),
+    RouteSpec("GET", f"{C}/fuzzing", live.fuzzing_summary),
+    RouteSpec("GET", f"{C}/fuzzing/jobs", live.fuzz_jobs),
     # package versions and rejudge previews (issue 33): the jury; applying and uploading: admins
-    RouteSpec("POST", f"{C}/counterexamples/{{id}}/add-as-test", preview_api.add_as_test),
-    RouteSpec("GET", f"{C}/previews/{{id}}", preview_api.get_preview),
-    RouteSpec("POST", f"{C}/previews/{{id}}/apply", preview_api.apply),
-    RouteSpec("POST", f"{C}/previews/{{id}}/discard", preview_api.discard),
-    RouteSpec("POST", f"{C}/problems/{{id}}/package", preview_api.upload, body_limit="package", bodies=(ZIP,)),
+    RouteSpec("POST", f"{C}/counterexamples/{{id}}/add-as-test", previews.add_as_test),
+    RouteSpec("GET", f"{C}/previews/{{id}}", previews.get_preview),
+    RouteSpec("POST", f"{C}/previews/{{id}}/apply", previews.apply),
+    RouteSpec("POST", f"{C}/previews/{{id}}/discard", previews.discard),
+    RouteSpec("POST", f"{C}/problems/{{id}}/package", previews.upload, body_limit="package", bodies=(ZIP,)),
 )

@@ -12,9 +12,9 @@ from typing import Any
 
 from starlette.responses import Response
 
-from judge.serve.http.context import number_id
-from judge.serve.http.fuzz_views import counterexample_row, shown_bytes
-from judge.serve.http.web import FUZZ_NOTICE, Page, PageSpec
+from judge.serve.http.ids import number_id
+from judge.serve.http.pages.fuzz_views import counterexample_row, shown_bytes
+from judge.serve.http.pages.web import FUZZ_NOTICE, Page, PageSpec
 from judge.serve.model.errors import Refused
 from judge.serve.services.judging import fuzzing
 

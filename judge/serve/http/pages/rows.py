@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from judge.serve.http.web import Page
+from judge.serve.http.pages.web import Page
 from judge.serve.model.times import format_reltime
 from judge.serve.services.judging.submissions import SubmissionView
 from judge.serve.visibility import shown_verdict

@@ -17,9 +17,9 @@ from urllib.parse import urlencode
 
 from starlette.responses import Response
 
-from judge.serve.http import notices
-from judge.serve.http.clar_views import item
-from judge.serve.http.web import CLAR_NOTICE, Page, PageSpec, Redirect
+from judge.serve.http.pages import notices
+from judge.serve.http.pages.clar_views import item
+from judge.serve.http.pages.web import CLAR_NOTICE, Page, PageSpec, Redirect
 from judge.serve.model.clarification import ClarificationRequest
 from judge.serve.model.errors import Refused
 from judge.serve.services import documents

@@ -11,11 +11,10 @@ from urllib.parse import urlencode
 
 from starlette.responses import Response
 
-from judge.serve.http import notices
-from judge.serve.http.context import number_id
-from judge.serve.http.judging_views import counts, errors_json, hold_json, judges_json, queue_json
-from judge.serve.http.live_api import balloon_json
-from judge.serve.http.web import Page, PageSpec, Redirect, contest_time
+from judge.serve.http.ids import number_id
+from judge.serve.http.live_views import balloon_json, counts, errors_json, hold_json, judges_json, queue_json
+from judge.serve.http.pages import notices
+from judge.serve.http.pages.web import Page, PageSpec, Redirect, contest_time
 from judge.serve.model.errors import Refused
 from judge.serve.model.times import TimeError, format_reltime, format_time, parse_reltime, parse_time
 from judge.serve.model.viewer import Role

@@ -25,11 +25,11 @@ from judge.scoreboard.passfail import Standings
 from judge.scoreboard.passfailview import cell_view, minutes, row_totals
 from judge.scoreboard.statements import render_statement, statement_assets
 from judge.serve import visibility
-from judge.serve.http.context import number_id
 from judge.serve.http.files import download
-from judge.serve.http.rows import newest_first, submission_row, verdict_class
-from judge.serve.http.sessions import basic_header
-from judge.serve.http.web import Page, PageSpec, Redirect
+from judge.serve.http.ids import number_id
+from judge.serve.http.pages.rows import newest_first, submission_row, verdict_class
+from judge.serve.http.pages.sessions import basic_header
+from judge.serve.http.pages.web import Page, PageSpec, Redirect
 from judge.serve.model.apijson import PDF, attachment_mime
 from judge.serve.model.contest import Contest
 from judge.serve.model.errors import Refused
@@ -46,7 +46,7 @@ from judge.serve.services.problems import config
 from judge.serve.services.problems.statements import problem_doc
 from judge.serve.visibility import Detail
 
-STATIC = Path(__file__).resolve().parent / "static"
+STATIC = Path(__file__).resolve().parent.parent / "static"  # judge/serve/http/static/
 STATIC_TYPES = {
     ".js": "text/javascript; charset=utf-8",
     ".css": "text/css; charset=utf-8",

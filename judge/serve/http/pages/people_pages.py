@@ -1,7 +1,7 @@
 """Teams and accounts while the contest runs (issue 30), the organizers' pages: every team and account
 (judges see them; admins change them): add or edit a team or an account, hide or show a team, disable or
 enable an account, reset a password (the new one is shown on the answer page, once: it is nowhere else);
-and the audit log (admins). Each calls the same service as the API's extension (http/live_api.py)."""
+and the audit log (admins). Each calls the same service as the API's extension (http/api/live.py)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from urllib.parse import urlencode
 
 from starlette.responses import Response
 
-from judge.serve.http import notices
-from judge.serve.http.web import Page, PageSpec, Redirect
+from judge.serve.http.pages import notices
+from judge.serve.http.pages.web import Page, PageSpec, Redirect
 from judge.serve.model.errors import Refused
 from judge.serve.model.times import format_time
 from judge.serve.model.viewer import Role

@@ -13,7 +13,7 @@ from starlette.responses import Response
 from judge.scoreboard.passfail import Row
 from judge.scoreboard.passfailview import cell_view, row_totals
 from judge.scoreboard.resolver import Step, steps
-from judge.serve.http.web import Page, PageSpec
+from judge.serve.http.pages.web import Page, PageSpec
 from judge.serve.services.lifecycle import resolver
 
 

@@ -42,10 +42,3 @@ class Ctx:
     def json(self) -> Any:
         """The body's JSON value (strict: model/jsonbody.py). Raises Refused (400)."""
         return parse_json_body(self.body)
-
-
-def number_id(value: str) -> int | None:
-    """A numeric id from the URL (ours are 1, 2, ...); None for anything else (a 404, never a 500)."""
-    if not value.isdigit() or len(value) > 18:
-        return None
-    return int(value)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from starlette.responses import Response
 
-from judge.serve.http.web import Page, PageSpec
+from judge.serve.http.pages.web import Page, PageSpec
 from judge.serve.services.lifecycle import awards
 from judge.serve.visibility import shows_final_results
 

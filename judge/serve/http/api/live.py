@@ -32,11 +32,10 @@ from typing import Any
 
 from starlette.responses import JSONResponse
 
-from judge.serve.http.context import Ctx, number_id
-from judge.serve.http.judging_views import errors_json, hold_json, judges_json, queue_json
-from judge.serve.http.print_pages import print_json
+from judge.serve.http.api.context import Ctx
+from judge.serve.http.ids import number_id
+from judge.serve.http.live_views import balloon_json, errors_json, hold_json, judges_json, print_json, queue_json
 from judge.serve.model.apijson import submission_json
-from judge.serve.model.balloons import Balloon
 from judge.serve.model.errors import Refused
 from judge.serve.model.records import Counterexample
 from judge.serve.model.times import format_reltime, format_time
@@ -171,21 +170,6 @@ def balloon_done(ctx: Ctx) -> Any:
     ctx.contest()
     balloons.mark_done(ctx.server, ctx.viewer, number_id(ctx.param("id")), True, ctx.now)
     return {"submission_id": ctx.param("id"), "done": True}
-
-
-def balloon_json(b: Balloon) -> dict[str, Any]:
-    return {
-        "submission_id": str(b.submission_id),
-        "time": format_time(b.time_s),
-        "team_id": b.team_id,
-        "team": b.team,
-        "problem_id": b.problem_id,
-        "label": b.label,
-        "rgb": b.rgb,
-        "color": b.color,
-        "first_to_solve": b.first_to_solve,
-        "done": b.done,
-    }
 
 
 def review(ctx: Ctx) -> Any:

@@ -5,7 +5,7 @@ The cookie (``judge_session``) is ``<selector>.<verifier>``, random. It is ``Htt
 ``SameSite=Lax`` (other sites' forms do not carry it), ``Secure`` when the request came over HTTPS (behind a
 TLS proxy named by ``--forwarded-allow-ips``), and lasts ``SESSION_S``. Every visitor gets one, the public
 too, so the login form has a CSRF token, except on the public's scoreboard page (no form there: a spectator's
-browser without one keeps being answered on the event loop, http/web.py); only a login stores one (and the
+browser without one keeps being answered on the event loop, http/pages/web.py); only a login stores one (and the
 logout deletes it).
 
 The CSRF token of a form is HMAC-SHA256 keyed by the cookie: a page shows it, another site can neither read

@@ -25,12 +25,12 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from judge import __version__
 from judge.scoreboard.render import TEMPLATES as BOARD_TEMPLATES
-from judge.serve.http import confirm
-from judge.serve.http.clar_views import notice_context
 from judge.serve.http.forms import CLOSE, DEADLINES, MULTIPART, BodyDeadlines, FormFile, parse_form, read_body
-from judge.serve.http.fuzz_views import notice_context as fuzz_notice_context
 from judge.serve.http.origin import cross_site, media_type
-from judge.serve.http.sessions import COOKIE, cookie_header, csrf, csrf_ok
+from judge.serve.http.pages import confirm
+from judge.serve.http.pages.clar_views import notice_context
+from judge.serve.http.pages.fuzz_views import notice_context as fuzz_notice_context
+from judge.serve.http.pages.sessions import COOKIE, cookie_header, csrf, csrf_ok
 from judge.serve.model.errors import Refused
 from judge.serve.model.times import format_reltime, format_time
 from judge.serve.model.viewer import PUBLIC, Role, Viewer
@@ -39,7 +39,7 @@ from judge.serve.site.server import Server
 from judge.serve.visibility import Sight
 
 # the pages' own templates are "serve/<name>"; the static board's (its style sheet) are shared
-TEMPLATES = Path(__file__).resolve().parent / "templates"
+TEMPLATES = Path(__file__).resolve().parent.parent / "templates"  # judge/serve/http/templates/
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
         "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "

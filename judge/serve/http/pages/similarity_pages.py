@@ -10,8 +10,8 @@ from typing import Any
 
 from starlette.responses import Response
 
-from judge.serve.http.context import number_id
-from judge.serve.http.web import Page, PageSpec, Redirect
+from judge.serve.http.ids import number_id
+from judge.serve.http.pages.web import Page, PageSpec, Redirect
 from judge.serve.model.times import format_time
 from judge.serve.services.judging import similarity
 

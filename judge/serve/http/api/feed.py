@@ -20,7 +20,7 @@ from collections.abc import AsyncIterator
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import StreamingResponse
 
-from judge.serve.http.context import Ctx
+from judge.serve.http.api.context import Ctx
 from judge.serve.services.board import feed
 from judge.serve.services.core.events import RECHECK_S, Cursor
 

@@ -13,10 +13,10 @@ from urllib.parse import quote, urlencode
 from starlette.responses import Response
 
 from judge.judging.verdict import Verdict
-from judge.serve.http import notices
-from judge.serve.http.context import number_id
-from judge.serve.http.rows import newest_first, submission_row, verdict_class
-from judge.serve.http.web import Page, PageSpec, Redirect
+from judge.serve.http.ids import number_id
+from judge.serve.http.pages import notices
+from judge.serve.http.pages.rows import newest_first, submission_row, verdict_class
+from judge.serve.http.pages.web import Page, PageSpec, Redirect
 from judge.serve.model.apijson import judgement_id
 from judge.serve.model.errors import Refused
 from judge.serve.model.times import format_time

@@ -11,7 +11,7 @@ from judge.serve.services.desk import clarifications
 from judge.serve.services.desk.clarifications import ClarView
 
 if TYPE_CHECKING:
-    from judge.serve.http.web import Page
+    from judge.serve.http.pages.web import Page
 
 
 def _contest_time(page: Page, t: float) -> str:

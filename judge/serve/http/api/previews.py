@@ -9,7 +9,8 @@ from typing import Any
 
 from starlette.responses import JSONResponse, Response
 
-from judge.serve.http.context import Ctx, number_id
+from judge.serve.http.api.context import Ctx
+from judge.serve.http.ids import number_id
 from judge.serve.model.errors import Refused
 from judge.serve.model.times import format_time
 from judge.serve.services.judging import previews

@@ -9,26 +9,13 @@ from urllib.parse import urlencode
 
 from starlette.responses import Response
 
-from judge.serve.http import notices
-from judge.serve.http.context import number_id
-from judge.serve.http.web import Page, PageSpec, Redirect, contest_time
+from judge.serve.http.ids import number_id
+from judge.serve.http.live_views import print_json
+from judge.serve.http.pages import notices
+from judge.serve.http.pages.web import Page, PageSpec, Redirect, contest_time
 from judge.serve.model.errors import Refused
 from judge.serve.model.records import PrintRecord
-from judge.serve.model.times import format_time
 from judge.serve.services.desk import printing
-
-
-def print_json(p: PrintRecord) -> dict[str, Any]:
-    return {
-        "id": str(p.id),
-        "team_id": p.team_id,
-        "username": p.username,
-        "filename": p.filename,
-        "time": format_time(p.time_s),
-        "status": p.status,
-        "text": p.text,
-        "delivered_time": None if p.delivered_s is None else format_time(p.delivered_s),
-    }
 
 
 def _queue_row(page: Page, p: PrintRecord) -> dict[str, Any]:
