@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from judge.serve.model.errors import Refused
 from judge.serve.model.similarity import PairReview, SimilarityRecord
@@ -30,9 +30,6 @@ from judge.serve.services.people.audit import audit
 from judge.serve.visibility import Sight, sees_similarity
 from judge.similarity.model import Region
 from judge.similarity.render import marked_lines
-
-if TYPE_CHECKING:
-    pass
 
 MAX_NOTE_CHARS = 2000
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from judge.serve.model.apijson import language_json
 from judge.serve.model.errors import Refused
@@ -23,9 +23,6 @@ from judge.serve.services.judging import moderation
 from judge.serve.services.people import access
 from judge.serve.services.people.audit import audit
 from judge.serve.storage import Writer
-
-if TYPE_CHECKING:
-    from judge.serve.storage import Writer
 
 
 def _check_body(server: Served, body: Any) -> dict[str, Any]:
