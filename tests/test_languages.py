@@ -168,7 +168,9 @@ EXEMPT = {
     ("package/deps.py", "<module>", ".py"): "Python's import system: the file `import a` loads is a.py",
     ("runner/interactive.py", "Proxy._loop", "r"): "a pipe end that is read (select), not the R language",
     ("runner/interactive.py", "Proxy._wanted", "r"): "a pipe end that is read (select), not the R language",
-    ("serve/http/pages.py", "<module>", ".js"): "the content type of the server's own static scripts, not submissions",
+    ("serve/http/pages/team_pages.py", "<module>", ".js"): (
+        "the content type of the server's own static scripts, not submissions"
+    ),
 }
 
 

@@ -21,8 +21,8 @@ from judge.serve.model.contest import load_contest
 from judge.serve.model.records import AwardEdit
 from judge.serve.model.times import format_time
 from judge.serve.model.viewer import Role, Viewer
-from judge.serve.services import resolver
-from judge.serve.services.server import Server
+from judge.serve.services.lifecycle import resolver
+from judge.serve.site.server import Server
 from judge.serve.storage import open_storage
 from judge.serve.storage.schema import SCHEMA_VERSION
 

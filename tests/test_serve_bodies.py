@@ -19,7 +19,7 @@ from test_serve_pages import csrf_of, login
 
 from judge.serve.http.app import create_app
 from judge.serve.http.forms import BodyDeadlines
-from judge.serve.services.server import Server
+from judge.serve.site.server import Server
 
 C = "/api/contests/test"
 BIG = 64 * 1024 * 1024  # the Content-Length claimed: a package's limit

@@ -18,7 +18,7 @@ from serve_channels import Browser, LoopApi, api_board, log_in, page_board
 from serve_fixtures import FIXTURES, HOUR, SUM_AC, SUM_WA, T0, FakeClock, make_server, write_contest
 
 from judge.serve.model.times import format_time
-from judge.serve.services.events import EventLog
+from judge.serve.services.core.events import EventLog
 
 C = "/api/contests/test"
 END = T0 + 5 * HOUR
@@ -213,7 +213,7 @@ class LaggingWorld(RuleBasedStateMachine):
         """What a fresh computation gives each viewer now (the looks check their answers against these)."""
         if not hasattr(self, "server"):
             return
-        from judge.serve.services import board
+        from judge.serve.services.board import board
         from judge.serve.visibility import Sight
 
         self.server.timeline.tick()  # what a request would do first (the thaw when due)
@@ -326,7 +326,7 @@ def _concurrent_callers(call: Any, n: int = 8) -> tuple[list[Any], int]:
 
 
 def test_a_board_asked_for_by_many_at_once_is_ranked_once() -> None:
-    from judge.serve.services.boardcache import BoardCache, Ranked
+    from judge.serve.services.board.boardcache import BoardCache, Ranked
 
     cache = BoardCache()
     results, made = _concurrent_callers(lambda make: cache.rows("key", (1,), lambda: Ranked([make()])))
@@ -335,7 +335,7 @@ def test_a_board_asked_for_by_many_at_once_is_ranked_once() -> None:
 
 
 def test_a_table_asked_for_by_many_at_once_is_rendered_once() -> None:
-    from judge.serve.services.boardcache import Ranked
+    from judge.serve.services.board.boardcache import Ranked
 
     ranked = Ranked([])
     results, made = _concurrent_callers(lambda make: ranked.derived("table", make))
@@ -365,7 +365,7 @@ def test_a_waiting_feed_is_woken_by_a_change_published_in_another_thread() -> No
     them, and so does ``wake`` (the server stopping). The outer bound only keeps a broken wake from hanging."""
     import threading
 
-    from judge.serve.services.events import EventBus
+    from judge.serve.services.core.events import EventBus
 
     bus = EventBus()
 
@@ -390,7 +390,7 @@ def test_with_a_wake_interval_changes_in_a_burst_release_the_waiting_feeds_once(
     """`judge serve --feed-interval`: the first change after a quiet interval releases the waiting streams at
     once; the next ones within the interval are held for its end (one release for all of them), and a stream
     that read before them is not released early by them. (The interval is an hour: "held" is certain.)"""
-    from judge.serve.services.events import EventBus
+    from judge.serve.services.core.events import EventBus
 
     bus = EventBus(wake_interval_s=3600.0)
 
@@ -422,7 +422,7 @@ def test_a_release_wakes_the_waiting_feeds_a_batch_per_turn_of_the_loop() -> Non
     """500 feeds woken at once held the loop for one long turn: a release wakes WAKE_BATCH of them per turn,
     so requests are read and served in between; every one of them is woken, once, and a feed cancelled
     while waiting (its client gone) is passed by."""
-    from judge.serve.services.events import WAKE_BATCH, EventBus
+    from judge.serve.services.core.events import WAKE_BATCH, EventBus
 
     bus = EventBus()
     n = 2 * WAKE_BATCH + 7
@@ -455,7 +455,7 @@ def test_a_release_wakes_the_waiting_feeds_a_batch_per_turn_of_the_loop() -> Non
 def test_with_an_interval_a_new_board_is_made_at_most_once_per_interval() -> None:
     """`judge serve --board-interval`: within the interval of the last board made for a key, a newer change
     gets that board; after it, the newest. Without an interval every change makes a new board."""
-    from judge.serve.services.boardcache import BoardCache, Ranked
+    from judge.serve.services.board.boardcache import BoardCache, Ranked
 
     now = [100.0]
     made: list[tuple[int, ...]] = []
@@ -486,7 +486,7 @@ def test_a_session_read_before_it_ended_is_not_kept_after() -> None:
     the commit that ends them) drop them, and a lookup that read the session before that commit cannot put
     it back afterwards (its epoch is older)."""
     from judge.serve.model.records import SessionRecord
-    from judge.serve.services.sessions import SessionCache
+    from judge.serve.services.people.session_cache import SessionCache
 
     cache = SessionCache(size=2)
     a = SessionRecord("sa", "va", "team1", 0.0, 100.0)
@@ -514,7 +514,7 @@ def test_with_an_interval_requests_get_the_last_board_while_a_new_one_is_made() 
     before the new one was begun); without an interval they wait for the new one (exact)."""
     import threading
 
-    from judge.serve.services.boardcache import BoardCache, Ranked
+    from judge.serve.services.board.boardcache import BoardCache, Ranked
 
     now = [100.0]
     changed_at = {(1,): 104.5}  # the first change after each board's changes: when it was made
@@ -567,7 +567,7 @@ def test_a_board_is_never_served_past_the_bound() -> None:
     new one replaced (issue 43: the first board after the thaw was the staff's of eleven minutes before)."""
     import threading
 
-    from judge.serve.services.boardcache import CLAIM_S, BoardCache, Ranked
+    from judge.serve.services.board.boardcache import CLAIM_S, BoardCache, Ranked
 
     now = [100.0]
     changed_at: dict[tuple[int, ...], float] = {}
@@ -626,7 +626,7 @@ def test_a_peek_gives_the_board_behind_and_one_claim_at_a_time() -> None:
     being made); ``claim`` lets one caller at a time have a thread make the next, and a claim never released
     lapses (its late release ends no newer claim). ``ready`` gives what was made of a board, or of the
     board it replaced (behind, within the bound). Without an interval, a peek gives only the exact board."""
-    from judge.serve.services.boardcache import CLAIM_S, BoardCache, Ranked
+    from judge.serve.services.board.boardcache import CLAIM_S, BoardCache, Ranked
 
     now = [100.0]
     changed_at = {(1,): 104.8}
@@ -681,7 +681,7 @@ class CacheInTime(RuleBasedStateMachine):
 
     @initialize()
     def open(self) -> None:
-        from judge.serve.services.boardcache import BoardCache
+        from judge.serve.services.board.boardcache import BoardCache
 
         self.now = 1000.0
         self.history: list[tuple[float, tuple[int, int]]] = [(0.0, (0, 0))]  # (when, the changes then)
@@ -698,7 +698,7 @@ class CacheInTime(RuleBasedStateMachine):
         return next((t for t, c in self.history if not all(a <= b for a, b in zip(c, changes, strict=True))), None)
 
     def compute(self, key: str) -> Any:
-        from judge.serve.services.boardcache import Ranked
+        from judge.serve.services.board.boardcache import Ranked
 
         self.made.setdefault(key, []).append(self.now)
         return Ranked([{"key": key, "version": len(self.history) - 1}])
@@ -711,7 +711,7 @@ class CacheInTime(RuleBasedStateMachine):
         missed = self.history[version + 1][0]  # the first change it misses
         if self.now - missed < INTERVAL_S:
             return
-        from judge.serve.services.boardcache import CLAIM_S
+        from judge.serve.services.board.boardcache import CLAIM_S
 
         making = [c.since_s for c in self.claims if c.what[0] == key and self.now - c.since_s < CLAIM_S]
         assert making and min(making) - missed < INTERVAL_S, (key, content, self.now, missed, making)
@@ -794,11 +794,11 @@ def audiences(draw: st.DrawFn) -> Any:
 @given(st.lists(audiences(), max_size=30), st.integers(0, 3), st.integers(1, 40))
 def test_a_stretch_gives_each_viewer_what_asking_each_event_gives(auds: list[Any], skip: int, limit: int) -> None:
     """The feeds of those who are not staff read a stretch of the log grouped once for all of them
-    (services/events.Stretch): each gets exactly the events visibility.sees_audience lets it see, in order,
+    (services/core/events.Stretch): each gets exactly the events visibility.sees_audience lets it see, in order,
     numbered on from its own token; the cursor and "more" are what reading event by event gives."""
     from judge.serve.model.records import EventRecord
     from judge.serve.model.viewer import PUBLIC, Role, Viewer
-    from judge.serve.services.events import Cursor, lines_after, lines_in, stretch_of
+    from judge.serve.services.core.events import Cursor, lines_after, lines_in, stretch_of
     from judge.serve.visibility import Sight
 
     events = [EventRecord(i + 1, "runs", str(i), "{}", a, 0.0) for i, a in enumerate(auds)]
@@ -843,7 +843,7 @@ SOLVED_ROW = re.compile(
 
 def fresh_board(server: Any, viewer: Any) -> dict[str, Any]:
     """The scoreboard ``viewer`` should get now, computed apart from the server's cache (which stays as it is)."""
-    from judge.serve.services import board
+    from judge.serve.services.board import board
     from judge.serve.visibility import Sight
 
     sight = Sight(viewer, server.timeline.phase, server.clock.now())

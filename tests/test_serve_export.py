@@ -22,7 +22,7 @@ from judge.commands.cli import main
 from judge.serve.http.replay import create_replay_app
 from judge.serve.model.contest import load_contest
 from judge.serve.model.times import format_time, parse_time
-from judge.serve.services.replay import ReplayError, load_replay
+from judge.serve.services.lifecycle.replay import ReplayError, load_replay
 
 START = "2020-01-01T10:00:00Z"  # in the past: the export (the real clock) sees the contest ended
 T0 = parse_time(START, "T0")

@@ -17,7 +17,7 @@ from serve_fixtures import HOUR, PASSWORDS, T0, FakeClock, make_server, write_co
 from serve_live import listening
 
 from judge.serve.http.app import create_app
-from judge.serve.services.server import Server
+from judge.serve.site.server import Server
 
 C = "/api/contests/test"
 

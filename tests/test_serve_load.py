@@ -24,8 +24,8 @@ from serve_fixtures import (
     write_contest,
 )
 
-from judge.serve.http.sessions import COOKIE
-from judge.serve.services.accounts import password_hasher
+from judge.serve.http.pages.sessions import COOKIE
+from judge.serve.services.people.accounts import password_hasher
 
 OLD_HASHER = PasswordHasher(time_cost=2, memory_cost=16, parallelism=2)  # "other parameters" than CHEAP_HASHER
 

@@ -17,7 +17,7 @@ from serve_fixtures import FIXTURES, T0, write_contest
 from judge.commands.cli import main
 from judge.serve.model.contest import ContestError, load_contest
 from judge.serve.model.times import TimeError, format_reltime, format_time, parse_reltime, parse_time
-from judge.serve.services.accounts import is_hash
+from judge.serve.services.people.accounts import is_hash
 
 
 def test_times_round_trip() -> None:

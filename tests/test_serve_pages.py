@@ -22,8 +22,8 @@ from serve_fixtures import HOUR, PASSWORDS, SUM_AC, SUM_WA, T0, FakeClock, db, m
 from starlette.applications import Starlette
 
 from judge.serve.http.app import create_app
-from judge.serve.http.sessions import COOKIE
-from judge.serve.services.server import Server
+from judge.serve.http.pages.sessions import COOKIE
+from judge.serve.site.server import Server
 
 HOSTILE = "<script>alert(1)</script>"
 

@@ -13,9 +13,9 @@ import pytest
 from serve_fixtures import HOUR, PASSWORDS, T0, Api, FakeClock, feed, make_server, write_contest
 from test_serve_pages import csrf_of, login
 
-from judge.serve.http.live_pages import LIVE_PAGES
-from judge.serve.http.people_pages import PEOPLE_PAGES
-from judge.serve.services.server import Server
+from judge.serve.http.pages.live_pages import LIVE_PAGES
+from judge.serve.http.pages.people_pages import PEOPLE_PAGES
+from judge.serve.site.server import Server
 
 C = "/api/contests/test"
 

@@ -43,9 +43,9 @@ from judge.package.problem import Problem
 from judge.serve.model.contest import load_contest
 from judge.serve.model.records import Counterexample
 from judge.serve.model.viewer import Role, Viewer
-from judge.serve.services import previews
-from judge.serve.services.server import ServeOptions, Server, open_server
-from judge.serve.services.versions import NewTestRefused, VersionTools
+from judge.serve.services.judging import previews
+from judge.serve.services.judging.versions import NewTestRefused, VersionTools
+from judge.serve.site.server import ServeOptions, Server, open_server
 
 C = "/api/contests/test"
 SUM_WEAK = "a, b = map(int, input().split())\nprint(a+b if abs(a) < 10**6 else 0)  # weak\n"

@@ -17,8 +17,8 @@ from serve_fixtures import FIXTURES, HOUR, T0, Api, FakeClock, make_server, writ
 from test_serve_pages import csrf_of, login
 
 from judge.serve.model.contest import ContestError, load_contest
-from judge.serve.services import printing
-from judge.serve.services.server import Server
+from judge.serve.services.desk import printing
+from judge.serve.site.server import Server
 
 C = "/api/contests/test"
 

@@ -19,7 +19,7 @@ from test_serve_passfail import MarkedJudge, at, source, submit
 
 from judge.serve.model.contest import ContestInfo, load_contest
 from judge.serve.model.times import format_time
-from judge.serve.services.server import Server
+from judge.serve.site.server import Server
 
 C = "/api/contests/test"
 MIN = 60.0

@@ -23,7 +23,7 @@ from test_serve_passfail import MarkedJudge, at, submit
 
 from judge.serve.http.app import create_app
 from judge.serve.model.contest import load_contest
-from judge.serve.services.server import Server
+from judge.serve.site.server import Server
 
 try:
     from playwright.sync_api import Browser, Page, sync_playwright

@@ -16,7 +16,7 @@ from test_serve_fuzzing_pages import team_and_public_pages
 from test_serve_pages import Browser, client, csrf_of, login, submit, text
 
 from judge.serve.model.similarity import SimilarityState
-from judge.serve.services.server import Server
+from judge.serve.site.server import Server
 
 FIXTURES = Path(__file__).parent / "fixtures" / "similarity"
 MARK = "zqcopymark"  # a name in the copied program: found wherever the code is shown

@@ -23,7 +23,7 @@ from judge.judging.jobs import JudgeJob
 from judge.judging.results import SubmissionResult
 from judge.judging.verdict import Verdict
 from judge.serve.model.contest import load_contest
-from judge.serve.services.server import Server
+from judge.serve.site.server import Server
 from judge.serve.storage import open_storage
 from judge.serve.storage.schema import SCHEMA_VERSION
 

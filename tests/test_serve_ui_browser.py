@@ -26,8 +26,8 @@ from test_serve_ui import SUM_TLE, open_ui
 
 from judge.serve.http.replay import create_replay_app
 from judge.serve.model.times import format_time
-from judge.serve.services.replay import load_replay
-from judge.serve.services.server import Server
+from judge.serve.services.lifecycle.replay import load_replay
+from judge.serve.site.server import Server
 
 try:
     from playwright.sync_api import expect, sync_playwright

@@ -30,8 +30,8 @@ from judge.serve.model.phase import Phase
 from judge.serve.model.records import Audience, ClarificationRecord, EventRecord, Scope, SubmissionRecord
 from judge.serve.model.times import format_time, parse_time
 from judge.serve.model.viewer import PUBLIC, Role, Viewer
-from judge.serve.services import control
-from judge.serve.services.server import Server
+from judge.serve.services.lifecycle import control
+from judge.serve.site.server import Server
 from judge.serve.visibility import (
     Detail,
     FileAccess,

@@ -240,7 +240,7 @@ def sees_event(s: Sight, event: EventRecord) -> bool:
 
 def sees_audience(s: Sight, a: Audience) -> bool:
     """Whether an event published for ``a`` is in the viewer's feed. It depends on who looks and the audience
-    only, never on the time: a viewer's stream only grows, so the tokens that number it (services/events.py)
+    only, never on the time: a viewer's stream only grows, so the tokens that number it (services/core/events.py)
     never change."""
     if s.staff:
         return a.staff
@@ -251,7 +251,7 @@ def sees_audience(s: Sight, a: Audience) -> bool:
 class Reach:
     """Which of those who are not staff an audience reaches: the teams named (``but`` False), or everyone
     but them (``but`` True); the public is the team None. The event feed groups a stretch of the log by it
-    once for all open feeds (services/events.py) instead of asking each event for each feed."""
+    once for all open feeds (services/core/events.py) instead of asking each event for each feed."""
 
     teams: frozenset[str] = frozenset()
     but: bool = False

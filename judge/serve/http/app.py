@@ -24,29 +24,29 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from judge.judging.jobs import MAX_FOLDER_FILES
-from judge.serve.http.admin_pages import ADMIN_PAGES
-from judge.serve.http.api import ROUTES, RouteSpec
-from judge.serve.http.awards_page import AWARDS_PAGES
-from judge.serve.http.clar_pages import CLAR_PAGES
-from judge.serve.http.context import Ctx
+from judge.serve.http.api.contest import ROUTES, RouteSpec
+from judge.serve.http.api.context import Ctx
 from judge.serve.http.forms import CLOSE, DEADLINES, MULTIPART, BodyDeadlines, parse_form, read_body
-from judge.serve.http.fuzz_pages import FUZZ_PAGES
-from judge.serve.http.live_pages import LIVE_PAGES
 from judge.serve.http.origin import cross_site, media_type, unsupported_body
-from judge.serve.http.pages import PAGES
-from judge.serve.http.people_pages import PEOPLE_PAGES
-from judge.serve.http.preview_pages import PREVIEW_PAGES
-from judge.serve.http.print_pages import PRINT_PAGES
-from judge.serve.http.resolver_page import RESOLVER_PAGES
-from judge.serve.http.similarity_pages import SIMILARITY_PAGES
-from judge.serve.http.web import environment, html_error, page_endpoint
+from judge.serve.http.pages.admin_pages import ADMIN_PAGES
+from judge.serve.http.pages.awards_page import AWARDS_PAGES
+from judge.serve.http.pages.clar_pages import CLAR_PAGES
+from judge.serve.http.pages.fuzz_pages import FUZZ_PAGES
+from judge.serve.http.pages.live_pages import LIVE_PAGES
+from judge.serve.http.pages.people_pages import PEOPLE_PAGES
+from judge.serve.http.pages.preview_pages import PREVIEW_PAGES
+from judge.serve.http.pages.print_pages import PRINT_PAGES
+from judge.serve.http.pages.resolver_page import RESOLVER_PAGES
+from judge.serve.http.pages.similarity_pages import SIMILARITY_PAGES
+from judge.serve.http.pages.team_pages import PAGES
+from judge.serve.http.pages.web import environment, html_error, page_endpoint
 from judge.serve.model.errors import Refused
 from judge.serve.model.viewer import PUBLIC, Viewer
-from judge.serve.services import access
-from judge.serve.services.access import REALM
-from judge.serve.services.accounts import AuthError
-from judge.serve.services.previews import PACKAGE_LIMIT
-from judge.serve.services.server import Server
+from judge.serve.services.judging.previews import PACKAGE_LIMIT
+from judge.serve.services.people import access
+from judge.serve.services.people.access import REALM
+from judge.serve.services.people.accounts import AuthError
+from judge.serve.site.server import Server
 
 SMALL_BODY = 64 * 1024
 PACKAGE_BODY = PACKAGE_LIMIT  # a package version's zip (issue 33)

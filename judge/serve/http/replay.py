@@ -1,4 +1,4 @@
-"""`judge serve --replay ARCHIVE`: the app of a finished contest, read-only (services/replay.py says what
+"""`judge serve --replay ARCHIVE`: the app of a finished contest, read-only (services/lifecycle/replay.py says what
 it shows). The Contest API's GET endpoints of what the public sees (``access`` says which; ``runs`` is
 empty, as for the public of the live server), the event feed (all of it, then the
 stream ends: the contest is final), and one page, the final scoreboard with the awards. Every other path is
@@ -20,11 +20,11 @@ from starlette.routing import Route
 from judge.scoreboard.passfail import Cell
 from judge.scoreboard.passfailview import cell_view, minutes
 from judge.scoreboard.times import parse_reltime
-from judge.serve.http.api import access_json
-from judge.serve.http.pages import STATIC
-from judge.serve.http.web import SECURITY_HEADERS, environment
+from judge.serve.http.api.contest import access_json
+from judge.serve.http.pages.team_pages import STATIC
+from judge.serve.http.pages.web import SECURITY_HEADERS, environment
 from judge.serve.model.viewer import PUBLIC as PUBLIC_VIEWER
-from judge.serve.services.replay import PUBLIC, Replay
+from judge.serve.services.lifecycle.replay import PUBLIC, Replay
 
 OBJECTS = ("contest", "state", "scoreboard")  # endpoints that are one object, not a collection
 

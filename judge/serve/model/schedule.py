@@ -4,7 +4,7 @@ same ``PATCH``: ``duration`` and ``scoreboard_freeze_duration``.
 
 Pure: a ``ScheduleChange`` read strictly from the body, the one-line reason it is refused at a phase and
 a moment (``schedule_refusal``), and the ``ContestInfo`` it makes (``apply``). The change is stored as an
-override of contest.yaml (``Schedule``, kept in the database's ``meta``: services/timeline.py); the package
+override of contest.yaml (``Schedule``, kept in the database's ``meta``: services/core/timeline.py); the package
 on disk stays the organizer's input.
 """
 

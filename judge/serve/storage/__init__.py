@@ -119,7 +119,7 @@ class Reader(Protocol):
 
     def event_audiences(self, after: int, limit: int) -> list[tuple[int, Audience]]:
         """The (id, audience) of the events after ``after``, at most ``limit``: enough to count what a viewer
-        sees (services/events.py) without reading the events' data."""
+        sees (services/core/events.py) without reading the events' data."""
         ...
 
     def latest_event(self) -> int:

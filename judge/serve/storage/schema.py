@@ -317,7 +317,7 @@ MIGRATIONS: dict[int, tuple[str | Step, ...]] = {
             ("events", "judgements", "runs"),
         ),
     ),
-    # the contest's scoreboard type is remembered (services/server.py): releases before 5 ran score contests
+    # the contest's scoreboard type is remembered (site/server.py): releases before 5 ran score contests
     4: ("INSERT OR IGNORE INTO meta (key, value) VALUES ('scoreboard_type', 'score')",),
     5: (  # issue 29, clarifications (their tables are created with the rest): events for chosen teams, and
         # versions of an object for some teams only (team_ids, staff); every existing event keeps its meaning
