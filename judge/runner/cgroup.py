@@ -102,9 +102,13 @@ class SlotGroup:
     # -- lifecycle of one run ------------------------------------------------------
     def prepare(self, memory_bytes: int | None, pids_max: int) -> list[Path]:
         """Set limits and reset counters; returns the cgroup.procs files to join."""
-        if self.tree.version == 1:
+        if self.tree.version == 2:
+            return self._prepare_v2(memory_bytes, pids_max)
+        try:
             return self._prepare_v1(memory_bytes, pids_max)
-        return self._prepare_v2(memory_bytes, pids_max)
+        except FileNotFoundError:  # v1's groups are kept between runs: if they are gone, they are made again
+            self.forget()
+            return self._prepare_v1(memory_bytes, pids_max)
 
     def _prepare_v1(self, memory_bytes: int | None, pids_max: int) -> list[Path]:
         if not self._dirs:
@@ -232,6 +236,13 @@ class SlotGroup:
                     pass
             time.sleep(0.001)
         return killed
+
+    def forget(self) -> None:
+        """Make the group's directories again on the next run, and write its limits again (v1: they are
+        made once and kept; something may have removed them)."""
+        if self.tree.version == 1:
+            self._dirs = {}
+            self._last_limits = None
 
     def finish(self) -> None:
         if self.tree.version == 2:
