@@ -4,7 +4,7 @@ preview(current, incoming))`` holds ``incoming``, and a second preview is empty:
 checks both with Hypothesis, also through the site's files).
 
 Removed students are not deleted: they are *withdrawn* (their team stays, for their past submissions, in a
-hidden group; their account goes: they cannot log in; no gradebook lists them). A withdrawn student who is in a
+hidden group; their account goes, with their email: they cannot log in; no gradebook lists them). A withdrawn student who is in a
 later import is added again, with a new password.
 """
 
@@ -77,7 +77,8 @@ def apply(current: Roster, plan: RosterPlan) -> Roster:
     students = [s for s in current.students if s.id not in gone]
     students += [c.after for c in plan.changed] + list(plan.added)
     back = {s.id for s in plan.added}
-    withdrawn = [s for s in current.withdrawn if s.id not in back] + list(plan.removed)
+    # a withdrawn student keeps only what names their past submissions: id and name
+    withdrawn = [s for s in current.withdrawn if s.id not in back] + [Student(s.id, s.name) for s in plan.removed]
     return Roster(tuple(students), tuple(withdrawn))
 
 
