@@ -4,8 +4,8 @@ preview(current, incoming))`` holds ``incoming``, and a second preview is empty:
 checks both with Hypothesis, also through the site's files).
 
 Removed students are not deleted: they are *withdrawn* (their team stays, for their past submissions, in a
-hidden group; their account goes, with their email: they cannot log in; no gradebook lists them). A withdrawn student who is in a
-later import is added again, with a new password.
+hidden group; their account goes, with their email: they cannot log in; no gradebook lists them). A withdrawn
+student who is in a later import is added again, with a new password.
 """
 
 from __future__ import annotations
