@@ -208,3 +208,14 @@ def test_ids_that_are_taken_and_sections_that_clash(tmp_path: Path) -> None:
         with pytest.raises(CourseError, match=message):
             applied_people(people, preview(roster_from(people), incoming), hash_of)
     assert section_id("Lab 01") == "Lab-01" and section_id("B") == "B" and section_id("  ") == "section"
+
+
+def test_a_file_without_a_column_keeps_that_field() -> None:
+    """Canvas's gradebook export has no email column: importing it keeps the emails the roster has."""
+    current = apply(Roster(), preview(Roster(), [Student("s001", "Ada", "ada@x", "Section A")]))
+    f = parse_roster_csv(CANVAS.encode(), "canvas.csv")
+    assert f.fields == frozenset({"name", "section"})
+    plan = preview(current, f.students, f.fields)
+    assert [c.after for c in plan.changed] == [Student("s001", "Ada Lovelace", "ada@x", "Section A")]
+    assert plan.added == (Student("s002", "Grace Hopper", "", "Section B"),)
+    assert parse_roster_csv(b"SID\ns1\n", "r.csv").fields == frozenset()

@@ -56,6 +56,12 @@ class RosterFile:
     skipped: tuple[tuple[int, str], ...]  # (row number, 1 = the header, why it is not a student)
     encoding: str
 
+    @property
+    def fields(self) -> frozenset[str]:
+        """The student's fields the file has a column for (the others are kept as they are by an import)."""
+        found = {f for f, h in self.mapping if h is not None}
+        return frozenset({"email", "section"} & found | ({"name"} if found & {"name", "first", "last"} else set()))
+
     def mapping_lines(self) -> list[str]:
         """The mapping for the instructor: ``id <- "SIS User ID"``, one field a line."""
         lines = [f"{f:<8} <- {h!r}" if h is not None else f"{f:<8} (no column)" for f, h in self.mapping]

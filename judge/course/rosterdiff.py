@@ -10,8 +10,8 @@ student who is in a later import is added again, with a new password.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass, replace
 
 from judge.course.roster import Roster, Student
 
@@ -50,8 +50,9 @@ class RosterPlan:
         return out
 
 
-def preview(current: Roster, incoming: Sequence[Student]) -> RosterPlan:
-    """What importing ``incoming`` (unique ids) into ``current`` would do."""
+def preview(current: Roster, incoming: Sequence[Student], fields: Collection[str] = CHANGEABLE) -> RosterPlan:
+    """What importing ``incoming`` (unique ids) into ``current`` would do. ``fields``: those the file has a
+    column for; a current student's other fields stay as they are (a roster without emails keeps them)."""
     ids = [s.id for s in incoming]
     if len(set(ids)) != len(ids):
         raise ValueError("an import names a student twice")
@@ -62,8 +63,10 @@ def preview(current: Roster, incoming: Sequence[Student]) -> RosterPlan:
         before = current.get(s.id)
         if before is None:
             added.append(s)
-        elif before != s:
-            changed.append(Change(before, s))
+            continue
+        after = replace(before, **{f: getattr(s, f) for f in CHANGEABLE if f in fields})
+        if before != after:
+            changed.append(Change(before, after))
         else:
             unchanged += 1
     keep = set(ids)
