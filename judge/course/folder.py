@@ -75,6 +75,17 @@ def load_assignment_file(path: Path) -> Assignment:
     return parse_assignment(data, str(path))
 
 
+def assignment_problems(contest_yaml: Path) -> tuple[str, ...] | None:
+    """The problem ids of the problems.yaml beside a contest.yaml, in order (None: there is none)."""
+    path = contest_yaml.parent / "problems.yaml"
+    if contest_yaml.name != "contest.yaml" or not path.is_file():
+        return None
+    data = read_yaml(path)
+    if not isinstance(data, list) or not all(isinstance(e, dict) and "id" in e for e in data):
+        raise CourseError(f"{path}: expected a list of problems, each with an `id`")
+    return tuple(an_id(e["id"], f"{path} entry {i + 1}: id") for i, e in enumerate(data))
+
+
 def _max_score(pid: str, roots: tuple[Path, ...], where: str) -> float:
     for r in roots:
         if (r / pid / "problem.yaml").is_file():
