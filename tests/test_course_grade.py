@@ -182,3 +182,48 @@ def screenshot(board: Path, tmp_path: Path) -> None:
     ]  # fmt: skip
     done = subprocess.run(argv, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL, check=False)
     assert shot.is_file() and shot.stat().st_size > 20_000, done.stderr[-2000:]
+
+
+def test_without_a_roster_the_folders_are_the_students(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    problems = tmp_path / "problems"
+    shutil.copytree(FIXTURES / "sum", problems / "sum", ignore=shutil.ignore_patterns("submissions"))
+    subs, out = tmp_path / "subs", tmp_path / "out"
+    put(subs, "ann", "sum.py", AC)
+    put(subs, "t1", "sum.py", AC)
+    (subs / "times.yaml").write_text('start: "2030-01-10T00:00:00Z"\nann/sum.py: "13:00:00"\nt1/sum.py: "1:00:00"\n')
+    rules = tmp_path / "lab2.yaml"  # the mapping alone; its name is the gradebook's column
+    rules.write_text('due: "2030-01-10T12:00:00Z"\nlate: [{for: 2h, credit: 75}]\ngroups: {t1: [fay, gus]}\n')
+    argv = ["grade", str(subs), "--problems", str(problems), "--out", str(out), "--assignment", str(rules)]
+    assert main([*argv, "--gradebook-format", "moodle"]) == 0
+    capsys.readouterr()
+    assert (out / "gradebook.csv").read_text().splitlines() == [
+        "First name,Last name,ID number,Email address,lab2 (Real)",
+        "ann,,ann,,75",  # 13:00 is an hour late: 75 %
+        "fay,,fay,,100",
+        "gus,,gus,,100",
+    ]
+
+
+def test_when_files_were_made(tmp_path: Path) -> None:
+    from judge.grade.discovery import Entry
+    from judge.grade.times import TimesError, made_at
+
+    put(tmp_path, "ann", "sum.py", AC)
+    put(tmp_path, "bob", "sum.py", AC)
+    entries = [Entry(w, "sum", tmp_path / w / "sum.py", f"{w}/sum.py", "python3", "h") for w in ("ann", "bob")]
+    (tmp_path / "times.yaml").write_text('ann/sum.py: "1:00:00"\nbob/sum.py: "2030-01-10T12:00:00Z"\n')
+    assert made_at(tmp_path, entries, DUE - DAY) == {"ann/sum.py": DUE - DAY + HOUR, "bob/sum.py": DUE}
+    with pytest.raises(TimesError, match="neither times.yaml nor the assignment says when that is"):
+        made_at(tmp_path, entries, None)
+    (tmp_path / "times.yaml").write_text('start: "2030-01-01T00:00:00Z"\nann/sum.py: "1:00:00"\n')
+    made = made_at(tmp_path, entries, DUE)
+    assert made["ann/sum.py"] == parse_time("2030-01-01T01:00:00Z", "t")
+    assert made["bob/sum.py"] == (tmp_path / "bob" / "sum.py").stat().st_mtime  # the file's own time
+
+
+def test_a_roster_csv_for_judge_grade(tmp_path: Path) -> None:
+    from judge.grade.assignment import load_roster
+
+    (tmp_path / "r.csv").write_text(ROSTER)
+    roster = load_roster(tmp_path / "r.csv")
+    assert [(s.id, s.section) for s in roster.students][:3] == [("ann", "A"), ("bob", "A"), ("cid", "B")]

@@ -62,7 +62,7 @@ class DemoCourse:
 def demo_students() -> tuple[Student, ...]:
     out = []
     for i in range(STUDENTS):
-        name = f"{FIRST[i % len(FIRST)]} {LAST[(i * 7) % len(LAST)]}"
+        name = f"{FIRST[i % len(FIRST)]} {LAST[(i * 7 + i // len(FIRST)) % len(LAST)]}"  # 30 different names
         sid = f"s{i + 1:03d}"
         out.append(Student(sid, name, f"{sid}@students.example.edu", SECTIONS[i * len(SECTIONS) // STUDENTS]))
     return tuple(out)

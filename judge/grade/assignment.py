@@ -11,7 +11,7 @@ group's. A folder that is neither a student's nor a group's is graded for nobody
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -176,7 +176,3 @@ def assignment_board(
     notices = (*board.notices, *(Notice(i.kind, i.path, i.reason, i.contestant) for i in issues))
     new = replace(board, contestants=tuple(s.id for s in students), runs=runs, assignment=view, notices=notices)
     return new, result, issues
-
-
-def graded_students(result: GradedAssignment) -> Sequence[Student]:
-    return tuple(g.student for g in result.grades)
