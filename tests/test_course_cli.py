@@ -164,7 +164,7 @@ def test_a_roster_import_previews_then_applies_exactly_that(
     assert "id       <- 'SIS User ID'" in shown and "row 2 skipped: not a student (Points Possible)" in shown
     assert "+ s099  Augusta Lovelace    (C)" in shown
     assert "~ s002  section: 'A' -> 'B'" in shown and "~ s001  name: 'Ada Allen' -> 'Ada Allen'" not in shown
-    assert "- s030  John Dahl  (withdrawn: no login, kept for past submissions)" in shown
+    assert "- s030  John Engelbart  (withdrawn: no login, kept for past submissions)" in shown
     assert "1 added, 1 changed, 28 removed, 1 unchanged; nothing written" in shown
     assert {p: (demo / p).read_bytes() for p in before} == before  # a preview writes nothing
     logins = tmp_path / "new.csv"
