@@ -107,6 +107,28 @@ def grade_args(sub: Subcommands) -> None:
         help="also write the similarity report (judge similarity) to OUT/staff/similarity/, for the jury only: "
         "the board never links it (docs/similarity.md)",
     )
+    p.add_argument(
+        "--assignment",
+        default=None,
+        metavar="FILE",
+        help="grade the folder as a course's assignment (docs/course.md): FILE is a contest.yaml with an "
+        "`assignment:` (or that mapping alone): the window, the late penalty, overrides, last or best; every "
+        "file of a problem is an attempt, made when SUBMISSIONS_DIR/times.yaml or the file's time says; the "
+        "board shows the score after the penalty and OUT/gradebook.csv is written",
+    )
+    p.add_argument(
+        "--roster",
+        default=None,
+        metavar="PATH",
+        help="with --assignment: the students (a roster CSV, columns by header, or a course folder); default: "
+        "every contestant folder that is not a group's",
+    )
+    p.add_argument(
+        "--gradebook-format",
+        choices=("csv", "canvas", "moodle"),
+        default="csv",
+        help="with --assignment: OUT/gradebook.csv's columns: csv (everything, default), canvas, moodle",
+    )
     cluster_options(p)
     p.set_defaults(func=command("grade", "cmd_grade"))
 

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 from judge import __version__
 from judge.cluster import ClusterError
+from judge.commands.args_course import course_args
 from judge.commands.args_judge import (
     doctor_args,
     export_args,
@@ -55,6 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
         fuzz_args,
         serve_args,
         contest_args,
+        course_args,
         worker_args,
     ):
         add_command(sub)

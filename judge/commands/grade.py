@@ -12,8 +12,13 @@ from typing import TYPE_CHECKING
 
 from judge.commands.cluster import cluster_judges, cluster_spec
 from judge.commands.common import EXIT_JE, EXIT_OK, UsageError, make_environment
+from judge.course.export import Format, GradedAssignment, csv_text, gradebook_rows
+from judge.course.folder import assignment_problems, check_roster, load_assignment_file
+from judge.course.sitefiles import write_private
+from judge.course.values import CourseError
 from judge.fuzz.engine import tune_for_fuzzing
 from judge.fuzz.outcome import FuzzStatus
+from judge.grade.assignment import AssignmentSettings, assignment_board, load_roster
 from judge.grade.discovery import ContestFolder, Issue, discover, load_problems
 from judge.grade.fuzzing import FuzzSummary, fuzz_contest
 from judge.grade.options import (
@@ -28,7 +33,7 @@ from judge.grade.progress import Progress, printable
 from judge.grade.report import build_board, fuzz_text, issues_text, standings_table, write_results_json
 from judge.grade.schedule import Grading, Summary, grade
 from judge.grade.storage import OldSchema, Store, StoreError
-from judge.grade.times import TimesError, submission_times
+from judge.grade.times import TimesError, made_at, submission_times
 from judge.judging.identity import toolchain_languages
 from judge.judging.judges import Judges
 from judge.package.problem import Problem
@@ -37,6 +42,8 @@ from judge.scoreboard.render import write_board
 
 if TYPE_CHECKING:
     from judge.cluster.coordinator import ClusterSpec
+
+GRADEBOOK_NAME = "gradebook.csv"  # `judge grade --assignment`: beside the board (owner-only; never linked)
 
 
 def open_store(db_path: Path) -> Store:
@@ -63,9 +70,11 @@ def cmd_grade(args: argparse.Namespace) -> int:
         raise UsageError(f"{problems_dir}: no usable problem package{detail}")
     db_path = Path(args.db) if args.db else out / GRADE_DB_NAME
     progress = Progress(sys.stderr, tty=sys.stderr.isatty())
+    course = _course(args)  # before judging: a bad assignment or roster stops here
     with ExitStack() as stack:
         grading, judges = _grading(args, root, problems, cluster, stack)
         pass_fail = _pass_fail(args, grading.contest)  # before judging: a bad times.yaml stops here
+        made = _made_at(course, grading.contest)
         try:
             store = stack.enter_context(open_store(db_path))
         except StoreError as exc:
@@ -80,6 +89,15 @@ def cmd_grade(args: argparse.Namespace) -> int:
     contest = grading.contest
     issues = [*package_issues, *contest.issues, *summary.issues]
     board = build_board(contest, problems, summary, issues, BoardOptions(args.title, problems_dir, pass_fail), fuzz)
+    gradebook = ""
+    if course is not None and made is not None:
+        try:
+            board, graded, nobody = assignment_board(board, contest, summary, course, made)
+        except CourseError as exc:
+            raise UsageError(str(exc)) from None
+        for i in nobody:
+            print(f"  not graded: {printable(i.path)}: {printable(i.reason)}")
+        gradebook = f"; gradebook: {_write_gradebook(args, out, graded)}"
     write_board(board, out)
     _print_board(board, issues, fuzz)
     extra = f", {write_results_json(board, out / 'results.json')}" if args.json else ""
@@ -90,7 +108,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
     print(
         f"{len(contest.entries)} submissions from {len(contest.contestants)} contestants: "
         f"{summary.judged} judged, {summary.reused} reused, {len(issues)} not judged{_fuzz_line(fuzz)}; "
-        f"scoreboard: {out / 'index.html'}{extra}; database: {db_path}"
+        f"scoreboard: {out / 'index.html'}{extra}{gradebook}; database: {db_path}"
     )
     return _exit_status(summary, fuzz)
 
@@ -112,6 +130,10 @@ def _check_options(args: argparse.Namespace, root: Path, problems_dir: Path) -> 
         raise UsageError("--fuzz must be at least 1 (examples per submission)")
     if not 0 <= args.fuzz_seed < 2**63:
         raise UsageError("--fuzz-seed must be a non-negative 64-bit number")
+    if args.assignment is None and (args.roster is not None or args.gradebook_format != "csv"):
+        raise UsageError("--roster and --gradebook-format go with --assignment")
+    if args.assignment is not None and args.scoreboard == "pass-fail":
+        raise UsageError("--assignment grades by score after the late penalty: leave out --scoreboard pass-fail")
     if args.cluster is None:
         return None
     if args.fuzz is not None:
@@ -134,6 +156,42 @@ def _pass_fail(args: argparse.Namespace, contest: ContestFolder) -> PassFailSett
     return PassFailSettings(minutes * 60, times)
 
 
+def _course(args: argparse.Namespace) -> AssignmentSettings | None:
+    """``--assignment`` and ``--roster``, read and checked (None: graded as a contest)."""
+    if args.assignment is None:
+        return None
+    path = Path(args.assignment)
+    try:
+        assignment = load_assignment_file(path)
+        roster = None if args.roster is None else load_roster(Path(args.roster))
+        problems = assignment_problems(path)
+        if roster is not None:
+            check_roster(assignment, roster, f"{path}: assignment")
+    except CourseError as exc:
+        raise UsageError(str(exc)) from None
+    aid = path.parent.name if path.name == "contest.yaml" else path.stem
+    return AssignmentSettings(assignment, roster, aid, assignment.name or aid, GRADEBOOK_NAME, problems)
+
+
+def _made_at(course: AssignmentSettings | None, contest: ContestFolder) -> Mapping[str, float] | None:
+    """``--assignment``: when each file was made (seconds since the epoch); a contest time counts from the
+    assignment's opening unless times.yaml has a ``start``."""
+    if course is None:
+        return None
+    try:
+        return made_at(contest.root, contest.entries, course.assignment.window.open_s)
+    except TimesError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _write_gradebook(args: argparse.Namespace, out: Path, graded: GradedAssignment) -> Path:
+    students = [g.student for g in graded.grades]
+    path = out / GRADEBOOK_NAME
+    out.mkdir(parents=True, exist_ok=True)
+    write_private(path, csv_text(gradebook_rows(Format(args.gradebook_format), students, [graded])))
+    return path
+
+
 def _grading(
     args: argparse.Namespace,
     root: Path,
@@ -145,7 +203,8 @@ def _grading(
     # On a cluster the workers judge, each after its own self-test; a local cluster's workers share
     # this machine, so its self-test comes first (one clear message rather than N workers failing).
     env = make_environment(args, check=cluster is None or cluster.local_workers > 0)
-    contest = discover(root, problems, env.languages, attempts=args.scoreboard == "pass-fail")
+    attempts = args.scoreboard == "pass-fail" or args.assignment is not None
+    contest = discover(root, problems, env.languages, attempts=attempts)
     if cluster is None:
         return Grading(contest, problems, env), None
     languages = {

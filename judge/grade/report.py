@@ -174,6 +174,7 @@ def results_json(board: Board) -> dict[str, Any]:
         ],
         "standings": [{"rank": s.rank, "contestant": s.contestant, "total": s.total} for s in standings(board)],
         **_pass_fail_json(board),
+        **_assignment_json(board),
         "results": results,
         "not_judged": [
             {"kind": n.kind, "path": n.path, "reason": n.reason, "contestant": n.contestant} for n in board.notices
@@ -214,6 +215,23 @@ def _pass_fail_json(board: Board) -> dict[str, Any]:
     return {"scoreboard_type": "pass-fail", "penalty_minutes": pf.penalty_s / 60, "pass_fail_standings": rows}
 
 
+def _assignment_json(board: Board) -> dict[str, Any]:
+    """An assignment's board (`--assignment`): the rules, and per student and problem what counts; nothing else."""
+    a = board.assignment
+    if a is None:
+        return {}
+    credits: dict[str, dict[str, Any]] = {c: {} for c in board.contestants}
+    for (who, pid), c in sorted(a.credits.items()):
+        credits.setdefault(who, {})[pid] = {
+            "score": c.score,
+            "raw": c.raw,
+            "percent": c.percent,
+            "minutes_late": c.minutes_late,
+            "note": c.note,
+        }
+    return {"assignment": {"rules": a.rules, "gradebook": a.gradebook, "counts": credits}}
+
+
 def write_results_json(board: Board, path: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
@@ -227,6 +245,7 @@ def standings_table(board: Board) -> str:
     if board.pass_fail is not None:
         return _pass_fail_table(board, board.pass_fail)
     headers = ["rank", "contestant", *[p.id for p in board.problems], "total"]
+    credits = board.assignment.credits if board.assignment is not None else {}
     rows = []
     for s in standings(board):
         cells = []
@@ -237,9 +256,13 @@ def standings_table(board: Board) -> str:
             r = run.result
             value = counted_metric(run)
             metric = f" {fmt_metric(value)} {p.metric_name}" if p.metric_name and value is not None else ""
-            cells.append(f"{fmt_score(r.score)} {r.verdict.value}{metric}")
+            credit = credits.get((s.contestant, p.id))
+            late = "" if credit is None or credit.percent == 100 else f" ({fmt_score(credit.percent)} %)"
+            score = r.score if credit is None else credit.score
+            cells.append(f"{fmt_score(score)} {r.verdict.value}{metric}{late}")
         rows.append([str(s.rank), printable(s.contestant), *cells, fmt_score(s.total)])
-    return table(headers, rows)
+    note = "\n(an assignment: the points that count, after the late penalty; (80 %): the credit applied)"
+    return table(headers, rows) + (note if credits else "")
 
 
 def _pass_fail_table(board: Board, pf: PassFailBoard) -> str:

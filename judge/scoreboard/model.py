@@ -85,6 +85,28 @@ class PassFailBoard:
 
 
 @dataclass(frozen=True)
+class CellCredit:
+    """What a cell counts on an assignment's board (`judge grade --assignment`, docs/course.md): the counted
+    submission's score after the late penalty, and in words why (the cell's run is that submission, or the
+    last one when none counts)."""
+
+    score: float  # after the penalty: what the total adds up
+    raw: float  # the run's own score
+    percent: float  # the credit applied (100 on time; 0: the submission does not count)
+    minutes_late: int
+    note: str  # "on time", "late 61 min: 80 %", "after the close: practice", "extension 2d: on time"
+
+
+@dataclass(frozen=True)
+class AssignmentView:
+    """An assignment's board: each cell's credit (a cell without one has no submission) and its rules in words."""
+
+    credits: Mapping[tuple[str, str], CellCredit]
+    rules: str  # "due 2026-09-08T23:59:00+00:00; 80 % for 1 d after, then 50 % until ...; counts the last"
+    gradebook: str = ""  # the gradebook CSV's file name beside the board ("" none written)
+
+
+@dataclass(frozen=True)
 class Board:
     title: str
     problems: tuple[BoardProblem, ...]
@@ -95,6 +117,7 @@ class Board:
     sandbox_warnings: tuple[str, ...] = ()
     fuzz: FuzzSettings | None = None  # None: graded without --fuzz (the board shows nothing of it)
     pass_fail: PassFailBoard | None = None  # None: ranked by score (scoreboard/ranking.py)
+    assignment: AssignmentView | None = None  # an assignment's board: totals after the late penalty
 
 
 _SAFE = re.compile(r"[^A-Za-z0-9_-]")
