@@ -61,6 +61,7 @@ def test_a_counterexample_is_found_shrunk_and_never_a_tests_input(tmp_path: Path
     assert out.status is ExplainStatus.FOUND and out.found, out
     assert (out.input, out.answer, out.output, out.failure) == (b"38\n", b"76\n", b"77\n", Verdict.WA)
     assert out.verdict is Verdict.WA and out.note == ""
+    assert 0 < out.found_after_s <= out.elapsed_s  # when the first failure to show was judged
     assert b"37\n" in runner.stdins  # 37 was run (and failed), and not shown
 
 
@@ -161,7 +162,8 @@ def test_the_result_survives_its_json(tmp_path: Path) -> None:
     for out in (found, withheld):
         back = Explanation.from_json(out.to_json())
         assert back.to_json() == out.to_json()
-        assert replace(back, elapsed_s=0) == replace(out, elapsed_s=0)  # the JSON keeps milliseconds
+        zero = {"elapsed_s": 0.0, "found_after_s": 0.0}  # the JSON keeps milliseconds
+        assert replace(back, **zero) == replace(out, **zero)
 
 
 def test_a_budget_is_checked() -> None:

@@ -76,7 +76,7 @@ def test_grade_explain_shows_a_counterexample_on_the_page_stores_and_reuses_it(
     assert "explain: wrong/add: fails (WA) on input '10 0'" in said
 
     doc = json.loads((out / "results.json").read_text())
-    assert doc["explain"] == {"examples": 1000, "seconds": 30.0}
+    assert doc["explain"] == {"examples": 1000, "seconds": 60.0}
     assert doc["results"]["right"]["add"]["explanation"] is None  # accepted: nothing to explain
     wrong = doc["results"]["wrong"]["add"]["explanation"]
     assert (wrong["status"], wrong["verdict"], wrong["failure"]) == ("found", "WA", "WA")

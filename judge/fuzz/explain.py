@@ -27,9 +27,11 @@ from judge.judging.submission import Environment, Prepared
 from judge.judging.verdict import Verdict
 
 # The budget's seconds, shared out: the search (the build included) stops taking examples after this share;
-# Hypothesis' shrinking may then take SHRINK_SHARE, the token stage half of that (judge.fuzz.engine).
-SEARCH_SHARE = 0.5
-SHRINK_SHARE = 0.3
+# Hypothesis' shrinking may then take SHRINK_SHARE, the token stage half of that (judge.fuzz.engine). Finding
+# one is what fails on slow problems (bench/explain.py: klondike, coins' crash); shrinking what was found
+# rarely needs long, except where every input is large (go's boards).
+SEARCH_SHARE = 0.6
+SHRINK_SHARE = 0.25
 
 Clock = Callable[[], float]
 
@@ -67,7 +69,7 @@ def explain_submission(
     if not explained(verdict, explain_tle=hooks.explain_tle):
         return _done(base, clock() - start, f"{verdict.value} submissions are not explained")
     known = known_inputs(problem)
-    watch = _Withheld(known, hooks.explain_tle)
+    watch = _Withheld(known, hooks.explain_tle, clock)
     stop = cancelled or _never
     search_end = start + budget.seconds * SEARCH_SHARE
     options = FuzzOptions(
@@ -89,7 +91,8 @@ def explain_submission(
         cancelled=lambda: stop() or clock() >= search_end,
         disagrees=watch.disagrees,
     )
-    return _explanation(outcome, base, known, watch.count, stop(), clock() - start)
+    found_after_s = 0.0 if watch.found_at is None else watch.found_at - start
+    return _explanation(outcome, base, known, watch.count, stop(), clock() - start, found_after_s)
 
 
 def _never() -> bool:
@@ -99,11 +102,13 @@ def _never() -> bool:
 class _Withheld:
     """What the search looks for, and the failures it walked around (from the searches' threads)."""
 
-    def __init__(self, known: KnownInputs, explain_tle: bool) -> None:
+    def __init__(self, known: KnownInputs, explain_tle: bool, clock: Clock) -> None:
         self.known = known
         self.explain_tle = explain_tle
+        self.clock = clock
         self.lock = threading.Lock()
-        self.count = 0
+        self.count = 0  # failures on tests' inputs
+        self.found_at: float | None = None  # when the first failure to show was judged
 
     def failure(self, trial: Trial) -> bool:
         return shown(trial.verdict, explain_tle=self.explain_tle)
@@ -112,9 +117,13 @@ class _Withheld:
         return self.failure(trial) and not self.known.holds(test_input)
 
     def seen(self, _n: int, test_input: bytes, trial: Trial) -> None:
-        if self.failure(trial) and self.known.holds(test_input):
-            with self.lock:
+        if not self.failure(trial):
+            return
+        with self.lock:
+            if self.known.holds(test_input):
                 self.count += 1
+            elif self.found_at is None:
+                self.found_at = self.clock()
 
 
 def _done(
@@ -124,7 +133,13 @@ def _done(
 
 
 def _explanation(
-    outcome: FuzzOutcome, base: Explanation, known: KnownInputs, withheld: int, stopped: bool, elapsed_s: float
+    outcome: FuzzOutcome,
+    base: Explanation,
+    known: KnownInputs,
+    withheld: int,
+    stopped: bool,
+    elapsed_s: float,
+    found_after_s: float,
 ) -> Explanation:
     out = replace(base, examples=outcome.examples, withheld=withheld, elapsed_s=elapsed_s)
     match outcome.status:
@@ -152,6 +167,7 @@ def _explanation(
     return replace(
         out,
         status=ExplainStatus.FOUND,
+        found_after_s=found_after_s,
         input=cex.input,
         answer=cex.answer,
         output=cex.output,

@@ -102,6 +102,7 @@ class Explanation:
     examples: int = 0  # inputs tried before the first failure (all of them when none was found)
     withheld: int = 0  # failures seen on inputs equal to a test's (never shown)
     elapsed_s: float = 0.0  # the whole search: build, examples, shrinking, confirming
+    found_after_s: float = 0.0  # FOUND: from the start (the build included) to the first failing input judged
     note: str = ""  # why not (UNAVAILABLE, NOT_BUILT, ERROR, NOT_FOUND)
 
     @property
@@ -124,6 +125,7 @@ class Explanation:
             "examples": self.examples,
             "withheld": self.withheld,
             "elapsed_s": round(self.elapsed_s, 3),
+            "found_after_s": round(self.found_after_s, 3),
             "note": self.note,
         }
 
@@ -147,5 +149,6 @@ class Explanation:
             examples=int(doc.get("examples", 0)),
             withheld=int(doc.get("withheld", 0)),
             elapsed_s=float(doc.get("elapsed_s", 0.0)),
+            found_after_s=float(doc.get("found_after_s", 0.0)),
             note=str(doc.get("note", "")),
         )

@@ -16,7 +16,7 @@ FUZZ_SHRINK_TIME_S = 120.0  # after this, inputs not judged yet count as passing
 LIVE_FUZZ_EXAMPLES = 200  # `judge serve --fuzz`: examples per accepted submission (--fuzz-examples)
 LIVE_FUZZ_SECONDS = 60.0  # `judge serve --fuzz`: seconds per accepted submission, counted while fuzzing runs
 EXPLAIN_EXAMPLES = 1000  # counterexamples for rejected submissions (docs/explain.md): examples per submission
-EXPLAIN_SECONDS = 30.0  # and seconds per submission, the build and the shrinking included
+EXPLAIN_SECONDS = 60.0  # and seconds per submission, the build and the shrinking included
 EXPLAIN_SEED = 1  # fixed: the same submission and package give the same search
 
 
