@@ -10,7 +10,7 @@ from judge.commands.args_common import Subcommands, cluster_options, command, jo
 from judge.commands.defaults import (
     default_jobs,
 )
-from judge.fuzz.options import FUZZ_SHRINK_TIME_S
+from judge.fuzz.options import EXPLAIN_EXAMPLES, EXPLAIN_SECONDS, FUZZ_SHRINK_TIME_S
 from judge.grade.options import FUZZ_SEED, GRADE_DB_NAME, PENALTY_MINUTES
 
 
@@ -100,6 +100,27 @@ def grade_args(sub: Subcommands) -> None:
         default=FUZZ_SEED,
         metavar="S",
         help=f"the fuzzer's seed (default {FUZZ_SEED}: the same contest gives the same board)",
+    )
+    p.add_argument(
+        "--explain",
+        action="store_true",
+        help="also search every rejected submission (WA, RTE, PV) on a problem with a fuzz.py for a fresh, small "
+        "input it fails on, never one of the tests, and show it on the submission's page (docs/explain.md)",
+    )
+    p.add_argument(
+        "--explain-examples",
+        type=int,
+        default=EXPLAIN_EXAMPLES,
+        metavar="N",
+        help=f"--explain: generated inputs per submission at most (default {EXPLAIN_EXAMPLES})",
+    )
+    p.add_argument(
+        "--explain-seconds",
+        type=float,
+        default=EXPLAIN_SECONDS,
+        metavar="S",
+        help=f"--explain: seconds per submission at most, the build and the shrinking included "
+        f"(default {EXPLAIN_SECONDS:g})",
     )
     p.add_argument(
         "--similarity",

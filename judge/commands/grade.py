@@ -17,9 +17,12 @@ from judge.course.folder import assignment_problems, check_roster, load_assignme
 from judge.course.sitefiles import write_private
 from judge.course.values import CourseError
 from judge.fuzz.engine import tune_for_fuzzing
+from judge.fuzz.explanation import ExplainStatus
+from judge.fuzz.options import ExplainBudget
 from judge.fuzz.outcome import FuzzStatus
 from judge.grade.assignment import AssignmentSettings, assignment_board, load_roster
 from judge.grade.discovery import ContestFolder, Issue, discover, load_problems
+from judge.grade.explaining import ExplainSummary, GradeExplainOptions, explain_contest
 from judge.grade.fuzzing import FuzzSummary, fuzz_contest
 from judge.grade.options import (
     GRADE_DB_NAME,
@@ -30,7 +33,14 @@ from judge.grade.options import (
     PassFailSettings,
 )
 from judge.grade.progress import Progress, printable
-from judge.grade.report import build_board, fuzz_text, issues_text, standings_table, write_results_json
+from judge.grade.report import (
+    build_board,
+    explain_text,
+    fuzz_text,
+    issues_text,
+    standings_table,
+    write_results_json,
+)
 from judge.grade.schedule import Grading, Summary, grade
 from judge.grade.storage import OldSchema, Store, StoreError
 from judge.grade.times import TimesError, made_at, submission_times
@@ -86,9 +96,16 @@ def cmd_grade(args: argparse.Namespace) -> int:
             tune_for_fuzzing()
             fuzz_options = GradeFuzzOptions(args.fuzz, seed=args.fuzz_seed, jobs=args.jobs, refuzz=args.rejudge)
             fuzz = fuzz_contest(grading, store, summary, fuzz_options, listener=progress)
+        explain: ExplainSummary | None = None
+        if args.explain:
+            tune_for_fuzzing()
+            budget = ExplainBudget(args.explain_examples, args.explain_seconds)
+            explain_options = GradeExplainOptions(budget, jobs=args.jobs, again=args.rejudge)
+            explain = explain_contest(grading, store, summary, explain_options, listener=progress)
     contest = grading.contest
     issues = [*package_issues, *contest.issues, *summary.issues]
-    board = build_board(contest, problems, summary, issues, BoardOptions(args.title, problems_dir, pass_fail), fuzz)
+    board_options = BoardOptions(args.title, problems_dir, pass_fail)
+    board = build_board(contest, problems, summary, issues, board_options, fuzz, explain)
     gradebook = ""
     if course is not None and made is not None:
         try:
@@ -99,7 +116,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
             print(f"  not graded: {printable(i.path)}: {printable(i.reason)}")
         gradebook = f"; gradebook: {_write_gradebook(args, out, graded)}"
     write_board(board, out)
-    _print_board(board, issues, fuzz)
+    _print_board(board, issues, fuzz, explain)
     extra = f", {write_results_json(board, out / 'results.json')}" if args.json else ""
     if args.similarity:  # the jury's only: under OUT/staff/, which the board never links (docs/similarity.md)
         from judge.commands.similarity import write_for_grade
@@ -107,10 +124,11 @@ def cmd_grade(args: argparse.Namespace) -> int:
         extra += f"; similarity report (staff only, do not publish): {write_for_grade(root, problems, out)}"
     print(
         f"{len(contest.entries)} submissions from {len(contest.contestants)} contestants: "
-        f"{summary.judged} judged, {summary.reused} reused, {len(issues)} not judged{_fuzz_line(fuzz)}; "
+        f"{summary.judged} judged, {summary.reused} reused, {len(issues)} not judged{_fuzz_line(fuzz)}"
+        f"{_explain_line(explain)}; "
         f"scoreboard: {out / 'index.html'}{extra}{gradebook}; database: {db_path}"
     )
-    return _exit_status(summary, fuzz)
+    return _exit_status(summary, fuzz, explain)
 
 
 def _check_options(args: argparse.Namespace, root: Path, problems_dir: Path) -> ClusterSpec | None:
@@ -128,6 +146,10 @@ def _check_options(args: argparse.Namespace, root: Path, problems_dir: Path) -> 
         raise UsageError("--penalty-minutes must be between 0 and 1440")
     if args.fuzz is not None and args.fuzz < 1:
         raise UsageError("--fuzz must be at least 1 (examples per submission)")
+    if args.explain_examples < 1:
+        raise UsageError("--explain-examples must be at least 1")
+    if not 0 < args.explain_seconds <= 24 * 3600:
+        raise UsageError("--explain-seconds must be more than 0 and at most a day")
     if not 0 <= args.fuzz_seed < 2**63:
         raise UsageError("--fuzz-seed must be a non-negative 64-bit number")
     if args.assignment is None and (args.roster is not None or args.gradebook_format != "csv"):
@@ -139,6 +161,11 @@ def _check_options(args: argparse.Namespace, root: Path, problems_dir: Path) -> 
     if args.fuzz is not None:
         raise UsageError(
             "--fuzz runs on this machine only: grade with --cluster first, then `judge grade --fuzz N` "
+            "without --cluster (it reuses the cluster's results)"
+        )
+    if args.explain:
+        raise UsageError(
+            "--explain runs on this machine only: grade with --cluster first, then `judge grade --explain` "
             "without --cluster (it reuses the cluster's results)"
         )
     return cluster_spec(args)
@@ -213,19 +240,20 @@ def _grading(
     return Grading(contest, problems, env), cluster_judges(args, cluster, problems, languages, stack)
 
 
-def _print_board(board: Board, issues: Sequence[Issue], fuzz: FuzzSummary | None) -> None:
+def _print_board(
+    board: Board, issues: Sequence[Issue], fuzz: FuzzSummary | None, explain: ExplainSummary | None
+) -> None:
     """The sandbox's warnings, the standings, what was not judged, and the counterexamples, on stdout."""
     for w in board.sandbox_warnings:
         print(f"WARNING: {w}")
     print(standings_table(board))
     if issues:
         print(issues_text(issues))
-    if fuzz is None:
-        return
-    found = fuzz_text(board)
-    if found:
-        print(found)
-    for note in fuzz.notes:
+    notes = [*(fuzz.notes if fuzz else ()), *(explain.notes if explain else ())]
+    for text in (fuzz_text(board) if fuzz else "", explain_text(board) if explain else ""):
+        if text:
+            print(text)
+    for note in notes:
         print(f"  {printable(note)}")
 
 
@@ -239,7 +267,15 @@ def _fuzz_line(fuzz: FuzzSummary | None) -> str:
     )
 
 
-def _exit_status(summary: Summary, fuzz: FuzzSummary | None) -> int:
+def _explain_line(explain: ExplainSummary | None) -> str:
+    """The part of the last line about --explain ("" without it)."""
+    if explain is None:
+        return ""
+    found = len(explain.with_status(ExplainStatus.FOUND))
+    return f"; explain: {explain.searched} searched, {explain.reused} reused, {found} counterexample(s)"
+
+
+def _exit_status(summary: Summary, fuzz: FuzzSummary | None, explain: ExplainSummary | None = None) -> int:
     """EXIT_JE when the judge or fuzz.py failed somewhere (said on stderr), else EXIT_OK."""
     status = EXIT_OK
     if summary.judge_errors:
@@ -247,5 +283,8 @@ def _exit_status(summary: Summary, fuzz: FuzzSummary | None) -> int:
         status = EXIT_JE
     if fuzz is not None and fuzz.errors:
         print(f"{fuzz.errors} fuzzing error(s) (fuzz.py or the judge): see above", file=sys.stderr)
+        status = EXIT_JE
+    if explain is not None and explain.errors:
+        print(f"{explain.errors} failed counterexample search(es) (fuzz.py or the judge): see above", file=sys.stderr)
         status = EXIT_JE
     return status

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from judge.fuzz.explanation import Explanation
 from judge.fuzz.outcome import FuzzOutcome
 from judge.judging.results import SubmissionResult
 from judge.package.constants import Constants
@@ -41,6 +42,23 @@ class BoardFuzz:
 
 
 @dataclass(frozen=True)
+class BoardExplanation:
+    """The counterexample searched for a rejected submission (`judge grade --explain`, docs/explain.md)."""
+
+    explanation: Explanation
+    explained_at: str = ""
+    version: str = ""  # the fuzzer's version and the package's fuzz.py it was searched with
+
+
+@dataclass(frozen=True)
+class ExplainSettings:
+    """The board was graded with ``--explain``, with this budget per rejected submission."""
+
+    examples: int
+    seconds: float
+
+
+@dataclass(frozen=True)
 class FuzzSettings:
     """The board was graded with ``--fuzz examples --fuzz-seed seed``."""
 
@@ -62,6 +80,7 @@ class BoardRun:
     judged_at: str = ""
     seeds: Mapping[str, Any] = field(default_factory=dict)
     fuzz: BoardFuzz | None = None  # only with --fuzz, for a submission with full score that was fuzzed
+    explanation: BoardExplanation | None = None  # only with --explain, for a rejected submission searched
 
 
 @dataclass(frozen=True)
@@ -118,6 +137,7 @@ class Board:
     fuzz: FuzzSettings | None = None  # None: graded without --fuzz (the board shows nothing of it)
     pass_fail: PassFailBoard | None = None  # None: ranked by score (scoreboard/ranking.py)
     assignment: AssignmentView | None = None  # an assignment's board: totals after the late penalty
+    explain: ExplainSettings | None = None  # None: graded without --explain
 
 
 _SAFE = re.compile(r"[^A-Za-z0-9_-]")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from judge.scoreboard.charts import Chart, bar_chart, score_bins, value_bins
+from judge.scoreboard.explainview import board_explain, submission_explanation
 from judge.scoreboard.fuzzview import board_fuzz, cell_fuzz, submission_fuzz
 from judge.scoreboard.model import Board, BoardProblem, BoardRun, CellCredit, PassFailBoard, slug
 from judge.scoreboard.passfailview import cell_view, minutes, row_totals
@@ -144,6 +145,7 @@ def _index_base(board: Board) -> dict[str, Any]:
         "assignment": None
         if board.assignment is None
         else {"rules": board.assignment.rules, "gradebook": board.assignment.gradebook},
+        "explain": board_explain(board),
     }
 
 
@@ -280,4 +282,5 @@ def submission_context(board: Board, problem: BoardProblem, run: BoardRun) -> di
         "env_seeds": dict(run.seeds.get("env", {})) if isinstance(run.seeds, dict) else {},
         "warnings": list(r.sandbox_warnings),
         "fuzz": submission_fuzz(run.fuzz),
+        "explanation": submission_explanation(run.explanation),
     }

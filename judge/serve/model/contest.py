@@ -36,6 +36,12 @@ from judge.serve.model.contest_values import (
     time_factors,
     unique,
 )
+from judge.serve.model.counterexamples import (
+    CounterexamplePolicy,
+    CounterexampleView,
+    counterexample_policy,
+    counterexample_view,
+)
 from judge.serve.model.times import TimeError, format_reltime, parse_reltime, parse_time
 
 DEFAULT_CODE_LIMIT_KIB = 256
@@ -95,6 +101,9 @@ class ContestInfo:
     # the state's removed_intervals (issue 43): wall-clock [start, end) stretches taken out of the contest's
     # time (an outage), sorted and apart; set only by an admin (model/schedule.py), never by contest.yaml
     removed: tuple[tuple[float, float], ...] = ()
+    # contest.yaml's ``counterexamples`` (ours, issue 46: model/counterexamples.py): read and checked; not
+    # acted on yet (docs/serve.md, "Counterexamples (coming)")
+    counterexamples: CounterexamplePolicy = CounterexamplePolicy()
 
     def time_factor(self, language_id: str) -> float:
         return next((f for lang, f in self.time_factors if lang == language_id), 1.0)
@@ -147,6 +156,7 @@ class ContestProblem:
     code_limit_kib: int
     rgb: str | None = None
     color: str | None = None
+    counterexamples: CounterexampleView | None = None  # problems.yaml's (issue 46); None: the contest's
 
 
 @dataclass(frozen=True)
@@ -301,6 +311,7 @@ def load_info(path: Path) -> ContestInfo:
         print_command=print_command(data.get("print_command"), where),
         time_factors=time_factors(data.get("languages"), f"{where}: languages"),
         fuzz=flag(data, "fuzz", where),
+        counterexamples=counterexample_policy(data.get("counterexamples"), f"{where}: counterexamples"),
     )
 
 
@@ -339,6 +350,7 @@ def load_problems(path: Path, roots: Sequence[Path], code_limit_kib: int) -> tup
                 code_limit_kib=positive_int(limit, f"{where}: code_limit"),
                 rgb=None if rgb is None else str(rgb),
                 color=None if entry.get("color") is None else str(entry["color"]),
+                counterexamples=counterexample_view(entry.get("counterexamples"), f"{where}: counterexamples"),
             )
         )
     unique([p.id for p in out], path, "problem id")
