@@ -195,7 +195,7 @@ def _claim_database(w: Writer, contest: Contest, hasher: PasswordHasher, storage
         )
     w.set_meta("contest_id", contest.info.id)
     _claim_type(w, contest, storage)
-    roster = stored_roster(contest, w)
+    roster = stored_roster(contest.people, w)
     for account_id in sync_accounts(w, roster.accounts, hasher):
         sessions.end_all(w, account_id)  # a changed password (or a removed account) ends its sessions
     return roster
@@ -284,7 +284,7 @@ def open_server(
     if options.read_only:
         with storage.read() as r:
             owner = r.get_meta("contest_id")
-            roster = stored_roster(contest, r)
+            roster = stored_roster(contest.people, r)
         if owner != contest.info.id:
             raise ContestError(f"{storage.path} holds contest {owner!r}, but contest.yaml says {contest.info.id!r}")
     else:

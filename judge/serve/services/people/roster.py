@@ -49,7 +49,7 @@ def _change(
         with server.storage.write() as w:
             entry = store(w, before)
             audit(w, viewer, now, entry.pop("action"), entry)
-            after = stored_roster(server.package, w)
+            after = stored_roster(server.package.people, w)
             ended = sync_accounts(w, after.accounts, server.auth.hasher)
             ended_sessions = {*ended, *(after.disabled - before.disabled)}
             for account_id in ended_sessions:
