@@ -44,9 +44,11 @@ from judge.serve.model.records import (
     RunRecord,
     Scope,
     SessionRecord,
+    SiteContestRecord,
     SubmissionRecord,
 )
 from judge.serve.storage import StorageError, fuzz_jobs, live, migrate
+from judge.serve.storage import site as site_rows
 from judge.serve.storage import awards as award_rows
 from judge.serve.storage import clarifications as clars
 from judge.serve.storage import fuzzing as fuzz_rows
@@ -247,6 +249,9 @@ class SqliteReader(VersionReads, PreviewReads, SimilarityReads):
 
     def audit(self, limit: int) -> list[AuditRecord]:
         return live.audit(self._c, limit)
+
+    def site_contests(self) -> list[SiteContestRecord]:
+        return site_rows.site_contests(self._c)
 
     def job_queue(self) -> list[QueuedJob]:
         return live.job_queue(self._c)
@@ -487,6 +492,9 @@ class SqliteWriter(SqliteReader, VersionWrites, PreviewWrites, SimilarityWrites)
 
     def set_ignored(self, submission_id: int, ignored: bool, now: float) -> None:
         live.set_ignored(self._c, submission_id, ignored, now)
+
+    def put_site_contest(self, record: SiteContestRecord) -> None:
+        site_rows.put_site_contest(self._c, record)
 
 
 class SqliteStorage:
