@@ -105,7 +105,7 @@ def _endpoint(server: Server, spec: RouteSpec, lane: Lane, deadlines: BodyDeadli
 
     def admit(authorization: str | None, address: str) -> Viewer:
         server.timeline.tick()
-        return server.auth.authenticate(authorization, address)
+        return server.viewer_in(server.auth.authenticate(authorization, address))  # as this contest sees them
 
     def answer(authorization: str | None, address: str, params: dict[str, Any], query: dict[str, str]) -> Any:
         """A request without a body, in one trip to a worker thread (the answer under load is mostly the

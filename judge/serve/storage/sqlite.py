@@ -48,10 +48,10 @@ from judge.serve.model.records import (
     SubmissionRecord,
 )
 from judge.serve.storage import StorageError, fuzz_jobs, live, migrate
-from judge.serve.storage import site as site_rows
 from judge.serve.storage import awards as award_rows
 from judge.serve.storage import clarifications as clars
 from judge.serve.storage import fuzzing as fuzz_rows
+from judge.serve.storage import site as site_rows
 from judge.serve.storage.previews import PreviewReads, PreviewWrites
 from judge.serve.storage.rows import (
     JUDGEMENT_COLUMNS,

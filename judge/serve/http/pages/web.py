@@ -325,7 +325,7 @@ async def html_error(
     cookie = request.cookies.get(COOKIE) or ""
     viewer = PUBLIC
     if sessions.well_formed(cookie):
-        viewer = await run_in_threadpool(sessions.viewer_of, server, cookie, now)
+        viewer = await run_in_threadpool(session_viewer, server, cookie, now)
     page = Page(
         server=server,
         env=env,
@@ -346,10 +346,22 @@ async def html_error(
     return response
 
 
+def session_viewer(server: Server, cookie: str | None, now: float) -> Viewer:
+    """Who the session cookie belongs to (the site's sessions: one login for every contest), as this contest
+    sees them (``Server.viewer_in``: a team that does not take part is the public here)."""
+    return server.viewer_in(sessions.viewer_of(server.people, cookie, now))
+
+
+def known_viewer(server: Server, cookie: str | None, now: float) -> Viewer | None:
+    """``session_viewer`` when it needs no storage (sessions.known_viewer); None otherwise."""
+    viewer = sessions.known_viewer(server.people, cookie, now)
+    return None if viewer is None else server.viewer_in(viewer)
+
+
 def _on_loop(server: Server, answer: Callable[[Page], Response | None], page: Page, fresh: bool) -> Response | None:
     """``answer`` on the event loop when the viewer is known without storage (no cookie, or a session kept
     in memory); None: the page's handler answers in a thread."""
-    viewer = PUBLIC if fresh else sessions.known_viewer(server, page.cookie, page.now)
+    viewer = PUBLIC if fresh else known_viewer(server, page.cookie, page.now)
     if viewer is None:
         return None
     page.viewer = viewer
@@ -372,7 +384,7 @@ def page_endpoint(
 
     def ticked(page: Page) -> Response:
         """The page, for the session's viewer, after the contest clock's tick (one trip to a worker thread)."""
-        page.viewer = sessions.viewer_of(server, page.cookie, page.now)
+        page.viewer = session_viewer(server, page.cookie, page.now)
         server.timeline.tick()
         try:
             return spec.handler(page)
@@ -410,9 +422,9 @@ def page_endpoint(
                 raise Refused(403, refusal)
             if spec.method == "POST":
                 if spec.form_limit != "small":  # who asks, from memory when the session is kept there
-                    known = sessions.known_viewer(server, page.cookie, page.now)
+                    known = known_viewer(server, page.cookie, page.now)
                     if known is None:
-                        known = await run_in_threadpool(sessions.viewer_of, server, page.cookie, page.now)
+                        known = await run_in_threadpool(session_viewer, server, page.cookie, page.now)
                     page.viewer = known
                     _admits_form(spec, page.viewer)
                 page.form, page.files = await _read_form(request, limit, seconds)
@@ -432,7 +444,7 @@ def page_endpoint(
             response = RedirectResponse(r.url, status_code=303)
         except Refused as exc:
             if page.viewer is PUBLIC and not fresh:  # refused before the session was looked up (CSRF, Origin)
-                page.viewer = await run_in_threadpool(sessions.viewer_of, server, page.cookie, page.now)
+                page.viewer = await run_in_threadpool(session_viewer, server, page.cookie, page.now)
             response = error_page(page, exc.status, exc.message)
             for k, v in (exc.headers or {}).items():
                 response.headers[k] = v
