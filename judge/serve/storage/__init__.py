@@ -247,6 +247,12 @@ class Reader(Protocol):
 
     def similarity_reviews(self, problem_id: str) -> list[PairReview]: ...
 
+    def next_job(self, held: Collection[str] = (), exclude: Collection[int] = ()) -> tuple[str, float] | None:
+        """The job ``todo_jobs`` would give first (none of the ``held`` problems, none of the ``exclude`` job
+        ids): its reason and its submission's time; None: nothing to judge (the judging pool's order across
+        a site's contests, issue 44)."""
+        ...
+
     # a site of contests (issue 44: storage/site.py), in the site database
     def site_contests(self) -> list[SiteContestRecord]:
         """The contests' registry: what the site's admins changed of each contest, by id."""

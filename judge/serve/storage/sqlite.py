@@ -250,6 +250,17 @@ class SqliteReader(VersionReads, PreviewReads, SimilarityReads):
     def audit(self, limit: int) -> list[AuditRecord]:
         return live.audit(self._c, limit)
 
+    def next_job(self, held: Collection[str] = (), exclude: Collection[int] = ()) -> tuple[str, float] | None:
+        where = Where().among("jb.id", exclude) if exclude else Where()
+        skip = Where().among("s.problem_id", held) if held else Where()
+        row = self._c.execute(
+            "SELECT jb.reason, s.time_s FROM jobs jb JOIN submissions s ON s.id = jb.submission_id "
+            f"WHERE jb.done = 0 AND NOT ({where.sql if exclude else '0'}) AND NOT ({skip.sql if held else '0'}) "
+            "ORDER BY (jb.reason != 'submit'), jb.id LIMIT 1",
+            (*where.args, *skip.args),
+        ).fetchone()
+        return None if row is None else (str(row[0]), float(row[1]))
+
     def site_contests(self) -> list[SiteContestRecord]:
         return site_rows.site_contests(self._c)
 

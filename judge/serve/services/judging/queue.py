@@ -178,6 +178,16 @@ class JobQueue:
             self._bus.notify()
         return out
 
+    def head(self, exclude: Collection[int] = frozenset()) -> tuple[bool, float] | None:
+        """The order of the job ``claim`` would give first: (a rejudge?, its submission's time); None: nothing
+        to claim now (the judging pool's order across a site's contests: pool.py)."""
+        hold = self._hold
+        if hold.paused:
+            return None
+        with self._storage.read() as r:
+            found = r.next_job(hold.problems, exclude)
+        return None if found is None else (found[0] != "submit", found[1])
+
     def _judgement_of(self, w: Writer, job: JobRecord, phase: Phase, now: float) -> int:
         """The job's judgement: made (and published) the first time the job is taken."""
         if job.judgement_id is not None:
