@@ -111,6 +111,7 @@ class Page:
     headers: dict[str, str] = field(default_factory=dict)
     if_none_match: str | None = None  # the request's If-None-Match (a static file's ETag: a 304)
     base: str = ""  # the contest's pages' base path: "" (a single contest) or "/contests/<cid>" (a site)
+    site_name: str | None = None  # the site's name (a contest of a site: its pages link to the site's ``/``)
 
     def url(self, path: str) -> str:
         """The URL of the contest's page ``path`` (``/submit``, ``/admin?message=...``): under ``base``. The
@@ -158,6 +159,7 @@ class Page:
         common = {
             "contest": server.contest.info,
             "base": self.base,  # every contest link: {{ base }}/submit (the site-level ones have none)
+            "site_name": self.site_name,
             "viewer": self.viewer,
             "team": team,
             "csrf": csrf(self.set_cookie or self.cookie),
@@ -293,7 +295,7 @@ def _admits_form(spec: PageSpec, viewer: Viewer) -> None:
         raise Refused(403, "only admins may upload packages")
 
 
-async def _read_form(request: Request, limit: int, seconds: float) -> tuple[dict[str, str], dict[str, FormFile]]:
+async def read_form(request: Request, limit: int, seconds: float) -> tuple[dict[str, str], dict[str, FormFile]]:
     """A page's form (urlencoded, or multipart with at most two files)."""
     body = await read_body(request, limit, seconds)
     kind = media_type(request.headers.get("content-type"))
@@ -375,9 +377,11 @@ def page_endpoint(
     changes: Callable[..., Awaitable[Any]] = run_in_threadpool,
     deadlines: BodyDeadlines = DEADLINES,
     base: str = "",
+    site_name: str | None = None,
 ) -> Any:
     """``spec``'s endpoint; ``changes`` runs a POST's work in a thread (http/app.py's Lane: threads of its own);
-    a form must arrive within ``deadlines``; ``base``: the contest's pages' base path (``Page.base``)."""
+    a form must arrive within ``deadlines``; ``base``: the contest's pages' base path (``Page.base``);
+    ``site_name``: the site's, for a contest of a site."""
     base = check_base(base)
     limit = _form_limit(server, spec.form_limit)
     seconds = deadlines.package_seconds if spec.form_limit == "package" else deadlines.seconds
@@ -412,6 +416,7 @@ def page_endpoint(
             set_cookie=cookie if fresh else None,
             if_none_match=request.headers.get("if-none-match"),
             base=base,
+            site_name=site_name,
         )
         unread = spec.method == "POST"  # an answer before the form was read closes the connection
         try:
@@ -427,7 +432,7 @@ def page_endpoint(
                         known = await run_in_threadpool(session_viewer, server, page.cookie, page.now)
                     page.viewer = known
                     _admits_form(spec, page.viewer)
-                page.form, page.files = await _read_form(request, limit, seconds)
+                page.form, page.files = await read_form(request, limit, seconds)
                 unread = False
                 if fresh or not csrf_ok(cookie, page.form.get("csrf")):
                     raise Refused(403, "this form has expired or did not come from this site: reload the page")
