@@ -7,6 +7,7 @@ import argparse
 import io
 import os
 import sys
+import time
 import zipfile
 from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
@@ -22,7 +23,15 @@ from judge.package.problem import Problem
 from judge.scoreboard.passfail import ScoreboardType
 from judge.serve.model.contest import ContestError, load_contest
 from judge.serve.model.times import format_reltime, format_time
-from judge.serve.services.lifecycle.demo import DemoOptions, write_demo
+from judge.serve.services.lifecycle.demo import (
+    MAIN_AFTER_S,
+    MAIN_S,
+    PRACTICE_PROBLEMS,
+    PRACTICE_S,
+    DemoOptions,
+    write_demo,
+    write_demo_site,
+)
 from judge.serve.services.people.accounts import password_hasher
 from judge.serve.site.server import ServeOptions, open_server
 from judge.serve.storage import DB_NAME, StorageError
@@ -72,6 +81,51 @@ def cmd_contest_init(args: argparse.Namespace) -> int:
         print(f"  {lg.username:<{width}}  {lg.password}  ({lg.type})")
     if weak is not None:
         print(f"{weak}'s secret data is only its samples (--weak-tests): fuzz it live with `judge serve --fuzz {dest}`")
+    print(f"serve it with: judge serve {dest}")
+    return EXIT_OK
+
+
+def _demo_problem_set(given: str | None) -> list[Problem]:
+    """--problems DIR (or the judge's own), loaded, sorted by id; a UsageError for a folder without any."""
+    problems_dir = Path(given) if given is not None else demo_problems()
+    if not problems_dir.is_dir():
+        where = "" if given is not None else " (the judge's demo problems are not installed here)"
+        raise UsageError(f"{problems_dir}: not a folder of problem packages{where}: use --problems DIR")
+    problems, issues = load_problems(problems_dir)
+    if issues:
+        raise UsageError(f"{problems_dir}/{issues[0].path}: {issues[0].reason}")
+    if not problems:
+        raise UsageError(f"{problems_dir}: no problem packages")
+    return [problems[k] for k in sorted(problems)]
+
+
+def cmd_site_init(args: argparse.Namespace) -> int:
+    """`judge site init DIR`: a demo site of two contests (issue 44; services/lifecycle/demo.write_demo_site)."""
+    dest = Path(args.dir)
+    if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
+        raise UsageError(f"{dest}: exists and is not an empty folder (nothing was written)")
+    ordered = _demo_problem_set(args.problems)
+    if not 1 <= args.teams <= MAX_DEMO_TEAMS:
+        raise UsageError(f"--teams must be between 1 and {MAX_DEMO_TEAMS}")
+    now = time.time() // 60 * 60  # to the minute: the practice is running
+    logins = write_demo_site(dest, ordered, args.teams, now, password_hasher())
+    practice = ", ".join(p.id for p in ordered[:PRACTICE_PROBLEMS])
+    print(
+        f"wrote the site {dest} ({len(ordered)} problems in {dest / 'problems'}, {args.teams} teams): two pass-fail "
+        f"contests, each in {dest / 'contests'}/<id>/"
+    )
+    print(
+        f"  practice: {practice}; running now (from {format_time(now)}), {format_reltime(PRACTICE_S)}, "
+        "judging priority -1 (judged after the main contest)"
+    )
+    print(
+        f"  main: every problem; starts at {format_time(now + MAIN_AFTER_S)}, runs {format_reltime(MAIN_S)}, "
+        "the board frozen for the last hour"
+    )
+    print("passwords, one login for both contests (shown only this once; accounts.yaml keeps argon2 hashes):")
+    width = max(len(lg.username) for lg in logins)
+    for lg in logins:
+        print(f"  {lg.username:<{width}}  {lg.password}  ({lg.type})")
     print(f"serve it with: judge serve {dest}")
     return EXIT_OK
 
