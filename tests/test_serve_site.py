@@ -262,3 +262,19 @@ def test_the_registry_survives_a_restart(tmp_path: Path) -> None:
         assert main is not None and main.hidden and main.priority == 3
     finally:
         again.close()
+
+
+def test_an_archived_contest_is_read_only_and_still_served(site: Site) -> None:
+    api = api_of(site)
+    assert api.submit_to("club", "team1").status_code == 201
+    site.change(admin_viewer(site), "club", ContestChange(archived=True))
+    r = api.submit_to("club", "team1")
+    assert r.status_code == 403 and "archived" in r.json()["message"]
+    question = {"text": "Is it over?", "problem_id": None}
+    r = api.request("POST", "/api/contests/club/clarifications", "team1", json=question)
+    assert r.status_code == 403 and "archived" in r.json()["message"]
+    assert ids(api.get("/api/contests/club/submissions", "team1")) == ["1"]  # still readable
+    assert "club" in ids(api.get("/api/contests"))
+    assert api.submit_to("practice", "team1").status_code == 201  # the others are not
+    site.change(admin_viewer(site), "club", ContestChange(archived=False))
+    assert api.submit_to("club", "team1").status_code == 201

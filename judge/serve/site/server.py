@@ -30,6 +30,7 @@ from judge.serve.model.viewer import Viewer
 from judge.serve.services.board.board import first_change
 from judge.serve.services.board.boardcache import BoardCache
 from judge.serve.services.core.events import EventBus, EventLog, publish_if_changed, sync_collection
+from judge.serve.services.core.standing import Standing
 from judge.serve.services.core.timeline import Timeline
 from judge.serve.services.desk.print_queue import Printer, PrintQueue
 from judge.serve.services.desk.printing import send_next
@@ -92,6 +93,7 @@ class Server:
     statements: Statements = field(default_factory=lambda: Statements(None))
     similarity: SimilarityQueue | None = None  # similar submissions' reports (issue 49; None: read-only)
     owns_pool: bool = True  # starts and stops ``pool`` (a site's contests share the site's: issue 44)
+    standing: Standing = field(default_factory=Standing)  # archived by a site's admin: read-only (issue 44)
 
     @property
     def auth(self) -> Authenticator:

@@ -133,6 +133,7 @@ class Site:
                 raise Refused(404, f"no contest {contest_id!r}")
             record = change_contest(self.storage, viewer, found.record, what, self.clock.now())
             self._contests = tuple(replace(c, record=record) if c.id == contest_id else c for c in self._contests)
+            found.server.standing.archived = record.archived
         if self.pool is not None:
             self.pool.wake()  # a priority changed: the next claim sees it
         return record
@@ -206,6 +207,8 @@ def open_site(
             opened.append(open_site_contest(contest, languages, judge_fn, options, people, pool))
         records = _records(storage, [s.package.info.id for s in opened])
         site._contests = tuple(SiteContest(s, records[s.package.info.id]) for s in opened)
+        for c in site._contests:
+            c.server.standing.archived = c.archived
         people.contests = lambda: [c.server for c in site.contests()]
         return site
     except BaseException:
