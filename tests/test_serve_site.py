@@ -278,3 +278,13 @@ def test_an_archived_contest_is_read_only_and_still_served(site: Site) -> None:
     assert api.submit_to("practice", "team1").status_code == 201  # the others are not
     site.change(admin_viewer(site), "club", ContestChange(archived=False))
     assert api.submit_to("club", "team1").status_code == 201
+
+
+def test_the_overview_says_only_its_own_messages(site: Site) -> None:
+    api = api_of(site)
+    admin, _ = _login(api, "admin")
+    page = api.get("/site?done=hide&contest=main", cookies={COOKIE: admin})
+    assert "Contest main is hidden" in page.text
+    for query in ("done=<b>x</b>&contest=main", "done=hide&contest=<b>x</b>", "message=<b>x</b>"):
+        page = api.get(f"/site?{query}", cookies={COOKIE: admin})
+        assert page.status_code == 200 and 'id="message"' not in page.text and "<b>x" not in page.text

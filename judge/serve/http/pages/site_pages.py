@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import quote
 
 from jinja2 import Environment
 from starlette.concurrency import run_in_threadpool
@@ -164,8 +165,34 @@ def overview(page: SitePage) -> Response:
     pool = site.pool if site.pool is not None else site.contests()[0].server.pool
     judges = judges_json(pool.status(), page.now)
     audit = site_audit(site.storage, page.viewer) if page.viewer.role is Role.ADMIN else []
-    message = page.query.get("message")
-    return page.render("serve/site_overview.html", rows=rows, judges=judges, audit=audit, message=message)
+    message = _done_message(site, page.query.get("done"), page.query.get("contest"))
+    people = [
+        {
+            "id": t.id,
+            "name": t.display_name or t.name,
+            "contests": [c.id for c in site.contests() if c.server.contest.team(t.id) is not None],
+        }
+        for t in site.people.current().teams
+    ]
+    return page.render(
+        "serve/site_overview.html", rows=rows, judges=judges, audit=audit, message=message, people=people
+    )
+
+
+DONE = {  # what a change's redirect says (only these: never a text from the URL)
+    "hide": "{name} is hidden: the jury sees it, to everyone else it does not exist.",
+    "show": "{name} is shown again.",
+    "archive": "{name} is archived: read-only (no submissions, clarifications or print-outs).",
+    "restore": "{name} is open again.",
+    "priority": "{name}'s judging priority is now {priority}.",
+}
+
+
+def _done_message(site: Site, done: str | None, contest_id: str | None) -> str | None:
+    found = None if contest_id is None else site.contest(contest_id)
+    if done not in DONE or found is None:
+        return None
+    return DONE[done].format(name=found.server.contest.info.name, priority=found.priority)
 
 
 def change(page: SitePage) -> Response:
@@ -185,7 +212,7 @@ def change(page: SitePage) -> Response:
     else:
         raise Refused(400, f"unknown action {action!r}")
     page.site.change(page.viewer, cid, what)
-    raise Redirect(f"/site?message={action}+{cid}")
+    raise Redirect(f"/site?done={action}&contest={quote(cid)}")
 
 
 # ------------------------------------------------------------------------------------------------ plumbing
