@@ -288,3 +288,12 @@ def test_the_overview_says_only_its_own_messages(site: Site) -> None:
     for query in ("done=<b>x</b>&contest=main", "done=hide&contest=<b>x</b>", "message=<b>x</b>"):
         page = api.get(f"/site?{query}", cookies={COOKIE: admin})
         assert page.status_code == 200 and 'id="message"' not in page.text and "<b>x" not in page.text
+
+
+def test_a_team_not_taking_part_is_told_so_on_the_contests_pages(site: Site) -> None:
+    api = api_of(site)
+    cookie, _ = _login(api, "team2")  # not in club
+    page = api.get("/contests/club/scoreboard", cookies={COOKIE: cookie})
+    assert page.status_code == 200 and 'id="not-taking-part"' in page.text and ">team2<" in page.text
+    assert 'href="/login"' not in page.text and 'href="/contests/club/submit"' not in page.text
+    assert 'id="not-taking-part"' not in api.get("/contests/practice/scoreboard", cookies={COOKIE: cookie}).text

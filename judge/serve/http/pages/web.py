@@ -112,6 +112,7 @@ class Page:
     if_none_match: str | None = None  # the request's If-None-Match (a static file's ETag: a 304)
     base: str = ""  # the contest's pages' base path: "" (a single contest) or "/contests/<cid>" (a site)
     site_name: str | None = None  # the site's name (a contest of a site: its pages link to the site's ``/``)
+    account: Viewer | None = None  # the session's account when this contest sees it otherwise (not taking part)
 
     def url(self, path: str) -> str:
         """The URL of the contest's page ``path`` (``/submit``, ``/admin?message=...``): under ``base``. The
@@ -160,6 +161,7 @@ class Page:
             "contest": server.contest.info,
             "base": self.base,  # every contest link: {{ base }}/submit (the site-level ones have none)
             "site_name": self.site_name,
+            "account": self.account if self.account != self.viewer else None,
             "viewer": self.viewer,
             "team": team,
             "csrf": csrf(self.set_cookie or self.cookie),
@@ -363,10 +365,10 @@ def known_viewer(server: Server, cookie: str | None, now: float) -> Viewer | Non
 def _on_loop(server: Server, answer: Callable[[Page], Response | None], page: Page, fresh: bool) -> Response | None:
     """``answer`` on the event loop when the viewer is known without storage (no cookie, or a session kept
     in memory); None: the page's handler answers in a thread."""
-    viewer = PUBLIC if fresh else known_viewer(server, page.cookie, page.now)
-    if viewer is None:
+    account = PUBLIC if fresh else sessions.known_viewer(server.people, page.cookie, page.now)
+    if account is None:
         return None
-    page.viewer = viewer
+    page.viewer, page.account = server.viewer_in(account), account
     return answer(page)
 
 
@@ -388,7 +390,8 @@ def page_endpoint(
 
     def ticked(page: Page) -> Response:
         """The page, for the session's viewer, after the contest clock's tick (one trip to a worker thread)."""
-        page.viewer = session_viewer(server, page.cookie, page.now)
+        account = sessions.viewer_of(server.people, page.cookie, page.now)
+        page.viewer, page.account = server.viewer_in(account), account  # as this contest sees the account
         server.timeline.tick()
         try:
             return spec.handler(page)
