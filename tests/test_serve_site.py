@@ -297,3 +297,28 @@ def test_a_team_not_taking_part_is_told_so_on_the_contests_pages(site: Site) -> 
     assert page.status_code == 200 and 'id="not-taking-part"' in page.text and ">team2<" in page.text
     assert 'href="/login"' not in page.text and 'href="/contests/club/submit"' not in page.text
     assert 'id="not-taking-part"' not in api.get("/contests/practice/scoreboard", cookies={COOKIE: cookie}).text
+
+
+def test_judge_contest_export_of_a_contest_of_a_site(tmp_path: Path) -> None:
+    import zipfile
+
+    from judge.commands.cli import main
+
+    root = write_site(tmp_path / "site", CONTESTS)
+    opened = open_test_site(root, FakeClock(T0))
+    try:
+        api = api_of(opened)
+        assert api.submit_to("club", "team4").status_code == 201
+        assert api.submit_to("practice", "team2").status_code == 201
+        for c in opened.contests():
+            c.server.judging.run_pending()
+    finally:
+        opened.close()
+    out = tmp_path / "club.zip"
+    assert main(["contest", "export", str(root / "contests" / "club"), str(out)]) == 0
+    with zipfile.ZipFile(out) as z:
+        teams = json.loads(z.read("teams.json"))
+        submissions = json.loads(z.read("submissions.json"))
+    assert [t["id"] for t in teams] == ["team1", "team4"]  # the site's people, those taking part
+    assert [(s["id"], s["team_id"]) for s in submissions] == [("1", "team4")]  # club's own
+    assert main(["contest", "export", str(root / "contests" / "nowhere"), str(tmp_path / "x.zip")]) == 2

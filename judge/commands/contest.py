@@ -9,7 +9,7 @@ import os
 import sys
 import time
 import zipfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path, PurePosixPath
 from typing import NoReturn
 
@@ -22,6 +22,7 @@ from judge.languages.table import Language, load_languages, missing_tool, toolch
 from judge.package.problem import Problem
 from judge.scoreboard.passfail import ScoreboardType
 from judge.serve.model.contest import ContestError, load_contest
+from judge.serve.model.site import CONTESTS_DIR, is_site, load_site
 from judge.serve.model.times import format_reltime, format_time
 from judge.serve.services.lifecycle.demo import (
     MAIN_AFTER_S,
@@ -33,7 +34,8 @@ from judge.serve.services.lifecycle.demo import (
     write_demo_site,
 )
 from judge.serve.services.people.accounts import password_hasher
-from judge.serve.site.server import ServeOptions, open_server
+from judge.serve.site.server import ServeOptions, Server, open_server
+from judge.serve.site.site import SITE_DB, open_site
 from judge.serve.storage import DB_NAME, StorageError
 
 MAX_DEMO_TEAMS = 1000  # `judge contest init --teams` (a 500-team regional: bench/serve.py --teams 500)
@@ -151,6 +153,29 @@ def _never_judge(job: object) -> NoReturn:
     raise RuntimeError("`judge contest export` does not judge")
 
 
+def _served_contest(folder: Path, problems: Path | None) -> tuple[Server, Callable[[], None]]:
+    """The contest of ``folder``, read-only, and how to close it: a contest folder alone, or a contest of a
+    site (SITE/contests/<cid>/: the site's people read from SITE/site.sqlite; issue 44)."""
+    options = ServeOptions(log=_log, read_only=True)
+    resolved = folder.resolve()
+    site_root = resolved.parent.parent
+    if resolved.parent.name == CONTESTS_DIR and is_site(site_root):
+        spec = load_site(site_root)
+        if not (folder / DB_NAME).is_file() or not (site_root / SITE_DB).is_file():
+            raise UsageError(f"{folder}: no {DB_NAME} beside the site's {SITE_DB} (has `judge serve` run this site?)")
+        site = open_site(spec, _languages_here(), _never_judge, options)
+        found = site.contest(resolved.name)
+        if found is None:  # load_site refuses a folder whose contest.yaml names another id
+            site.close()
+            raise UsageError(f"{folder}: not a contest of the site {site_root}")
+        return found.server, site.close
+    contest = load_contest(folder, problems)
+    if not (contest.root / DB_NAME).is_file():
+        raise UsageError(f"{contest.root}: no {DB_NAME} (has `judge serve` run this contest?)")
+    server = open_server(contest, _languages_here(), _never_judge, options)
+    return server, server.close
+
+
 def cmd_contest_export(args: argparse.Namespace) -> int:
     """Write the contest package archive of a served contest, as an admin downloads it."""
     from judge.serve.model.viewer import Role, Viewer
@@ -160,10 +185,7 @@ def cmd_contest_export(args: argparse.Namespace) -> int:
     if out.suffix != ".zip" and out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise UsageError(f"{out}: exists and is not an empty folder (nothing was written)")
     try:
-        contest = load_contest(Path(args.dir), Path(args.problems) if args.problems else None)
-        if not (contest.root / DB_NAME).is_file():
-            raise UsageError(f"{contest.root}: no {DB_NAME} (has `judge serve` run this contest?)")
-        server = open_server(contest, _languages_here(), _never_judge, ServeOptions(log=_log, read_only=True))
+        server, close = _served_contest(Path(args.dir), Path(args.problems) if args.problems else None)
     except (ContestError, StorageError) as exc:
         raise UsageError(str(exc)) from None
     try:
@@ -172,7 +194,7 @@ def cmd_contest_export(args: argparse.Namespace) -> int:
         phase = server.timeline.phase
         finals = "final" if phase.end_of_updates_s is not None else "not finalized and thawed: `--replay` needs both"
     finally:
-        server.close()
+        close()
     if out.suffix == ".zip":
         _write_private(out, data)
     else:
