@@ -95,11 +95,9 @@ def _contest_pages(
     async def endpoint(request: Request) -> Response:
         cid = request.path_params["cid"]
         found = site.contest(cid)
-        if found is None:
-            return await missing(request)
-        if found.hidden:
+        if found is None or found.hidden:  # the same steps for both: the session looked up, then the 404
             viewer = await run_in_threadpool(viewer_of, site, request.cookies.get(COOKIE), site.clock.now())
-            if not sees_contest(viewer, found.hidden):
+            if found is None or not sees_contest(viewer, found.hidden):
                 return await missing(request)
         return await endpoints[cid](request)
 
