@@ -19,7 +19,7 @@ from serve_site_fixtures import SITE_PASSWORDS, open_test_site, write_site
 from judge.serve.http.pages.sessions import COOKIE
 from judge.serve.http.site_app import create_site_app
 from judge.serve.model.viewer import PUBLIC
-from judge.serve.services.lifecycle.registry import ContestChange
+from judge.serve.services.lifecycle.registry import ContestChange, NewContest
 from judge.serve.site.site import SITE_DB, Site
 
 CONTESTS: dict[str, dict[str, Any]] = {
@@ -232,7 +232,7 @@ def test_the_site_overview_is_the_staffs_and_its_changes_the_admins(site: Site) 
     token = re.search(r'name="csrf" value="([^"]+)"', page.text)
     assert token is not None
     form = {"csrf": token.group(1), "action": "priority", "priority": "5"}
-    r = api.request("POST", "/site/contests/practice", data=form, cookies={COOKIE: admin})
+    r = api.request("POST", "/site/contests/practice/change", data=form, cookies={COOKIE: admin})
     assert r.status_code == 303
     practice = site.contest("practice")
     assert practice is not None and practice.priority == 5
@@ -240,7 +240,10 @@ def test_the_site_overview_is_the_staffs_and_its_changes_the_admins(site: Site) 
     judge_token = re.search(r'name="csrf" value="([^"]+)"', judge_page.text)
     assert judge_token is not None
     r = api.request(
-        "POST", "/site/contests/main", data={"csrf": judge_token.group(1), "action": "hide"}, cookies={COOKIE: judge}
+        "POST",
+        "/site/contests/main/change",
+        data={"csrf": judge_token.group(1), "action": "hide"},
+        cookies={COOKIE: judge},
     )
     assert r.status_code == 403
     assert site.seen_by(PUBLIC)[1].id == "main"
@@ -322,3 +325,71 @@ def test_judge_contest_export_of_a_contest_of_a_site(tmp_path: Path) -> None:
     assert [t["id"] for t in teams] == ["team1", "team4"]  # the site's people, those taking part
     assert [(s["id"], s["team_id"]) for s in submissions] == [("1", "team4")]  # club's own
     assert main(["contest", "export", str(root / "contests" / "nowhere"), str(tmp_path / "x.zip")]) == 2
+
+
+def _form_token(api: SiteApi, path: str, cookie: str) -> str:
+    page = api.get(path, cookies={COOKIE: cookie})
+    assert page.status_code == 200, page.text
+    token = re.search(r'name="csrf" value="([^"]+)"', page.text)
+    assert token is not None
+    return token.group(1)
+
+
+def test_an_admin_adds_a_contest_live_from_the_sites_problems_and_teams(site: Site) -> None:
+    api = api_of(site)
+    admin, _ = _login(api, "admin")
+    judge, _ = _login(api, "judge")
+    assert api.get("/site/contests/new", cookies={COOKIE: judge}).status_code == 403
+    token = _form_token(api, "/site/contests/new", admin)
+    form = {
+        "csrf": token,
+        "id": "lab1",
+        "name": "Lab 1",
+        "start": "2030-01-01T09:00:00Z",
+        "duration": "3:00:00",
+        "freeze": "0:00:00",
+        "problem-divisor": "on",
+        "problem-sum": "on",
+        "team-team3": "on",
+    }
+    for bad, says in (
+        ({"id": "no way"}, "contest id"),
+        ({"id": "main"}, "already"),
+        ({"problem-divisor": "", "problem-sum": ""}, "problems"),
+        ({"duration": "soon"}, "duration"),
+    ):
+        r = api.request("POST", "/site/contests/new", data={**form, **bad}, cookies={COOKIE: admin})
+        assert r.status_code in (400, 409) and says in r.text, (bad, r.status_code)
+    assert not (site.spec.root / "contests" / "lab1").exists()  # nothing left behind
+    r = api.request("POST", "/site/contests/new", data=form, cookies={COOKIE: admin})
+    assert r.status_code == 303 and r.headers["location"] == "/site?done=added&contest=lab1"
+    assert "Lab 1 is added" in api.get(r.headers["location"], cookies={COOKIE: admin}).text
+    assert ids(api.get("/api/contests", "team3")) == ["practice", "main", "club", "lab1"]
+    assert ids(api.get("/api/contests/lab1/teams", "admin")) == ["team3"]
+    assert [p["id"] for p in api.get("/api/contests/lab1/problems", "team3").json()] == ["divisor", "sum"]
+    assert api.submit_to("lab1", "team3").status_code == 201
+    assert api.submit_to("lab1", "team1").status_code == 403  # not taking part
+    lab = site.contest("lab1")
+    assert lab is not None and lab.server.judging.run_pending() == 1
+    cookie3, to = _login(api, "team3")
+    assert api.get("/contests/lab1/submissions", cookies={COOKIE: cookie3}).status_code == 200
+    with sqlite3.connect(site.spec.root / SITE_DB) as conn:
+        assert [r[0] for r in conn.execute("SELECT action FROM audit_log")] == ["site.contest_added"]
+    assert (site.spec.root / "contests" / "lab1" / "contest.sqlite").is_file()
+
+
+def test_a_contest_added_live_is_there_after_a_restart(tmp_path: Path) -> None:
+    root = write_site(tmp_path / "site", CONTESTS)
+    first = open_test_site(root, FakeClock(T0))
+    try:
+        new = NewContest("lab2", "Lab 2", "", "2:00:00", "0:00:00", ("sum",))
+        first.add_new(admin_viewer(first), new)
+        live = [c.id for c in first.contests()]
+    finally:
+        first.close()
+    assert live == ["club", "lab2", "main", "practice"]  # where a restart puts it (site.yaml lists none)
+    again = open_test_site(root, FakeClock(T0))
+    try:
+        assert [c.id for c in again.contests()] == live
+    finally:
+        again.close()

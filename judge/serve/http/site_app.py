@@ -42,7 +42,7 @@ from judge.serve.http.app import (
 from judge.serve.http.forms import DEADLINES, BodyDeadlines
 from judge.serve.http.pages.sessions import COOKIE
 from judge.serve.http.pages.site_pages import SITE_PAGES, not_found, site_endpoint, viewer_of
-from judge.serve.http.pages.web import environment, page_endpoint
+from judge.serve.http.pages.web import PageSpec, environment, page_endpoint
 from judge.serve.model.apijson import api_json
 from judge.serve.services.people.access import REALM
 from judge.serve.services.people.accounts import AuthError
@@ -86,11 +86,15 @@ async def api_root(request: Request) -> Response:
     return JSONResponse(api_json())
 
 
+Endpoint = Callable[[Request], Awaitable[Response]]
+
+
 def _contest_pages(
-    site: Site, endpoints: dict[str, Any], missing: Callable[[Request], Awaitable[Response]]
+    site: Site, endpoint_of: Callable[[str], Endpoint], missing: Endpoint
 ) -> Callable[[Request], Awaitable[Response]]:
-    """A contest page of every contest (``/contests/{cid}`` + its path): the contest's own endpoint, or the
-    site's 404 for an unknown contest and for a hidden one the viewer may not see (looked up only then)."""
+    """A contest page of every contest (``/contests/{cid}`` + its path): the contest's own endpoint
+    (``endpoint_of``; a contest added live too), or the site's 404 for an unknown contest and for a hidden one
+    the viewer may not see."""
 
     async def endpoint(request: Request) -> Response:
         cid = request.path_params["cid"]
@@ -99,7 +103,7 @@ def _contest_pages(
             viewer = await run_in_threadpool(viewer_of, site, request.cookies.get(COOKIE), site.clock.now())
             if found is None or not sees_contest(viewer, found.hidden):
                 return await missing(request)
-        return await endpoints[cid](request)
+        return await endpoint_of(cid)(request)
 
     return endpoint
 
@@ -143,17 +147,27 @@ def create_site_app(
         if spec.path not in SITE_API
     ]
     routes += [Route("/api", api_root), Route("/api/", api_root), Route("/api/contests", contests_list(site))]
+    made: dict[tuple[str, str, str], Endpoint] = {}  # (contest, method, path): the page's endpoint, made once
+
+    def page_of(spec: PageSpec) -> Callable[[str], Endpoint]:
+        def endpoint_of(cid: str) -> Endpoint:
+            key = (cid, spec.method, spec.path)
+            found = made.get(key)
+            if found is None:
+                contest = site.contest(cid)
+                assert contest is not None
+                base = f"/contests/{cid}"
+                found = page_endpoint(contest.server, env, spec, lane.run, deadlines, base, site.name)
+                made[key] = found  # one dict item: two threads may make it twice, both alike
+            return found
+
+        return endpoint_of
+
     for spec in PAGE_SPECS:
-        if spec.site:
-            continue
-        endpoints = {
-            c.id: page_endpoint(c.server, env, spec, lane.run, deadlines, f"/contests/{c.id}", site.name)
-            for c in site.contests()
-        }
-        endpoint = _contest_pages(site, endpoints, missing)
-        routes.append(Route(f"/contests/{{cid}}{spec.path}", endpoint, methods=[spec.method]))
-    home = {c.id: _to_home for c in site.contests()}
-    routes.append(Route("/contests/{cid}", _contest_pages(site, home, missing)))
+        if not spec.site:
+            endpoint = _contest_pages(site, page_of(spec), missing)
+            routes.append(Route(f"/contests/{{cid}}{spec.path}", endpoint, methods=[spec.method]))
+    routes.append(Route("/contests/{cid}", _contest_pages(site, lambda cid: _to_home, missing)))
     for method, path, handler in SITE_PAGES:
         run = lane.run if method == "POST" else run_in_threadpool
         routes.append(Route(path, site_endpoint(site, env, method, handler, run, deadlines), methods=[method]))

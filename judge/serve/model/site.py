@@ -40,6 +40,13 @@ class SiteSpec:
     people: People
     contests: tuple[Contest, ...]
     single: bool = False  # a contest folder (contest.yaml) served as a site of one: nothing changes on disk
+    order: tuple[str, ...] = ()  # site.yaml's ``contests``: these first, in this order, then the others by id
+
+    def place(self, contest_id: str) -> tuple[int, str]:
+        """Where a contest goes in the site's order (a contest added live goes where a restart puts it)."""
+        if contest_id in self.order:
+            return self.order.index(contest_id), ""
+        return len(self.order), contest_id
 
     def contest(self, contest_id: str) -> Contest | None:
         return next((c for c in self.contests if c.info.id == contest_id), None)
@@ -144,4 +151,4 @@ def load_site(root: Path, problems_dir: Path | None = None) -> SiteSpec:
     ordered = [*order, *(cid for cid in folders if cid not in order)]
     contests = tuple(load_site_contest(root, folders[cid], people, packages) for cid in ordered)
     check_problems(contests)
-    return SiteSpec(root, name.strip(), people, contests)
+    return SiteSpec(root, name.strip(), people, contests, order=order)

@@ -20,17 +20,27 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from judge.languages.table import Language
-from judge.serve.model.contest import ContestError
+from judge.package.problem import Problem
+from judge.serve.model.contest import Contest, ContestError
 from judge.serve.model.errors import Refused
 from judge.serve.model.records import SiteContestRecord
-from judge.serve.model.site import SiteSpec
+from judge.serve.model.site import CONTESTS_DIR, SiteSpec, check_problems, load_site_contest
 from judge.serve.model.times import Clock, SystemClock
 from judge.serve.model.viewer import Viewer
 from judge.serve.services.judging.pool import JudgingPool, Lane
 from judge.serve.services.judging.queue import JudgeFn
-from judge.serve.services.lifecycle.registry import ContestChange, change_contest
+from judge.serve.services.lifecycle.registry import (
+    ContestChange,
+    NewContest,
+    change_contest,
+    register_contest,
+    remove_contest_folder,
+    write_new_contest,
+)
+from judge.serve.services.people import access
 from judge.serve.services.people.accounts import password_hasher
 from judge.serve.services.people.live_roster import stored_roster
 from judge.serve.services.people.site_people import SitePeople
@@ -92,6 +102,9 @@ class Site:
         self._contests = contests
         self._lock = threading.Lock()  # one registry change at a time (readers take the tuple as it is)
         self.pool: JudgingPool | None = None  # a site's (None: the single contest's own, in its Server)
+        self._opening: Callable[[Contest], Server] | None = None  # how a contest added live is opened
+        self._started = False
+        self._packages: dict[Path, Problem] = {}  # the problem packages loaded (a contest added shares them)
 
     @property
     def single(self) -> bool:
@@ -138,7 +151,43 @@ class Site:
             self.pool.wake()  # a priority changed: the next claim sees it
         return record
 
+    def problem_ids(self) -> list[str]:
+        """The site's problem packages (SITE/problems/<id>/), by id: what a contest made here may use."""
+        folder = self.spec.root / "problems"
+        return sorted(p.name for p in folder.iterdir() if (p / "problem.yaml").is_file()) if folder.is_dir() else []
+
+    def add_new(self, viewer: Viewer, new: NewContest) -> SiteContest:
+        """An admin makes a contest from the site's problems and teams, live: its folder written, loaded as at
+        the start, its database opened, its server started, registered (audited) and judged by the pool.
+        Nothing is left behind when it fails (a 400 with one line)."""
+        access.admin(viewer, "add contests")
+        if self.single or self._opening is None:
+            raise Refused(409, "a contest folder served alone is one contest: make a site to add contests")
+        with self._lock:
+            if self.contest(new.id) is not None:
+                raise Refused(409, f"{new.id!r}: the site has a contest of that id already")
+            folder = write_new_contest(self.spec.root / CONTESTS_DIR, self.problem_ids(), new)
+            try:
+                contest = load_site_contest(self.spec.root, folder, self.people.package, self._packages)
+                check_problems([*(c.server.package for c in self._contests), contest])
+                server = self._opening(contest)
+            except ContestError as exc:
+                remove_contest_folder(folder)
+                raise Refused(400, str(exc)) from None
+            except BaseException:
+                remove_contest_folder(folder)
+                raise
+            record = register_contest(self.storage, viewer, contest.info.id, self.clock.now())
+            added = SiteContest(server, record)
+            if self._started:
+                server.start()
+            self._contests = tuple(sorted((*self._contests, added), key=lambda c: self.spec.place(c.id)))
+        if self.pool is not None:
+            self.pool.wake()
+        return added
+
     def start(self) -> None:
+        self._started = True
         if self.pool is not None:
             self.pool.start()
         for c in self._contests:
@@ -203,8 +252,10 @@ def open_site(
             now=clock.now,
         )
         site.pool = pool
+        site._opening = lambda contest: open_site_contest(contest, languages, judge_fn, options, people, pool)
+        site._packages = {p.problem.path: p.problem for c in spec.contests for p in c.problems}
         for contest in spec.contests:
-            opened.append(open_site_contest(contest, languages, judge_fn, options, people, pool))
+            opened.append(site._opening(contest))
         records = _records(storage, [s.package.info.id for s in opened])
         site._contests = tuple(SiteContest(s, records[s.package.info.id]) for s in opened)
         for c in site._contests:

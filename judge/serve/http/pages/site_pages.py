@@ -30,7 +30,7 @@ from judge.serve.http.pages.sessions import COOKIE, basic_header, cookie_header,
 from judge.serve.http.pages.web import SECURITY_HEADERS, Redirect, read_form, status_line
 from judge.serve.model.errors import Refused
 from judge.serve.model.viewer import PUBLIC, Role, Viewer
-from judge.serve.services.lifecycle.registry import ContestChange, parse_priority, site_audit
+from judge.serve.services.lifecycle.registry import ContestChange, NewContest, parse_priority, site_audit
 from judge.serve.services.people import access, sessions
 from judge.serve.services.people.accounts import AuthError
 from judge.serve.site.site import Site, SiteContest
@@ -185,6 +185,7 @@ DONE = {  # what a change's redirect says (only these: never a text from the URL
     "archive": "{name} is archived: read-only (no submissions, clarifications or print-outs).",
     "restore": "{name} is open again.",
     "priority": "{name}'s judging priority is now {priority}.",
+    "added": "{name} is added: its pages are under /contests/{id}/, its teams see it now.",
 }
 
 
@@ -192,7 +193,7 @@ def _done_message(site: Site, done: str | None, contest_id: str | None) -> str |
     found = None if contest_id is None else site.contest(contest_id)
     if done not in DONE or found is None:
         return None
-    return DONE[done].format(name=found.server.contest.info.name, priority=found.priority)
+    return DONE[done].format(name=found.server.contest.info.name, priority=found.priority, id=found.id)
 
 
 def change(page: SitePage) -> Response:
@@ -213,6 +214,53 @@ def change(page: SitePage) -> Response:
         raise Refused(400, f"unknown action {action!r}")
     page.site.change(page.viewer, cid, what)
     raise Redirect(f"/site?done={action}&contest={quote(cid)}")
+
+
+def _new_form(page: SitePage, error: str | None, status: int = 200) -> Response:
+    site = page.site
+    teams = [(t.id, t.display_name or t.name) for t in site.people.current().teams]
+    return page.render(
+        "serve/site_new_contest.html",
+        status=status,
+        problems=site.problem_ids(),
+        teams=teams,
+        form=page.form,
+        error=error,
+    )
+
+
+def new_contest_form(page: SitePage) -> Response:
+    """``/site/contests/new``: a contest made from the site's problems and teams (admins)."""
+    if page.viewer.role is Role.PUBLIC:
+        raise Redirect("/login")
+    access.admin(page.viewer, "add contests")
+    return _new_form(page, None)
+
+
+def add_contest(page: SitePage) -> Response:
+    access.admin(page.viewer, "add contests")
+    form = page.form
+    site = page.site
+    problems = tuple(p for p in site.problem_ids() if form.get(f"problem-{p}") == "on")
+    teams = tuple(t.id for t in site.people.current().teams if form.get(f"team-{t.id}") == "on")
+    try:
+        priority = parse_priority(form.get("priority", "")) or 0
+        new = NewContest(
+            id=form.get("id", "").strip(),
+            name=form.get("name", ""),
+            start=form.get("start", ""),
+            duration=form.get("duration", ""),
+            freeze=form.get("freeze", ""),
+            problems=problems,
+            teams=teams,
+            judging_priority=priority,
+        )
+        added = site.add_new(page.viewer, new)
+    except Refused as exc:
+        if exc.status >= 500 or exc.status in (401, 403):
+            raise
+        return _new_form(page, exc.message, exc.status)
+    raise Redirect(f"/site?done=added&contest={quote(added.id)}")
 
 
 # ------------------------------------------------------------------------------------------------ plumbing
@@ -306,5 +354,7 @@ SITE_PAGES: tuple[tuple[str, str, SiteHandler], ...] = (
     ("POST", "/login", login),
     ("POST", "/logout", logout),
     ("GET", "/site", overview),
-    ("POST", "/site/contests/{cid}", change),
+    ("GET", "/site/contests/new", new_contest_form),
+    ("POST", "/site/contests/new", add_contest),
+    ("POST", "/site/contests/{cid}/change", change),
 )
