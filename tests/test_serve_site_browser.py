@@ -3,7 +3,8 @@ loopback port, the site's judging pool running with the scripted judge, a fake c
 team logs in once and goes straight into the practice (the only contest it takes part in that runs),
 submits there, comes back to the site's list, and submits in the main contest once it has started; the
 public's list and each contest's board; the jury's site overview (every contest, the pool, the people) and
-an admin hiding the practice: gone from the public's list, its pages the site's 404. Screenshots in
+an admin hiding the practice (gone from the public's list, its pages the site's 404) and adding a contest
+live, where the team submits at once. Screenshots in
 ``$JUDGE_ARTIFACTS/serve/site-*.png``."""
 
 from __future__ import annotations
@@ -117,11 +118,28 @@ def test_a_team_logs_in_once_and_submits_in_both_contests(
     expect(admin.page.locator("#site-people-note")).to_contain_text("every contest the team takes part in")
     admin.shot("people")
 
+    admin.go("/site")
+    admin.page.click("#new-contest-link")  # a contest made live from the site's problems and teams
+    admin.page.fill("#new-id", "lab")
+    admin.page.fill("#new-name", "Evening lab")
+    admin.page.fill("#new-start", "2030-01-01T11:00:00Z")
+    admin.page.check("#problem-divisor")
+    admin.page.check("#team-team1")
+    admin.shot("new-contest")
+    admin.page.click("#add-contest")
+    expect(admin.page.locator("#message")).to_contain_text("Evening lab is added")
+    team.go("/")
+    expect(team.page.locator('#my-contests tr[data-contest="lab"] .state')).to_contain_text("running")
+    team.page.click('#my-contests tr[data-contest="lab"] a')
+    paste(team, "lab", "divisor", SUM_WA)
+    expect(team.page.locator("#submission-1 .verdict")).to_have_text("WA", timeout=30_000)
+    team.shot("lab-submissions")
+
     public.go("/")
-    expect(public.page.locator("#contests tr[data-contest]")).to_have_count(1)
+    expect(public.page.locator("#contests tr[data-contest]")).to_have_count(2)  # main, lab
     public.go("/contests/practice/scoreboard")
     expect(public.page.locator("#error")).to_have_text("there is no page /contests/practice/scoreboard")
     public.shot("hidden-404")
     team.go("/")
-    expect(team.page.locator("#my-contests tr[data-contest]")).to_have_count(1)
+    expect(team.page.locator("#my-contests tr[data-contest]")).to_have_count(2)  # main, lab
     assert public.dialogs == team.dialogs == admin.dialogs == []
