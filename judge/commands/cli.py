@@ -28,7 +28,7 @@ from judge.commands.args_judge import (
     similarity_args,
     verify_args,
 )
-from judge.commands.args_serve import contest_args, serve_args, worker_args
+from judge.commands.args_serve import contest_args, serve_args, site_args, worker_args
 from judge.commands.common import EXIT_JE, EXIT_OK, EXIT_USAGE, SelfTestFailed, UsageError
 from judge.languages.table import LanguageError
 from judge.package.problem import PackageError
@@ -57,6 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
         serve_args,
         contest_args,
         course_args,
+        site_args,
         worker_args,
     ):
         add_command(sub)

@@ -29,6 +29,11 @@ table, and tests/test_serve_visibility.py states and checks them).
 - Live fuzzing (issue 33): its counterexamples, the jury's only, at every phase (``sees_fuzzing``).
 - Similar submissions (issue 49): the reports and the reviews of their pairs, the jury's only, at every phase
   (``sees_similarity``).
+- A site of contests (issue 44): staff accounts see every contest, hidden or archived; everyone else sees the
+  contests that are not hidden (``sees_contest``), a hidden one being exactly as unknown (a 404 like an
+  unknown id); in each contest an account is seen as that contest sees it (``contest_viewer``): a team
+  whose team does not take part is the public there. Everything of a contest is decided by its own rules
+  above, over its own database: no object, id, count or event of another contest reaches it.
 """
 
 from __future__ import annotations
@@ -45,7 +50,7 @@ from judge.serve.model.records import (
     Scope,
     SubmissionRecord,
 )
-from judge.serve.model.viewer import Role, Viewer
+from judge.serve.model.viewer import PUBLIC, Role, Viewer
 
 EVERYONE = Audience(Scope.PUBLIC)
 STAFF_ONLY = Audience(Scope.ADMIN)
@@ -65,6 +70,25 @@ class Sight:
 
     def own(self, team_id: str | None) -> bool:
         return team_id is not None and self.viewer.team_id == team_id
+
+
+# --------------------------------------------------------------------------------------------- contests
+
+
+def sees_contest(viewer: Viewer, hidden: bool) -> bool:
+    """Whether a contest of the site exists for ``viewer`` (issue 44): staff see every contest; a hidden one
+    is staff only (its teams too, from the moment it is hidden); the others are everyone's (a team that does
+    not take part sees it as the public: ``contest_viewer``)."""
+    return viewer.staff or not hidden
+
+
+def contest_viewer(viewer: Viewer, takes_part: bool) -> Viewer:
+    """``viewer`` (an account of the site, or the public) as one contest sees it: a team account whose team
+    does not take part in the contest is the public there (it may not submit, and sees what the public sees);
+    staff are staff in every contest."""
+    if viewer.role is Role.TEAM and not takes_part:
+        return PUBLIC
+    return viewer
 
 
 # --------------------------------------------------------------------------------------------- objects

@@ -22,16 +22,20 @@ from judge.package.problem import PackageError, Problem, load_problem
 from judge.scoreboard.awards import Medals
 from judge.scoreboard.passfail import DEFAULT_PENALTY_S, ScoreboardType
 from judge.serve.model.contest_values import (
+    EVERYONE,
     ClarLimits,
     ContestError,
+    TeamChoice,
     clar_limits,
     flag,
+    judging_priority,
     medals,
     penalty_s,
     positive_int,
     print_command,
     scoreboard_type,
     shortname,
+    team_choice,
     text,
     time_factors,
     unique,
@@ -104,6 +108,10 @@ class ContestInfo:
     # contest.yaml's ``counterexamples`` (ours, issue 46: model/counterexamples.py): read and checked; not
     # acted on yet (docs/serve.md, "Counterexamples (coming)")
     counterexamples: CounterexamplePolicy = CounterexamplePolicy()
+    # contest.yaml's ``teams:`` (ours, issue 44): which of the site's teams take part (default: all)
+    teams: TeamChoice = EVERYONE
+    # contest.yaml's ``judging_priority:`` (ours, issue 44): higher is judged first across a site's contests
+    judging_priority: int = 0
 
     def time_factor(self, language_id: str) -> float:
         return next((f for lang, f in self.time_factors if lang == language_id), 1.0)
@@ -182,6 +190,17 @@ class AccountSpec:
 
 
 @dataclass(frozen=True)
+class People:
+    """The people as their files hold them: a contest package's, or a site's shared by its contests (issue 44)."""
+
+    teams: tuple[Team, ...] = ()
+    accounts: tuple[AccountSpec, ...] = ()
+    groups: tuple[Mapping[str, Any], ...] = ()
+    organizations: tuple[Mapping[str, Any], ...] = ()
+    hidden_groups: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
 class Contest:
     root: Path
     info: ContestInfo
@@ -191,6 +210,11 @@ class Contest:
     groups: tuple[Mapping[str, Any], ...] = ()
     organizations: tuple[Mapping[str, Any], ...] = ()
     hidden_groups: frozenset[str] = frozenset()  # groups.json's ``hidden: true`` (DOMjudge's): on no main board
+
+    @property
+    def people(self) -> People:
+        """The contest's people as loaded (a site's contest: the site's, all of them: issue 44)."""
+        return People(self.teams, self.accounts, self.groups, self.organizations, self.hidden_groups)
 
     def on_main_board(self, team: Team) -> bool:
         """Whether the team is ranked on the main scoreboard: in ``main_scoreboard_group_id`` (when set), in
@@ -312,26 +336,38 @@ def load_info(path: Path) -> ContestInfo:
         time_factors=time_factors(data.get("languages"), f"{where}: languages"),
         fuzz=flag(data, "fuzz", where),
         counterexamples=counterexample_policy(data.get("counterexamples"), f"{where}: counterexamples"),
+        teams=team_choice(data.get("teams"), where),
+        judging_priority=judging_priority(data.get("judging_priority"), where),
     )
 
 
-def _package(problem_id: str, roots: Sequence[Path], where: str) -> Problem:
+def _package(
+    problem_id: str, roots: Sequence[Path], where: str, packages: dict[Path, Problem] | None = None
+) -> Problem:
     for root in roots:
-        if (root / problem_id / "problem.yaml").is_file():
+        folder = root / problem_id
+        if (folder / "problem.yaml").is_file():
+            if packages is not None and folder in packages:
+                return packages[folder]
             try:
-                return load_problem(root / problem_id)
+                problem = load_problem(folder)
             except PackageError as exc:
                 raise ContestError(f"{where}: {exc}") from None
+            if packages is not None:
+                packages[folder] = problem
+            return problem
     tried = " or ".join(str(r / problem_id) for r in roots)
     raise ContestError(f"{where}: no problem package {problem_id!r} at {tried}")
 
 
-def load_problems(path: Path, roots: Sequence[Path], code_limit_kib: int) -> tuple[ContestProblem, ...]:
+def load_problems(
+    path: Path, roots: Sequence[Path], code_limit_kib: int, packages: dict[Path, Problem] | None = None
+) -> tuple[ContestProblem, ...]:
     out: list[ContestProblem] = []
     for i, entry in enumerate(_list(_read(path), path)):
         where = f"{path} entry {i + 1}"
         pid = _id(entry, "id", where)
-        problem = _package(pid, roots, where)
+        problem = _package(pid, roots, where, packages)
         rgb = entry.get("rgb")
         if rgb is not None and not re.fullmatch(r"#[0-9A-Fa-f]{3}([0-9A-Fa-f]{3})?", str(rgb)):
             raise ContestError(f"{where}: rgb {rgb!r} is not like #ff8800")
@@ -448,8 +484,51 @@ def load_accounts(path: Path | None, teams: set[str]) -> tuple[AccountSpec, ...]
     return tuple(accounts)
 
 
-def load_contest(root: Path, problems_dir: Path | None = None) -> Contest:
-    """Read CONTEST_DIR. Packages are looked up in CONTEST_DIR/problems/ first, then in ``problems_dir``."""
+PEOPLE_FILES = ("accounts", "teams", "groups", "organizations")  # a site's, never a site's contest's (issue 44)
+
+
+def load_people(root: Path) -> People:
+    """``accounts.yaml``, ``teams.json``, ``groups.json``, ``organizations.json`` of ROOT (each optional)."""
+    groups_path = _find(root, "groups", (".json", ".yaml"), False)
+    groups = _objects(groups_path, GROUP_KEYS)
+    organizations = _objects(_find(root, "organizations", (".json", ".yaml"), False), ORGANIZATION_KEYS)
+    teams = load_teams(
+        _find(root, "teams", (".json", ".yaml"), False),
+        {g["id"] for g in groups},
+        {o["id"] for o in organizations},
+    )
+    accounts = load_accounts(_find(root, "accounts", (".yaml", ".json"), False), {t.id for t in teams})
+    return People(teams, accounts, groups, organizations, _hidden(groups_path))
+
+
+def people_files(root: Path) -> list[Path]:
+    """The people's files ROOT holds (a contest folder of a site must hold none)."""
+    exts = (".yaml", ".yml", ".json")
+    return [root / f"{stem}{ext}" for stem in PEOPLE_FILES for ext in exts if (root / f"{stem}{ext}").is_file()]
+
+
+def _check_choice(info: ContestInfo, people: People, info_path: Path) -> None:
+    """contest.yaml's ``teams:`` names teams and groups that exist (a typo would leave a team out quietly)."""
+    choice = info.teams
+    known_teams = {t.id for t in people.teams}
+    for tid in choice.team_ids or ():
+        if tid not in known_teams:
+            raise ContestError(f"{info_path}: teams: {tid!r} is not a team (teams.json)")
+    known_groups = {str(g["id"]) for g in people.groups}
+    for gid in choice.group_ids or ():
+        if gid not in known_groups:
+            raise ContestError(f"{info_path}: teams: groups: {gid!r} is not a group (groups.json)")
+
+
+def load_contest(
+    root: Path,
+    problems_dir: Path | None = None,
+    people: People | None = None,
+    packages: dict[Path, Problem] | None = None,
+) -> Contest:
+    """Read CONTEST_DIR. Packages are looked up in CONTEST_DIR/problems/ first, then in ``problems_dir``.
+    ``people``: a site's contest (issue 44): the site's people, and the folder may hold none of its own;
+    None: the folder's own. ``packages``: problems loaded already (a site loads a shared package once)."""
     if not root.is_dir():
         raise ContestError(f"{root}: not a folder (a contest package; `judge contest init DIR` makes one)")
     info_path = _find(root, "contest", (".yaml", ".json"), True)
@@ -458,19 +537,29 @@ def load_contest(root: Path, problems_dir: Path | None = None) -> Contest:
     roots = [root / "problems"] + ([problems_dir] if problems_dir is not None else [])
     problems_path = _find(root, "problems", (".yaml", ".json"), True)
     assert problems_path is not None
-    problems = load_problems(problems_path, roots, info.code_limit_kib)
+    problems = load_problems(problems_path, roots, info.code_limit_kib, packages)
     if not problems:
         raise ContestError(f"{problems_path}: no problems")
-    groups_path = _find(root, "groups", (".json", ".yaml"), False)
-    groups = _objects(groups_path, GROUP_KEYS)
+    if people is None:
+        people = load_people(root)
+    else:
+        own = people_files(root)
+        if own:
+            raise ContestError(
+                f"{own[0]}: a site's contest has no people of its own (they are the site's: move it to the "
+                f"site's folder, and choose the contest's teams with `teams:` in contest.yaml)"
+            )
     main = info.main_scoreboard_group_id
-    if main is not None and all(g["id"] != main for g in groups):
+    if main is not None and all(g["id"] != main for g in people.groups):
         raise ContestError(f"{info_path}: main_scoreboard_group_id {main!r} is not a group of groups.json")
-    organizations = _objects(_find(root, "organizations", (".json", ".yaml"), False), ORGANIZATION_KEYS)
-    teams = load_teams(
-        _find(root, "teams", (".json", ".yaml"), False),
-        {g["id"] for g in groups},
-        {o["id"] for o in organizations},
+    _check_choice(info, people, info_path)
+    return Contest(
+        root,
+        info,
+        problems,
+        people.teams,
+        people.accounts,
+        people.groups,
+        people.organizations,
+        people.hidden_groups,
     )
-    accounts = load_accounts(_find(root, "accounts", (".yaml", ".json"), False), {t.id for t in teams})
-    return Contest(root, info, problems, teams, accounts, groups, organizations, _hidden(groups_path))

@@ -150,6 +150,70 @@ def clar_limits(data: Any, where: str) -> ClarLimits:
     )
 
 
+@dataclass(frozen=True)
+class TeamChoice:
+    """contest.yaml's ``teams:`` (ours, issue 44): which teams of the site take part in the contest. ``all``
+    (the default), a list of team ids, or ``{groups: [group ids]}`` (the teams in any of them)."""
+
+    team_ids: tuple[str, ...] | None = None  # a list of teams
+    group_ids: tuple[str, ...] | None = None  # the teams of these groups
+
+    @property
+    def everyone(self) -> bool:
+        return self.team_ids is None and self.group_ids is None
+
+    def takes_part(self, team_id: str, group_ids: Sequence[str]) -> bool:
+        if self.team_ids is not None:
+            return team_id in self.team_ids
+        if self.group_ids is not None:
+            return any(g in self.group_ids for g in group_ids)
+        return True
+
+    def describe(self) -> str:
+        if self.team_ids is not None:
+            return f"teams {', '.join(self.team_ids) or '(none)'}"
+        if self.group_ids is not None:
+            return f"the teams of groups {', '.join(self.group_ids)}"
+        return "all teams"
+
+
+EVERYONE = TeamChoice()
+PRIORITY_MIN, PRIORITY_MAX = -1000, 1000  # contest.yaml's judging_priority (and an admin's: the site's registry)
+
+
+def team_choice(value: Any, where: str) -> TeamChoice:
+    """``teams: all`` | ``teams: [team ids]`` | ``teams: {groups: [group ids]}`` (the ids are checked against
+    the site's teams and groups by the loader)."""
+    if value is None or value == "all":
+        return EVERYONE
+    how = "`all`, a list of team ids, or {groups: [group ids]}"
+    if isinstance(value, list):
+        if not all(isinstance(v, str | int) and not isinstance(v, bool) for v in value):
+            raise ContestError(f"{where}: `teams` must be {how}, got {value!r}")
+        ids = tuple(str(v) for v in value)
+        unique(ids, Path(where), "team id in `teams`")
+        return TeamChoice(team_ids=ids)
+    if isinstance(value, dict) and set(value) == {"groups"} and isinstance(value["groups"], list):
+        groups = value["groups"]
+        if groups and all(isinstance(v, str | int) and not isinstance(v, bool) for v in groups):
+            ids = tuple(str(v) for v in groups)
+            unique(ids, Path(where), "group id in `teams`")
+            return TeamChoice(group_ids=ids)
+    raise ContestError(f"{where}: `teams` must be {how}, got {value!r}")
+
+
+def judging_priority(value: Any, where: str) -> int:
+    """``judging_priority``: an integer, higher judged first (default 0)."""
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, int) or not PRIORITY_MIN <= value <= PRIORITY_MAX:
+        raise ContestError(
+            f"{where}: `judging_priority` must be a whole number from {PRIORITY_MIN} to {PRIORITY_MAX} "
+            f"(higher is judged first), got {value!r}"
+        )
+    return value
+
+
 def unique(values: Sequence[str], path: Path, what: str) -> None:
     seen: set[str] = set()
     for v in values:

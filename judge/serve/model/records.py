@@ -90,6 +90,18 @@ class AuditRecord:
 
 
 @dataclass(frozen=True)
+class SiteContestRecord:
+    """A contest of a site as its admins left it (issue 44: the site database's ``site_contests``): hidden
+    (staff only), archived (read-only), its judging priority over contest.yaml's (None: contest.yaml's)."""
+
+    id: str
+    hidden: bool = False
+    archived: bool = False
+    judging_priority: int | None = None
+    time_s: float = 0.0  # the last change
+
+
+@dataclass(frozen=True)
 class SubmissionRecord:
     id: int
     team_id: str

@@ -46,6 +46,7 @@ from judge.serve.model.records import (
     ReviewRecord,
     RunRecord,
     SessionRecord,
+    SiteContestRecord,
     SubmissionRecord,
 )
 from judge.serve.model.similarity import PairReview, SimilarityRecord, SimilarityState
@@ -246,6 +247,17 @@ class Reader(Protocol):
 
     def similarity_reviews(self, problem_id: str) -> list[PairReview]: ...
 
+    def next_job(self, held: Collection[str] = (), exclude: Collection[int] = ()) -> tuple[str, float] | None:
+        """The job ``todo_jobs`` would give first (none of the ``held`` problems, none of the ``exclude`` job
+        ids): its reason and its submission's time; None: nothing to judge (the judging pool's order across
+        a site's contests, issue 44)."""
+        ...
+
+    # a site of contests (issue 44: storage/site.py), in the site database
+    def site_contests(self) -> list[SiteContestRecord]:
+        """The contests' registry: what the site's admins changed of each contest, by id."""
+        ...
+
 
 class Writer(Reader, Protocol):
     """A reader that changes things; all of it one transaction."""
@@ -397,6 +409,10 @@ class Writer(Reader, Protocol):
     def store_similarity(self, problem_id: str, report: str, submissions: int, latest_id: int, now: float) -> None: ...
 
     def put_pair_review(self, review: PairReview) -> None: ...
+
+    def put_site_contest(self, record: SiteContestRecord) -> None:
+        """Keep a contest's registry entry (replacing the one of its id)."""
+        ...
 
 
 class Storage(Protocol):

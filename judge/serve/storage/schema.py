@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-SCHEMA_VERSION = 12
+SCHEMA_VERSION = 13
 
 # The API's id of the judgement ``j`` (model/apijson.judgement_id, in SQL, for the upgrade to 4)
 JUDGEMENT_ID = "(CASE j.ordinal WHEN 1 THEN CAST(j.submission_id AS TEXT) ELSE j.submission_id || '-' || j.ordinal END)"
@@ -262,6 +262,13 @@ CREATE TABLE IF NOT EXISTS similarity_reviews (
     time_s REAL NOT NULL,
     PRIMARY KEY (problem_id, pair_key)
 );
+CREATE TABLE IF NOT EXISTS site_contests (
+    id TEXT PRIMARY KEY,
+    hidden INTEGER NOT NULL DEFAULT 0,
+    archived INTEGER NOT NULL DEFAULT 0,
+    judging_priority INTEGER,
+    time_s REAL NOT NULL
+);
 CREATE TABLE IF NOT EXISTS audit_log (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     time_s REAL NOT NULL,
@@ -343,4 +350,8 @@ MIGRATIONS: dict[int, tuple[str | Step, ...]] = {
     # issue 49, similar submissions: each problem's report and the jury's reviews of its pairs
     # (similarity_reports, similarity_reviews: created with the rest); no existing table changes
     11: (),
+    # issue 44, a site of contests: the site database (the same schema) holds the contests' registry
+    # (site_contests, created with the rest: hidden, archived, a judging priority an admin set); a contest's
+    # own database leaves it empty, as a site database leaves the contest tables; no existing table changes
+    12: (),
 }

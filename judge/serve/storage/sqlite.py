@@ -44,12 +44,14 @@ from judge.serve.model.records import (
     RunRecord,
     Scope,
     SessionRecord,
+    SiteContestRecord,
     SubmissionRecord,
 )
 from judge.serve.storage import StorageError, fuzz_jobs, live, migrate
 from judge.serve.storage import awards as award_rows
 from judge.serve.storage import clarifications as clars
 from judge.serve.storage import fuzzing as fuzz_rows
+from judge.serve.storage import site as site_rows
 from judge.serve.storage.previews import PreviewReads, PreviewWrites
 from judge.serve.storage.rows import (
     JUDGEMENT_COLUMNS,
@@ -247,6 +249,20 @@ class SqliteReader(VersionReads, PreviewReads, SimilarityReads):
 
     def audit(self, limit: int) -> list[AuditRecord]:
         return live.audit(self._c, limit)
+
+    def next_job(self, held: Collection[str] = (), exclude: Collection[int] = ()) -> tuple[str, float] | None:
+        where = Where().among("jb.id", exclude) if exclude else Where()
+        skip = Where().among("s.problem_id", held) if held else Where()
+        row = self._c.execute(
+            "SELECT jb.reason, s.time_s FROM jobs jb JOIN submissions s ON s.id = jb.submission_id "
+            f"WHERE jb.done = 0 AND NOT ({where.sql if exclude else '0'}) AND NOT ({skip.sql if held else '0'}) "
+            "ORDER BY (jb.reason != 'submit'), jb.id LIMIT 1",
+            (*where.args, *skip.args),
+        ).fetchone()
+        return None if row is None else (str(row[0]), float(row[1]))
+
+    def site_contests(self) -> list[SiteContestRecord]:
+        return site_rows.site_contests(self._c)
 
     def job_queue(self) -> list[QueuedJob]:
         return live.job_queue(self._c)
@@ -487,6 +503,9 @@ class SqliteWriter(SqliteReader, VersionWrites, PreviewWrites, SimilarityWrites)
 
     def set_ignored(self, submission_id: int, ignored: bool, now: float) -> None:
         live.set_ignored(self._c, submission_id, ignored, now)
+
+    def put_site_contest(self, record: SiteContestRecord) -> None:
+        site_rows.put_site_contest(self._c, record)
 
 
 class SqliteStorage:

@@ -81,14 +81,14 @@ def login(page: Page) -> Response:
         if exc.retry_after_s is not None:
             page.headers["Retry-After"] = str(max(1, int(exc.retry_after_s + 0.999)))
         return page.render("serve/login.html", status=exc.status, message=exc.message, username=username)
-    page.set_cookie = sessions.log_in(page.server, viewer, page.now)  # a new session: no fixation
+    page.set_cookie = sessions.log_in(page.server.people, viewer, page.now)  # a new session: no fixation
     raise Redirect(page.url(landing(viewer)))  # the contest's page (in a site: the site's engineer decides)
 
 
 def logout(page: Page) -> Response:
     """The session ends on the server at once (a copy of the cookie is worth nothing after); a new, public
     cookie replaces it."""
-    sessions.log_out(page.server, page.cookie)
+    sessions.log_out(page.server.people, page.cookie)
     page.set_cookie = sessions.new_cookie()
     raise Redirect(page.url("/scoreboard"))
 

@@ -111,6 +111,8 @@ class Page:
     headers: dict[str, str] = field(default_factory=dict)
     if_none_match: str | None = None  # the request's If-None-Match (a static file's ETag: a 304)
     base: str = ""  # the contest's pages' base path: "" (a single contest) or "/contests/<cid>" (a site)
+    site_name: str | None = None  # the site's name (a contest of a site: its pages link to the site's ``/``)
+    account: Viewer | None = None  # the session's account when this contest sees it otherwise (not taking part)
 
     def url(self, path: str) -> str:
         """The URL of the contest's page ``path`` (``/submit``, ``/admin?message=...``): under ``base``. The
@@ -158,6 +160,8 @@ class Page:
         common = {
             "contest": server.contest.info,
             "base": self.base,  # every contest link: {{ base }}/submit (the site-level ones have none)
+            "site_name": self.site_name,
+            "account": self.account if self.account != self.viewer else None,
             "viewer": self.viewer,
             "team": team,
             "csrf": csrf(self.set_cookie or self.cookie),
@@ -293,7 +297,7 @@ def _admits_form(spec: PageSpec, viewer: Viewer) -> None:
         raise Refused(403, "only admins may upload packages")
 
 
-async def _read_form(request: Request, limit: int, seconds: float) -> tuple[dict[str, str], dict[str, FormFile]]:
+async def read_form(request: Request, limit: int, seconds: float) -> tuple[dict[str, str], dict[str, FormFile]]:
     """A page's form (urlencoded, or multipart with at most two files)."""
     body = await read_body(request, limit, seconds)
     kind = media_type(request.headers.get("content-type"))
@@ -325,7 +329,7 @@ async def html_error(
     cookie = request.cookies.get(COOKIE) or ""
     viewer = PUBLIC
     if sessions.well_formed(cookie):
-        viewer = await run_in_threadpool(sessions.viewer_of, server, cookie, now)
+        viewer = await run_in_threadpool(session_viewer, server, cookie, now)
     page = Page(
         server=server,
         env=env,
@@ -346,13 +350,25 @@ async def html_error(
     return response
 
 
+def session_viewer(server: Server, cookie: str | None, now: float) -> Viewer:
+    """Who the session cookie belongs to (the site's sessions: one login for every contest), as this contest
+    sees them (``Server.viewer_in``: a team that does not take part is the public here)."""
+    return server.viewer_in(sessions.viewer_of(server.people, cookie, now))
+
+
+def known_viewer(server: Server, cookie: str | None, now: float) -> Viewer | None:
+    """``session_viewer`` when it needs no storage (sessions.known_viewer); None otherwise."""
+    viewer = sessions.known_viewer(server.people, cookie, now)
+    return None if viewer is None else server.viewer_in(viewer)
+
+
 def _on_loop(server: Server, answer: Callable[[Page], Response | None], page: Page, fresh: bool) -> Response | None:
     """``answer`` on the event loop when the viewer is known without storage (no cookie, or a session kept
     in memory); None: the page's handler answers in a thread."""
-    viewer = PUBLIC if fresh else sessions.known_viewer(server, page.cookie, page.now)
-    if viewer is None:
+    account = PUBLIC if fresh else sessions.known_viewer(server.people, page.cookie, page.now)
+    if account is None:
         return None
-    page.viewer = viewer
+    page.viewer, page.account = server.viewer_in(account), account
     return answer(page)
 
 
@@ -363,16 +379,19 @@ def page_endpoint(
     changes: Callable[..., Awaitable[Any]] = run_in_threadpool,
     deadlines: BodyDeadlines = DEADLINES,
     base: str = "",
+    site_name: str | None = None,
 ) -> Any:
     """``spec``'s endpoint; ``changes`` runs a POST's work in a thread (http/app.py's Lane: threads of its own);
-    a form must arrive within ``deadlines``; ``base``: the contest's pages' base path (``Page.base``)."""
+    a form must arrive within ``deadlines``; ``base``: the contest's pages' base path (``Page.base``);
+    ``site_name``: the site's, for a contest of a site."""
     base = check_base(base)
     limit = _form_limit(server, spec.form_limit)
     seconds = deadlines.package_seconds if spec.form_limit == "package" else deadlines.seconds
 
     def ticked(page: Page) -> Response:
         """The page, for the session's viewer, after the contest clock's tick (one trip to a worker thread)."""
-        page.viewer = sessions.viewer_of(server, page.cookie, page.now)
+        account = sessions.viewer_of(server.people, page.cookie, page.now)
+        page.viewer, page.account = server.viewer_in(account), account  # as this contest sees the account
         server.timeline.tick()
         try:
             return spec.handler(page)
@@ -400,6 +419,7 @@ def page_endpoint(
             set_cookie=cookie if fresh else None,
             if_none_match=request.headers.get("if-none-match"),
             base=base,
+            site_name=site_name,
         )
         unread = spec.method == "POST"  # an answer before the form was read closes the connection
         try:
@@ -410,12 +430,12 @@ def page_endpoint(
                 raise Refused(403, refusal)
             if spec.method == "POST":
                 if spec.form_limit != "small":  # who asks, from memory when the session is kept there
-                    known = sessions.known_viewer(server, page.cookie, page.now)
+                    known = known_viewer(server, page.cookie, page.now)
                     if known is None:
-                        known = await run_in_threadpool(sessions.viewer_of, server, page.cookie, page.now)
+                        known = await run_in_threadpool(session_viewer, server, page.cookie, page.now)
                     page.viewer = known
                     _admits_form(spec, page.viewer)
-                page.form, page.files = await _read_form(request, limit, seconds)
+                page.form, page.files = await read_form(request, limit, seconds)
                 unread = False
                 if fresh or not csrf_ok(cookie, page.form.get("csrf")):
                     raise Refused(403, "this form has expired or did not come from this site: reload the page")
@@ -432,7 +452,7 @@ def page_endpoint(
             response = RedirectResponse(r.url, status_code=303)
         except Refused as exc:
             if page.viewer is PUBLIC and not fresh:  # refused before the session was looked up (CSRF, Origin)
-                page.viewer = await run_in_threadpool(sessions.viewer_of, server, page.cookie, page.now)
+                page.viewer = await run_in_threadpool(session_viewer, server, page.cookie, page.now)
             response = error_page(page, exc.status, exc.message)
             for k, v in (exc.headers or {}).items():
                 response.headers[k] = v

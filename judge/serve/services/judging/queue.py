@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import traceback
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from judge.cluster import ClusterError
@@ -34,7 +34,7 @@ from judge.judging.verdict import Verdict
 from judge.languages.table import Language
 from judge.package.problem import Problem
 from judge.serve.model.apijson import judgement_json, judgement_type, run_id, run_json
-from judge.serve.model.contest import Contest, ContestProblem
+from judge.serve.model.contest import AccountSpec, Contest, ContestProblem
 from judge.serve.model.phase import Phase
 from judge.serve.model.records import JobRecord, JudgementOutcome, JudgementRecord, NewRun, SubmissionRecord
 from judge.serve.model.upload import job_files, unpack
@@ -119,6 +119,9 @@ class JudgingSetup:
     fuzzable: frozenset[str] = frozenset()  # live fuzzing (issue 33): the problems whose AC submissions are fuzzed
     # a problem with its package version in force (issue 33: versions.CurrentPackages); None: as loaded
     current: Callable[[Contest, str], ContestProblem | None] | None = None
+    # the accounts in force (issue 44: a site's are in the site's database, not the contest's); None: the
+    # contest database's accounts table
+    accounts: Callable[[], Sequence[AccountSpec]] | None = None
 
 
 @dataclass(frozen=True)
@@ -153,6 +156,7 @@ class JobQueue:
         self._log = setup.log
         self._fuzzable = setup.fuzzable
         self._current = setup.current
+        self._accounts = setup.accounts
 
     def problem(self, problem_id: str) -> ContestProblem | None:
         """The problem with the package version new judgements use."""
@@ -173,6 +177,16 @@ class JobQueue:
         if out:
             self._bus.notify()
         return out
+
+    def head(self, exclude: Collection[int] = frozenset()) -> tuple[bool, float] | None:
+        """The order of the job ``claim`` would give first: (a rejudge?, its submission's time); None: nothing
+        to claim now (the judging pool's order across a site's contests: pool.py)."""
+        hold = self._hold
+        if hold.paused:
+            return None
+        with self._storage.read() as r:
+            found = r.next_job(hold.problems, exclude)
+        return None if found is None else (found[0] != "submit", found[1])
 
     def _judgement_of(self, w: Writer, job: JobRecord, phase: Phase, now: float) -> int:
         """The job's judgement: made (and published) the first time the job is taken."""
@@ -306,7 +320,8 @@ class JobQueue:
         s = next(iter(w.submissions(ids=[c.submission.id])), c.submission)
         if s.problem_id not in self._fuzzable or s.ignored or not phase.in_contest(s.time_s):
             return
-        if s.account_id is not None and any(a.id == s.account_id and a.type != "team" for a in w.accounts()):
+        accounts = w.accounts() if self._accounts is None else self._accounts()
+        if s.account_id is not None and any(a.id == s.account_id and a.type != "team" for a in accounts):
             return  # an admin's submission for a team: the jury's test, not a contestant's
         w.enqueue_fuzz(s.id, j.id, j.package_hash or "", now)
 

@@ -75,6 +75,7 @@ def submit(
     access.authenticated(viewer, "submit")
     if viewer.role not in (Role.TEAM, Role.ADMIN):
         raise Refused(403, "only team and admin accounts may submit")
+    server.standing.refuse_if_archived("submissions")
     request = read_request()
     team_id, time_s = _submitter(server, viewer, request, now)
     if server.timeline.phase.in_contest(time_s):
