@@ -24,14 +24,18 @@ from judge.scoreboard.passfail import DEFAULT_PENALTY_S, ScoreboardType
 from judge.serve.model.contest_values import (
     ClarLimits,
     ContestError,
+    OutputStorage,
     clar_limits,
     flag,
+    forbidden_languages,
     medals,
+    output_storage,
     penalty_s,
     positive_int,
     print_command,
     scoreboard_type,
     shortname,
+    team_outputs,
     text,
     time_factors,
     unique,
@@ -95,6 +99,17 @@ class ContestInfo:
     # the state's removed_intervals (issue 43): wall-clock [start, end) stretches taken out of the contest's
     # time (an outage), sorted and apart; set only by an admin (model/schedule.py), never by contest.yaml
     removed: tuple[tuple[float, float], ...] = ()
+    # issue 47, the jury's workbench (ours, docs/serve.md): what is kept of each run's output; what a team sees
+    # of its own runs' output (none | samples | all); judgements shown to the teams and the public board only
+    # once a judge verified them (DOMjudge's verification_required); the languages that take no submissions
+    # (``languages: [{id: java, allow_submit: false}]``, DOMjudge's property; an admin may change both live)
+    output_storage: OutputStorage = OutputStorage()
+    team_outputs: str = "samples"
+    verification_required: bool = False
+    forbidden_languages: tuple[str, ...] = ()
+
+    def allows_language(self, language_id: str) -> bool:
+        return language_id not in self.forbidden_languages
 
     def time_factor(self, language_id: str) -> float:
         return next((f for lang, f in self.time_factors if lang == language_id), 1.0)
@@ -301,6 +316,10 @@ def load_info(path: Path) -> ContestInfo:
         print_command=print_command(data.get("print_command"), where),
         time_factors=time_factors(data.get("languages"), f"{where}: languages"),
         fuzz=flag(data, "fuzz", where),
+        output_storage=output_storage(data.get("output_storage"), f"{where}: output_storage"),
+        team_outputs=team_outputs(data, where),
+        verification_required=flag(data, "verification_required", where),
+        forbidden_languages=forbidden_languages(data.get("languages"), f"{where}: languages"),
     )
 
 

@@ -130,6 +130,10 @@ class JudgementRecord:
     compile_message: str | None = None
     package_hash: str | None = None
     ordinal: int = 1  # 1 for the submission's first judgement, 2 for its first rejudge's, ...
+    rejudging_id: int | None = None  # the rejudging set that made it (issue 47; None: a submission's judging)
+    # a set's judgement not applied yet (issue 47): non-current, in no document, numbered only when applied
+    held: bool = False
+    verified: bool = False  # a judge verified it (judgement_reviews; issue 47's verification_required)
 
     @property
     def done(self) -> bool:
@@ -192,6 +196,36 @@ class NewRun:
 
 
 @dataclass(frozen=True)
+class RunDetail:
+    """What one pass of a run printed and how it ended (issue 47), kept per judgement for the jury:
+    ``output`` and ``stderr`` cut to the contest's ``output_storage.run_kib`` (None: not kept, the contest's
+    cap was reached), their sizes as written, the validator's messages, a later pass's input."""
+
+    judgement_id: int
+    ordinal: int  # the run's (the test's ordinal)
+    pass_n: int  # 1, 2, ... (multi-pass)
+    verdict: str
+    output: bytes | None
+    output_bytes: int
+    stderr: bytes | None
+    stderr_bytes: int
+    input: bytes | None  # a multi-pass test's later pass: its input (nextpass.in); None: the test's .in
+    input_bytes: int
+    exit_code: int | None
+    signal: int | None
+    time_s: float
+    wall_time_s: float
+    memory_kib: int
+    judge_message: str
+    team_message: str
+
+    @property
+    def stored_bytes(self) -> int:
+        """What it holds of the contest's cap."""
+        return len(self.output or b"") + len(self.stderr or b"") + len(self.input or b"")
+
+
+@dataclass(frozen=True)
 class JobRecord:
     """A queued job with its submission (and the submission's stored zip)."""
 
@@ -200,6 +234,7 @@ class JobRecord:
     reason: str  # submit | rejudge
     submission: SubmissionRecord
     files_zip: bytes
+    rejudging_id: int | None = None  # the rejudging set it belongs to (issue 47)
 
 
 class Scope(StrEnum):
@@ -374,6 +409,12 @@ class PreviewRecord:
     created_s: float
     test_name: str | None = None  # add-test: the new test (``secret/fuzz-<n>``)
     id: int = 0
+    # issue 47: every rejudging is such a set. kind ``rejudge``: the submissions ``scope`` names (JSON:
+    # submission_ids, problem_id, language_id, team_id or all) judged again into held judgements, made
+    # current when the set is applied (by itself when ``auto_apply``); ``created_by``: who started it
+    scope: str = ""
+    auto_apply: bool = False
+    created_by: str = ""
 
 
 @dataclass(frozen=True)

@@ -16,15 +16,19 @@ SUBMISSION_COLUMNS = (
 )
 JUDGEMENT_FIELDS = (
     "id submission_id current start_s end_s verdict judgement_type score max_score max_run_time memory_kib metric "
-    "metric_name compile_message package_hash ordinal"
+    "metric_name compile_message package_hash ordinal rejudging_id held"
 ).split()
 # a run, with its judgement's submission and ordinal
 RUN_SELECT = (
     "SELECT r.*, coalesce(j.submission_id, 0) AS j_submission_id, coalesce(j.ordinal, 1) AS j_ordinal "
     "FROM runs r LEFT JOIN judgements j ON j.id = r.judgement_id"
 )
-JUDGEMENT_COLUMNS = ", ".join(f"j.{f}" for f in JUDGEMENT_FIELDS)
-JUDGEMENT_COLUMNS_AS_J = ", ".join(f"j.{f} AS j_{f}" for f in JUDGEMENT_FIELDS)  # beside a submission's
+# whether a judge verified the judgement (judgement_reviews: issue 30's reviews, issue 47's verification)
+VERIFIED = "coalesce((SELECT v.verified FROM judgement_reviews v WHERE v.judgement_id = j.id), 0)"
+JUDGEMENT_COLUMNS = ", ".join(f"j.{f}" for f in JUDGEMENT_FIELDS) + f", {VERIFIED} AS verified"
+JUDGEMENT_COLUMNS_AS_J = (
+    ", ".join(f"j.{f} AS j_{f}" for f in JUDGEMENT_FIELDS) + f", {VERIFIED} AS j_verified"
+)  # beside a submission's
 
 
 def submission_record(r: sqlite3.Row, prefix: str = "") -> SubmissionRecord:
@@ -58,6 +62,9 @@ def judgement_record(r: sqlite3.Row, prefix: str = "") -> JudgementRecord:
         compile_message=r[prefix + "compile_message"],
         package_hash=r[prefix + "package_hash"],
         ordinal=int(r[prefix + "ordinal"]),
+        rejudging_id=r[prefix + "rejudging_id"],
+        held=bool(r[prefix + "held"]),
+        verified=bool(r[prefix + "verified"]),
     )
 
 
