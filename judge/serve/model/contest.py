@@ -45,7 +45,7 @@ from judge.serve.model.times import TimeError, format_reltime, parse_reltime, pa
 DEFAULT_CODE_LIMIT_KIB = 256
 DEFAULT_RATE_SUBMISSIONS = 10
 DEFAULT_RATE_SECONDS = 60.0
-ACCOUNT_TYPES = ("team", "judge", "admin")
+ACCOUNT_TYPES = ("team", "judge", "admin", "balloon")  # balloon: a balloon runner (issue 47)
 LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 # The properties of groups and organizations we pass on (the spec's; files may hold more).

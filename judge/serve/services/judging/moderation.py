@@ -44,9 +44,10 @@ def _objects(w: Writer, server: Served, sub: SubmissionRecord, now: float) -> li
     judgements = w.judgements(submission_ids=[sub.id])
     for j in judgements:
         obj = judgement_json(j, info)
-        out.append(("judgements", obj["id"], obj, judgement_audience(phase, sub, now)))
-    for r in w.runs(judgement_ids=[j.id for j in judgements]):
-        out.append(("runs", run_id(r), run_json(r, info), run_audience(phase, sub)))
+        out.append(("judgements", obj["id"], obj, judgement_audience(phase, sub, now, j)))
+    by_id = {j.id: j for j in judgements}
+    for r in w.runs(judgement_ids=list(by_id)):
+        out.append(("runs", run_id(r), run_json(r, info), run_audience(phase, sub, by_id[r.judgement_id])))
     return out
 
 

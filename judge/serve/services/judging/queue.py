@@ -37,11 +37,13 @@ from judge.serve.model.apijson import judgement_json, judgement_type, run_id, ru
 from judge.serve.model.contest import Contest, ContestProblem
 from judge.serve.model.phase import Phase
 from judge.serve.model.records import (
+    Audience,
     JobRecord,
     JudgementOutcome,
     JudgementRecord,
     NewRun,
     RunDetail,
+    Scope,
     SubmissionRecord,
 )
 from judge.serve.model.upload import job_files, unpack
@@ -49,7 +51,7 @@ from judge.serve.services.core.events import EventBus, publish
 from judge.serve.services.core.timeline import Timeline
 from judge.serve.services.judging import set_rows
 from judge.serve.storage import Storage, Writer
-from judge.serve.visibility import judgement_audience, run_audience
+from judge.serve.visibility import awaits_verification, judgement_audience, run_audience
 
 JudgeFn = Callable[[JudgeJob], SubmissionResult]
 NOT_NOW = (NotJudged, ClusterError)  # the job could not be judged now: it stays queued
@@ -86,8 +88,12 @@ class Claimed:
     rejudging_id: int | None = None  # the rejudging set the job belongs to (issue 47)
 
 
-def publish_judgement(w: Writer, phase: Phase, judgement: JudgementRecord, sub: SubmissionRecord, now: float) -> None:
-    audience = judgement_audience(phase, sub, now)
+def publish_judgement(
+    w: Writer, phase: Phase, judgement: JudgementRecord, sub: SubmissionRecord, now: float, *, staff_only: bool = False
+) -> None:
+    """Publish the judgement to its audience (``staff_only``: the jury's, whatever visibility says: a
+    judgement replaced by one that awaits verification, issue 47)."""
+    audience = Audience(Scope.ADMIN, sub.team_id) if staff_only else judgement_audience(phase, sub, now, judgement)
     obj = judgement_json(judgement, phase.info)
     publish(w, "judgements", obj["id"], obj, now=now, audience=audience)
 
@@ -344,11 +350,13 @@ class JobQueue:
     def _publish_result(self, w: Writer, c: Claimed, phase: Phase, now: float, changed: list[JudgementRecord]) -> None:
         # the submission as it is now, not as claimed: a judge may have ignored it meanwhile (issue 30)
         s = next(iter(w.submissions(ids=[c.submission.id])), c.submission)
-        for old in changed:
-            publish_judgement(w, phase, old, s, now)
-        for run in w.runs(judgement_ids=[c.judgement_id]):
-            publish(w, "runs", run_id(run), run_json(run, phase.info), now=now, audience=run_audience(phase, s))
         (judgement,) = w.judgements(ids=[c.judgement_id])
+        waits = awaits_verification(phase.info, judgement)  # issue 47: what it replaces too, until verified
+        for old in changed:
+            publish_judgement(w, phase, old, s, now, staff_only=waits)
+        for run in w.runs(judgement_ids=[c.judgement_id]):
+            audience = run_audience(phase, s, judgement)
+            publish(w, "runs", run_id(run), run_json(run, phase.info), now=now, audience=audience)
         publish_judgement(w, phase, judgement, s, now)
 
     def _fuzz_after(self, w: Writer, c: Claimed, phase: Phase, now: float) -> None:
