@@ -5,6 +5,7 @@ scoreboard, awards and judgements as the live server did, read-only and as the p
 
 from __future__ import annotations
 
+import base64
 import io
 import json
 import re
@@ -22,6 +23,7 @@ from judge.commands.cli import main
 from judge.serve.http.replay import create_replay_app
 from judge.serve.model.contest import load_contest
 from judge.serve.model.times import format_time, parse_time
+from judge.serve.model.upload import pack
 from judge.serve.services.lifecycle.replay import ReplayError, load_replay
 
 START = "2020-01-01T10:00:00Z"  # in the past: the export (the real clock) sees the contest ended
@@ -48,10 +50,19 @@ FILES = {
 }
 
 
-def run_contest(root: Path, *, finalize: bool, thaw: bool = True) -> dict[str, object]:
+def upload(files: dict[str, str]) -> str:
+    """A submission's ``files[0].data``: the files zipped, in base64."""
+    return base64.b64encode(pack({k: v.encode() for k, v in files.items()})).decode()
+
+
+def run_contest(
+    root: Path, *, finalize: bool, thaw: bool = True, cid: str = "test", t0: float = T0
+) -> dict[str, object]:
     """Submissions, a question and an answer to it alone, an announcement; the end; finalize, then the thaw
-    (the ICPC's order). Returns what the live server answers the public then."""
-    clock = FakeClock(T0)
+    (the ICPC's order). Returns what the live server answers the public then. ``cid``: the contest's id,
+    ``t0``: its start."""
+    c = f"/api/contests/{cid}"
+    clock = FakeClock(t0)
     judge = MarkedJudge({p.id: p.problem for p in load_contest(root, FIXTURES).problems})
     server = make_server(root, clock, judge)
     try:
@@ -62,28 +73,29 @@ def run_contest(root: Path, *, finalize: bool, thaw: bool = True) -> dict[str, o
             (30, "team2", "sum", "AC"),
             (250, "team3", "divisor", "AC"),  # in the freeze
         ]:
-            clock.t = T0 + minute * 60
-            assert api.submit(team, problem=problem, files=source(verdict)).status_code == 201
+            clock.t = t0 + minute * 60
+            body = {"problem_id": problem, "language_id": "python3", "files": [{"data": upload(source(verdict))}]}
+            assert api.request("POST", f"{c}/submissions", team, json=body).status_code == 201
             server.judging.run_pending()
-        q = api.request("POST", f"{C}/clarifications", "team1", json={"text": "Is n > 0?"}).json()
+        q = api.request("POST", f"{c}/clarifications", "team1", json={"text": "Is n > 0?"}).json()
         api.request(
             "POST",
-            f"{C}/clarifications",
+            f"{c}/clarifications",
             "judge",
             json={"text": "Yes.", "reply_to_id": q["id"], "to_team_ids": ["team1"]},
         )
-        api.request("POST", f"{C}/clarifications", "judge", json={"text": "B's sample 2 is fixed."})
-        clock.t = T0 + 301 * 60
+        api.request("POST", f"{c}/clarifications", "judge", json={"text": "B's sample 2 is fixed."})
+        clock.t = t0 + 301 * 60
         if finalize:
-            assert api.request("POST", f"{C}/finalize", "admin").status_code == 200
+            assert api.request("POST", f"{c}/finalize", "admin").status_code == 200
         if thaw:
-            body = {"id": "test", "scoreboard_thaw_time": format_time(clock.now())}
-            assert api.request("PATCH", C, "admin", json=body).status_code == 200
+            body = {"id": cid, "scoreboard_thaw_time": format_time(clock.now())}
+            assert api.request("PATCH", c, "admin", json=body).status_code == 200
         download = login(server, "admin").get("/admin/contest-package.zip")  # the admin page's download
         with zipfile.ZipFile(io.BytesIO(download.content)) as zf:
             assert FILES <= set(zf.namelist())
         return {
-            k: api.get(f"{C}/{k}").json() for k in ("scoreboard", "awards", "judgements", "state", "clarifications")
+            k: api.get(f"{c}/{k}").json() for k in ("scoreboard", "awards", "judgements", "state", "clarifications")
         }
     finally:
         server.close()

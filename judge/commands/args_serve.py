@@ -34,10 +34,13 @@ def serve_args(sub: Subcommands) -> None:
     )
     p.add_argument(
         "--replay",
+        action="extend",
+        nargs="+",
         default=None,
         metavar="ARCHIVE",
         help="serve a finished contest again, read-only, from its contest package archive (`judge contest "
-        "export`, or the admin download; a zip or a folder): the public's view, no CONTEST_DIR",
+        "export`, or the admin download; a zip or a folder): the public's view, no CONTEST_DIR; several "
+        "archives (--replay A.zip B.zip, or --replay again) make one site of their contests, listed at /",
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")

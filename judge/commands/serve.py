@@ -315,22 +315,27 @@ def _announce(server: Server, env: Environment, judging: _JudgingChoice, sock: s
 
 
 def _replay(args: argparse.Namespace) -> int:
-    """`judge serve --replay ARCHIVE`: the finished contest, read-only (services/lifecycle/replay.py)."""
+    """`judge serve --replay ARCHIVE [ARCHIVE ...]`: finished contests, read-only (services/lifecycle/replay.py)."""
     import uvicorn
 
     from judge.serve.http.replay import create_replay_app
-    from judge.serve.services.lifecycle.replay import ReplayError, load_replay
+    from judge.serve.services.lifecycle.replay import ReplayError, load_replays
 
     if args.contest_dir is not None:
         raise UsageError("--replay ARCHIVE serves the archive: give no CONTEST_DIR")
     try:
-        replay = load_replay(Path(args.replay))
+        replays = load_replays([Path(a) for a in args.replay])
     except ReplayError as exc:
         raise UsageError(str(exc)) from None
     sock = _listen(args.host, args.port)
     host, port = sock.getsockname()[:2]
-    _log(f"replay of contest {replay.contest_id!r} (read-only) at http://{host}:{port}/ , API at /api")
-    config = uvicorn.Config(create_replay_app(replay), log_level="info", timeout_graceful_shutdown=3, lifespan="off")
+    base = f"http://{f'[{host}]' if ':' in host else host}:{port}"
+    if len(replays) == 1:
+        _log(f"replay of contest {replays[0].contest_id!r} (read-only) at {base}/ , API at /api")
+    else:
+        ids = ", ".join(repr(r.contest_id) for r in replays)
+        _log(f"replay of contests {ids} (read-only) at {base}/ (each at /contests/<id>/), API at /api")
+    config = uvicorn.Config(create_replay_app(*replays), log_level="info", timeout_graceful_shutdown=3, lifespan="off")
     uvicorn.Server(config).run(sockets=[sock])
     return EXIT_OK
 

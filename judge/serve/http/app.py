@@ -39,7 +39,7 @@ from judge.serve.http.pages.print_pages import PRINT_PAGES
 from judge.serve.http.pages.resolver_page import RESOLVER_PAGES
 from judge.serve.http.pages.similarity_pages import SIMILARITY_PAGES
 from judge.serve.http.pages.team_pages import PAGES
-from judge.serve.http.pages.web import environment, html_error, page_endpoint
+from judge.serve.http.pages.web import PageSpec, check_base, environment, html_error, page_endpoint
 from judge.serve.model.errors import Refused
 from judge.serve.model.viewer import PUBLIC, Viewer
 from judge.serve.services.judging.previews import PACKAGE_LIMIT
@@ -167,16 +167,16 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     return error(exc.status_code, messages.get(exc.status_code, str(exc.detail)), dict(exc.headers or {}))
 
 
-def _not_found(server: Server, env: Environment) -> Callable[[Request, Exception], Awaitable[Response]]:
-    """An unknown path: for a browser (it accepts text/html) outside /api, the pages' 404 page; else the
-    API's JSON error."""
+def _not_found(server: Server, env: Environment, base: str) -> Callable[[Request, Exception], Awaitable[Response]]:
+    """An unknown path: for a browser (it accepts text/html) outside /api, the pages' 404 page (its links
+    under the contest's ``base``); else the API's JSON error."""
 
     async def handler(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
         path = request.url.path
         api = path == "/api" or path.startswith("/api/")
         if exc.status_code == 404 and not api and "text/html" in request.headers.get("accept", ""):
-            return await html_error(server, env, request, 404, f"there is no page {path}")
+            return await html_error(server, env, request, 404, f"there is no page {path}", base)
         return await _http_error(request, exc)
 
     return handler
@@ -206,6 +206,47 @@ class Cors:
         await self.app(scope, receive, send_with_header)
 
 
+# every HTML page of a contest: the contest's own (under its base path) and the site-level ones (PageSpec.site)
+PAGE_SPECS: tuple[PageSpec, ...] = (
+    *PAGES,
+    *ADMIN_PAGES,
+    *CLAR_PAGES,
+    *RESOLVER_PAGES,
+    *LIVE_PAGES,
+    *PEOPLE_PAGES,
+    *PRINT_PAGES,
+    *FUZZ_PAGES,  # live fuzzing's and the rejudge preview's (issue 33)
+    *PREVIEW_PAGES,
+    *AWARDS_PAGES,  # the final awards (issue 43)
+    *SIMILARITY_PAGES,  # similar submissions (issue 49)
+)
+
+
+def page_path(spec: PageSpec, base: str) -> str:
+    """Where ``spec`` is mounted: a contest's page under its ``base`` (its home, ``/``, at ``base + "/"``),
+    a site-level page at the top."""
+    return spec.path if spec.site else check_base(base) + spec.path
+
+
+def page_routes(
+    server: Server,
+    env: Environment,
+    *,
+    base: str = "",
+    site: bool | None = None,
+    changes: Callable[..., Awaitable[Any]] = run_in_threadpool,
+    deadlines: BodyDeadlines = DEADLINES,
+) -> list[Route]:
+    """The routes of ``server``'s pages, a contest's pages under ``base`` ("" or ``/contests/<cid>``): all of
+    them (``site`` None), only the site-level ones (True) or only the contest's (False). Each page's
+    ``Page.base`` is ``base`` (a site-level page's too: the login sends to this contest's page)."""
+    return [
+        Route(page_path(spec, base), page_endpoint(server, env, spec, changes, deadlines, base), methods=[spec.method])
+        for spec in PAGE_SPECS
+        if site is None or spec.site is site
+    ]
+
+
 def create_app(
     server: Server,
     *,
@@ -213,13 +254,18 @@ def create_app(
     request_threads: int | None = None,
     change_threads: int = 2,
     deadlines: BodyDeadlines = DEADLINES,
+    page_base: str = "",
 ) -> Starlette:
     """The app for ``server``. ``background``: start the judging pool and the contest clock with the app
     (the lifespan; `judge serve`), and stop them (letting running judgements finish) when it stops.
     ``request_threads``: at most this many requests at once in worker threads (`judge serve
     --request-threads`; None: anyio's 40), the rest wait their turn on the event loop. ``change_threads``:
     the requests with a body (submissions, logins, forms) have that many threads of their own (Lane).
-    ``deadlines``: how long a request body may take to arrive (forms.BodyDeadlines)."""
+    ``deadlines``: how long a request body may take to arrive (forms.BodyDeadlines). ``page_base``: the
+    contest's pages under this path ("": today's URLs; ``/contests/<cid>``, as in a site of contests: issue
+    44), the site-level pages (``/login``, ``/logout``, ``/static/...``, ``/favicon.ico``) and the API where
+    they are."""
+    page_base = check_base(page_base)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -236,18 +282,12 @@ def create_app(
                 await run_in_threadpool(server.stop)
 
     env = environment()
-    pages = (*PAGES, *ADMIN_PAGES, *CLAR_PAGES, *RESOLVER_PAGES, *LIVE_PAGES, *PEOPLE_PAGES, *PRINT_PAGES)
-    pages += (*FUZZ_PAGES, *PREVIEW_PAGES)  # live fuzzing's and the rejudge preview's (issue 33)
-    pages += AWARDS_PAGES  # the final awards (issue 43)
-    pages += SIMILARITY_PAGES  # similar submissions (issue 49)
     lane = Lane(change_threads)
     routes = [Route(spec.path, _endpoint(server, spec, lane, deadlines), methods=[spec.method]) for spec in ROUTES]
-    routes += [
-        Route(spec.path, page_endpoint(server, env, spec, lane.run, deadlines), methods=[spec.method]) for spec in pages
-    ]
+    routes += page_routes(server, env, base=page_base, changes=lane.run, deadlines=deadlines)
     app = Starlette(
         routes=routes,
-        exception_handlers={HTTPException: _not_found(server, env), Exception: _internal_error},
+        exception_handlers={HTTPException: _not_found(server, env, page_base), Exception: _internal_error},
         lifespan=lifespan,
     )
     app.add_middleware(Cors)

@@ -159,18 +159,20 @@ def _queued_message(queued: list[int], what: str, what_id: str) -> str:
 def rejudge_submission(page: Page) -> Response:
     page.need_staff()
     what = page.params["id"]
-    page.confirm("rejudge-submission", back=f"/admin/submissions/{quote(what, safe='')}", id=what)
+    page.confirm("rejudge-submission", back=page.url(f"/admin/submissions/{quote(what, safe='')}"), id=what)
     queued = submissions.rejudge_submission(page.server, page.viewer, number_id(what), page.now, what=what)
     message = _queued_message(queued, "submission", what)
-    raise Redirect(f"/admin/submissions/{what}?" + urlencode({"message": message}))
+    raise Redirect(page.url(f"/admin/submissions/{what}?" + urlencode({"message": message})))
 
 
 def rejudge_problem(page: Page) -> Response:
     page.need_staff()
-    page.confirm("rejudge-problem", back="/admin?" + urlencode({"problem_id": page.params["id"]}), id=page.params["id"])
+    page.confirm(
+        "rejudge-problem", back=page.url("/admin?" + urlencode({"problem_id": page.params["id"]})), id=page.params["id"]
+    )
     queued = submissions.rejudge_problem(page.server, page.viewer, page.params["id"], page.now)
     message = _queued_message(queued, "problem", page.params["id"])
-    raise Redirect("/admin?" + urlencode({"message": message}))
+    raise Redirect(page.url("/admin?" + urlencode({"message": message})))
 
 
 def _confirmed(page: Page, what: str) -> None:
@@ -179,7 +181,7 @@ def _confirmed(page: Page, what: str) -> None:
     if page.viewer.role is not Role.ADMIN:
         raise Refused(403, f"only admins {what} (judges see the state)")
     if page.form.get("confirm") != "yes":
-        raise Redirect(f"/admin/{what}?" + urlencode({"message": notices.CONFIRM}))
+        raise Redirect(page.url(f"/admin/{what}?" + urlencode({"message": notices.CONFIRM})))
 
 
 def confirm_page(page: Page) -> Response:
@@ -197,7 +199,7 @@ def confirm_page(page: Page) -> Response:
     return page.render(
         "serve/admin_confirm.html",
         what=what,
-        action=f"/admin/{what}",
+        action=page.url(f"/admin/{what}"),
         refusal=refusal,
         at_end=info.end_s is not None and page.now < info.end_s,
         board_frozen=phase.board_frozen(page.now),
@@ -217,7 +219,7 @@ def thaw(page: Page) -> Response:
     message = notices.THAWED if at <= page.now else notices.notice(notices.THAWS_AT, time=format_time(at))
     if at <= page.now and page.server.timeline.phase.end_of_updates_s is not None:
         message = notices.THAWED_FINAL
-    raise Redirect("/admin?" + urlencode({"message": message}))
+    raise Redirect(page.url("/admin?" + urlencode({"message": message})))
 
 
 def freeze(page: Page) -> Response:
@@ -229,8 +231,8 @@ def freeze(page: Page) -> Response:
         if exc.status != 409:  # not an admin: the API's answer
             raise
         message = notices.notice(notices.NOT_FROZEN, reason=exc.message)
-        raise Redirect("/admin?" + urlencode({"message": message})) from None
-    raise Redirect("/admin?" + urlencode({"message": notices.FROZEN}))
+        raise Redirect(page.url("/admin?" + urlencode({"message": message}))) from None
+    raise Redirect(page.url("/admin?" + urlencode({"message": notices.FROZEN})))
 
 
 def finalize_results(page: Page) -> Response:
@@ -243,15 +245,17 @@ def finalize_results(page: Page) -> Response:
         if exc.status != 409:
             raise
         message = notices.notice(notices.NOT_FINALIZED, reason=exc.message)
-        raise Redirect("/admin?" + urlencode({"message": message})) from None
+        raise Redirect(page.url("/admin?" + urlencode({"message": message}))) from None
     frozen = page.server.timeline.phase.board_frozen(page.server.clock.now())
-    raise Redirect("/admin?" + urlencode({"message": notices.FINALIZED_FROZEN if frozen else notices.FINALIZED}))
+    raise Redirect(
+        page.url("/admin?" + urlencode({"message": notices.FINALIZED_FROZEN if frozen else notices.FINALIZED}))
+    )
 
 
 def unfinalize_results(page: Page) -> Response:
     page.need_staff()
     finalize.unfinalize(page.server, page.viewer, page.now)
-    raise Redirect("/admin?" + urlencode({"message": notices.UNFINALIZED}))
+    raise Redirect(page.url("/admin?" + urlencode({"message": notices.UNFINALIZED})))
 
 
 def download_results(page: Page) -> Response:

@@ -42,7 +42,7 @@ def _team_context(page: Page) -> dict[str, Any]:
 
 def team_page(page: Page) -> Response:
     if page.viewer.staff:
-        raise Redirect("/admin/clarifications")
+        raise Redirect(page.url("/admin/clarifications"))
     page.need_team()
     if page.query.get("fragment"):
         return page.render("serve/_clar_list.html", **_team_context(page))
@@ -75,7 +75,7 @@ def ask(page: Page) -> Response:
     except Refused as exc:
         page.headers.update(exc.headers or {})
         return _ask_form(page, message=exc.message, status=exc.status, chosen=chosen)
-    raise Redirect("/clarifications?sent=1")
+    raise Redirect(page.url("/clarifications?sent=1"))
 
 
 def notice(page: Page) -> Response:
@@ -156,7 +156,7 @@ def announce(page: Page) -> Response:
         clarifications.send(page.server, page.viewer, request, page.now)
     except Refused as exc:
         return _announce_form(page, message=None, error=exc.message, status=exc.status, chosen=chosen)
-    raise Redirect("/admin/clarifications?" + urlencode({"message": notices.ANNOUNCED}))
+    raise Redirect(page.url("/admin/clarifications?" + urlencode({"message": notices.ANNOUNCED})))
 
 
 def _thread_context(page: Page, public_id: str) -> dict[str, Any]:
@@ -194,7 +194,7 @@ def answer(page: Page) -> Response:
         clarifications.send(page.server, page.viewer, request, page.now)
     except Refused as exc:
         return page.render("serve/admin_clarification.html", status=exc.status, error=exc.message, text=text, **context)
-    raise Redirect("/admin/clarifications?" + urlencode({"message": notices.ANSWERED}))
+    raise Redirect(page.url("/admin/clarifications?" + urlencode({"message": notices.ANSWERED})))
 
 
 CLAR_PAGES: Sequence[PageSpec] = (

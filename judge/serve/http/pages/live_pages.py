@@ -101,7 +101,7 @@ def change_times(page: Page) -> Response:
             raise
         context = {**_times_context(page, None), "error": exc.message}
         return page.render("serve/admin_contest.html", status=exc.status, **context)
-    raise Redirect("/admin/contest?" + urlencode({"message": message}))
+    raise Redirect(page.url("/admin/contest?" + urlencode({"message": message})))
 
 
 def change_removed(page: Page) -> Response:
@@ -129,7 +129,7 @@ def change_removed(page: Page) -> Response:
             raise
         context = {**_times_context(page, None), "error": message}
         return page.render("serve/admin_contest.html", status=status, **context)
-    raise Redirect("/admin/contest?" + urlencode({"message": notices.RESCHEDULED}))
+    raise Redirect(page.url("/admin/contest?" + urlencode({"message": notices.RESCHEDULED})))
 
 
 def ignore_submission(page: Page) -> Response:
@@ -139,7 +139,7 @@ def ignore_submission(page: Page) -> Response:
     ignored = page.form.get("ignored") == "1"
     moderation.set_ignored(page.server, page.viewer, number_id(what), ignored, page.now, what=what)
     message = notices.notice(notices.IGNORED if ignored else notices.UNIGNORED, id=what)
-    raise Redirect(f"/admin/submissions/{what}?" + urlencode({"message": message}))
+    raise Redirect(page.url(f"/admin/submissions/{what}?" + urlencode({"message": message})))
 
 
 def judging_page(page: Page) -> Response:
@@ -168,7 +168,7 @@ def change_judging(page: Page) -> Response:
     action, server = page.form.get("action"), page.server
     problem = page.form.get("problem_id", "")
     if action == "pause" and page.viewer.role is Role.ADMIN:  # others are refused by the service, unasked
-        page.confirm("pause", back="/admin/judging")
+        page.confirm("pause", back=page.url("/admin/judging"))
     if action in ("pause", "resume"):
         operations.set_paused(server, page.viewer, action == "pause", page.now)
         message = notices.PAUSED if action == "pause" else notices.RESUMED
@@ -177,7 +177,7 @@ def change_judging(page: Page) -> Response:
         message = notices.notice(notices.HELD if action == "hold" else notices.RELEASED, id=problem)
     else:
         raise Refused(400, "unknown action")
-    raise Redirect("/admin/judging?" + urlencode({"message": message}))
+    raise Redirect(page.url("/admin/judging?" + urlencode({"message": message})))
 
 
 def balloons_page(page: Page) -> Response:
@@ -196,7 +196,7 @@ def balloon_done(page: Page) -> Response:
     page.need_staff()
     done = page.form.get("done") != "0"
     balloons.mark_done(page.server, page.viewer, number_id(page.params["id"]), done, page.now)
-    raise Redirect("/admin/balloons")
+    raise Redirect(page.url("/admin/balloons"))
 
 
 def review_submission(page: Page) -> Response:
@@ -206,7 +206,7 @@ def review_submission(page: Page) -> Response:
     asked = moderation.Review(page.form.get("verified") == "on", page.form.get("comment", ""))
     moderation.review(page.server, page.viewer, number_id(what), asked, page.now)
     message = notices.notice(notices.REVIEWED, id=what)
-    raise Redirect(f"/admin/submissions/{what}?" + urlencode({"message": message}))
+    raise Redirect(page.url(f"/admin/submissions/{what}?" + urlencode({"message": message})))
 
 
 LIVE_PAGES: tuple[PageSpec, ...] = (

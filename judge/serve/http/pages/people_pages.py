@@ -52,7 +52,7 @@ def _done(page: Page, message: str, passwords: Sequence[tuple[str, str]] = ()) -
     query = {"message": message}
     if passwords:
         query["shown"] = page.server.reveals.put(page.cookie, tuple(passwords), page.now)
-    raise Redirect("/admin/people?" + urlencode(query))
+    raise Redirect(page.url("/admin/people?" + urlencode(query)))
 
 
 def _acted(page: Page, action: Callable[[], Response]) -> Response:
@@ -126,7 +126,7 @@ def save_account(page: Page) -> Response:
 def reset_password(page: Page) -> Response:
     def act() -> Response:
         if page.viewer.role is Role.ADMIN:  # others are refused by the service, unasked
-            page.confirm("reset-password", back="/admin/people", id=page.params["id"])
+            page.confirm("reset-password", back=page.url("/admin/people"), id=page.params["id"])
         password = roster.reset_password(page.server, page.viewer, page.params["id"], page.now)
         account = page.server.contest
         username = next(a.username for a in account.accounts if a.id == page.params["id"])
@@ -140,7 +140,7 @@ def disable(page: Page) -> Response:
 
     def act() -> Response:
         if disabled and page.viewer.role is Role.ADMIN:
-            page.confirm("disable", back="/admin/people", id=page.params["id"])
+            page.confirm("disable", back=page.url("/admin/people"), id=page.params["id"])
         roster.set_disabled(page.server, page.viewer, page.params["id"], disabled, page.now)
         template = notices.ACCOUNT_DISABLED if disabled else notices.ACCOUNT_ENABLED
         return _done(page, notices.notice(template, id=page.params["id"]))

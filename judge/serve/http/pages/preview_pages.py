@@ -86,7 +86,7 @@ def add_as_test(page: Page) -> Response:
     page.need_staff()
     _confirm_add(page)
     preview_id = previews.add_as_test(page.server, page.viewer, number_id(page.params["id"]), page.now)
-    raise Redirect(f"/admin/previews/{preview_id}")
+    raise Redirect(page.url(f"/admin/previews/{preview_id}"))
 
 
 def _confirm_add(page: Page) -> None:
@@ -94,7 +94,10 @@ def _confirm_add(page: Page) -> None:
     c = fuzzing.counterexample(page.server, page.viewer, page.now, number_id(cid))
     cp = page.server.contest.problem(c.problem_id)
     page.confirm(
-        "add-as-test", back=f"/admin/counterexamples/{c.id}", id=c.id, problem=cp.label if cp else c.problem_id
+        "add-as-test",
+        back=page.url(f"/admin/counterexamples/{c.id}"),
+        id=c.id,
+        problem=cp.label if cp else c.problem_id,
     )
 
 
@@ -103,17 +106,19 @@ def apply(page: Page) -> Response:
     if page.viewer.role is Role.ADMIN:  # others are refused by the service, unasked
         view = preview_view(page.server, page.viewer, number_id(page.params["id"]), page.now)
         p = view.preview
-        page.confirm("apply", back=f"/admin/previews/{p.id}", id=p.id, version=p.version, n=view.changed)
+        page.confirm("apply", back=page.url(f"/admin/previews/{p.id}"), id=p.id, version=p.version, n=view.changed)
     previews.apply(page.server, page.viewer, number_id(page.params["id"]), page.now)
-    raise Redirect(f"/admin/previews/{page.params['id']}")
+    raise Redirect(page.url(f"/admin/previews/{page.params['id']}"))
 
 
 def discard(page: Page) -> Response:
     page.need_staff()
     if page.viewer.role is Role.ADMIN:
-        page.confirm("discard", back=f"/admin/previews/{quote(page.params['id'], safe='')}", id=page.params["id"])
+        page.confirm(
+            "discard", back=page.url(f"/admin/previews/{quote(page.params['id'], safe='')}"), id=page.params["id"]
+        )
     previews.discard(page.server, page.viewer, number_id(page.params["id"]), page.now)
-    raise Redirect(f"/admin/previews/{page.params['id']}")
+    raise Redirect(page.url(f"/admin/previews/{page.params['id']}"))
 
 
 def upload_form(page: Page) -> Response:
@@ -138,7 +143,7 @@ def upload(page: Page) -> Response:
         return page.render(
             "serve/preview_upload.html", status=exc.status, problem=cp, version=version, error=exc.message
         )
-    raise Redirect(f"/admin/previews/{preview_id}")
+    raise Redirect(page.url(f"/admin/previews/{preview_id}"))
 
 
 def download(page: Page) -> Response:

@@ -56,7 +56,7 @@ def send_print(page: Page) -> Response:
         printer = page.server.contest.info.print_command is not None
         context = {"prints": mine, "printer": printer, "message": None, "error": exc.message}
         return page.render("serve/print.html", status=exc.status, **context)
-    raise Redirect("/print?" + urlencode({"message": notices.notice(notices.PRINTED, n=sent.id)}))
+    raise Redirect(page.url("/print?" + urlencode({"message": notices.notice(notices.PRINTED, n=sent.id)})))
 
 
 def print_queue(page: Page) -> Response:
@@ -76,7 +76,7 @@ def print_delivered(page: Page) -> Response:
     page.need_staff()
     delivered = page.form.get("delivered") != "0"
     printing.mark_delivered(page.server, page.viewer, number_id(page.params["id"]), delivered, page.now)
-    raise Redirect("/admin/prints")
+    raise Redirect(page.url("/admin/prints"))
 
 
 PRINT_PAGES: tuple[PageSpec, ...] = (

@@ -108,7 +108,7 @@ def compute(page: Page) -> Response:
     page.need_staff()
     pid = page.form.get("problem") or None
     similarity.request(page.server, page.viewer, page.now, pid)
-    raise Redirect("/admin/similarity" if pid is None else f"/admin/similarity/{pid}")
+    raise Redirect(page.url("/admin/similarity" if pid is None else f"/admin/similarity/{pid}"))
 
 
 def review(page: Page) -> Response:
@@ -118,10 +118,8 @@ def review(page: Page) -> Response:
     similarity.mark_reviewed(
         page.server, page.viewer, page.now, pid, page.form.get("pair", ""), page.form.get("note", "")
     )
-    back = page.form.get("back", "")
-    raise Redirect(
-        back if back.startswith(f"/admin/similarity/{pid}") and "//" not in back else f"/admin/similarity/{pid}"
-    )
+    back, problem = page.form.get("back", ""), page.url(f"/admin/similarity/{pid}")
+    raise Redirect(back if back.startswith(problem) and "//" not in back else problem)
 
 
 SIMILARITY_PAGES: tuple[PageSpec, ...] = (

@@ -35,7 +35,7 @@ from judge.serve.model.contest import Contest
 from judge.serve.model.errors import Refused
 from judge.serve.model.records import SubmissionRecord
 from judge.serve.model.upload import SubmissionFiles, SubmissionRequest
-from judge.serve.model.viewer import Role
+from judge.serve.model.viewer import Role, Viewer
 from judge.serve.services import documents
 from judge.serve.services.board import board as boards
 from judge.serve.services.judging import results, submissions
@@ -58,12 +58,14 @@ STATIC_TYPES = {
 # ------------------------------------------------------------------------------------------------ login
 
 
+def landing(viewer: Viewer) -> str:
+    """The contest page a viewer starts from (the contest's home, and after the login): the jury's
+    submissions, a team's own, the public's board."""
+    return "/admin" if viewer.staff else "/submissions" if viewer.role is Role.TEAM else "/scoreboard"
+
+
 def home(page: Page) -> Response:
-    if page.viewer.staff:
-        raise Redirect("/admin")
-    if page.viewer.role is Role.TEAM:
-        raise Redirect("/submissions")
-    raise Redirect("/scoreboard")
+    raise Redirect(page.url(landing(page.viewer)))
 
 
 def login_form(page: Page) -> Response:
@@ -80,7 +82,7 @@ def login(page: Page) -> Response:
             page.headers["Retry-After"] = str(max(1, int(exc.retry_after_s + 0.999)))
         return page.render("serve/login.html", status=exc.status, message=exc.message, username=username)
     page.set_cookie = sessions.log_in(page.server, viewer, page.now)  # a new session: no fixation
-    raise Redirect("/admin" if viewer.staff else "/submissions" if viewer.role is Role.TEAM else "/scoreboard")
+    raise Redirect(page.url(landing(viewer)))  # the contest's page (in a site: the site's engineer decides)
 
 
 def logout(page: Page) -> Response:
@@ -88,7 +90,7 @@ def logout(page: Page) -> Response:
     cookie replaces it."""
     sessions.log_out(page.server, page.cookie)
     page.set_cookie = sessions.new_cookie()
-    raise Redirect("/scoreboard")
+    raise Redirect(page.url("/scoreboard"))
 
 
 # ------------------------------------------------------------------------------------------------ problems
@@ -106,7 +108,7 @@ def problem_list(page: Page) -> Response:
 
 
 def problem_redirect(page: Page) -> Response:
-    raise Redirect(f"/problems/{page.params['id']}/")
+    raise Redirect(page.url(f"/problems/{page.params['id']}/"))
 
 
 def problem_page(page: Page) -> Response:
@@ -240,7 +242,7 @@ def submit(page: Page) -> Response:
         return page.render(
             "serve/submit.html", status=exc.status, message=exc.message, chosen=chosen, **_submit_context(page)
         )
-    raise Redirect(f"/submissions?submitted={sub.id}")
+    raise Redirect(page.url(f"/submissions?submitted={sub.id}"))
 
 
 # ------------------------------------------------------------------------------------------------ my submissions
@@ -285,14 +287,14 @@ def _time_limit(page: Page, sub: SubmissionRecord) -> float | None:
 
 def domjudge_link(page: Page) -> Response:
     """``/team/submission/<id>``: where DOMjudge's ``submit`` client sends a team after submitting."""
-    raise Redirect(f"/submissions/{quote(page.params['id'], safe='')}")
+    raise Redirect(page.url(f"/submissions/{quote(page.params['id'], safe='')}"))
 
 
 def feedback(page: Page) -> Response:
     """A team's own submission (docs/serve.md: samples in full, secret tests verdict only)."""
     page.need_login()
     if page.viewer.staff:
-        raise Redirect(f"/admin/submissions/{page.params['id']}")
+        raise Redirect(page.url(f"/admin/submissions/{page.params['id']}"))
     page.need_team()
     what = page.params["id"]
     fb = results.team_feedback(page.server, page.sight, number_id(what), what=what)
@@ -458,11 +460,12 @@ def static(page: Page) -> Response:
 
 PAGES: tuple[PageSpec, ...] = (
     PageSpec("GET", "/", home),
-    PageSpec("GET", "/login", login_form),
-    PageSpec("POST", "/login", login),
-    PageSpec("POST", "/logout", logout),
-    PageSpec("GET", "/static/{name}", static),
-    PageSpec("GET", "/favicon.ico", favicon),
+    # the site-level pages: at the top, never under a contest's base path (web.PageSpec.site)
+    PageSpec("GET", "/login", login_form, site=True),
+    PageSpec("POST", "/login", login, site=True),
+    PageSpec("POST", "/logout", logout, site=True),
+    PageSpec("GET", "/static/{name}", static, site=True),
+    PageSpec("GET", "/favicon.ico", favicon, site=True),
     PageSpec("GET", "/problems", problem_list),
     PageSpec("GET", "/problems/{id}", problem_redirect),
     PageSpec("GET", "/problems/{id}/", problem_page),

@@ -6,6 +6,12 @@ a page shows what the API would.
 
 Every page answer carries a Content-Security-Policy that allows scripts from this server only (no inline
 script), ``X-Frame-Options: DENY`` and ``Cache-Control: no-store``.
+
+**The contest's base path** (issue 44): a contest's pages live under one prefix, ``Page.base`` ("" for a
+single-contest folder: today's URLs; ``/contests/<cid>`` in a site). Every link, form action, poll URL
+(``data-live``) and redirect of a contest page is built from it and from nothing else: ``page.url("/submit")``
+in the handlers, ``{{ base }}/submit`` in the templates (the render context's ``base``). The site-level pages
+(``PageSpec.site``: ``/login``, ``/logout``, ``/static/...``, ``/favicon.ico``) stay at the top, without it.
 """
 
 from __future__ import annotations
@@ -104,6 +110,14 @@ class Page:
     set_cookie: str | None = None  # a new session cookie to send (a first visit, login, logout)
     headers: dict[str, str] = field(default_factory=dict)
     if_none_match: str | None = None  # the request's If-None-Match (a static file's ETag: a 304)
+    base: str = ""  # the contest's pages' base path: "" (a single contest) or "/contests/<cid>" (a site)
+
+    def url(self, path: str) -> str:
+        """The URL of the contest's page ``path`` (``/submit``, ``/admin?message=...``): under ``base``. The
+        one builder of a contest page's URL in the handlers (the templates use ``{{ base }}``)."""
+        if not path.startswith("/"):
+            raise ValueError(f"a contest page's path starts with /: {path!r}")
+        return self.base + path
 
     @property
     def contest_id(self) -> str:
@@ -121,7 +135,7 @@ class Page:
     def need_team(self) -> None:
         self.need_login()
         if self.viewer.staff:
-            raise Redirect("/admin")
+            raise Redirect(self.url("/admin"))
         if self.viewer.role is not Role.TEAM:
             raise Refused(403, "this page is for teams")
 
@@ -141,8 +155,9 @@ class Page:
         phase = server.timeline.phase
         state = phase.state_json(self.now)
         team = server.contest.team(self.viewer.team_id) if self.viewer.team_id else None
-        base = {
+        common = {
             "contest": server.contest.info,
+            "base": self.base,  # every contest link: {{ base }}/submit (the site-level ones have none)
             "viewer": self.viewer,
             "team": team,
             "csrf": csrf(self.set_cookie or self.cookie),
@@ -158,7 +173,7 @@ class Page:
             "fuzz_notice": fuzz_notice_context(self) if _shows(template, FUZZ_NOTICE) else None,  # the jury's only
             "status": status_line(server, self.now),
         }
-        html = self.env.get_template(template).render({**base, **context})
+        html = self.env.get_template(template).render({**common, **context})
         return HTMLResponse(html, status_code=status)
 
 
@@ -234,6 +249,18 @@ def contest_time(seconds: float | None, start_s: float | None) -> str:
 Handler = Callable[[Page], Response]
 
 
+def check_base(base: str) -> str:
+    """A contest's base path as the route table takes it: "" or ``/a/b`` (a leading slash, none at the end,
+    no empty, ``.`` or ``..`` segment, nothing a URL would have to escape)."""
+    if base == "":
+        return base
+    segments = base.split("/")
+    ok = base.startswith("/") and all(s not in ("", ".", "..") for s in segments[1:])
+    if not ok or any(not (ch.isascii() and (ch.isalnum() or ch in "-_./")) for ch in base):
+        raise ValueError(f"a page base path is empty or like /contests/main, not {base!r}")
+    return base
+
+
 @dataclass(frozen=True)
 class PageSpec:
     method: str
@@ -243,6 +270,9 @@ class PageSpec:
     # the public's answer on the event loop when it needs no storage (None: then ``handler``, in a request
     # thread): what a rush's 100 board polls a second would otherwise wait for a request thread to give
     on_loop: Callable[[Page], Response | None] | None = None
+    # a site-level page (/login, /logout, /static/..., /favicon.ico): at the top of the site, never under a
+    # contest's base path (False: a contest's page, mounted under its base)
+    site: bool = False
 
 
 def _form_limit(server: Server, kind: str) -> int:
@@ -278,7 +308,7 @@ async def _read_form(request: Request, limit: int, seconds: float) -> tuple[dict
 def confirm_page(page: Page, asked: Unconfirmed) -> HTMLResponse:
     """The question, and the same form again, confirmed (``page.form`` without its token and confirmation)."""
     fields = {k: v for k, v in page.form.items() if k not in ("csrf", "confirmed")}
-    action = page.params.get("_path", "/")
+    action = page.params.get("_path") or page.url("/")  # the request's own path: under the base already
     return page.render("serve/confirm.html", question=asked.question, back=asked.back, action=action, fields=fields)
 
 
@@ -286,9 +316,11 @@ def error_page(page: Page, status: int, message: str) -> HTMLResponse:
     return page.render("serve/error.html", status=status, status_code=status, message=message)
 
 
-async def html_error(server: Server, env: Environment, request: Request, status: int, message: str) -> Response:
+async def html_error(
+    server: Server, env: Environment, request: Request, status: int, message: str, base: str = ""
+) -> Response:
     """The pages' error page for a request no page handles (app.py: an unknown path, for a browser), as the
-    viewer of its session; no new cookie."""
+    viewer of its session, its links under the contest's ``base``; no new cookie."""
     now = server.clock.now()
     cookie = request.cookies.get(COOKIE) or ""
     viewer = PUBLIC
@@ -306,6 +338,7 @@ async def html_error(server: Server, env: Environment, request: Request, status:
         address=request.client.host if request.client else "unknown",
         secure=request.url.scheme == "https",
         now=now,
+        base=base,
     )
     response = await run_in_threadpool(error_page, page, status, message)
     for k, v in SECURITY_HEADERS.items():
@@ -329,9 +362,11 @@ def page_endpoint(
     spec: PageSpec,
     changes: Callable[..., Awaitable[Any]] = run_in_threadpool,
     deadlines: BodyDeadlines = DEADLINES,
+    base: str = "",
 ) -> Any:
     """``spec``'s endpoint; ``changes`` runs a POST's work in a thread (http/app.py's Lane: threads of its own);
-    a form must arrive within ``deadlines``."""
+    a form must arrive within ``deadlines``; ``base``: the contest's pages' base path (``Page.base``)."""
+    base = check_base(base)
     limit = _form_limit(server, spec.form_limit)
     seconds = deadlines.package_seconds if spec.form_limit == "package" else deadlines.seconds
 
@@ -364,6 +399,7 @@ def page_endpoint(
             now=now,
             set_cookie=cookie if fresh else None,
             if_none_match=request.headers.get("if-none-match"),
+            base=base,
         )
         unread = spec.method == "POST"  # an answer before the form was read closes the connection
         try:

@@ -10,16 +10,21 @@ nor a team's own questions and answers. The event feed is the archive's, narrowe
 numbered anew (a token is the line's place in this stream). Only a contest finalized and thawed
 (``end_of_updates``) is replayed (before that, the staff's board is not the public's: the freeze). Nothing
 is written.
+
+Several archives make one read-only site (`judge serve --replay A.zip B.zip`): each contest once (two
+archives of one contest id are refused), in the order given.
 """
 
 from __future__ import annotations
 
 import json
 import zipfile
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from judge.serve.model.contest import valid_id
 
 # endpoint -> whether the public sees it (in the replay)
 PUBLIC = (
@@ -104,6 +109,8 @@ def load_replay(path: Path) -> Replay:
         )
     if not isinstance(docs["contest"], dict) or not isinstance(docs["contest"].get("id"), str):
         raise ReplayError(f"{path}: contest.json has no id")
+    if not valid_id(docs["contest"]["id"]):
+        raise ReplayError(f"{path}: contest.json's id {docs['contest']['id']!r} is not a Contest API id")
     clars = docs["clarifications"] if isinstance(docs["clarifications"], list) else []
     docs["clarifications"] = [p for p in (_public_clarification(c) for c in clars) if p is not None]
     lines: list[str] = []
@@ -117,3 +124,20 @@ def load_replay(path: Path) -> Replay:
             lines.append(json.dumps(event, ensure_ascii=False, separators=(",", ":")) + "\n")
     api = _read(files, "api.json") if "api.json" in files else {"version": "draft"}
     return Replay(docs["contest"]["id"], api, docs, tuple(lines))
+
+
+def load_replays(paths: Sequence[Path]) -> tuple[Replay, ...]:
+    """Read the archives at ``paths``, in that order: one site of finished contests. Raises ReplayError (one
+    line) for an archive that cannot be replayed, or a contest id that two archives share."""
+    replays: list[Replay] = []
+    seen: dict[str, Path] = {}
+    for path in paths:
+        replay = load_replay(path)
+        if replay.contest_id in seen:
+            raise ReplayError(
+                f"{path}: contest {replay.contest_id!r} is also {seen[replay.contest_id]}'s "
+                "(each contest once in a replay: give one archive per contest id)"
+            )
+        seen[replay.contest_id] = path
+        replays.append(replay)
+    return tuple(replays)
