@@ -309,10 +309,13 @@ def test_every_contest_page_link_form_and_redirect_is_under_the_base(
     team1.landed(team1.get(base + "/team/submission/1"), "/submissions/1")
     team1.landed(team1.get(base + "/problems/sum"), "/problems/sum/")
     assert team1.get(base + "/admin").status_code == 403  # the error page, checked too
+    # issue 47: a run's downloads (the crawl reaches the run pages that link them; asked here by hand)
+    assert team2.get(base + "/submissions/2/runs/1/input").status_code == 200
 
     # --- the jury
     judge = walk.login("judge")
     judge.landed(judge.get(base + "/submit"), "/admin")  # a team's page sends the jury to theirs
+    assert judge.get(base + "/admin/judgements/2/runs/2/answer").status_code == 200
     judge.landed(judge.get(base + "/clarifications"), "/admin/clarifications")
     clar = re.findall(r'href="[^"]*/admin/clarifications/([^"/?]+)"', judge.get(base + "/admin/clarifications").text)
     r = judge.send(f"/admin/clarifications/{clar[0]}", f"/admin/clarifications/{clar[0]}", {"text": "Yes."})

@@ -175,6 +175,12 @@ def sees_run_output(s: Sight, sub: SubmissionRecord, judgement: JudgementRecord,
     return rule == "all" or (rule == "samples" and test_name.split("/")[0] == "sample")
 
 
+def sees_run_messages(s: Sight) -> bool:
+    """The output validator's ``judgemessage.txt`` (issue 47): the jury's; a team reads ``teammessage.txt``
+    (of the runs ``sees_run_output`` shows it)."""
+    return s.staff
+
+
 class FileAccess(StrEnum):
     ALLOWED = "allowed"
     NOT_FOUND = "not found"  # the submission is not visible at all

@@ -37,6 +37,7 @@ from judge.serve.http.pages.people_pages import PEOPLE_PAGES
 from judge.serve.http.pages.preview_pages import PREVIEW_PAGES
 from judge.serve.http.pages.print_pages import PRINT_PAGES
 from judge.serve.http.pages.resolver_page import RESOLVER_PAGES
+from judge.serve.http.pages.run_pages import RUN_PAGES
 from judge.serve.http.pages.similarity_pages import SIMILARITY_PAGES
 from judge.serve.http.pages.team_pages import PAGES
 from judge.serve.http.pages.web import PageSpec, check_base, environment, html_error, page_endpoint
@@ -219,6 +220,7 @@ PAGE_SPECS: tuple[PageSpec, ...] = (
     *PREVIEW_PAGES,
     *AWARDS_PAGES,  # the final awards (issue 43)
     *SIMILARITY_PAGES,  # similar submissions (issue 49)
+    *RUN_PAGES,  # why a run failed (issue 47)
 )
 
 

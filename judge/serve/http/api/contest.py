@@ -18,7 +18,7 @@ from typing import Any
 from starlette.background import BackgroundTask
 from starlette.responses import JSONResponse, Response
 
-from judge.serve.http.api import feed, live, previews
+from judge.serve.http.api import feed, live, previews, workbench
 from judge.serve.http.api.context import Ctx
 from judge.serve.http.api.domjudge import domjudge_submission
 from judge.serve.http.api.previews import ZIP
@@ -441,6 +441,7 @@ ROUTES: tuple[RouteSpec, ...] = (
     RouteSpec("POST", f"{C}/submissions/{{id}}/rejudge", rejudge_submission),
     *_live("judgements", documents.judgements),
     *_live("runs", documents.runs),
+    RouteSpec("GET", f"{C}/runs/{{id}}/output", workbench.get_run_output),  # ours (issue 47)
     *_config("awards", documents.awards),
     RouteSpec("POST", f"{C}/awards", change_award("POST")),
     RouteSpec("PUT", f"{C}/awards/{{id}}", change_award("PUT")),

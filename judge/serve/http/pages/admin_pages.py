@@ -15,7 +15,7 @@ from starlette.responses import Response
 
 from judge.judging.verdict import Verdict
 from judge.serve.http.ids import number_id
-from judge.serve.http.pages import notices
+from judge.serve.http.pages import notices, run_pages
 from judge.serve.http.pages.rows import newest_first, submission_row, verdict_class
 from judge.serve.http.pages.web import Page, PageSpec, Redirect, clock_time, contest_time
 from judge.serve.model.apijson import judgement_id
@@ -23,7 +23,7 @@ from judge.serve.model.errors import Refused
 from judge.serve.model.times import format_time
 from judge.serve.model.viewer import Role
 from judge.serve.services import archive
-from judge.serve.services.judging import moderation, results, submissions
+from judge.serve.services.judging import moderation, results, run_output, submissions
 from judge.serve.services.judging.results import JudgementDetail
 from judge.serve.services.judging.submissions import SubmissionView
 from judge.serve.services.lifecycle import control, finalize
@@ -95,7 +95,7 @@ def all_submissions(page: Page) -> Response:
     )
 
 
-def _judgement_view(d: JudgementDetail) -> dict[str, Any]:
+def _judgement_view(page: Page, d: JudgementDetail) -> dict[str, Any]:
     j = d.judgement
     runs = [
         {
@@ -110,6 +110,7 @@ def _judgement_view(d: JudgementDetail) -> dict[str, Any]:
             "score": r.score,
             "message": r.message,
             "transcript": r.transcript,
+            "link": page.url(run_pages.staff_links(j.id, r.ordinal)),  # what it printed (issue 47)
         }
         for r in d.runs
     ]
@@ -132,6 +133,17 @@ def _judgement_view(d: JudgementDetail) -> dict[str, Any]:
     }
 
 
+def _failing(page: Page, detail: results.StaffDetail) -> dict[str, Any] | None:
+    """The current judgement's first test not accepted, with what it printed (issue 47); None: none."""
+    current = next((d for d in detail.judgements if d.judgement.current and d.judgement.done), None)
+    failed = next((r for r in current.runs if r.verdict != Verdict.AC.value), None) if current else None
+    if current is None or failed is None or page.query.get("fragment"):
+        return None
+    found = run_output.find_run(page.server, page.sight, ordinal=failed.ordinal, judgement_id=current.judgement.id)
+    out = run_output.run_output(page.server, page.sight, found)
+    return run_pages.run_view(out, page.url(run_pages.staff_links(current.judgement.id, failed.ordinal)))
+
+
 def submission_detail(page: Page) -> Response:
     page.need_staff()
     what = page.params["id"]
@@ -142,7 +154,8 @@ def submission_detail(page: Page) -> Response:
     context: dict[str, Any] = {
         "review": None if review is None else {**review.__dict__, "time": format_time(review.time_s)},
         "row": submission_row(page, detail.view),
-        "judgements": [_judgement_view(d) for d in detail.judgements],
+        "judgements": [_judgement_view(page, d) for d in detail.judgements],
+        "failing": _failing(page, detail),
         "files": detail.files,
         "message": notices.shown(page.query.get("message")),
     }

@@ -259,7 +259,7 @@ def my_submissions(page: Page) -> Response:
     )
 
 
-def _test_row(t: results.TestView, limit_s: float | None) -> dict[str, Any]:
+def _test_row(page: Page, t: results.TestView, limit_s: float | None) -> dict[str, Any]:
     """One test's row; ``limit_s``: a TLE's time is shown as more than this limit (None: as measured)."""
     r, full = t.run, t.detail is Detail.FULL
     over = limit_s is not None and r.judgement_type == "TLE"
@@ -273,6 +273,8 @@ def _test_row(t: results.TestView, limit_s: float | None) -> dict[str, Any]:
         "memory_kib": r.memory_kib if full else None,
         "message": r.message if full else None,
         "transcript": r.transcript if full else None,
+        # what it printed, the diff against the answer (issue 47: contest.yaml's team_outputs)
+        "output_link": page.url(f"/submissions/{r.submission_id}/runs/{r.ordinal}") if t.output else None,
     }
 
 
@@ -300,7 +302,7 @@ def feedback(page: Page) -> Response:
     fb = results.team_feedback(page.server, page.sight, number_id(what), what=what)
     context: dict[str, Any] = {
         "row": submission_row(page, fb.view),
-        "runs": [_test_row(t, _time_limit(page, fb.view.submission)) for t in fb.tests],
+        "runs": [_test_row(page, t, _time_limit(page, fb.view.submission)) for t in fb.tests],
         "compile_message": fb.judgement.compile_message if fb.judgement is not None else None,
         "files": fb.files,
     }

@@ -16,6 +16,7 @@ from judge.serve.visibility import (
     Detail,
     Sight,
     sees_judgement,
+    sees_run_output,
     sees_runs,
     sees_submission,
     shown_judgements,
@@ -68,6 +69,7 @@ class TestView:
 
     run: RunRecord
     detail: Detail
+    output: bool = False  # what it printed may be read (visibility.sees_run_output: issue 47)
 
 
 @dataclass(frozen=True)
@@ -89,7 +91,14 @@ def team_feedback(server: ServedJudging, sight: Sight, submission_id: int | None
         seen = judgement is not None and sees_runs(sight, view.submission, judgement)
         found = r.runs(judgement_ids=[judgement.id]) if judgement is not None and seen else []
         data = r.submission_files(view.submission.id) or b""
-    tests = [TestView(run, test_detail(sight, run.name)) for run in found]
+    tests = [
+        TestView(
+            run,
+            test_detail(sight, run.name),
+            judgement is not None and sees_run_output(sight, view.submission, judgement, run.name),
+        )
+        for run in found
+    ]
     return TeamFeedback(view, judgement, tests, source_files(data))
 
 

@@ -1,0 +1,84 @@
+"""The jury's workbench in a browser (issue 47): a real `judge serve` judging for real (one worker, the
+sandbox) on the fixture contest. A judge opens a wrong submission and sees why it failed: the failing
+test's output, its answer and the diff side by side, stderr and the validator's message; a team sees the
+same of its sample test only.
+
+Screenshots go to ``$JUDGE_ARTIFACTS/serve/`` (else a temporary folder). Skipped, with the reason, when
+Playwright or Chromium is missing, or no sandbox can run programs here.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from serve_fixtures import SUM_AC, SUM_WA, write_contest
+from test_serve_browser import CHROMIUM, Person, shots  # noqa: F401 - shots: the fixture
+from test_serve_process import Serve, wait_for
+
+from judge.runner import Runner
+from judge.serve.model.times import format_time
+
+try:
+    from playwright.sync_api import Browser, expect, sync_playwright
+except ImportError:  # pragma: no cover - CI installs it (pyproject's test extra)
+    sync_playwright = None  # type: ignore[assignment]
+
+pytestmark = [
+    pytest.mark.skipif(sync_playwright is None, reason="playwright is not installed (pip install playwright)"),
+    pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (apt-get install chromium)"),
+]
+
+
+@pytest.fixture
+def server(tmp_path: Path, sandbox_runner: Runner) -> Iterator[Serve]:
+    root = write_contest(tmp_path / "contest", start=format_time(time.time() - 600), scoreboard_type="pass-fail")
+    s = Serve(root, tmp_path / "serve.log")
+    yield s
+    if s.proc.poll() is None:
+        s.proc.kill()
+        s.proc.wait()
+
+
+@pytest.fixture
+def browser() -> Iterator[Browser]:
+    assert sync_playwright is not None and CHROMIUM is not None
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        yield b
+        b.close()
+
+
+def verdict(server: Serve, sid: str) -> str | None:
+    current = [j for j in server.get("judgements") if j["submission_id"] == sid and j["current"]]
+    return current[-1].get("judgement_type_id") if current else None
+
+
+def test_a_judge_sees_why_a_submission_failed(server: Serve, browser: Browser, shots: Path) -> None:  # noqa: F811
+    base = server.base.removesuffix("/api")
+    right = server.submit("team1", SUM_AC)
+    wrong = server.submit("team2", SUM_WA)
+    assert wait_for("the right one judged", lambda: verdict(server, right)) == "AC"
+    assert wait_for("the wrong one judged", lambda: verdict(server, wrong)) == "WA"
+
+    judge = Person(browser, base, shots, "workbench-judge")
+    judge.login("judge")
+    judge.go(f"/admin/submissions/{wrong}")
+    failing = judge.page.locator(".run-output").first
+    expect(failing.locator("table.diff tr.changed td.l")).to_have_text("-1")
+    expect(failing.locator("table.diff tr.changed td.r")).to_have_text("3")
+    judge.shot("wrong-submission")
+    judge.page.click("a.output-link")  # the run's own page (pass-fail: judging stopped at the failed test)
+    expect(judge.page.locator("h1")).to_contain_text("run 1")
+    expect(judge.page.locator(".run-file").filter(has_text="test input")).to_contain_text("1 2")
+    judge.shot("run-page")
+
+    team = Person(browser, base, shots, "workbench-team2")
+    team.login("team2")
+    team.go(f"/submissions/{wrong}")
+    expect(team.page.locator("a.output-link")).to_have_count(1)  # the sample test's only
+    team.page.click("a.output-link")
+    expect(team.page.locator("table.diff tr.changed td.l")).to_have_text("-1")
+    team.shot("sample-run")
