@@ -316,6 +316,7 @@ def test_every_contest_page_link_form_and_redirect_is_under_the_base(
     judge = walk.login("judge")
     judge.landed(judge.get(base + "/submit"), "/admin")  # a team's page sends the jury to theirs
     assert judge.get(base + "/admin/judgements/2/runs/2/answer").status_code == 200
+    assert judge.page("/admin/compare?a=1&b=2").urls  # two submissions compared (issue 47): its links checked
     judge.landed(judge.get(base + "/clarifications"), "/admin/clarifications")
     clar = re.findall(r'href="[^"]*/admin/clarifications/([^"/?]+)"', judge.get(base + "/admin/clarifications").text)
     r = judge.send(f"/admin/clarifications/{clar[0]}", f"/admin/clarifications/{clar[0]}", {"text": "Yes."})

@@ -1,7 +1,7 @@
 """The jury's workbench in a browser (issue 47): a real `judge serve` judging for real (one worker, the
 sandbox) on the fixture contest. A judge opens a wrong submission and sees why it failed: the failing
 test's output, its answer and the diff side by side, stderr and the validator's message; a team sees the
-same of its sample test only.
+same of its sample test only. The judge compares the wrong submission with a right one.
 
 Screenshots go to ``$JUDGE_ARTIFACTS/serve/`` (else a temporary folder). Skipped, with the reason, when
 Playwright or Chromium is missing, or no sandbox can run programs here.
@@ -74,6 +74,13 @@ def test_a_judge_sees_why_a_submission_failed(server: Serve, browser: Browser, s
     expect(judge.page.locator("h1")).to_contain_text("run 1")
     expect(judge.page.locator(".run-file").filter(has_text="test input")).to_contain_text("1 2")
     judge.shot("run-page")
+    judge.go(f"/admin/submissions/{wrong}")  # compared with the right one: any two
+    judge.page.fill("#compare input[name=b]", right)
+    judge.page.click("#compare button")
+    expect(judge.page.locator("#verdict-a")).to_have_text("WA")
+    expect(judge.page.locator("#verdict-b")).to_have_text("AC")
+    expect(judge.page.locator("table.diff tr.changed td.l")).to_have_text("print(a - b)")
+    judge.shot("compare")
 
     team = Person(browser, base, shots, "workbench-team2")
     team.login("team2")

@@ -23,7 +23,7 @@ from judge.serve.model.errors import Refused
 from judge.serve.model.times import format_time
 from judge.serve.model.viewer import Role
 from judge.serve.services import archive
-from judge.serve.services.judging import moderation, results, run_output, submissions
+from judge.serve.services.judging import compare, moderation, results, run_output, submissions
 from judge.serve.services.judging.results import JudgementDetail
 from judge.serve.services.judging.submissions import SubmissionView
 from judge.serve.services.lifecycle import control, finalize
@@ -156,6 +156,7 @@ def submission_detail(page: Page) -> Response:
         "row": submission_row(page, detail.view),
         "judgements": [_judgement_view(page, d) for d in detail.judgements],
         "failing": _failing(page, detail),
+        "previous": compare.previous_try(page.server, page.sight, detail.view.submission.id),  # issue 47
         "files": detail.files,
         "message": notices.shown(page.query.get("message")),
     }
