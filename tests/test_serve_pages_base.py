@@ -330,9 +330,18 @@ def test_every_contest_page_link_form_and_redirect_is_under_the_base(
     )
     judge.landed(judge.send("/admin/submissions/2", "/admin/submissions/2/ignored"), "/admin/submissions/2")
     judge.landed(judge.send("/admin/submissions/2", "/admin/submissions/2/ignored"), "/admin/submissions/2")
-    judge.landed(judge.confirmed("/admin/submissions/1", "/admin/submissions/1/rejudge"), "/admin/submissions/1")
-    judge.landed(judge.confirmed("/admin?problem_id=divisor", "/admin/problems/divisor/rejudge"), "/admin")
+    # issue 47: each rejudge is a set, reviewed on its page, applied or cancelled there
+    sets = [
+        judge.landed(judge.confirmed("/admin/submissions/1", "/admin/submissions/1/rejudge"), "/admin/previews/", True),
+        judge.landed(
+            judge.confirmed("/admin?problem_id=divisor", "/admin/problems/divisor/rejudge"), "/admin/previews/", True
+        ),
+        judge.landed(judge.confirmed("/admin/rejudgings", "/admin/rejudgings"), "/admin/previews/", True),
+    ]
     server.judging.run_pending()
+    first, second = (s.removeprefix(base).split("?")[0] for s in sets[:2])
+    judge.landed(judge.confirmed(first, f"{first}/apply"), first, True)
+    judge.landed(judge.confirmed(second, f"{second}/discard"), second, True)
     judge.landed(judge.send("/admin/similarity", "/admin/similarity"), "/admin/similarity")
     compute_queued(server)
     pairs = re.findall(r'href="[^"]*(/admin/similarity/sum/pairs/\d+)"', judge.get(base + "/admin/similarity/sum").text)

@@ -1,7 +1,8 @@
 """The jury's workbench in a browser (issue 47): a real `judge serve` judging for real (one worker, the
 sandbox) on the fixture contest. A judge opens a wrong submission and sees why it failed: the failing
 test's output, its answer and the diff side by side, stderr and the validator's message; a team sees the
-same of its sample test only. The judge compares the wrong submission with a right one.
+same of its sample test only. The judge compares the wrong submission with a right one, starts a rejudge of
+the problem, reviews the rejudging set (before → after) and applies it.
 
 Screenshots go to ``$JUDGE_ARTIFACTS/serve/`` (else a temporary folder). Skipped, with the reason, when
 Playwright or Chromium is missing, or no sandbox can run programs here.
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from serve_fixtures import SUM_AC, SUM_WA, write_contest
-from test_serve_browser import CHROMIUM, Person, shots  # noqa: F401 - shots: the fixture
+from test_serve_browser import CHROMIUM, WAIT_MS, Person, shots  # noqa: F401 - shots: the fixture
 from test_serve_process import Serve, wait_for
 
 from judge.runner import Runner
@@ -81,6 +82,22 @@ def test_a_judge_sees_why_a_submission_failed(server: Serve, browser: Browser, s
     expect(judge.page.locator("#verdict-b")).to_have_text("AC")
     expect(judge.page.locator("table.diff tr.changed td.l")).to_have_text("print(a - b)")
     judge.shot("compare")
+
+    # a rejudge of the problem: a set, reviewed (before → after, the board's change), then applied
+    judge.go("/admin?problem_id=sum")
+    judge.page.click("#rejudge-problem")  # asked first (confirm): Person answers OK
+    expect(judge.page.locator("h1")).to_have_text("Rejudging 1: problem sum")
+    expect(judge.page.locator("#preview-state b")).to_have_text("ready", timeout=WAIT_MS)
+    expect(judge.page.locator("#preview-runs tr[id^=run-]")).to_have_count(2)
+    expect(judge.page.locator(f"#run-{wrong}")).to_contain_text("WA")
+    judge.shot("rejudging-ready")
+    assert len(server.get(f"judgements?submission_id={wrong}")) == 1  # held: in no document yet
+    judge.page.click("#apply")
+    expect(judge.page.locator("#preview-state b")).to_have_text("applied")
+    judge.shot("rejudging-applied")
+    assert [j["current"] for j in server.get(f"judgements?submission_id={wrong}")] == [False, True]
+    judge.go(f"/admin/submissions/{wrong}")
+    expect(judge.page.locator("h2", has_text="Judgement 2 (current)")).to_have_count(1)
 
     team = Person(browser, base, shots, "workbench-team2")
     team.login("team2")

@@ -37,6 +37,7 @@ from judge.serve.http.pages.live_pages import LIVE_PAGES
 from judge.serve.http.pages.people_pages import PEOPLE_PAGES
 from judge.serve.http.pages.preview_pages import PREVIEW_PAGES
 from judge.serve.http.pages.print_pages import PRINT_PAGES
+from judge.serve.http.pages.rejudging_pages import REJUDGING_PAGES
 from judge.serve.http.pages.resolver_page import RESOLVER_PAGES
 from judge.serve.http.pages.run_pages import RUN_PAGES
 from judge.serve.http.pages.similarity_pages import SIMILARITY_PAGES
@@ -223,6 +224,7 @@ PAGE_SPECS: tuple[PageSpec, ...] = (
     *SIMILARITY_PAGES,  # similar submissions (issue 49)
     *RUN_PAGES,  # why a run failed (issue 47)
     *COMPARE_PAGES,  # two submissions compared (issue 47)
+    *REJUDGING_PAGES,  # rejudgings as sets (issue 47)
 )
 
 

@@ -336,16 +336,14 @@ def put_removed_intervals(ctx: Ctx) -> Any:
 
 
 def rejudge_submission(ctx: Ctx) -> Response:
+    """Ours: a rejudging set of the submission (issue 47); without a body it applies itself, as before."""
     ctx.contest()
-    what = ctx.param("id")
-    queued = submissions.rejudge_submission(ctx.server, ctx.viewer, number_id(what), ctx.now, what=what)
-    return JSONResponse({"submission_ids": [str(s) for s in queued]}, status_code=202)
+    return workbench.rejudge(ctx, "submission", ctx.param("id"), default_auto_apply=True)
 
 
 def rejudge_problem(ctx: Ctx) -> Response:
     ctx.contest()
-    queued = submissions.rejudge_problem(ctx.server, ctx.viewer, ctx.param("id"), ctx.now)
-    return JSONResponse({"submission_ids": [str(s) for s in queued]}, status_code=202)
+    return workbench.rejudge(ctx, "problem", ctx.param("id"), default_auto_apply=True)
 
 
 def change_award(method: str) -> Callable[[Ctx], Response]:
@@ -439,6 +437,10 @@ ROUTES: tuple[RouteSpec, ...] = (
     RouteSpec("POST", f"{C}/submissions", post_submission, body_limit="submission", bodies=(JSON, MULTIPART)),
     RouteSpec("GET", f"{C}/submissions/{{id}}/files", submission_files),
     RouteSpec("POST", f"{C}/submissions/{{id}}/rejudge", rejudge_submission),
+    RouteSpec("GET", f"{C}/rejudgings", workbench.get_rejudgings),  # ours (issue 47): rejudging sets
+    RouteSpec("POST", f"{C}/rejudgings", workbench.post_rejudging),
+    RouteSpec("POST", f"{C}/rejudgings/{{id}}/apply", workbench.apply_rejudging),
+    RouteSpec("POST", f"{C}/rejudgings/{{id}}/cancel", workbench.cancel_rejudging),
     *_live("judgements", documents.judgements),
     *_live("runs", documents.runs),
     RouteSpec("GET", f"{C}/runs/{{id}}/output", workbench.get_run_output),  # ours (issue 47)

@@ -1,5 +1,12 @@
 """The API's endpoints of the jury's workbench (issue 47), our extensions (docs/serve.md):
 
+- ``POST /api/contests/<id>/rejudgings``: a rejudging set, ``{"submission_id" | "problem_id" | "language_id" |
+  "team_id": ..., or "contest": true, "auto_apply": false}`` (202 ``{"id", "submission_ids"}``); without
+  ``auto_apply`` its judgements wait for the jury's apply. ``POST .../submissions/<id>/rejudge`` and
+  ``.../problems/<id>/rejudge`` (before issue 47) make one too, applying itself unless the body says
+  ``{"auto_apply": false}``. ``GET .../rejudgings``: every set; ``POST .../rejudgings/<id>/apply``,
+  ``.../cancel``; a set is read as ``GET .../previews/<id>`` (issue 33's previews: the same table).
+
 - ``GET /api/contests/<id>/runs/<run>/output``: what a run's passes printed (base64, as kept: the first
   ``output_storage.run_kib`` of each), how each ended, the validator's messages, and the first bytes of the
   test's input and answer. Whoever may read it (visibility.sees_run_output: the jury; a team, of its own
@@ -11,9 +18,15 @@ from __future__ import annotations
 import base64
 from typing import Any
 
+from starlette.responses import JSONResponse, Response
+
 from judge.serve.http.api.context import Ctx
-from judge.serve.services.judging import run_output
+from judge.serve.http.ids import number_id
+from judge.serve.model.errors import Refused
+from judge.serve.model.times import format_time
+from judge.serve.services.judging import rejudgings, run_output
 from judge.serve.services.judging.run_output import PassOutput, Shown
+from judge.serve.services.people import access
 
 
 def _b64(data: bytes | None) -> str | None:
@@ -61,3 +74,93 @@ def get_run_output(ctx: Ctx) -> Any:
         "input": _head(out.input),
         "answer": _head(out.answer),
     }
+
+
+# --------------------------------------------------------------------------------------------- rejudgings
+
+
+def _body(ctx: Ctx) -> dict[str, Any]:
+    """The JSON object of the body (none: {}), read once the viewer may rejudge."""
+    access.staff(ctx.viewer, "rejudge")
+    if not ctx.body.strip():
+        return {}
+    body = ctx.json()
+    if not isinstance(body, dict):
+        raise Refused(400, "the body must be a JSON object")
+    return body
+
+
+def _auto_apply(body: dict[str, Any], default: bool) -> bool:
+    value = body.get("auto_apply", default)
+    if not isinstance(value, bool):
+        raise Refused(400, f"`auto_apply` must be true or false, not {value!r}")
+    return value
+
+
+def _started(started: rejudgings.Started) -> Response:
+    return JSONResponse(
+        {"id": str(started.rejudging_id), "submission_ids": [str(s) for s in started.queued]}, status_code=202
+    )
+
+
+def rejudge(ctx: Ctx, kind: str, value: str, *, default_auto_apply: bool) -> Response:
+    body = _body(ctx)
+    auto = _auto_apply(body, default_auto_apply)
+    started = rejudgings.start(ctx.server, ctx.viewer, kind, value, ctx.now, auto_apply=auto, id_of=number_id(value))
+    answer = {"submission_ids": [str(s) for s in started.queued], "rejudging_id": str(started.rejudging_id)}
+    return JSONResponse(answer, status_code=202)
+
+
+def post_rejudging(ctx: Ctx) -> Response:
+    """A rejudging set of what the body names (one of ``submission_id``, ``problem_id``, ``language_id``,
+    ``team_id``, ``contest: true``)."""
+    ctx.contest()
+    body = _body(ctx)
+    named = [k for k in ("submission_id", "problem_id", "language_id", "team_id", "contest") if k in body]
+    if len(named) != 1:
+        raise Refused(400, "name one of submission_id, problem_id, language_id, team_id, or contest: true")
+    key = named[0]
+    value = body[key]
+    if key == "contest":
+        if value is not True:
+            raise Refused(400, "`contest` must be true")
+        value = ""
+    elif not isinstance(value, str):
+        raise Refused(400, f"`{key}` must be a string")
+    kind = key.removesuffix("_id")
+    auto = _auto_apply(body, False)
+    started = rejudgings.start(ctx.server, ctx.viewer, kind, value, ctx.now, auto_apply=auto, id_of=number_id(value))
+    return _started(started)
+
+
+def get_rejudgings(ctx: Ctx) -> Any:
+    ctx.contest()
+    return [
+        {
+            "id": str(s.record.id),
+            "scope": rejudgings.scope_text(s.record),
+            "state": s.record.state,
+            "auto_apply": s.record.auto_apply,
+            "created_by": s.record.created_by,
+            "created_time": format_time(s.record.created_s),
+            "submissions": s.members,
+            "left": s.left,
+            "changes": s.changed,
+            "message": s.record.message,
+        }
+        for s in rejudgings.rejudgings(ctx.server, ctx.viewer)
+    ]
+
+
+def apply_rejudging(ctx: Ctx) -> Response:
+    ctx.contest()
+    done = rejudgings.apply(ctx.server, ctx.viewer, number_id(ctx.param("id")), ctx.now)
+    return JSONResponse(
+        {"submission_ids": [str(s) for s in done.applied], "superseded": [str(s) for s in done.superseded]}
+    )
+
+
+def cancel_rejudging(ctx: Ctx) -> Response:
+    ctx.contest()
+    rejudgings.cancel(ctx.server, ctx.viewer, number_id(ctx.param("id")), ctx.now)
+    return Response(status_code=204)

@@ -23,7 +23,7 @@ from judge.serve.model.errors import Refused
 from judge.serve.model.times import format_time
 from judge.serve.model.viewer import Role
 from judge.serve.services import archive
-from judge.serve.services.judging import compare, moderation, results, run_output, submissions
+from judge.serve.services.judging import compare, moderation, rejudgings, results, run_output, submissions
 from judge.serve.services.judging.results import JudgementDetail
 from judge.serve.services.judging.submissions import SubmissionView
 from judge.serve.services.lifecycle import control, finalize
@@ -118,6 +118,8 @@ def _judgement_view(page: Page, d: JudgementDetail) -> dict[str, Any]:
         "id": judgement_id(j.submission_id, j.ordinal),
         "ordinal": j.ordinal,  # the submission's first judgement, its second, ...
         "current": j.current,
+        "held": j.held,  # a rejudging set's, not applied (issue 47)
+        "rejudging_id": j.rejudging_id,
         "verdict": j.verdict,
         "css": verdict_class(j.verdict),
         "score": j.score,
@@ -165,18 +167,23 @@ def submission_detail(page: Page) -> Response:
     return page.render("serve/admin_submission.html", **context)
 
 
-def _queued_message(queued: list[int], what: str, what_id: str) -> str:
-    template = notices.REJUDGED if queued else notices.REJUDGED_NONE
-    return notices.notice(template, what=what, id=what_id, n=len(queued))
+def _started_message(started: rejudgings.Started, auto_apply: bool) -> str:
+    template = notices.REJUDGING_AUTO if auto_apply else notices.REJUDGING
+    return notices.notice(template, id=started.rejudging_id, n=len(started.queued))
 
 
 def rejudge_submission(page: Page) -> Response:
+    """A rejudging set of the submission (issue 47), to the set's page: held for review unless the form's
+    ``auto_apply`` box was ticked."""
     page.need_staff()
     what = page.params["id"]
     page.confirm("rejudge-submission", back=page.url(f"/admin/submissions/{quote(what, safe='')}"), id=what)
-    queued = submissions.rejudge_submission(page.server, page.viewer, number_id(what), page.now, what=what)
-    message = _queued_message(queued, "submission", what)
-    raise Redirect(page.url(f"/admin/submissions/{what}?" + urlencode({"message": message})))
+    auto = page.form.get("auto_apply") == "1"
+    started = rejudgings.start(
+        page.server, page.viewer, "submission", what, page.now, auto_apply=auto, id_of=number_id(what)
+    )
+    message = urlencode({"message": _started_message(started, auto)})
+    raise Redirect(page.url(f"/admin/previews/{started.rejudging_id}?{message}"))
 
 
 def rejudge_problem(page: Page) -> Response:
@@ -184,9 +191,10 @@ def rejudge_problem(page: Page) -> Response:
     page.confirm(
         "rejudge-problem", back=page.url("/admin?" + urlencode({"problem_id": page.params["id"]})), id=page.params["id"]
     )
-    queued = submissions.rejudge_problem(page.server, page.viewer, page.params["id"], page.now)
-    message = _queued_message(queued, "problem", page.params["id"])
-    raise Redirect(page.url("/admin?" + urlencode({"message": message})))
+    auto = page.form.get("auto_apply") == "1"
+    started = rejudgings.start(page.server, page.viewer, "problem", page.params["id"], page.now, auto_apply=auto)
+    message = urlencode({"message": _started_message(started, auto)})
+    raise Redirect(page.url(f"/admin/previews/{started.rejudging_id}?{message}"))
 
 
 def _confirmed(page: Page, what: str) -> None:

@@ -31,6 +31,7 @@ from judge.package.problem import PackageError, Problem, load_problem
 from judge.serve.model.errors import Refused
 from judge.serve.model.records import PreviewRecord, PreviewRun
 from judge.serve.model.viewer import Viewer
+from judge.serve.services.judging import rejudgings
 from judge.serve.services.judging.context import ServedJudging
 from judge.serve.services.judging.fuzzing import with_added
 from judge.serve.services.judging.preview_queue import STALE, judged_now, new_test_may_change, test_name, version_of
@@ -112,17 +113,27 @@ def preview(
 
 
 def stale(server: ServedJudging, p: PreviewRecord) -> bool:
-    """Made on a version that is no longer current."""
-    return server.versions.version(p.problem_id) != p.base_version
+    """Made on a version that is no longer current (a rejudging set, issue 47, is made on none)."""
+    return p.kind != "rejudge" and server.versions.version(p.problem_id) != p.base_version
 
 
 def changed_runs(runs: list[PreviewRun]) -> list[PreviewRun]:
     return [run for run in runs if run.verdict_after != run.verdict_before]
 
 
+def _rejudging(server: ServedJudging, preview_id: int | None) -> bool:
+    """Whether the preview is a rejudging set (issue 47: rejudgings.py applies and cancels those)."""
+    with server.storage.read() as r:
+        found = None if preview_id is None else r.preview(preview_id)
+    return found is not None and found.kind == "rejudge"
+
+
 def apply(server: ServedJudging, viewer: Viewer, preview_id: int | None, now: float) -> list[int]:
     """The preview's version becomes current; exactly the submissions whose verdict changes are rejudged
-    (their old judgements kept, non-current). Returns the submissions queued."""
+    (their old judgements kept, non-current). Returns the submissions queued. A rejudging set (issue 47):
+    its judgements become current (rejudgings.apply); the submissions whose judgement did."""
+    if _rejudging(server, preview_id):
+        return rejudgings.apply(server, viewer, preview_id, now).applied
     _may_change(server, viewer, now, "apply a rejudge preview")
     access.refuse_if_final(server.timeline.phase)
     p, _ = preview(server, viewer, preview_id, now)
@@ -186,7 +197,11 @@ def _apply_rows(writer: Writer, p: PreviewRecord, changed: list[PreviewRun], now
 
 
 def discard(server: ServedJudging, viewer: Viewer, preview_id: int | None, now: float) -> None:
-    """The preview's version is discarded and its files removed; nothing else changes."""
+    """The preview's version is discarded and its files removed; nothing else changes. A rejudging set
+    (issue 47) is cancelled (rejudgings.cancel)."""
+    if _rejudging(server, preview_id):
+        rejudgings.cancel(server, viewer, preview_id, now)
+        return
     _may_change(server, viewer, now, "discard a rejudge preview")
     p, _ = preview(server, viewer, preview_id, now)
     if p.state in ("applied", "discarded"):

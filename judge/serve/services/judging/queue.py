@@ -345,6 +345,21 @@ class JobQueue:
             w.add_run(run)
         return w.judgements(ids=changed)
 
+    def make_current(self, w: Writer, submission: SubmissionRecord, judgement_id: int, now: float) -> None:
+        """A rejudging set's judgement applied (issue 47, rejudgings.py), in the caller's transaction: it
+        becomes the submission's current one, and is published (with the one it replaces, and its runs) as
+        if it had just been judged; live fuzzing follows it as it follows any judgement."""
+        phase = self._timeline.phase
+        changed = []
+        for old in w.judgements(submission_ids=[submission.id], current=True):
+            if old.id != judgement_id:
+                w.set_current(old.id, False)
+                changed.append(old.id)
+        w.set_current(judgement_id, True)
+        c = Claimed(0, judgement_id, submission, b"")
+        self._publish_result(w, c, phase, now, w.judgements(ids=changed))
+        self._fuzz_after(w, c, phase, now)
+
     # ------------------------------------------------------------------------------------- publish
 
     def _publish_result(self, w: Writer, c: Claimed, phase: Phase, now: float, changed: list[JudgementRecord]) -> None:

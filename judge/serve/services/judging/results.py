@@ -111,7 +111,7 @@ class JudgementDetail:
 @dataclass(frozen=True)
 class StaffDetail:
     view: SubmissionView
-    judgements: list[JudgementDetail]  # newest first, old ones too
+    judgements: list[JudgementDetail]  # newest first, old ones too, and a rejudging set's held ones
     files: list[SourceText]
 
 
@@ -123,8 +123,9 @@ def staff_detail(server: ServedJudging, sight: Sight, submission_id: int | None,
         raise Refused(404, f"no submission {what!r}")
     sid = views[0].submission.id
     with server.storage.read() as r:
-        all_judgements = r.judgements(submission_ids=[sid])
-        all_runs = r.runs(judgement_ids=[j.id for j in all_judgements])
+        # a rejudging set's held judgements too (issue 47): the jury reviews them before they count
+        all_judgements = r.judgements(submission_ids=[sid], held=None)
+        all_runs = r.runs(judgement_ids=[j.id for j in all_judgements], held=None)
         data = r.submission_files(sid) or b""
     details = [
         JudgementDetail(j, sorted((run for run in all_runs if run.judgement_id == j.id), key=lambda run: run.ordinal))
