@@ -21,17 +21,19 @@ reference's answer, the submissions) runs there, never in a request. A preview j
 from __future__ import annotations
 
 import io
+import json
 import os
 import shutil
 import tempfile
 import zipfile
+from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
 from judge.package.problem import PackageError, Problem, load_problem
 from judge.serve.model.errors import Refused
 from judge.serve.model.records import PreviewRecord, PreviewRun
 from judge.serve.model.viewer import Viewer
-from judge.serve.services.judging import rejudgings
+from judge.serve.services.judging import rejudgings, set_rows
 from judge.serve.services.judging.context import ServedJudging
 from judge.serve.services.judging.fuzzing import with_added
 from judge.serve.services.judging.preview_queue import STALE, judged_now, new_test_may_change, test_name, version_of
@@ -152,7 +154,7 @@ def apply(server: ServedJudging, viewer: Viewer, preview_id: int | None, now: fl
     with server.storage.write() as w:
         refusal = _not_now(w, server, p, {t.name: i for i, t in enumerate(problem.tests())})
         if refusal is None:
-            queued = _apply_rows(w, p, changed_runs(w.preview_runs(p.id)), now)
+            queued = _apply_rows(w, p, changed_runs(w.preview_runs(p.id)), now, viewer.username or "")
             audit(w, viewer, now, "apply preview", {"preview": p.id, "problem": p.problem_id, "rejudged": queued})
             server.versions.set(problem, p.version)  # before the commit: the rejudges are claimed after it
     if refusal is not None:
@@ -181,18 +183,26 @@ def _not_now(w: Writer, server: ServedJudging, p: PreviewRecord, order: dict[str
     return None
 
 
-def _apply_rows(writer: Writer, p: PreviewRecord, changed: list[PreviewRun], now: float) -> list[int]:
+def _apply_rows(writer: Writer, p: PreviewRecord, changed: list[PreviewRun], now: float, by: str) -> list[int]:
+    """The version current, and the changed submissions rejudged: a rejudging set (issue 47: the one
+    mechanism of every rejudge) that applies itself, the preview having been reviewed already."""
     if p.base_version > 1:
         writer.set_version_state(p.problem_id, p.base_version, "retired")
     writer.set_version_state(p.problem_id, p.version, "current")
     writer.set_preview_state(p.id, "applied")
     if p.counterexample_id is not None and p.test_name:
         writer.set_added_as(p.counterexample_id, p.test_name)
+    scope = json.dumps({"problem": p.problem_id})
+    record = PreviewRecord(p.problem_id, 0, 0, "rejudge", None, "running", f"preview {p.id} applied", now)
+    set_id = writer.add_preview(replace(record, scope=scope, auto_apply=True, created_by=by))
     queued = []
     for run in changed:
         if not writer.has_open_job(run.submission_id):
-            writer.enqueue(run.submission_id, "rejudge", now)
+            writer.enqueue(run.submission_id, "rejudge", now, rejudging_id=set_id)
             queued.append(run.submission_id)
+    made = writer.preview(set_id)
+    if made is not None:
+        set_rows.finish_if_done(writer, made)
     return queued
 
 
