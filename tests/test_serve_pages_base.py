@@ -392,6 +392,17 @@ def test_every_contest_page_link_form_and_redirect_is_under_the_base(
     admin.landed(hold, "/admin/judging")
     release = admin.send("/admin/judging", "/admin/judging", pick=lambda f: f.fields.get("action") == "release")
     admin.landed(release, "/admin/judging")
+    # issue 47: verification turned on, a judgement verified from the queue, turned off again
+    verify = "/admin/verification"
+    admin.landed(admin.send(verify, verify, pick=lambda f: f.fields.get("required") == "1"), verify)
+    team3.landed(
+        team3.send("/submit", "/submit", {"problem": "sum", "language": "python3", "code": ORIGINAL}), "/submissions"
+    )
+    server.judging.run_pending()
+    waiting = re.findall(r'action="[^"]*/admin/verification/(\d+)"', admin.get(base + verify).text)
+    assert waiting, "nothing awaits verification"
+    admin.landed(admin.send(verify, f"{verify}/{waiting[0]}"), verify)
+    admin.landed(admin.confirmed(verify, verify), verify)
     admin.landed(admin.send("/admin", "/admin/freeze"), "/admin")
     admin.landed(admin.post(base + "/admin/thaw", data={"csrf": admin.csrf()}), "/admin/thaw")  # not confirmed
     admin.landed(admin.send("/admin/thaw", "/admin/thaw"), "/admin")  # thaws at the end

@@ -32,9 +32,10 @@ table, and tests/test_serve_visibility.py states and checks them).
 - What a run printed (issue 47): staff all of it; a team, of its own runs it sees, what contest.yaml's
   ``team_outputs`` allows (the sample tests' by default; never a secret test's input, answer or output
   unless it says ``all``): ``sees_run_output``.
-- Verification (issue 47, contest.yaml's ``verification_required``): a finished judgement not verified yet
-  is the jury's only; everyone else is shown it as still being judged, and the judgement it replaces as
-  current (``shown_judgements``: as they were published), the public board the same; its runs too.
+- Verification (issue 47, contest.yaml's ``verification_required``): a judgement finished while it was required
+  and not verified yet (``awaits_verification``) is the jury's only; everyone else is shown it as still being
+  judged, and the judgement it replaces as current (``shown_judgements``: as they were published), the public
+  board and the balloons the same; its runs too.
 - Rejudging sets (issue 47): a set's judgements not applied yet are in no document (storage leaves them
   out); the jury reads and starts sets (``sees_previews``), judges and admins apply or cancel a rejudge set,
   admins a package version's (``changes_packages``).
@@ -48,7 +49,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from judge.serve.model.contest import ContestInfo
 from judge.serve.model.phase import Phase
 from judge.serve.model.records import (
     Audience,
@@ -116,13 +116,14 @@ def sees_runs(s: Sight, sub: SubmissionRecord, judgement: JudgementRecord) -> bo
     contest requires verification: issue 47)."""
     if not sees_submission(s, sub):
         return False
-    return s.staff or (s.own(sub.team_id) and not awaits_verification(s.phase.info, judgement))
+    return s.staff or (s.own(sub.team_id) and not awaits_verification(judgement))
 
 
-def awaits_verification(info: ContestInfo, judgement: JudgementRecord) -> bool:
-    """A finished judgement that no judge verified yet, while the contest requires verification (issue 47,
-    DOMjudge's ``verification_required``): the jury's only until then."""
-    return info.verification_required and judgement.done and not judgement.verified
+def awaits_verification(judgement: JudgementRecord) -> bool:
+    """A judgement finished while the contest required verification (issue 47, DOMjudge's
+    ``verification_required``) that no judge verified yet: the jury's only until then. (Turning the option
+    on later hides nothing already shown; turning it off shows what waited.)"""
+    return judgement.done and judgement.awaiting
 
 
 def shown_judgements(s: Sight, judgements: Sequence[JudgementRecord]) -> list[JudgementRecord]:
@@ -130,19 +131,19 @@ def shown_judgements(s: Sight, judgements: Sequence[JudgementRecord]) -> list[Ju
     while verification is required: a judgement that awaits it as it was published when it was taken
     (being judged; current only if it is the submission's first), and then the newest verified one before
     it as current (its replacement was not published to them): what the event feed gave them."""
-    return list(judgements) if s.staff else published_judgements(s.phase.info, judgements)
+    return list(judgements) if s.staff else published_judgements(judgements)
 
 
-def published_judgements(info: ContestInfo, judgements: Sequence[JudgementRecord]) -> list[JudgementRecord]:
+def published_judgements(judgements: Sequence[JudgementRecord]) -> list[JudgementRecord]:
     """``shown_judgements`` for those who are not staff (the public board counts these too)."""
-    if not info.verification_required or not any(awaits_verification(info, j) for j in judgements):
+    if not any(awaits_verification(j) for j in judgements):
         return list(judgements)
-    replaced = any(j.current and awaits_verification(info, j) for j in judgements)
-    final = [j for j in judgements if j.done and not awaits_verification(info, j)]
+    replaced = any(j.current and awaits_verification(j) for j in judgements)
+    final = [j for j in judgements if j.done and not awaits_verification(j)]
     still = final[-1].id if replaced and final else None
     out = []
     for j in judgements:
-        if awaits_verification(info, j):
+        if awaits_verification(j):
             out.append(
                 replace(
                     j,
@@ -235,6 +236,7 @@ def board_view(s: Sight) -> BoardView:
     return BoardView(
         frozen_from=None if s.staff else s.phase.frozen_from(s.now),
         show_problems=s.staff or s.phase.started(s.now),
+        # (only while verification is required: else the public's board is the staff's, one cache entry)
         verified_only=not s.staff and s.phase.info.verification_required,
     )
 
@@ -310,13 +312,13 @@ def submission_audience(phase: Phase, sub: SubmissionRecord) -> Audience:
 def judgement_audience(phase: Phase, sub: SubmissionRecord, now: float, judgement: JudgementRecord) -> Audience:
     """Everyone's (if the submission was made during the contest), frozen while the freeze hides it; the
     jury's while it awaits verification (issue 47)."""
-    if not phase.in_contest(sub.time_s) or sub.ignored or awaits_verification(phase.info, judgement):
+    if not phase.in_contest(sub.time_s) or sub.ignored or awaits_verification(judgement):
         return Audience(Scope.ADMIN, sub.team_id)
     return Audience(Scope.PUBLIC, sub.team_id, frozen=phase.hidden_by_freeze(sub.time_s, now))
 
 
 def run_audience(phase: Phase, sub: SubmissionRecord, judgement: JudgementRecord) -> Audience:
-    if not phase.in_contest(sub.time_s) or sub.ignored or awaits_verification(phase.info, judgement):
+    if not phase.in_contest(sub.time_s) or sub.ignored or awaits_verification(judgement):
         return Audience(Scope.ADMIN, sub.team_id)
     return Audience(Scope.OWNER, sub.team_id)
 

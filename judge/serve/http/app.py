@@ -42,6 +42,7 @@ from judge.serve.http.pages.resolver_page import RESOLVER_PAGES
 from judge.serve.http.pages.run_pages import RUN_PAGES
 from judge.serve.http.pages.similarity_pages import SIMILARITY_PAGES
 from judge.serve.http.pages.team_pages import PAGES
+from judge.serve.http.pages.verification_pages import VERIFICATION_PAGES
 from judge.serve.http.pages.web import PageSpec, check_base, environment, html_error, page_endpoint
 from judge.serve.model.errors import Refused
 from judge.serve.model.viewer import PUBLIC, Viewer
@@ -225,6 +226,7 @@ PAGE_SPECS: tuple[PageSpec, ...] = (
     *RUN_PAGES,  # why a run failed (issue 47)
     *COMPARE_PAGES,  # two submissions compared (issue 47)
     *REJUDGING_PAGES,  # rejudgings as sets (issue 47)
+    *VERIFICATION_PAGES,  # judgements verified before the teams see them (issue 47)
 )
 
 

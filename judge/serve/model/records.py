@@ -133,7 +133,9 @@ class JudgementRecord:
     rejudging_id: int | None = None  # the rejudging set that made it (issue 47; None: a submission's judging)
     # a set's judgement not applied yet (issue 47): non-current, in no document, numbered only when applied
     held: bool = False
-    verified: bool = False  # a judge verified it (judgement_reviews; issue 47's verification_required)
+    verified: bool = False  # a judge verified it (judgement_reviews: issue 30's review)
+    # issue 47: finished while the contest required verification, and no judge verified it yet: the jury's only
+    awaiting: bool = False
 
     @property
     def done(self) -> bool:
@@ -156,6 +158,7 @@ class JudgementOutcome:
     metric_name: str | None
     compile_message: str | None
     package_hash: str
+    awaiting: bool = False  # the contest requires verification (issue 47): the jury's until a judge verifies it
 
 
 @dataclass(frozen=True)

@@ -89,9 +89,11 @@ class Reader(Protocol):
         verdict: str | None = None,
         held: bool | None = False,
         rejudging_id: int | None = None,
+        awaiting: bool | None = None,
     ) -> list[JudgementRecord]:
         """Judgements, narrowed by whichever of the arguments are given. ``held``: a rejudging set's judgements
-        not applied yet (issue 47) are left out unless asked for (True: only those; None: all)."""
+        not applied yet (issue 47) are left out unless asked for (True: only those; None: all); ``awaiting``:
+        those that await a judge's verification (issue 47), or those that do not."""
         ...
 
     def runs(
@@ -321,6 +323,10 @@ class Writer(Reader, Protocol):
         ...
 
     def set_current(self, judgement_id: int, current: bool) -> None: ...
+
+    def set_awaiting(self, judgement_id: int, awaiting: bool) -> None:
+        """Whether the judgement awaits a judge's verification (issue 47): cleared once verified."""
+        ...
 
     def finish_judgement(self, judgement_id: int, outcome: JudgementOutcome) -> None: ...
 

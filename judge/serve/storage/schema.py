@@ -57,7 +57,8 @@ CREATE TABLE IF NOT EXISTS judgements (
     package_hash TEXT,
     ordinal INTEGER NOT NULL DEFAULT 1,
     rejudging_id INTEGER,
-    held INTEGER NOT NULL DEFAULT 0
+    held INTEGER NOT NULL DEFAULT 0,
+    awaiting INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS judgements_submission ON judgements(submission_id);
 CREATE UNIQUE INDEX IF NOT EXISTS judgements_ordinal ON judgements(submission_id, ordinal);
@@ -379,6 +380,8 @@ MIGRATIONS: dict[int, tuple[str | Step, ...]] = {
     12: (
         Step("ALTER TABLE judgements ADD COLUMN rejudging_id INTEGER", ("judgements",)),
         Step("ALTER TABLE judgements ADD COLUMN held INTEGER NOT NULL DEFAULT 0", ("judgements",)),
+        # a judgement finished while the contest required verification, not verified yet: the jury's only
+        Step("ALTER TABLE judgements ADD COLUMN awaiting INTEGER NOT NULL DEFAULT 0", ("judgements",)),
         Step("ALTER TABLE jobs ADD COLUMN rejudging_id INTEGER", ("jobs",)),
         Step("ALTER TABLE previews ADD COLUMN scope TEXT NOT NULL DEFAULT ''", ("previews",)),
         Step("ALTER TABLE previews ADD COLUMN auto_apply INTEGER NOT NULL DEFAULT 0", ("previews",)),

@@ -105,10 +105,12 @@ class SqliteReader(VersionReads, PreviewReads, SimilarityReads, RunDetailReads):
         verdict: str | None = None,
         held: bool | None = False,
         rejudging_id: int | None = None,
+        awaiting: bool | None = None,
     ) -> list[JudgementRecord]:
         w = Where().among("j.id", ids).among("j.submission_id", submission_ids)
         w.equal("j.current", None if current is None else int(current)).equal("j.verdict", verdict)
         w.equal("j.held", None if held is None else int(held)).equal("j.rejudging_id", rejudging_id)
+        w.equal("j.awaiting", None if awaiting is None else int(awaiting))
         rows = self._c.execute(f"SELECT {JUDGEMENT_COLUMNS} FROM judgements j WHERE {w.sql} ORDER BY j.id", w.args)
         return [judgement_record(r) for r in rows]
 
@@ -404,12 +406,15 @@ class SqliteWriter(SqliteReader, VersionWrites, PreviewWrites, SimilarityWrites,
     def set_current(self, judgement_id: int, current: bool) -> None:
         self._c.execute("UPDATE judgements SET current = ? WHERE id = ?", (int(current), judgement_id))
 
+    def set_awaiting(self, judgement_id: int, awaiting: bool) -> None:
+        self._c.execute("UPDATE judgements SET awaiting = ? WHERE id = ?", (int(awaiting), judgement_id))
+
     def finish_judgement(self, judgement_id: int, outcome: JudgementOutcome) -> None:
         o = outcome
         self._c.execute(
             "UPDATE judgements SET current = ?, end_s = ?, verdict = ?, judgement_type = ?, score = ?, "
             "max_score = ?, max_run_time = ?, memory_kib = ?, metric = ?, metric_name = ?, compile_message = ?, "
-            "package_hash = ? WHERE id = ?",
+            "package_hash = ?, awaiting = ? WHERE id = ?",
             (
                 int(o.current),
                 o.end_s,
@@ -423,6 +428,7 @@ class SqliteWriter(SqliteReader, VersionWrites, PreviewWrites, SimilarityWrites,
                 o.metric_name,
                 o.compile_message,
                 o.package_hash,
+                int(o.awaiting),
                 judgement_id,
             ),
         )

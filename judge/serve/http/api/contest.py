@@ -437,6 +437,7 @@ ROUTES: tuple[RouteSpec, ...] = (
     RouteSpec("POST", f"{C}/submissions", post_submission, body_limit="submission", bodies=(JSON, MULTIPART)),
     RouteSpec("GET", f"{C}/submissions/{{id}}/files", submission_files),
     RouteSpec("POST", f"{C}/submissions/{{id}}/rejudge", rejudge_submission),
+    RouteSpec("GET", f"{C}/verification", workbench.get_verification),  # ours (issue 47)
     RouteSpec("GET", f"{C}/rejudgings", workbench.get_rejudgings),  # ours (issue 47): rejudging sets
     RouteSpec("POST", f"{C}/rejudgings", workbench.post_rejudging),
     RouteSpec("POST", f"{C}/rejudgings/{{id}}/apply", workbench.apply_rejudging),

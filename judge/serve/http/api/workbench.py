@@ -7,6 +7,8 @@
   ``{"auto_apply": false}``. ``GET .../rejudgings``: every set; ``POST .../rejudgings/<id>/apply``,
   ``.../cancel``; a set is read as ``GET .../previews/<id>`` (issue 33's previews: the same table).
 
+- ``GET /api/contests/<id>/verification``: whether judgements need a judge's verification, and those that
+  await it (the jury's).
 - ``GET /api/contests/<id>/runs/<run>/output``: what a run's passes printed (base64, as kept: the first
   ``output_storage.run_kib`` of each), how each ended, the validator's messages, and the first bytes of the
   test's input and answer. Whoever may read it (visibility.sees_run_output: the jury; a team, of its own
@@ -22,9 +24,10 @@ from starlette.responses import JSONResponse, Response
 
 from judge.serve.http.api.context import Ctx
 from judge.serve.http.ids import number_id
+from judge.serve.model.apijson import judgement_id
 from judge.serve.model.errors import Refused
 from judge.serve.model.times import format_time
-from judge.serve.services.judging import rejudgings, run_output
+from judge.serve.services.judging import rejudgings, run_output, verification
 from judge.serve.services.judging.run_output import PassOutput, Shown
 from judge.serve.services.people import access
 
@@ -164,3 +167,28 @@ def cancel_rejudging(ctx: Ctx) -> Response:
     ctx.contest()
     rejudgings.cancel(ctx.server, ctx.viewer, number_id(ctx.param("id")), ctx.now)
     return Response(status_code=204)
+
+
+# --------------------------------------------------------------------------------------------- verification
+
+
+def get_verification(ctx: Ctx) -> Any:
+    """Whether judgements need a judge's verification, and those that await it (the jury's); a judge verifies
+    one with ``POST .../submissions/<id>/review`` ``{"verified": true}``."""
+    ctx.contest()
+    waiting = verification.queue(ctx.server, ctx.viewer)
+    return {
+        "required": ctx.server.contest.info.verification_required,
+        "awaiting": [
+            {
+                "judgement_id": judgement_id(w.judgement.submission_id, w.judgement.ordinal),
+                "submission_id": str(w.submission.id),
+                "team_id": w.submission.team_id,
+                "problem_id": w.submission.problem_id,
+                "verdict": w.judgement.verdict,
+                "current": w.judgement.current,
+                "end_time": None if w.judgement.end_s is None else format_time(w.judgement.end_s),
+            }
+            for w in waiting
+        ],
+    }

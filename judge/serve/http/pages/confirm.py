@@ -34,6 +34,9 @@ QUESTIONS = {
         "Apply rejudging {id}? Its new judgements become current: {n} verdict(s) change, for the teams and on the "
         "scoreboard."
     ),
+    "verification-off": (
+        "Stop requiring verification? Every judgement waiting for it is shown to its team and on the scoreboard now."
+    ),
     "cancel-rejudging": (
         "Cancel rejudging {id}? What it has not judged yet is not judged, and nothing it judged counts."
     ),

@@ -17,7 +17,7 @@ from judge.serve.model.board import (
     scoreboard_json,
     scoreboard_rows,
 )
-from judge.serve.model.contest import Contest, ContestInfo
+from judge.serve.model.contest import Contest
 from judge.serve.model.errors import Refused
 from judge.serve.model.records import Counted, JudgementRecord
 from judge.serve.services.board.boardcache import Claim, Ranked
@@ -65,18 +65,17 @@ def group_contest(contest: Contest, group_id: str | None, sight: Sight | None = 
     return replace(contest, teams=tuple(t for t in contest.teams if group_id in t.group_ids))
 
 
-def verified_counted(r: Reader, info: ContestInfo, counted: list[Counted]) -> list[Counted]:
+def verified_counted(r: Reader, counted: list[Counted]) -> list[Counted]:
     """``counted`` with each judgement that awaits verification (issue 47) replaced by the one the teams
     and the public are shown as current instead (visibility.published_judgements; None: pending)."""
-    waiting = [c.submission.id for c in counted if c.judgement is not None and awaits_verification(info, c.judgement)]
+    waiting = [c.submission.id for c in counted if c.judgement is not None and awaits_verification(c.judgement)]
     if not waiting:
         return counted
     by_sub: dict[int, list[JudgementRecord]] = {}
     for j in r.judgements(submission_ids=waiting):
         by_sub.setdefault(j.submission_id, []).append(j)
     shown = {
-        sid: next((j for j in published_judgements(info, js) if j.current and j.done), None)
-        for sid, js in by_sub.items()
+        sid: next((j for j in published_judgements(js) if j.current and j.done), None) for sid, js in by_sub.items()
     }
     return [Counted(c.submission, shown[c.submission.id]) if c.submission.id in shown else c for c in counted]
 
@@ -95,7 +94,7 @@ def ranked_rows(
     window = None if info.start_s is None or info.end_s is None else (info.start_s, info.end_s)
     counted = r.counted(window) if window is not None else []
     if verified_only:
-        counted = verified_counted(r, info, counted)
+        counted = verified_counted(r, counted)
     tries = attempts(counted, frozen_from=frozen_from)
     if info.pass_fail:
         st = passfail_standings(contest, tries, [t.id for t in whole.teams])

@@ -28,7 +28,7 @@ def balloon_list(server: Served, viewer: Viewer) -> list[Balloon]:
     with server.storage.read() as r:
         window = None if info.start_s is None or info.end_s is None else (info.start_s, info.end_s)
         counted = r.counted(window) if window is not None else []
-        counted = verified_counted(r, server.timeline.phase.info, counted)
+        counted = verified_counted(r, counted)
         done = r.balloons_done()
     return balloons(counted, contest, done)
 

@@ -15,6 +15,8 @@ from judge.serve.model.records import Audience, ReviewRecord, SubmissionRecord
 from judge.serve.model.viewer import Viewer
 from judge.serve.services.core.context import Served
 from judge.serve.services.core.events import dump, publish
+from judge.serve.services.judging import verification
+from judge.serve.services.judging.context import ServedJudging
 from judge.serve.services.people import access
 from judge.serve.services.people.audit import audit
 from judge.serve.storage import Writer
@@ -86,8 +88,10 @@ class Review:
     comment: str
 
 
-def review(server: Served, viewer: Viewer, submission_id: int | None, asked: Review, now: float) -> ReviewRecord:
-    """Mark the submission's current judgement verified (or not) with a comment, for the jury. Audited."""
+def review(server: ServedJudging, viewer: Viewer, submission_id: int | None, asked: Review, now: float) -> ReviewRecord:
+    """Mark the submission's current judgement verified (or not) with a comment, for the jury. Audited.
+    Verified, a judgement that awaited verification (issue 47) is published to the teams and the board
+    (verification.py); marked not verified afterwards, nothing is hidden again."""
     access.staff(viewer, "verify judgements")
     verified, comment = asked.verified, asked.comment
     if len(comment) > COMMENT_CHARS:
@@ -99,7 +103,11 @@ def review(server: Served, viewer: Viewer, submission_id: int | None, asked: Rev
         record = ReviewRecord(current[0].id, verified, comment.strip(), viewer.username or "?", now)
         w.put_review(record)
         detail = {"submission_id": str(submission_id), "verified": verified, "comment": record.comment}
+        if verified and current[0].awaiting:
+            subs = w.submissions(ids=[current[0].submission_id])
+            detail["released"] = verification.release_in(w, server, subs[0], current[0], now)
         audit(w, viewer, now, "judgement.review", detail)
+    server.bus.notify()  # what was released is on the feed and the board at once
     return record
 
 

@@ -105,9 +105,12 @@ def republish_judgements(w: Writer, phase: Phase, since_s: float, now: float) ->
         publish_judgement(w, phase, j, subs[j.submission_id], now)
 
 
-def _outcome(result: SubmissionResult, current: bool, now: float, package_hash: str) -> JudgementOutcome:
+def _outcome(
+    result: SubmissionResult, current: bool, now: float, package_hash: str, awaiting: bool = False
+) -> JudgementOutcome:
     tests = [t for t in result.tests if not t.skipped]
     return JudgementOutcome(
+        awaiting=awaiting,
         current=current,
         end_s=now,
         verdict=result.verdict.value,
@@ -317,7 +320,10 @@ class JobQueue:
                 if old.id != c.judgement_id:
                     w.set_current(old.id, False)
                     changed.append(old.id)
-        w.finish_judgement(c.judgement_id, _outcome(result, current, now, cp.problem.content_hash if cp else ""))
+        # the contest requires verification (issue 47): the jury's until a judge verifies it
+        awaiting = self._timeline.phase.info.verification_required
+        package = cp.problem.content_hash if cp else ""
+        w.finish_judgement(c.judgement_id, _outcome(result, current, now, package, awaiting))
         ordinals = {t.name: i + 1 for i, t in enumerate(cp.problem.tests())} if cp else {}
         tests = [(t, sc) for t, sc in zip(result.tests, result.test_scores, strict=True) if not t.skipped]
         budget = self._timeline.phase.info.output_storage.contest_bytes - w.run_details_bytes()
@@ -360,13 +366,23 @@ class JobQueue:
         self._publish_result(w, c, phase, now, w.judgements(ids=changed))
         self._fuzz_after(w, c, phase, now)
 
+    def publish_released(self, w: Writer, submission: SubmissionRecord, judgement_id: int, now: float) -> None:
+        """A judgement verified (issue 47, verification.py), in the caller's transaction: published to its
+        audience, with its runs and (when it is current) the judgements it replaced, which were published to
+        the jury only while it waited."""
+        (j,) = w.judgements(ids=[judgement_id])
+        older = w.judgements(submission_ids=[submission.id], current=False) if j.current else []
+        replaced = [x for x in older if x.id < judgement_id and x.done and not x.awaiting]
+        s = next(iter(w.submissions(ids=[submission.id])), submission)
+        self._publish_result(w, Claimed(0, judgement_id, s, b""), self._timeline.phase, now, replaced)
+
     # ------------------------------------------------------------------------------------- publish
 
     def _publish_result(self, w: Writer, c: Claimed, phase: Phase, now: float, changed: list[JudgementRecord]) -> None:
         # the submission as it is now, not as claimed: a judge may have ignored it meanwhile (issue 30)
         s = next(iter(w.submissions(ids=[c.submission.id])), c.submission)
         (judgement,) = w.judgements(ids=[c.judgement_id])
-        waits = awaits_verification(phase.info, judgement)  # issue 47: what it replaces too, until verified
+        waits = awaits_verification(judgement)  # issue 47: what it replaces too, until verified
         for old in changed:
             publish_judgement(w, phase, old, s, now, staff_only=waits)
         for run in w.runs(judgement_ids=[c.judgement_id]):
