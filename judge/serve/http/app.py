@@ -51,6 +51,7 @@ from judge.serve.services.people import access
 from judge.serve.services.people.access import REALM
 from judge.serve.services.people.accounts import AuthError
 from judge.serve.site.server import Server
+from judge.serve.visibility import runner_only
 
 SMALL_BODY = 64 * 1024
 PACKAGE_BODY = PACKAGE_LIMIT  # a package version's zip (issue 33)
@@ -109,7 +110,10 @@ def _endpoint(server: Server, spec: RouteSpec, lane: Lane, deadlines: BodyDeadli
 
     def admit(authorization: str | None, address: str) -> Viewer:
         server.timeline.tick()
-        return server.auth.authenticate(authorization, address)
+        viewer = server.auth.authenticate(authorization, address)
+        if runner_only(viewer) and not spec.runner:  # issue 47: a balloon runner's account, the balloons only
+            raise Refused(403, "a balloon runner's account sees the balloons and nothing else")
+        return viewer
 
     def answer(authorization: str | None, address: str, params: dict[str, Any], query: dict[str, str]) -> Any:
         """A request without a body, in one trip to a worker thread (the answer under load is mostly the

@@ -392,6 +392,7 @@ class RouteSpec:
     # the public's answer on the event loop when it needs no storage (None: then ``handler``, in a request
     # thread): what a rush's 100 board polls a second would otherwise wait for a request thread to give
     on_loop: Callable[[Ctx], Any | None] | None = None
+    runner: bool = False  # open to a balloon runner's account (issue 47: the balloons' endpoints only)
 
 
 C = "/api/contests/{cid}"
@@ -474,8 +475,8 @@ ROUTES: tuple[RouteSpec, ...] = (
     RouteSpec("GET", f"{C}/judging/queue", live.judging_queue),
     RouteSpec("GET", f"{C}/judging/judges", live.judges),
     RouteSpec("GET", f"{C}/judging/errors", live.judging_errors),
-    RouteSpec("GET", f"{C}/balloons", live.balloon_list),
-    RouteSpec("POST", f"{C}/balloons/{{id}}/done", live.balloon_done),
+    RouteSpec("GET", f"{C}/balloons", live.balloon_list, runner=True),
+    RouteSpec("POST", f"{C}/balloons/{{id}}/done", live.balloon_done, runner=True),
     RouteSpec("POST", f"{C}/submissions/{{id}}/review", live.review),
     RouteSpec("POST", f"{C}/prints", live.post_print, body_limit="submission"),
     RouteSpec("GET", f"{C}/prints", live.get_prints),

@@ -181,8 +181,9 @@ def change_judging(page: Page) -> Response:
 
 
 def balloons_page(page: Page) -> Response:
-    """The runners' list: balloons to deliver first (oldest first), then those delivered. Live."""
-    page.need_staff()
+    """The runners' list: balloons to deliver first (oldest first), then those delivered. Live. The jury's
+    and the balloon runners' (issue 47: the service asks visibility.sees_balloons)."""
+    page.need_login()
     found = balloons.balloon_list(page.server, page.viewer)
     start = page.server.contest.info.start_s
     ordered = [*(b for b in found if not b.done), *(b for b in found if b.done)]
@@ -193,7 +194,7 @@ def balloons_page(page: Page) -> Response:
 
 
 def balloon_done(page: Page) -> Response:
-    page.need_staff()
+    page.need_login()
     done = page.form.get("done") != "0"
     balloons.mark_done(page.server, page.viewer, number_id(page.params["id"]), done, page.now)
     raise Redirect(page.url("/admin/balloons"))
@@ -211,13 +212,13 @@ def review_submission(page: Page) -> Response:
 
 LIVE_PAGES: tuple[PageSpec, ...] = (
     PageSpec("POST", "/admin/submissions/{id}/review", review_submission),
-    PageSpec("GET", "/admin/balloons", balloons_page),
-    PageSpec("POST", "/admin/balloons/{id}/done", balloon_done),
+    PageSpec("GET", "/admin/balloons", balloons_page, runner=True),  # the jury's and the balloon runners' (issue 47)
+    PageSpec("POST", "/admin/balloons/{id}/done", balloon_done, runner=True),
     PageSpec("GET", "/admin/judging", judging_page),
     PageSpec("POST", "/admin/judging", change_judging),
     PageSpec("POST", "/admin/submissions/{id}/ignored", ignore_submission),
     # every page polls it (every 30 s while the contest runs): answered on the event loop, it needs no storage
-    PageSpec("GET", "/status", status, on_loop=status),
+    PageSpec("GET", "/status", status, on_loop=status, runner=True),
     PageSpec("GET", "/admin/contest", contest_times),
     PageSpec("POST", "/admin/contest", change_times),
     PageSpec("POST", "/admin/contest/removed", change_removed),

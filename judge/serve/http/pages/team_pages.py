@@ -60,7 +60,9 @@ STATIC_TYPES = {
 
 def landing(viewer: Viewer) -> str:
     """The contest page a viewer starts from (the contest's home, and after the login): the jury's
-    submissions, a team's own, the public's board."""
+    submissions, a team's own, a balloon runner's balloons (issue 47), the public's board."""
+    if viewer.role is Role.BALLOON:
+        return "/admin/balloons"
     return "/admin" if viewer.staff else "/submissions" if viewer.role is Role.TEAM else "/scoreboard"
 
 
@@ -461,7 +463,7 @@ def static(page: Page) -> Response:
 
 
 PAGES: tuple[PageSpec, ...] = (
-    PageSpec("GET", "/", home),
+    PageSpec("GET", "/", home, runner=True),
     # the site-level pages: at the top, never under a contest's base path (web.PageSpec.site)
     PageSpec("GET", "/login", login_form, site=True),
     PageSpec("POST", "/login", login, site=True),
