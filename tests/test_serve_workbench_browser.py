@@ -10,12 +10,13 @@ Playwright or Chromium is missing, or no sandbox can run programs here.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from serve_fixtures import SUM_AC, SUM_WA, write_contest
+from serve_fixtures import PASSWORDS, SUM_AC, SUM_WA, write_contest
 from test_serve_browser import CHROMIUM, WAIT_MS, Person, shots  # noqa: F401 - shots: the fixture
 from test_serve_process import Serve, wait_for
 
@@ -27,6 +28,8 @@ try:
 except ImportError:  # pragma: no cover - CI installs it (pyproject's test extra)
     sync_playwright = None  # type: ignore[assignment]
 
+RUNNER_PASSWORD = "pw-runner"
+
 pytestmark = [
     pytest.mark.skipif(sync_playwright is None, reason="playwright is not installed (pip install playwright)"),
     pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (apt-get install chromium)"),
@@ -36,6 +39,10 @@ pytestmark = [
 @pytest.fixture
 def server(tmp_path: Path, sandbox_runner: Runner) -> Iterator[Serve]:
     root = write_contest(tmp_path / "contest", start=format_time(time.time() - 600), scoreboard_type="pass-fail")
+    accounts = json.loads((root / "accounts.yaml").read_text())  # and a balloon runner
+    (root / "accounts.yaml").write_text(
+        json.dumps([*accounts, {"username": "runner", "password": RUNNER_PASSWORD, "type": "balloon"}])
+    )
     s = Serve(root, tmp_path / "serve.log")
     yield s
     if s.proc.poll() is None:
@@ -106,3 +113,45 @@ def test_a_judge_sees_why_a_submission_failed(server: Serve, browser: Browser, s
     team.page.click("a.output-link")
     expect(team.page.locator("table.diff tr.changed td.l")).to_have_text("-1")
     team.shot("sample-run")
+
+
+def test_the_overviews_and_a_balloon_runner_in_the_browser(
+    server: Serve,
+    browser: Browser,
+    shots: Path,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(PASSWORDS, "runner", RUNNER_PASSWORD)  # Person.login's
+    base = server.base.removesuffix("/api")
+    sent = [server.submit(user, code) for user, code in (("team1", SUM_WA), ("team1", SUM_AC), ("team3", SUM_WA))]
+    for sid in sent:
+        assert wait_for(f"submission {sid} judged", lambda sid=sid: verdict(server, sid)) in ("AC", "WA")
+
+    judge = Person(browser, base, shots, "workbench-judge")
+    judge.login("judge")
+    judge.go("/admin/overview")
+    expect(judge.page.locator("#team-team1 .logged-in")).to_contain_text("no")
+    expect(judge.page.locator("#overview-totals")).to_contain_text("3 teams")
+    judge.shot("team-overview")
+    judge.go("/admin/statistics")
+    chart = judge.page.locator("#time-chart svg")
+    expect(chart.locator("rect.accepted")).to_have_count(1)
+    expect(chart.locator("rect.rejected")).not_to_have_count(0)
+    box = chart.bounding_box()
+    assert box is not None and box["width"] > 600 and box["height"] > 200  # drawn, not an empty box
+    expect(judge.page.locator("#problem-sum .first-solve")).to_contain_text("Zeta")
+    judge.shot("statistics")
+    judge.go("/admin/rejudgings")
+    judge.shot("rejudgings")
+    judge.go("/admin/verification")
+    judge.shot("verification")
+
+    runner = Person(browser, base, shots, "workbench-runner")
+    runner.login("runner")
+    assert runner.page.url.endswith("/admin/balloons")
+    expect(runner.page.locator("tr[id^=balloon-]")).to_have_count(1)
+    expect(runner.page.locator("header nav a")).to_have_count(1)
+    runner.shot("balloons")
+    runner.go("/scoreboard")
+    expect(runner.page.locator("#error")).to_contain_text("balloon runner")
+    runner.shot("refused")

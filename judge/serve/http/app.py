@@ -34,6 +34,7 @@ from judge.serve.http.pages.clar_pages import CLAR_PAGES
 from judge.serve.http.pages.compare_pages import COMPARE_PAGES
 from judge.serve.http.pages.fuzz_pages import FUZZ_PAGES
 from judge.serve.http.pages.live_pages import LIVE_PAGES
+from judge.serve.http.pages.overview_pages import OVERVIEW_PAGES
 from judge.serve.http.pages.people_pages import PEOPLE_PAGES
 from judge.serve.http.pages.preview_pages import PREVIEW_PAGES
 from judge.serve.http.pages.print_pages import PRINT_PAGES
@@ -231,6 +232,7 @@ PAGE_SPECS: tuple[PageSpec, ...] = (
     *COMPARE_PAGES,  # two submissions compared (issue 47)
     *REJUDGING_PAGES,  # rejudgings as sets (issue 47)
     *VERIFICATION_PAGES,  # judgements verified before the teams see them (issue 47)
+    *OVERVIEW_PAGES,  # the team overview and the statistics (issue 47)
 )
 
 

@@ -466,3 +466,11 @@ class FuzzJobRecord:
     finished_s: float | None
     problem_id: str = ""  # the submission's (read with it)
     team_id: str = ""
+
+
+@dataclass(frozen=True)
+class TeamSessions:
+    """A team's page sessions (issue 47's team overview)."""
+
+    live: int  # page sessions not expired (logged in now)
+    last_login_s: float | None  # the newest one kept (a logout deletes its session)

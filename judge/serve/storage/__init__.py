@@ -48,6 +48,7 @@ from judge.serve.model.records import (
     RunRecord,
     SessionRecord,
     SubmissionRecord,
+    TeamSessions,
 )
 from judge.serve.model.similarity import PairReview, SimilarityRecord, SimilarityState
 
@@ -108,6 +109,14 @@ class Reader(Protocol):
 
     def run_details(self, judgement_ids: Collection[int], ordinal: int | None = None) -> list[RunDetail]:
         """What each pass of the judgements' runs printed (of one run: ``ordinal``), by judgement, run, pass."""
+        ...
+
+    def team_sessions(self, now: float) -> dict[str, TeamSessions]:
+        """Each team's page sessions: how many are live at ``now``, and the newest login still kept."""
+        ...
+
+    def last_prints(self) -> dict[str, float]:
+        """Each team's newest print-out's time."""
         ...
 
     def run_details_bytes(self) -> int:

@@ -50,6 +50,7 @@ from judge.serve.storage import StorageError, fuzz_jobs, live, migrate
 from judge.serve.storage import awards as award_rows
 from judge.serve.storage import clarifications as clars
 from judge.serve.storage import fuzzing as fuzz_rows
+from judge.serve.storage.activity import ActivityReads
 from judge.serve.storage.previews import PreviewReads, PreviewWrites
 from judge.serve.storage.rows import (
     JUDGEMENT_COLUMNS,
@@ -67,7 +68,7 @@ from judge.serve.storage.similarity import SimilarityReads, SimilarityWrites
 from judge.serve.storage.versions import VersionReads, VersionWrites
 
 
-class SqliteReader(VersionReads, PreviewReads, SimilarityReads, RunDetailReads):
+class SqliteReader(VersionReads, PreviewReads, SimilarityReads, RunDetailReads, ActivityReads):
     def __init__(self, conn: sqlite3.Connection) -> None:
         self._c = conn
 
