@@ -155,3 +155,17 @@ def test_the_overviews_and_a_balloon_runner_in_the_browser(
     runner.go("/scoreboard")
     expect(runner.page.locator("#error")).to_contain_text("balloon runner")
     runner.shot("refused")
+
+    # languages live: an admin forbids Python 3; a team is no longer offered it
+    admin = Person(browser, base, shots, "workbench-admin")
+    admin.login("admin")
+    admin.go("/admin/contest")
+    admin.page.click("#allow-python3")
+    expect(admin.page.locator("#message")).to_contain_text("takes no more submissions")
+    expect(admin.page.locator("#factor-python3 .allowed")).to_have_text("not allowed")
+    admin.page.locator("#factors").scroll_into_view_if_needed()
+    admin.shot("languages")
+    team = Person(browser, base, shots, "workbench-team1")
+    team.login("team1")
+    team.go("/submit")
+    expect(team.page.locator("option[value=python3]")).to_have_count(0)

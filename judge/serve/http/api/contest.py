@@ -115,7 +115,10 @@ PASS_FAIL_PROPERTIES = {"contest": ("penalty_time",), "judgement-types": ("penal
 # What ``?strict=true`` (DOMjudge's parameter; check-api.sh's ``-a strict=1``) leaves out: properties the spec's
 # JSON schemas do not have. DOMjudge's ``time_factor`` of a language; the problems' ``attachments`` are the
 # spec's (JSON_Format.md) but not yet in its schema (problem.json). The contest's ``shortname``: contests_json.
-NOT_IN_SCHEMAS: dict[str, tuple[str, ...]] = {"languages": ("time_factor",), "problems": ("attachments",)}
+NOT_IN_SCHEMAS: dict[str, tuple[str, ...]] = {
+    "languages": ("time_factor", "allow_submit"),
+    "problems": ("attachments",),
+}
 
 
 def filtered(items: list[dict[str, Any]], ctx: Ctx, kind: str) -> list[dict[str, Any]]:
@@ -324,9 +327,10 @@ def patch_contest(ctx: Ctx) -> Response:
 
 
 def patch_language(ctx: Ctx) -> Response:
-    """Ours (DOMjudge's property, changed live): ``{"id": <language id>, "time_factor": <number>}``, admins."""
+    """Ours (DOMjudge's properties, changed live): ``{"id": <language id>, "time_factor": <number>,
+    "allow_submit": <bool>}`` (issue 47: allow_submit), admins."""
     ctx.contest()
-    return JSONResponse(control.set_time_factor(ctx.server, ctx.viewer, ctx.param("id"), ctx.json, ctx.now))
+    return JSONResponse(control.set_language(ctx.server, ctx.viewer, ctx.param("id"), ctx.json, ctx.now))
 
 
 def put_removed_intervals(ctx: Ctx) -> Any:

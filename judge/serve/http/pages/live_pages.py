@@ -37,7 +37,10 @@ def _times_context(page: Page, message: str | None) -> dict[str, Any]:
         "duration": format_reltime(info.duration_s),
         "freeze_duration": format_reltime(phase.freeze_duration_s()),
         "can_move_start": not phase.started(page.now),
-        "factors": [(lang.id, lang.name, info.time_factor(lang.id)) for lang in page.server.languages.values()],
+        "factors": [
+            (lang.id, lang.name, info.time_factor(lang.id), info.allows_language(lang.id))
+            for lang in page.server.languages.values()
+        ],
         "removed": [
             {"start": format_time(a), "end": format_time(b), "contest_time": format_reltime(info.contest_time_s(a))}
             for a, b in info.removed
@@ -81,7 +84,7 @@ def _time_factor(page: Page) -> str:
         factor: Any = float(text)
     except ValueError:
         factor = text  # parse_factor refuses it, with the range
-    control.set_time_factor(page.server, page.viewer, language_id, lambda: {"time_factor": factor}, page.now)
+    control.set_language(page.server, page.viewer, language_id, lambda: {"time_factor": factor}, page.now)
     return notices.notice(notices.TIME_FACTOR, id=language_id)
 
 
@@ -92,6 +95,10 @@ def change_times(page: Page) -> Response:
     try:
         if page.form.get("action") == "time_factor":
             message = _time_factor(page)
+        elif page.form.get("action") == "allow_submit":  # issue 47
+            language_id, allowed = page.form.get("language_id", ""), page.form.get("allow_submit") == "1"
+            control.set_language(page.server, page.viewer, language_id, lambda: {"allow_submit": allowed}, page.now)
+            message = notices.notice(notices.ALLOWED if allowed else notices.FORBIDDEN, id=language_id)
         else:
             body = _body(page)
             control.patch_contest(page.server, page.viewer, lambda: body, page.now)

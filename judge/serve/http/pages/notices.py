@@ -49,6 +49,8 @@ REJUDGING = "rejudging {id}: {n} submission(s) queued; their new verdicts count 
 REJUDGING_AUTO = "rejudging {id}: {n} submission(s) queued; it applies itself as they are judged"
 REJUDGING_APPLIED = "rejudging {id} applied: {n} judgement(s) made current"
 REJUDGING_CANCELLED = "rejudging {id} cancelled: nothing it judged counts"
+ALLOWED = "language {id} takes submissions again"
+FORBIDDEN = "language {id} takes no more submissions"
 VERIFICATION_ON = "judgements now need a judge's verification before the teams see them"
 VERIFICATION_OFF = "verification is no longer required: {n} judgement(s) that waited are shown"
 REJUDGED_NONE = "rejudge of {what} {id}: 0 submission(s) queued (already being judged)"
@@ -97,6 +99,8 @@ TEMPLATES = (
     REJUDGING_CANCELLED,
     VERIFICATION_ON,
     VERIFICATION_OFF,
+    ALLOWED,
+    FORBIDDEN,
 )
 
 

@@ -180,9 +180,11 @@ def attachment(page: Page) -> Response:
 
 
 def _submit_context(page: Page) -> dict[str, Any]:
+    allows = page.server.contest.info.allows_language  # issue 47: a language the jury forbade is not offered
     langs = [
         {"id": lang.id, "name": lang.name, "extensions": " ".join(lang.extensions)}
         for lang in page.server.languages.values()
+        if allows(lang.id)
     ]
     return {"problems": _problem_docs(page), "languages": langs}
 

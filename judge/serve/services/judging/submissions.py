@@ -82,6 +82,10 @@ def submit(
         access.refuse_if_final(
             server.timeline.phase
         )  # an admin's submission dated into a finalized contest would change its results
+    lang = server.languages.get(request.language_id)
+    if lang is not None and viewer.role is not Role.ADMIN and not server.contest.info.allows_language(lang.id):
+        # issue 47: contest.yaml's allow_submit, or an admin's change (the jury may still submit in it)
+        raise Refused(400, f"{lang.name} takes no submissions in this contest now: choose another language")
     checked = check_upload(request, server.contest, server.languages)
     new = NewSubmission(
         team_id,
