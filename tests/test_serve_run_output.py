@@ -185,6 +185,20 @@ def test_no_output_is_kept_when_the_contest_keeps_none(tmp_path: Path, clock: Fa
     server.close()
 
 
+def test_each_pass_of_a_multi_pass_run_has_its_part(tmp_path: Path, clock: FakeClock) -> None:
+    server, _ = workbench_server(tmp_path, clock, passes=2)
+    _, jid = judged_wa(server)
+    admin = login(server, "admin")
+    page = text(admin.get(f"/admin/judgements/{jid}/runs/{SECRET}"))
+    assert 'id="pass-1"' in page and 'id="pass-2"' in page and "Pass 2:" in page
+    assert "this pass's input (nextpass.in)" in page.split('id="pass-2"')[1]
+    assert admin.get(f"/admin/judgements/{jid}/runs/{SECRET}/input?pass=2").content == b"round 2\n"
+    assert admin.get(f"/admin/judgements/{jid}/runs/{SECRET}/input").content == SECRET_INPUT  # the test's
+    out = Api.of(server).get(f"{C}/runs/1-{SECRET}/output", "judge").json()
+    assert [p["pass"] for p in out["passes"]] == [1, 2] and base64.b64decode(out["passes"][1]["input"]) == b"round 2\n"
+    server.close()
+
+
 def test_a_wrong_submission_judged_in_the_sandbox(tmp_path: Path, clock: FakeClock, sandbox_runner: Runner) -> None:
     root = write_contest(tmp_path / "contest")
     contest = load_contest(root, FIXTURES)

@@ -44,9 +44,10 @@ class DetailedJudge:
     """serve_fixtures.fake_result, with each test's pass printed as a program would have (``output``:
     what a wrong submission prints on every test), kept as the job asks."""
 
-    def __init__(self, problems: Mapping[str, Problem], output: bytes = WRONG_OUTPUT) -> None:
+    def __init__(self, problems: Mapping[str, Problem], output: bytes = WRONG_OUTPUT, passes: int = 1) -> None:
         self.problems = problems
         self.output = output
+        self.passes = passes  # a multi-pass problem's: each later pass with its own input
         self.calls: list[JudgeJob] = []
         self._lock = threading.Lock()
 
@@ -57,13 +58,27 @@ class DetailedJudge:
         if job.keep_bytes <= 0:
             return result
         ok = result.verdict.value == "AC"
-        tests = tuple(replace(t, details=(_detail(t, ok, job.keep_bytes, self.output),)) for t in result.tests)
+        tests = tuple(
+            replace(
+                t,
+                details=tuple(
+                    replace(
+                        _detail(t, ok, job.keep_bytes, self.output),
+                        n=n,
+                        input=None if n == 1 else f"round {n}\n".encode(),
+                        input_bytes=0 if n == 1 else 8,
+                    )
+                    for n in range(1, self.passes + 1)
+                ),
+            )
+            for t in result.tests
+        )
         return replace(result, tests=tests)
 
 
 def workbench_server(
-    tmp_path: Path, clock: FakeClock, *, extra: tuple[str, ...] = (), output: bytes = WRONG_OUTPUT
+    tmp_path: Path, clock: FakeClock, *, extra: tuple[str, ...] = (), output: bytes = WRONG_OUTPUT, passes: int = 1
 ) -> tuple[Server, DetailedJudge]:
     root = write_contest(tmp_path / "contest", extra=extra)
-    judge = DetailedJudge({p.id: p.problem for p in load_contest(root, FIXTURES).problems}, output)
+    judge = DetailedJudge({p.id: p.problem for p in load_contest(root, FIXTURES).problems}, output, passes)
     return make_server(root, clock, judge), judge
