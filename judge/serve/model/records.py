@@ -133,7 +133,6 @@ class JudgementRecord:
     rejudging_id: int | None = None  # the rejudging set that made it (issue 47; None: a submission's judging)
     # a set's judgement not applied yet (issue 47): non-current, in no document, numbered only when applied
     held: bool = False
-    verified: bool = False  # a judge verified it (judgement_reviews: issue 30's review)
     # issue 47: finished while the contest required verification, and no judge verified it yet: the jury's only
     awaiting: bool = False
 

@@ -23,12 +23,8 @@ RUN_SELECT = (
     "SELECT r.*, coalesce(j.submission_id, 0) AS j_submission_id, coalesce(j.ordinal, 1) AS j_ordinal "
     "FROM runs r LEFT JOIN judgements j ON j.id = r.judgement_id"
 )
-# whether a judge verified the judgement (judgement_reviews: issue 30's reviews, issue 47's verification)
-VERIFIED = "coalesce((SELECT v.verified FROM judgement_reviews v WHERE v.judgement_id = j.id), 0)"
-JUDGEMENT_COLUMNS = ", ".join(f"j.{f}" for f in JUDGEMENT_FIELDS) + f", {VERIFIED} AS verified"
-JUDGEMENT_COLUMNS_AS_J = (
-    ", ".join(f"j.{f} AS j_{f}" for f in JUDGEMENT_FIELDS) + f", {VERIFIED} AS j_verified"
-)  # beside a submission's
+JUDGEMENT_COLUMNS = ", ".join(f"j.{f}" for f in JUDGEMENT_FIELDS)
+JUDGEMENT_COLUMNS_AS_J = ", ".join(f"j.{f} AS j_{f}" for f in JUDGEMENT_FIELDS)  # beside a submission's
 
 
 def submission_record(r: sqlite3.Row, prefix: str = "") -> SubmissionRecord:
@@ -65,7 +61,6 @@ def judgement_record(r: sqlite3.Row, prefix: str = "") -> JudgementRecord:
         rejudging_id=r[prefix + "rejudging_id"],
         held=bool(r[prefix + "held"]),
         awaiting=bool(r[prefix + "awaiting"]),
-        verified=bool(r[prefix + "verified"]),
     )
 
 
