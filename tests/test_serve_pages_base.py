@@ -309,10 +309,14 @@ def test_every_contest_page_link_form_and_redirect_is_under_the_base(
     team1.landed(team1.get(base + "/team/submission/1"), "/submissions/1")
     team1.landed(team1.get(base + "/problems/sum"), "/problems/sum/")
     assert team1.get(base + "/admin").status_code == 403  # the error page, checked too
+    # issue 47: a run's downloads (the crawl reaches the run pages that link them; asked here by hand)
+    assert team2.get(base + "/submissions/2/runs/1/input").status_code == 200
 
     # --- the jury
     judge = walk.login("judge")
     judge.landed(judge.get(base + "/submit"), "/admin")  # a team's page sends the jury to theirs
+    assert judge.get(base + "/admin/judgements/2/runs/2/answer").status_code == 200
+    assert judge.page("/admin/compare?a=1&b=2").urls  # two submissions compared (issue 47): its links checked
     judge.landed(judge.get(base + "/clarifications"), "/admin/clarifications")
     clar = re.findall(r'href="[^"]*/admin/clarifications/([^"/?]+)"', judge.get(base + "/admin/clarifications").text)
     r = judge.send(f"/admin/clarifications/{clar[0]}", f"/admin/clarifications/{clar[0]}", {"text": "Yes."})
@@ -326,9 +330,18 @@ def test_every_contest_page_link_form_and_redirect_is_under_the_base(
     )
     judge.landed(judge.send("/admin/submissions/2", "/admin/submissions/2/ignored"), "/admin/submissions/2")
     judge.landed(judge.send("/admin/submissions/2", "/admin/submissions/2/ignored"), "/admin/submissions/2")
-    judge.landed(judge.confirmed("/admin/submissions/1", "/admin/submissions/1/rejudge"), "/admin/submissions/1")
-    judge.landed(judge.confirmed("/admin?problem_id=divisor", "/admin/problems/divisor/rejudge"), "/admin")
+    # issue 47: each rejudge is a set, reviewed on its page, applied or cancelled there
+    sets = [
+        judge.landed(judge.confirmed("/admin/submissions/1", "/admin/submissions/1/rejudge"), "/admin/previews/", True),
+        judge.landed(
+            judge.confirmed("/admin?problem_id=divisor", "/admin/problems/divisor/rejudge"), "/admin/previews/", True
+        ),
+        judge.landed(judge.confirmed("/admin/rejudgings", "/admin/rejudgings"), "/admin/previews/", True),
+    ]
     server.judging.run_pending()
+    first, second = (s.removeprefix(base).split("?")[0] for s in sets[:2])
+    judge.landed(judge.confirmed(first, f"{first}/apply"), first, True)
+    judge.landed(judge.confirmed(second, f"{second}/discard"), second, True)
     judge.landed(judge.send("/admin/similarity", "/admin/similarity"), "/admin/similarity")
     compute_queued(server)
     pairs = re.findall(r'href="[^"]*(/admin/similarity/sum/pairs/\d+)"', judge.get(base + "/admin/similarity/sum").text)
@@ -379,6 +392,17 @@ def test_every_contest_page_link_form_and_redirect_is_under_the_base(
     admin.landed(hold, "/admin/judging")
     release = admin.send("/admin/judging", "/admin/judging", pick=lambda f: f.fields.get("action") == "release")
     admin.landed(release, "/admin/judging")
+    # issue 47: verification turned on, a judgement verified from the queue, turned off again
+    verify = "/admin/verification"
+    admin.landed(admin.send(verify, verify, pick=lambda f: f.fields.get("required") == "1"), verify)
+    team3.landed(
+        team3.send("/submit", "/submit", {"problem": "sum", "language": "python3", "code": ORIGINAL}), "/submissions"
+    )
+    server.judging.run_pending()
+    waiting = re.findall(r'action="[^"]*/admin/verification/(\d+)"', admin.get(base + verify).text)
+    assert waiting, "nothing awaits verification"
+    admin.landed(admin.send(verify, f"{verify}/{waiting[0]}"), verify)
+    admin.landed(admin.confirmed(verify, verify), verify)
     admin.landed(admin.send("/admin", "/admin/freeze"), "/admin")
     admin.landed(admin.post(base + "/admin/thaw", data={"csrf": admin.csrf()}), "/admin/thaw")  # not confirmed
     admin.landed(admin.send("/admin/thaw", "/admin/thaw"), "/admin")  # thaws at the end

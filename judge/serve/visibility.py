@@ -34,11 +34,24 @@ table, and tests/test_serve_visibility.py states and checks them).
   unknown id); in each contest an account is seen as that contest sees it (``contest_viewer``): a team
   whose team does not take part is the public there. Everything of a contest is decided by its own rules
   above, over its own database: no object, id, count or event of another contest reaches it.
+- What a run printed (issue 47): staff all of it; a team, of its own runs it sees, what contest.yaml's
+  ``team_outputs`` allows (the sample tests' by default; never a secret test's input, answer or output
+  unless it says ``all``): ``sees_run_output``.
+- Verification (issue 47, contest.yaml's ``verification_required``): a judgement finished while it was required
+  and not verified yet (``awaits_verification``) is the jury's only; everyone else is shown it as still being
+  judged, and the judgement it replaces as current (``shown_judgements``: as they were published), the public
+  board and the balloons the same; its runs too.
+- Rejudging sets (issue 47): a set's judgements not applied yet are in no document (storage leaves them
+  out); the jury reads and starts sets (``sees_previews``), judges and admins apply or cancel a rejudge set,
+  admins a package version's (``changes_packages``).
+- A balloon runner (accounts.yaml's ``type: balloon``, issue 47) sees the balloons and nothing else
+  (``runner_only``): every other page and endpoint refuses it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from judge.serve.model.phase import Phase
@@ -122,9 +135,75 @@ def sees_judgement(s: Sight, sub: SubmissionRecord) -> bool:
     return s.staff or s.own(sub.team_id) or not s.phase.hidden_by_freeze(sub.time_s, s.now)
 
 
-def sees_runs(s: Sight, sub: SubmissionRecord) -> bool:
-    """Per-test results: the submission's team and staff."""
-    return sees_submission(s, sub) and (s.staff or s.own(sub.team_id))
+def sees_runs(s: Sight, sub: SubmissionRecord, judgement: JudgementRecord) -> bool:
+    """Per-test results: the submission's team and staff (the team once the judgement is verified, when the
+    contest requires verification: issue 47)."""
+    if not sees_submission(s, sub):
+        return False
+    return s.staff or (s.own(sub.team_id) and not awaits_verification(judgement))
+
+
+def awaits_verification(judgement: JudgementRecord) -> bool:
+    """A judgement finished while the contest required verification (issue 47, DOMjudge's
+    ``verification_required``) that no judge verified yet: the jury's only until then. (Turning the option
+    on later hides nothing already shown; turning it off shows what waited.)"""
+    return judgement.done and judgement.awaiting
+
+
+def shown_judgements(s: Sight, judgements: Sequence[JudgementRecord]) -> list[JudgementRecord]:
+    """One submission's judgements (oldest first) as the viewer is shown them. Staff: as they are. Others,
+    while verification is required: a judgement that awaits it as it was published when it was taken
+    (being judged; current only if it is the submission's first), and then the newest verified one before
+    it as current (its replacement was not published to them): what the event feed gave them."""
+    return list(judgements) if s.staff else published_judgements(judgements)
+
+
+def published_judgements(judgements: Sequence[JudgementRecord]) -> list[JudgementRecord]:
+    """``shown_judgements`` for those who are not staff (the public board counts these too)."""
+    if not any(awaits_verification(j) for j in judgements):
+        return list(judgements)
+    replaced = any(j.current and awaits_verification(j) for j in judgements)
+    final = [j for j in judgements if j.done and not awaits_verification(j)]
+    still = final[-1].id if replaced and final else None
+    out = []
+    for j in judgements:
+        if awaits_verification(j):
+            out.append(
+                replace(
+                    j,
+                    current=j.ordinal == 1,
+                    end_s=None,
+                    verdict=None,
+                    judgement_type=None,
+                    score=None,
+                    max_score=None,
+                    max_run_time=None,
+                    memory_kib=None,
+                    metric=None,
+                )
+            )
+        else:
+            out.append(replace(j, current=True) if j.id == still else (replace(j, current=False) if replaced else j))
+    return out
+
+
+def sees_run_output(s: Sight, sub: SubmissionRecord, judgement: JudgementRecord, test_name: str) -> bool:
+    """What a run printed (issue 47: its output, the diff against the answer, stderr, the validator's
+    messages, and the test's input and answer): staff always; a team, of its own runs it sees, as
+    contest.yaml's ``team_outputs`` says: the sample tests' (default), none, or all (then a secret test's
+    input and answer too)."""
+    if not sees_runs(s, sub, judgement):
+        return False
+    if s.staff:
+        return True
+    rule = s.phase.info.team_outputs
+    return rule == "all" or (rule == "samples" and test_name.split("/")[0] == "sample")
+
+
+def sees_run_messages(s: Sight) -> bool:
+    """The output validator's ``judgemessage.txt`` (issue 47): the jury's; a team reads ``teammessage.txt``
+    (of the runs ``sees_run_output`` shows it)."""
+    return s.staff
 
 
 class FileAccess(StrEnum):
@@ -174,12 +253,15 @@ def sees_measured_time(s: Sight) -> bool:
 class BoardView:
     frozen_from: float | None  # results of submissions from then on count as pending; None: live
     show_problems: bool  # the per-problem cells
+    verified_only: bool = False  # judgements awaiting verification count as shown_judgements shows them
 
 
 def board_view(s: Sight) -> BoardView:
     return BoardView(
         frozen_from=None if s.staff else s.phase.frozen_from(s.now),
         show_problems=s.staff or s.phase.started(s.now),
+        # (only while verification is required: else the public's board is the staff's, one cache entry)
+        verified_only=not s.staff and s.phase.info.verification_required,
     )
 
 
@@ -229,6 +311,21 @@ def changes_packages(s: Sight) -> bool:
     return s.viewer.role is Role.ADMIN
 
 
+def applies_rejudgings(s: Sight) -> bool:
+    """Applying or cancelling a rejudging set that judges again (issue 47): the jury, who may rejudge."""
+    return s.staff
+
+
+def runner_only(viewer: Viewer) -> bool:
+    """A balloon runner's account (issue 47): the balloons page and its endpoints, nothing else."""
+    return viewer.role is Role.BALLOON
+
+
+def sees_balloons(s: Sight) -> bool:
+    """The balloons (issue 30): the jury and the balloon runners (issue 47)."""
+    return s.staff or s.viewer.role is Role.BALLOON
+
+
 # --------------------------------------------------------------------------------------------- events
 
 
@@ -236,15 +333,16 @@ def submission_audience(phase: Phase, sub: SubmissionRecord) -> Audience:
     return Audience(Scope.PUBLIC if phase.in_contest(sub.time_s) and not sub.ignored else Scope.ADMIN, sub.team_id)
 
 
-def judgement_audience(phase: Phase, sub: SubmissionRecord, now: float) -> Audience:
-    """Everyone's (if the submission was made during the contest), frozen while the freeze hides it."""
-    if not phase.in_contest(sub.time_s) or sub.ignored:
+def judgement_audience(phase: Phase, sub: SubmissionRecord, now: float, judgement: JudgementRecord) -> Audience:
+    """Everyone's (if the submission was made during the contest), frozen while the freeze hides it; the
+    jury's while it awaits verification (issue 47)."""
+    if not phase.in_contest(sub.time_s) or sub.ignored or awaits_verification(judgement):
         return Audience(Scope.ADMIN, sub.team_id)
     return Audience(Scope.PUBLIC, sub.team_id, frozen=phase.hidden_by_freeze(sub.time_s, now))
 
 
-def run_audience(phase: Phase, sub: SubmissionRecord) -> Audience:
-    if not phase.in_contest(sub.time_s) or sub.ignored:
+def run_audience(phase: Phase, sub: SubmissionRecord, judgement: JudgementRecord) -> Audience:
+    if not phase.in_contest(sub.time_s) or sub.ignored or awaits_verification(judgement):
         return Audience(Scope.ADMIN, sub.team_id)
     return Audience(Scope.OWNER, sub.team_id)
 

@@ -36,6 +36,7 @@ class Context:
     runner: Runner
     workdir: Path  # scratch space of this test; removed by the caller
     static_validator: Program | None = None  # 2025-09: judges the static validation test cases
+    keep_bytes: int = 0  # keep each pass's output and stderr, their first this many bytes (0: none; issue 47)
 
 
 @dataclass(frozen=True)

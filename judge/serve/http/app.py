@@ -32,14 +32,19 @@ from judge.serve.http.origin import cross_site, media_type, unsupported_body
 from judge.serve.http.pages.admin_pages import ADMIN_PAGES
 from judge.serve.http.pages.awards_page import AWARDS_PAGES
 from judge.serve.http.pages.clar_pages import CLAR_PAGES
+from judge.serve.http.pages.compare_pages import COMPARE_PAGES
 from judge.serve.http.pages.fuzz_pages import FUZZ_PAGES
 from judge.serve.http.pages.live_pages import LIVE_PAGES
+from judge.serve.http.pages.overview_pages import OVERVIEW_PAGES
 from judge.serve.http.pages.people_pages import PEOPLE_PAGES
 from judge.serve.http.pages.preview_pages import PREVIEW_PAGES
 from judge.serve.http.pages.print_pages import PRINT_PAGES
+from judge.serve.http.pages.rejudging_pages import REJUDGING_PAGES
 from judge.serve.http.pages.resolver_page import RESOLVER_PAGES
+from judge.serve.http.pages.run_pages import RUN_PAGES
 from judge.serve.http.pages.similarity_pages import SIMILARITY_PAGES
 from judge.serve.http.pages.team_pages import PAGES
+from judge.serve.http.pages.verification_pages import VERIFICATION_PAGES
 from judge.serve.http.pages.web import PageSpec, check_base, environment, html_error, page_endpoint
 from judge.serve.model.errors import Refused
 from judge.serve.model.viewer import PUBLIC, Role, Viewer
@@ -48,6 +53,7 @@ from judge.serve.services.people import access
 from judge.serve.services.people.access import REALM
 from judge.serve.services.people.accounts import Authenticator, AuthError
 from judge.serve.site.server import Server
+from judge.serve.visibility import runner_only
 
 SMALL_BODY = 64 * 1024
 PACKAGE_BODY = PACKAGE_LIMIT  # a package version's zip (issue 33)
@@ -128,6 +134,8 @@ def api_endpoint(contests: ApiContests, spec: RouteSpec, lane: Lane, deadlines: 
         viewer = server.viewer_in(account)  # as this contest sees them
         if has_body and account.role is Role.TEAM and viewer.role is Role.PUBLIC:
             raise Refused(403, f"your team does not take part in contest {cid!r}")  # a site's (issue 44)
+        if runner_only(viewer) and not spec.runner:  # issue 47: a balloon runner's account, the balloons only
+            raise Refused(403, "a balloon runner's account sees the balloons and nothing else")
         return server, viewer
 
     def answer(authorization: str | None, address: str, params: dict[str, Any], query: dict[str, str]) -> Any:
@@ -246,6 +254,11 @@ PAGE_SPECS: tuple[PageSpec, ...] = (
     *PREVIEW_PAGES,
     *AWARDS_PAGES,  # the final awards (issue 43)
     *SIMILARITY_PAGES,  # similar submissions (issue 49)
+    *RUN_PAGES,  # why a run failed (issue 47)
+    *COMPARE_PAGES,  # two submissions compared (issue 47)
+    *REJUDGING_PAGES,  # rejudgings as sets (issue 47)
+    *VERIFICATION_PAGES,  # judgements verified before the teams see them (issue 47)
+    *OVERVIEW_PAGES,  # the team overview and the statistics (issue 47)
 )
 
 

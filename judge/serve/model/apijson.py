@@ -153,15 +153,20 @@ def problem_json(
     )
 
 
-def language_json(lang: Language, time_factor: float = 1.0) -> dict[str, Any]:
-    """``time_factor`` (DOMjudge's property) only when the contest gives the language one."""
-    obj = {
+def language_json(lang: Language, time_factor: float = 1.0, allow_submit: bool = True) -> dict[str, Any]:
+    """``time_factor`` (DOMjudge's property) only when the contest gives the language one; ``allow_submit``
+    (DOMjudge's, issue 47) only when the language takes no submissions."""
+    obj: dict[str, Any] = {
         "id": lang.id,
         "name": lang.name,
         "entry_point_required": False,
         "extensions": [e.lstrip(".") for e in lang.extensions],
     }
-    return obj if time_factor == 1.0 else {**obj, "time_factor": time_factor}
+    if time_factor != 1.0:
+        obj["time_factor"] = time_factor
+    if not allow_submit:
+        obj["allow_submit"] = False
+    return obj
 
 
 def team_json(t: Team) -> dict[str, Any]:

@@ -25,17 +25,21 @@ from judge.serve.model.contest_values import (
     EVERYONE,
     ClarLimits,
     ContestError,
+    OutputStorage,
     TeamChoice,
     clar_limits,
     flag,
+    forbidden_languages,
     judging_priority,
     medals,
+    output_storage,
     penalty_s,
     positive_int,
     print_command,
     scoreboard_type,
     shortname,
     team_choice,
+    team_outputs,
     text,
     time_factors,
     unique,
@@ -51,7 +55,7 @@ from judge.serve.model.times import TimeError, format_reltime, parse_reltime, pa
 DEFAULT_CODE_LIMIT_KIB = 256
 DEFAULT_RATE_SUBMISSIONS = 10
 DEFAULT_RATE_SECONDS = 60.0
-ACCOUNT_TYPES = ("team", "judge", "admin")
+ACCOUNT_TYPES = ("team", "judge", "admin", "balloon")  # balloon: a balloon runner (issue 47)
 LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 # The properties of groups and organizations we pass on (the spec's; files may hold more).
@@ -112,6 +116,17 @@ class ContestInfo:
     teams: TeamChoice = EVERYONE
     # contest.yaml's ``judging_priority:`` (ours, issue 44): higher is judged first across a site's contests
     judging_priority: int = 0
+    # issue 47, the jury's workbench (ours, docs/serve.md): what is kept of each run's output; what a team sees
+    # of its own runs' output (none | samples | all); judgements shown to the teams and the public board only
+    # once a judge verified them (DOMjudge's verification_required); the languages that take no submissions
+    # (``languages: [{id: java, allow_submit: false}]``, DOMjudge's property; an admin may change both live)
+    output_storage: OutputStorage = OutputStorage()
+    team_outputs: str = "samples"
+    verification_required: bool = False
+    forbidden_languages: tuple[str, ...] = ()
+
+    def allows_language(self, language_id: str) -> bool:
+        return language_id not in self.forbidden_languages
 
     def time_factor(self, language_id: str) -> float:
         return next((f for lang, f in self.time_factors if lang == language_id), 1.0)
@@ -338,6 +353,10 @@ def load_info(path: Path) -> ContestInfo:
         counterexamples=counterexample_policy(data.get("counterexamples"), f"{where}: counterexamples"),
         teams=team_choice(data.get("teams"), where),
         judging_priority=judging_priority(data.get("judging_priority"), where),
+        output_storage=output_storage(data.get("output_storage"), f"{where}: output_storage"),
+        team_outputs=team_outputs(data, where),
+        verification_required=flag(data, "verification_required", where),
+        forbidden_languages=forbidden_languages(data.get("languages"), f"{where}: languages"),
     )
 
 

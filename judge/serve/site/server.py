@@ -252,8 +252,9 @@ def _publish_configuration(w: Writer, server: Server, now: float) -> None:
     publish_if_changed(w, "contest", None, server.timeline.contest_json(), now=now)
     types = judgement_types_json()
     sync_collection(w, "judgement-types", with_penalty(types) if contest.info.pass_fail else types, now=now)
-    factor = contest.info.time_factor
-    sync_collection(w, "languages", [language_json(lang, factor(lang.id)) for lang in languages.values()], now=now)
+    factor, allows = contest.info.time_factor, contest.info.allows_language  # (allows: issue 47)
+    langs = [language_json(lang, factor(lang.id), allows(lang.id)) for lang in languages.values()]
+    sync_collection(w, "languages", langs, now=now)
     publish_people(w, contest, now)
 
 

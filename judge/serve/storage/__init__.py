@@ -44,10 +44,12 @@ from judge.serve.model.records import (
     ProblemVersion,
     QueuedJob,
     ReviewRecord,
+    RunDetail,
     RunRecord,
     SessionRecord,
     SiteContestRecord,
     SubmissionRecord,
+    TeamSessions,
 )
 from judge.serve.model.similarity import PairReview, SimilarityRecord, SimilarityState
 
@@ -87,11 +89,44 @@ class Reader(Protocol):
         submission_ids: Collection[int] | None = None,
         current: bool | None = None,
         verdict: str | None = None,
-    ) -> list[JudgementRecord]: ...
+        held: bool | None = False,
+        rejudging_id: int | None = None,
+        awaiting: bool | None = None,
+    ) -> list[JudgementRecord]:
+        """Judgements, narrowed by whichever of the arguments are given. ``held``: a rejudging set's judgements
+        not applied yet (issue 47) are left out unless asked for (True: only those; None: all); ``awaiting``:
+        those that await a judge's verification (issue 47), or those that do not."""
+        ...
 
     def runs(
-        self, *, ids: Collection[int] | None = None, judgement_ids: Collection[int] | None = None
-    ) -> list[RunRecord]: ...
+        self,
+        *,
+        ids: Collection[int] | None = None,
+        judgement_ids: Collection[int] | None = None,
+        held: bool | None = False,
+    ) -> list[RunRecord]:
+        """Runs (of a held judgement only when asked: ``held`` as for ``judgements``)."""
+        ...
+
+    def run_details(self, judgement_ids: Collection[int], ordinal: int | None = None) -> list[RunDetail]:
+        """What each pass of the judgements' runs printed (of one run: ``ordinal``), by judgement, run, pass."""
+        ...
+
+    def team_sessions(self, now: float) -> dict[str, TeamSessions]:
+        """Each team's page sessions: how many are live at ``now``, and the newest login still kept."""
+        ...
+
+    def last_prints(self) -> dict[str, float]:
+        """Each team's newest print-out's time."""
+        ...
+
+    def run_details_bytes(self) -> int:
+        """The bytes of output, stderr and input the run details hold (the contest's cap is on this)."""
+        ...
+
+    def rejudging_jobs(self, rejudging_id: int) -> tuple[list[int], int]:
+        """The submissions of a rejudging set's jobs (in the order queued), and how many are not done."""
+        ...
 
     def counted(self, window: tuple[float, float] | None) -> list[Counted]:
         """Submissions made in ``[start, end)`` (None: all), each with its current finished judgement, in
@@ -272,15 +307,31 @@ class Writer(Reader, Protocol):
 
     def add_submission(self, new: NewSubmission) -> SubmissionRecord: ...
 
-    def enqueue(self, submission_id: int, reason: str, now: float) -> int:
-        """A job to judge the submission; returns its id."""
+    def enqueue(self, submission_id: int, reason: str, now: float, rejudging_id: int | None = None) -> int:
+        """A job to judge the submission (for the rejudging set ``rejudging_id``); returns its id."""
         ...
 
     def todo_jobs(self, limit: int, held: Collection[str] = ()) -> list[JobRecord]:
         """Jobs not done yet, new submissions before rejudges, oldest first (none of the ``held`` problems)."""
         ...
 
-    def add_judgement(self, submission_id: int, current: bool, start_s: float) -> JudgementRecord: ...
+    def add_judgement(
+        self, submission_id: int, current: bool, start_s: float, *, held: bool = False, rejudging_id: int | None = None
+    ) -> JudgementRecord:
+        """A new judgement; ``held`` (a rejudging set's, issue 47): non-current, unnumbered until released."""
+        ...
+
+    def release_judgement(self, judgement_id: int) -> None:
+        """A held judgement's set is applied: it is held no more, and numbered after the submission's others."""
+        ...
+
+    def close_jobs(self, rejudging_id: int) -> int:
+        """Mark the set's jobs not done yet done (the set is cancelled); how many there were."""
+        ...
+
+    def add_run_detail(self, detail: RunDetail) -> None:
+        """Keep what a run's pass printed (its bytes counted toward ``run_details_bytes``)."""
+        ...
 
     def attach_judgement(self, job_id: int, judgement_id: int) -> None: ...
 
@@ -293,6 +344,10 @@ class Writer(Reader, Protocol):
         ...
 
     def set_current(self, judgement_id: int, current: bool) -> None: ...
+
+    def set_awaiting(self, judgement_id: int, awaiting: bool) -> None:
+        """Whether the judgement awaits a judge's verification (issue 47): cleared once verified."""
+        ...
 
     def finish_judgement(self, judgement_id: int, outcome: JudgementOutcome) -> None: ...
 

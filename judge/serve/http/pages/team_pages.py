@@ -60,7 +60,9 @@ STATIC_TYPES = {
 
 def landing(viewer: Viewer) -> str:
     """The contest page a viewer starts from (the contest's home, and after the login): the jury's
-    submissions, a team's own, the public's board."""
+    submissions, a team's own, a balloon runner's balloons (issue 47), the public's board."""
+    if viewer.role is Role.BALLOON:
+        return "/admin/balloons"
     return "/admin" if viewer.staff else "/submissions" if viewer.role is Role.TEAM else "/scoreboard"
 
 
@@ -178,9 +180,11 @@ def attachment(page: Page) -> Response:
 
 
 def _submit_context(page: Page) -> dict[str, Any]:
+    allows = page.server.contest.info.allows_language  # issue 47: a language the jury forbade is not offered
     langs = [
         {"id": lang.id, "name": lang.name, "extensions": " ".join(lang.extensions)}
         for lang in page.server.languages.values()
+        if allows(lang.id)
     ]
     return {"problems": _problem_docs(page), "languages": langs}
 
@@ -259,7 +263,7 @@ def my_submissions(page: Page) -> Response:
     )
 
 
-def _test_row(t: results.TestView, limit_s: float | None) -> dict[str, Any]:
+def _test_row(page: Page, t: results.TestView, limit_s: float | None) -> dict[str, Any]:
     """One test's row; ``limit_s``: a TLE's time is shown as more than this limit (None: as measured)."""
     r, full = t.run, t.detail is Detail.FULL
     over = limit_s is not None and r.judgement_type == "TLE"
@@ -273,6 +277,8 @@ def _test_row(t: results.TestView, limit_s: float | None) -> dict[str, Any]:
         "memory_kib": r.memory_kib if full else None,
         "message": r.message if full else None,
         "transcript": r.transcript if full else None,
+        # what it printed, the diff against the answer (issue 47: contest.yaml's team_outputs)
+        "output_link": page.url(f"/submissions/{r.submission_id}/runs/{r.ordinal}") if t.output else None,
     }
 
 
@@ -300,7 +306,7 @@ def feedback(page: Page) -> Response:
     fb = results.team_feedback(page.server, page.sight, number_id(what), what=what)
     context: dict[str, Any] = {
         "row": submission_row(page, fb.view),
-        "runs": [_test_row(t, _time_limit(page, fb.view.submission)) for t in fb.tests],
+        "runs": [_test_row(page, t, _time_limit(page, fb.view.submission)) for t in fb.tests],
         "compile_message": fb.judgement.compile_message if fb.judgement is not None else None,
         "files": fb.files,
     }
@@ -459,7 +465,7 @@ def static(page: Page) -> Response:
 
 
 PAGES: tuple[PageSpec, ...] = (
-    PageSpec("GET", "/", home),
+    PageSpec("GET", "/", home, runner=True),
     # the site-level pages: at the top, never under a contest's base path (web.PageSpec.site)
     PageSpec("GET", "/login", login_form, site=True),
     PageSpec("POST", "/login", login, site=True),

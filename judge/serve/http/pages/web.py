@@ -42,7 +42,7 @@ from judge.serve.model.times import format_reltime, format_time
 from judge.serve.model.viewer import PUBLIC, Role, Viewer
 from judge.serve.services.people import sessions
 from judge.serve.site.server import Server
-from judge.serve.visibility import Sight
+from judge.serve.visibility import Sight, runner_only
 
 # the pages' own templates are "serve/<name>"; the static board's (its style sheet) are shared
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"  # judge/serve/http/templates/
@@ -277,6 +277,7 @@ class PageSpec:
     # a site-level page (/login, /logout, /static/..., /favicon.ico): at the top of the site, never under a
     # contest's base path (False: a contest's page, mounted under its base)
     site: bool = False
+    runner: bool = False  # open to a balloon runner's account (issue 47: the balloons, the clock, the home)
 
 
 def _form_limit(server: Server, kind: str) -> int:
@@ -393,6 +394,8 @@ def page_endpoint(
         account = sessions.viewer_of(server.people, page.cookie, page.now)
         page.viewer, page.account = server.viewer_in(account), account  # as this contest sees the account
         server.timeline.tick()
+        if runner_only(page.viewer) and not (spec.runner or spec.site):  # issue 47: the balloons only
+            raise Refused(403, "a balloon runner's account sees the balloons and nothing else")
         try:
             return spec.handler(page)
         except Unconfirmed as asked:  # the confirmation page, drawn here (its header reads storage)

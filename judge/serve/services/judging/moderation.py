@@ -15,6 +15,8 @@ from judge.serve.model.records import Audience, ReviewRecord, SubmissionRecord
 from judge.serve.model.viewer import Viewer
 from judge.serve.services.core.context import Served
 from judge.serve.services.core.events import dump, publish
+from judge.serve.services.judging import verification
+from judge.serve.services.judging.context import ServedJudging
 from judge.serve.services.people import access
 from judge.serve.services.people.audit import audit
 from judge.serve.storage import Writer
@@ -44,9 +46,10 @@ def _objects(w: Writer, server: Served, sub: SubmissionRecord, now: float) -> li
     judgements = w.judgements(submission_ids=[sub.id])
     for j in judgements:
         obj = judgement_json(j, info)
-        out.append(("judgements", obj["id"], obj, judgement_audience(phase, sub, now)))
-    for r in w.runs(judgement_ids=[j.id for j in judgements]):
-        out.append(("runs", run_id(r), run_json(r, info), run_audience(phase, sub)))
+        out.append(("judgements", obj["id"], obj, judgement_audience(phase, sub, now, j)))
+    by_id = {j.id: j for j in judgements}
+    for r in w.runs(judgement_ids=list(by_id)):
+        out.append(("runs", run_id(r), run_json(r, info), run_audience(phase, sub, by_id[r.judgement_id])))
     return out
 
 
@@ -85,8 +88,10 @@ class Review:
     comment: str
 
 
-def review(server: Served, viewer: Viewer, submission_id: int | None, asked: Review, now: float) -> ReviewRecord:
-    """Mark the submission's current judgement verified (or not) with a comment, for the jury. Audited."""
+def review(server: ServedJudging, viewer: Viewer, submission_id: int | None, asked: Review, now: float) -> ReviewRecord:
+    """Mark the submission's current judgement verified (or not) with a comment, for the jury. Audited.
+    Verified, a judgement that awaited verification (issue 47) is published to the teams and the board
+    (verification.py); marked not verified afterwards, nothing is hidden again."""
     access.staff(viewer, "verify judgements")
     verified, comment = asked.verified, asked.comment
     if len(comment) > COMMENT_CHARS:
@@ -98,7 +103,11 @@ def review(server: Served, viewer: Viewer, submission_id: int | None, asked: Rev
         record = ReviewRecord(current[0].id, verified, comment.strip(), viewer.username or "?", now)
         w.put_review(record)
         detail = {"submission_id": str(submission_id), "verified": verified, "comment": record.comment}
+        if verified and current[0].awaiting:
+            subs = w.submissions(ids=[current[0].submission_id])
+            detail["released"] = verification.release_in(w, server, subs[0], current[0], now)
         audit(w, viewer, now, "judgement.review", detail)
+    server.bus.notify()  # what was released is on the feed and the board at once
     return record
 
 

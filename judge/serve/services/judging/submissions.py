@@ -24,6 +24,7 @@ from judge.serve.visibility import (
     file_access,
     sees_judgement,
     sees_submission,
+    shown_judgements,
     submission_audience,
 )
 
@@ -82,6 +83,10 @@ def submit(
         access.refuse_if_final(
             server.timeline.phase
         )  # an admin's submission dated into a finalized contest would change its results
+    lang = server.languages.get(request.language_id)
+    if lang is not None and viewer.role is not Role.ADMIN and not server.contest.info.allows_language(lang.id):
+        # issue 47: contest.yaml's allow_submit, or an admin's change (the jury may still submit in it)
+        raise Refused(400, f"{lang.name} takes no submissions in this contest now: choose another language")
     checked = check_upload(request, server.contest, server.languages)
     new = NewSubmission(
         team_id,
@@ -169,13 +174,19 @@ def submission_views(
     server: ServedJudging, sight: Sight, *, team_id: str | None = None, ids: list[int] | None = None
 ) -> list[SubmissionView]:
     """Visible submissions with their current judgements (narrowed to a team or ids), in id order."""
+    waits = not sight.staff and sight.phase.info.verification_required  # all judgements: shown_judgements
     with server.storage.read() as r:
         subs = [s for s in r.submissions(ids=ids, team_id=team_id) if sees_submission(sight, s)]
-        current = {j.submission_id: j for j in r.judgements(submission_ids=[s.id for s in subs], current=True)}
+        found = r.judgements(submission_ids=[s.id for s in subs], current=None if waits else True)
+    by_sub: dict[int, list[JudgementRecord]] = {}
+    for j in found:
+        by_sub.setdefault(j.submission_id, []).append(j)
     views = []
     for s in subs:
         shown = sees_judgement(sight, s)
-        views.append(SubmissionView(s, current.get(s.id) if shown else None, not shown))
+        # issue 47: a judgement that awaits verification is shown as the viewer was told of it
+        current = next((j for j in shown_judgements(sight, by_sub.get(s.id, [])) if j.current), None)
+        views.append(SubmissionView(s, current if shown else None, not shown))
     return views
 
 
