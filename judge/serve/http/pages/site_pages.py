@@ -24,12 +24,14 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 
 from judge import __version__
 from judge.serve.http.forms import CLOSE, DEADLINES, BodyDeadlines, FormFile
+from judge.serve.http.ids import number_id
 from judge.serve.http.live_views import judges_json
 from judge.serve.http.origin import cross_site
 from judge.serve.http.pages.sessions import COOKIE, basic_header, cookie_header, csrf, csrf_ok
 from judge.serve.http.pages.web import SECURITY_HEADERS, Redirect, read_form, status_line
 from judge.serve.model.errors import Refused
 from judge.serve.model.viewer import PUBLIC, Role, Viewer
+from judge.serve.services.judging import submissions
 from judge.serve.services.lifecycle.contest_upload import UPLOAD_LIMIT
 from judge.serve.services.lifecycle.registry import ContestChange, NewContest, parse_priority, site_audit
 from judge.serve.services.people import access, sessions
@@ -141,6 +143,28 @@ def logout(page: SitePage) -> Response:
     sessions.log_out(page.site.people, page.cookie)
     page.set_cookie = sessions.new_cookie()
     raise Redirect("/")
+
+
+def domjudge_link(page: SitePage) -> Response:
+    """``/team/submission/<id>``: the link DOMjudge's ``submit`` client prints after a submission (its URL has
+    no contest, and a site's submission ids are per contest): the logged-in team's newest own submission of
+    that id among the contests it takes part in (the one it just sent), else the site's list; the login
+    first. Nothing of a contest the team does not take part in is looked at."""
+    if page.viewer.role is Role.PUBLIC:
+        raise Redirect("/login")
+    sid = number_id(page.params["sid"])
+    newest: tuple[float, str] | None = None
+    if sid is not None and page.viewer.role is Role.TEAM:
+        for c in page.site.seen_by(page.viewer):
+            if not _takes_part(c, page.viewer):
+                continue
+            sight = c.server.sight(c.server.viewer_in(page.viewer), page.now)
+            for sub in submissions.submissions(c.server, sight, [sid]):
+                if sub.team_id == page.viewer.team_id and (newest is None or sub.time_s > newest[0]):
+                    newest = (sub.time_s, c.id)
+    if newest is None:
+        raise Redirect("/")
+    raise Redirect(f"/contests/{quote(newest[1])}/submissions/{sid}")
 
 
 # ------------------------------------------------------------------------------------------------ staff
@@ -384,6 +408,7 @@ SITE_PAGES: tuple[tuple[str, str, SiteHandler], ...] = (
     ("GET", "/login", login_form),
     ("POST", "/login", login),
     ("POST", "/logout", logout),
+    ("GET", "/team/submission/{sid}", domjudge_link),
     ("GET", "/site", overview),
     ("GET", "/site/contests/new", new_contest_form),
     ("POST", "/site/contests/new", add_contest),
