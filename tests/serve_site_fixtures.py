@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import shutil
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -91,10 +92,13 @@ def write_site(
 
 
 def open_test_site(root: Path, clock: FakeClock, judge: Any = None, **options: Any) -> Any:
+    from judge.serve.services.judging.versions import NO_TOOLS
     from judge.serve.site.site import open_site
 
     spec: SiteSpec = load_site(root)
     problems = {p.id: p.problem for c in spec.contests for p in c.problems}
-    judge = judge if judge is not None else ScriptedJudge(problems)
+    if judge is None:  # a problem new to the site's judge (a contest added live) is registered with it
+        judge = ScriptedJudge(problems)
+        options.setdefault("tools", replace(NO_TOOLS, register=lambda p: problems.__setitem__(p.id, p)))
     langs = {k: v for k, v in load_languages().items() if k == "python3"}
     return open_site(spec, langs, judge, ServeOptions(hasher=CHEAP_HASHER, clock=clock, **options))

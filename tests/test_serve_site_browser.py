@@ -3,8 +3,8 @@ loopback port, the site's judging pool running with the scripted judge, a fake c
 team logs in once and goes straight into the practice (the only contest it takes part in that runs),
 submits there, comes back to the site's list, and submits in the main contest once it has started; the
 public's list and each contest's board; the jury's site overview (every contest, the pool, the people) and
-an admin hiding the practice (gone from the public's list, its pages the site's 404) and adding a contest
-live, where the team submits at once. Screenshots in
+an admin hiding the practice (gone from the public's list, its pages the site's 404), adding a contest
+live, where the team submits at once, and uploading a contest package (a bad one refused with its line). Screenshots in
 ``$JUDGE_ARTIFACTS/serve/site-*.png``."""
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import pytest
 from serve_fixtures import HOUR, SUM_AC, SUM_WA, T0, FakeClock
 from serve_site_fixtures import open_test_site, write_site
 from test_serve_browser import CHROMIUM, Person, browser, shots  # noqa: F401 - fixtures
+from test_serve_site_upload import package, zip_of
 from test_serve_ui_browser import Served
 
 from judge.serve.http.site_app import create_site_app
@@ -63,6 +64,7 @@ def test_a_team_logs_in_once_and_submits_in_both_contests(
     site: tuple[Site, FakeClock, str],
     browser,  # noqa: F811
     shots: Path,  # noqa: F811
+    tmp_path: Path,
 ) -> None:
     opened, clock, base = site
     public = Person(browser, base, shots, "site-public")
@@ -135,11 +137,26 @@ def test_a_team_logs_in_once_and_submits_in_both_contests(
     expect(team.page.locator("#submission-1 .verdict")).to_have_text("WA", timeout=30_000)
     team.shot("lab-submissions")
 
+    admin.go("/site/contests/new")  # a contest package uploaded: first one with its own people, refused
+    bad, good = tmp_path / "bad.zip", tmp_path / "good.zip"
+    bad.write_bytes(zip_of({**package("uploaded"), "accounts.yaml": "[]"}))
+    good.write_bytes(zip_of(package("uploaded", teams=["team1"])))
+    admin.page.set_input_files("#upload-package", str(bad))
+    admin.page.click("#upload-contest-button")
+    expect(admin.page.locator("#upload-error")).to_contain_text("accounts.yaml: a site's contest has no people")
+    admin.shot("upload-refused")
+    admin.page.set_input_files("#upload-package", str(good))
+    admin.page.click("#upload-contest-button")
+    expect(admin.page.locator("#message")).to_contain_text("Contest uploaded is added")
+    admin.shot("upload-added")
+    team.go("/")
+    expect(team.page.locator('#my-contests tr[data-contest="uploaded"]')).to_be_visible()
+
     public.go("/")
-    expect(public.page.locator("#contests tr[data-contest]")).to_have_count(2)  # main, lab
+    expect(public.page.locator("#contests tr[data-contest]")).to_have_count(3)  # main, lab, uploaded
     public.go("/contests/practice/scoreboard")
     expect(public.page.locator("#error")).to_have_text("there is no page /contests/practice/scoreboard")
     public.shot("hidden-404")
     team.go("/")
-    expect(team.page.locator("#my-contests tr[data-contest]")).to_have_count(2)  # main, lab
+    expect(team.page.locator("#my-contests tr[data-contest]")).to_have_count(3)  # main, lab, uploaded
     assert public.dialogs == team.dialogs == admin.dialogs == []

@@ -41,7 +41,7 @@ from judge.serve.http.app import (
 )
 from judge.serve.http.forms import DEADLINES, BodyDeadlines
 from judge.serve.http.pages.sessions import COOKIE
-from judge.serve.http.pages.site_pages import SITE_PAGES, not_found, site_endpoint, viewer_of
+from judge.serve.http.pages.site_pages import FORM_LIMITS, SITE_PAGES, SMALL_FORM, not_found, site_endpoint, viewer_of
 from judge.serve.http.pages.web import PageSpec, environment, page_endpoint
 from judge.serve.model.apijson import api_json
 from judge.serve.services.people.access import REALM
@@ -170,7 +170,8 @@ def create_site_app(
     routes.append(Route("/contests/{cid}", _contest_pages(site, lambda cid: _to_home, missing)))
     for method, path, handler in SITE_PAGES:
         run = lane.run if method == "POST" else run_in_threadpool
-        routes.append(Route(path, site_endpoint(site, env, method, handler, run, deadlines), methods=[method]))
+        limit = FORM_LIMITS.get(path, SMALL_FORM)
+        routes.append(Route(path, site_endpoint(site, env, method, handler, run, deadlines, limit), methods=[method]))
     first = site.contests()[0].server
     for spec in PAGE_SPECS:
         if spec.site and spec.path in TOP_PAGES:

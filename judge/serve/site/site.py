@@ -32,6 +32,8 @@ from judge.serve.model.times import Clock, SystemClock
 from judge.serve.model.viewer import Viewer
 from judge.serve.services.judging.pool import JudgingPool, Lane
 from judge.serve.services.judging.queue import JudgeFn
+from judge.serve.services.judging.versions import NO_TOOLS, VersionTools
+from judge.serve.services.lifecycle.contest_upload import read_upload, write_upload
 from judge.serve.services.lifecycle.registry import (
     ContestChange,
     NewContest,
@@ -105,6 +107,8 @@ class Site:
         self._opening: Callable[[Contest], Server] | None = None  # how a contest added live is opened
         self._started = False
         self._packages: dict[Path, Problem] = {}  # the problem packages loaded (a contest added shares them)
+        self._tools: VersionTools = NO_TOOLS  # how a problem new to the judge reaches it (judging/versions.py)
+        self._judged: set[str] = set()  # the ids of the problems the judge knows (its contests')
 
     @property
     def single(self) -> bool:
@@ -156,34 +160,80 @@ class Site:
         folder = self.spec.root / "problems"
         return sorted(p.name for p in folder.iterdir() if (p / "problem.yaml").is_file()) if folder.is_dir() else []
 
+    def _may_add(self, viewer: Viewer) -> None:
+        access.admin(viewer, "add contests")
+        if self.single or self._opening is None:
+            raise Refused(409, "a contest folder served alone is one contest: make a site to add contests")
+
+    def _taken(self, contest_id: str) -> None:
+        if self.contest(contest_id) is not None:
+            raise Refused(409, f"{contest_id!r}: the site has a contest of that id already")
+
     def add_new(self, viewer: Viewer, new: NewContest) -> SiteContest:
         """An admin makes a contest from the site's problems and teams, live: its folder written, loaded as at
         the start, its database opened, its server started, registered (audited) and judged by the pool.
         Nothing is left behind when it fails (a 400 with one line)."""
-        access.admin(viewer, "add contests")
-        if self.single or self._opening is None:
-            raise Refused(409, "a contest folder served alone is one contest: make a site to add contests")
+        self._may_add(viewer)
         with self._lock:
-            if self.contest(new.id) is not None:
-                raise Refused(409, f"{new.id!r}: the site has a contest of that id already")
+            self._taken(new.id)
             folder = write_new_contest(self.spec.root / CONTESTS_DIR, self.problem_ids(), new)
-            try:
-                contest = load_site_contest(self.spec.root, folder, self.people.package, self._packages)
-                check_problems([*(c.server.package for c in self._contests), contest])
-                server = self._opening(contest)
-            except ContestError as exc:
-                remove_contest_folder(folder)
-                raise Refused(400, str(exc)) from None
-            except BaseException:
-                remove_contest_folder(folder)
-                raise
-            record = register_contest(self.storage, viewer, contest.info.id, self.clock.now())
-            added = SiteContest(server, record)
-            if self._started:
-                server.start()
-            self._contests = tuple(sorted((*self._contests, added), key=lambda c: self.spec.place(c.id)))
+            added = self._add_folder(viewer, folder, {"from": "form"})
         if self.pool is not None:
             self.pool.wake()
+        return added
+
+    def add_upload(self, viewer: Viewer, data: bytes, contest_id: str | None = None) -> SiteContest:
+        """An admin adds a contest from an uploaded zip (services/lifecycle/contest_upload.py: a contest package,
+        or an archive `judge contest export` wrote; ``contest_id``: under another id), live as ``add_new``.
+        Nothing is left behind when it fails (a 400, 409 or 413 with one line)."""
+        self._may_add(viewer)
+        upload = read_upload(data, contest_id)
+        with self._lock:
+            self._taken(upload.contest_id)
+            folder = write_upload(self.spec.root / CONTESTS_DIR, upload)
+            how = {"from": "export" if upload.from_export else "package", "bytes": len(data)}
+            added = self._add_folder(viewer, folder, how)
+        if self.pool is not None:
+            self.pool.wake()
+        return added
+
+    def _add_folder(self, viewer: Viewer, folder: Path, how: Mapping[str, object]) -> SiteContest:
+        """The contest of ``folder`` (just written) loaded, opened, registered and started; the folder removed
+        when any of it fails. The caller holds the lock."""
+        assert self._opening is not None
+        packages = dict(self._packages)  # kept only when the contest is added (a folder removed leaves nothing)
+        try:
+            contest = load_site_contest(self.spec.root, folder, self.people.package, packages)
+            check_problems([*(c.server.package for c in self._contests), contest])
+            new = [p.problem for p in contest.problems if p.id not in self._judged]
+            if new and self._tools is NO_TOOLS:
+                names = ", ".join(p.id for p in new)
+                raise Refused(
+                    409,
+                    f"problem(s) {names}: this server judges on a cluster with the packages it started with; put the "
+                    "contest in contests/ and restart it (and its workers) to add new problems",
+                )
+            server = self._opening(contest)
+        except ContestError as exc:
+            remove_contest_folder(folder)
+            raise Refused(400, str(exc).replace(f"{self.spec.root}/", "")) from None  # the site's paths: its own
+        except BaseException:
+            remove_contest_folder(folder)
+            raise
+        for problem in new:  # the judge knows them from now on (a site's problem id is one package: checked)
+            self._tools.register(problem)
+            self._judged.add(problem.id)
+        try:
+            record = register_contest(self.storage, viewer, contest.info.id, self.clock.now(), how)
+        except BaseException:
+            server.close()
+            remove_contest_folder(folder)
+            raise
+        self._packages = packages
+        added = SiteContest(server, record)
+        if self._started:
+            server.start()
+        self._contests = tuple(sorted((*self._contests, added), key=lambda c: self.spec.place(c.id)))
         return added
 
     def start(self) -> None:
@@ -254,6 +304,8 @@ def open_site(
         site.pool = pool
         site._opening = lambda contest: open_site_contest(contest, languages, judge_fn, options, people, pool)
         site._packages = {p.problem.path: p.problem for c in spec.contests for p in c.problems}
+        site._tools = options.tools
+        site._judged = {p.id for c in spec.contests for p in c.problems}
         for contest in spec.contests:
             opened.append(site._opening(contest))
         records = _records(storage, [s.package.info.id for s in opened])

@@ -23,19 +23,24 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from judge import __version__
-from judge.serve.http.forms import CLOSE, DEADLINES, BodyDeadlines
+from judge.serve.http.forms import CLOSE, DEADLINES, BodyDeadlines, FormFile
+from judge.serve.http.ids import number_id
 from judge.serve.http.live_views import judges_json
 from judge.serve.http.origin import cross_site
 from judge.serve.http.pages.sessions import COOKIE, basic_header, cookie_header, csrf, csrf_ok
 from judge.serve.http.pages.web import SECURITY_HEADERS, Redirect, read_form, status_line
 from judge.serve.model.errors import Refused
 from judge.serve.model.viewer import PUBLIC, Role, Viewer
+from judge.serve.services.judging import submissions
+from judge.serve.services.lifecycle.contest_upload import UPLOAD_LIMIT
 from judge.serve.services.lifecycle.registry import ContestChange, NewContest, parse_priority, site_audit
 from judge.serve.services.people import access, sessions
 from judge.serve.services.people.accounts import AuthError
 from judge.serve.site.site import Site, SiteContest
 
 SMALL_FORM = 16 * 1024
+UPLOAD_FORM = UPLOAD_LIMIT + 64 * 1024  # a contest package's zip and the form around it (admins only)
+FORM_LIMITS = {"/site/contests/upload": UPLOAD_FORM}  # a larger form: read only from an admin (issue 43)
 
 
 @dataclass
@@ -54,6 +59,7 @@ class SitePage:
     now: float
     set_cookie: str | None = None
     headers: dict[str, str] = field(default_factory=dict)
+    files: dict[str, FormFile] = field(default_factory=dict)
 
     def render(self, template: str, status: int = 200, **context: Any) -> HTMLResponse:
         common = {
@@ -139,6 +145,28 @@ def logout(page: SitePage) -> Response:
     raise Redirect("/")
 
 
+def domjudge_link(page: SitePage) -> Response:
+    """``/team/submission/<id>``: the link DOMjudge's ``submit`` client prints after a submission (its URL has
+    no contest, and a site's submission ids are per contest): the logged-in team's newest own submission of
+    that id among the contests it takes part in (the one it just sent), else the site's list; the login
+    first. Nothing of a contest the team does not take part in is looked at."""
+    if page.viewer.role is Role.PUBLIC:
+        raise Redirect("/login")
+    sid = number_id(page.params["sid"])
+    newest: tuple[float, str] | None = None
+    if sid is not None and page.viewer.role is Role.TEAM:
+        for c in page.site.seen_by(page.viewer):
+            if not _takes_part(c, page.viewer):
+                continue
+            sight = c.server.sight(c.server.viewer_in(page.viewer), page.now)
+            for sub in submissions.submissions(c.server, sight, [sid]):
+                if sub.team_id == page.viewer.team_id and (newest is None or sub.time_s > newest[0]):
+                    newest = (sub.time_s, c.id)
+    if newest is None:
+        raise Redirect("/")
+    raise Redirect(f"/contests/{quote(newest[1])}/submissions/{sid}")
+
+
 # ------------------------------------------------------------------------------------------------ staff
 
 
@@ -216,7 +244,7 @@ def change(page: SitePage) -> Response:
     raise Redirect(f"/site?done={action}&contest={quote(cid)}")
 
 
-def _new_form(page: SitePage, error: str | None, status: int = 200) -> Response:
+def _new_form(page: SitePage, error: str | None, status: int = 200, upload_error: str | None = None) -> Response:
     site = page.site
     teams = [(t.id, t.display_name or t.name) for t in site.people.current().teams]
     return page.render(
@@ -226,6 +254,8 @@ def _new_form(page: SitePage, error: str | None, status: int = 200) -> Response:
         teams=teams,
         form=page.form,
         error=error,
+        upload_error=upload_error,
+        upload_mib=UPLOAD_LIMIT // 2**20,
     )
 
 
@@ -263,6 +293,23 @@ def add_contest(page: SitePage) -> Response:
     raise Redirect(f"/site?done=added&contest={quote(added.id)}")
 
 
+def upload_contest(page: SitePage) -> Response:
+    """An admin uploads a contest package (a zip: contest.yaml, problems.yaml, its problems/; or an archive
+    `judge contest export` wrote), added live (Site.add_upload); refused: the page again with the one line."""
+    access.admin(page.viewer, "add contests")
+    package = page.files.get("package")
+    try:
+        if package is None or not package.data:
+            raise Refused(400, "choose the contest package's zip to upload")
+        added = page.site.add_upload(page.viewer, package.data, page.form.get("id", "").strip() or None)
+    except Refused as exc:
+        if exc.status >= 500 or exc.status in (401, 403):
+            raise
+        page.form = {k: v for k, v in page.form.items() if k == "id"}  # the other form keeps its defaults
+        return _new_form(page, None, exc.status, upload_error=exc.message)
+    raise Redirect(f"/site?done=added&contest={quote(added.id)}")
+
+
 # ------------------------------------------------------------------------------------------------ plumbing
 
 
@@ -273,8 +320,10 @@ def site_endpoint(
     handler: SiteHandler,
     changes: Callable[..., Awaitable[Any]] = run_in_threadpool,
     deadlines: BodyDeadlines = DEADLINES,
+    limit: int = SMALL_FORM,
 ) -> Callable[[Request], Awaitable[Response]]:
-    """A site-level page's endpoint: the session's viewer, a small form with its CSRF token (POST), a thread."""
+    """A site-level page's endpoint: the session's viewer, a form with its CSRF token (POST), a thread. A form
+    larger than ``SMALL_FORM`` (a contest package) is read only when an admin's session sends it."""
 
     def run(page: SitePage) -> Response:
         page.viewer = viewer_of(site, page.cookie, page.now)
@@ -304,7 +353,13 @@ def site_endpoint(
             if refusal is not None:
                 raise Refused(403, refusal)
             if method == "POST":
-                page.form, _ = await read_form(request, SMALL_FORM, deadlines.seconds)
+                seconds = deadlines.seconds
+                if limit > SMALL_FORM:  # who sends it, before it is read (the admins' only)
+                    sender = await run_in_threadpool(viewer_of, site, cookie, page.now)
+                    if sender.role is not Role.ADMIN:
+                        raise Refused(403, "only admins may upload contest packages")
+                    seconds = deadlines.package_seconds
+                page.form, page.files = await read_form(request, limit, seconds)
                 unread = False
                 if fresh or not csrf_ok(cookie, page.form.get("csrf")):
                     raise Refused(403, "this form has expired or did not come from this site: reload the page")
@@ -353,8 +408,10 @@ SITE_PAGES: tuple[tuple[str, str, SiteHandler], ...] = (
     ("GET", "/login", login_form),
     ("POST", "/login", login),
     ("POST", "/logout", logout),
+    ("GET", "/team/submission/{sid}", domjudge_link),
     ("GET", "/site", overview),
     ("GET", "/site/contests/new", new_contest_form),
     ("POST", "/site/contests/new", add_contest),
+    ("POST", "/site/contests/upload", upload_contest),
     ("POST", "/site/contests/{cid}/change", change),
 )

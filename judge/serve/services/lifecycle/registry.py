@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -144,11 +144,14 @@ def remove_contest_folder(folder: Path) -> None:
     shutil.rmtree(folder, ignore_errors=True)
 
 
-def register_contest(storage: Storage, viewer: Viewer, contest_id: str, now: float) -> SiteContestRecord:
-    """An admin added a contest to the running site: its registry entry, audited."""
+def register_contest(
+    storage: Storage, viewer: Viewer, contest_id: str, now: float, how: Mapping[str, Any] | None = None
+) -> SiteContestRecord:
+    """An admin added a contest to the running site: its registry entry, audited (``how``: the audit line's
+    details, e.g. the upload's size)."""
     access.admin(viewer, "add contests")
     record = SiteContestRecord(contest_id, time_s=now)
     with storage.write() as w:
         w.put_site_contest(record)
-        audit(w, viewer, now, "site.contest_added", {"contest_id": contest_id})
+        audit(w, viewer, now, "site.contest_added", {"contest_id": contest_id, **(how or {})})
     return record
