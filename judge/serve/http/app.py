@@ -32,6 +32,7 @@ from judge.serve.http.origin import cross_site, media_type, unsupported_body
 from judge.serve.http.pages.admin_pages import ADMIN_PAGES
 from judge.serve.http.pages.awards_page import AWARDS_PAGES
 from judge.serve.http.pages.clar_pages import CLAR_PAGES
+from judge.serve.http.pages.explain_pages import EXPLAIN_PAGES
 from judge.serve.http.pages.fuzz_pages import FUZZ_PAGES
 from judge.serve.http.pages.live_pages import LIVE_PAGES
 from judge.serve.http.pages.people_pages import PEOPLE_PAGES
@@ -246,6 +247,7 @@ PAGE_SPECS: tuple[PageSpec, ...] = (
     *PREVIEW_PAGES,
     *AWARDS_PAGES,  # the final awards (issue 43)
     *SIMILARITY_PAGES,  # similar submissions (issue 49)
+    *EXPLAIN_PAGES,  # counterexamples for rejected submissions (issue 46)
 )
 
 

@@ -10,8 +10,10 @@ from judge.serve.model.errors import Refused
 from judge.serve.model.explanations import ExplainRecord
 from judge.serve.model.records import JudgementRecord, SubmissionRecord
 from judge.serve.services.core.context import Served
+from judge.serve.services.judging.context import ServedJudging
 from judge.serve.services.judging.explain_plan import problem_view
-from judge.serve.visibility import CounterexampleSight, Sight, awaits_counterexample, counterexample_sight
+from judge.serve.services.judging.submissions import submission_views
+from judge.serve.visibility import CounterexampleSight, Sight, awaits_counterexample, counterexample_sight, sees_runs
 
 PARTS = {"input": ".in", "answer": ".ans", "output": ".out"}  # the downloads, and their files' extensions
 
@@ -86,3 +88,12 @@ def on_page(server: Served, sight: Sight, sub: SubmissionRecord, judgement: Judg
     if not judged and awaits_counterexample(sight, sub, problem_view(server.contest, sub.problem_id)):
         return OnPage(None, True)
     return None
+
+
+def page_part(server: ServedJudging, sight: Sight, submission_id: int | None, *, what: str) -> OnPage | None:
+    """The counterexample part of a submission's page again (live.js polls it), for those who may open that
+    page (its team and the jury: visibility.sees_runs, as its tests); 404 for anyone else."""
+    views = submission_views(server, sight, ids=[submission_id]) if submission_id is not None else []
+    if not views or not sees_runs(sight, views[0].submission):
+        raise Refused(404, f"no counterexample for submission {what!r}")
+    return on_page(server, sight, views[0].submission, views[0].judgement)
