@@ -25,6 +25,7 @@ from test_fuzz_search import HOOKS, ByInput, doubles, off_by_one_from
 from judge.judging.jobs import JudgeJob, SourceFile
 from judge.judging.prepared import Packages
 from judge.judging.results import SubmissionResult
+from judge.judging.verdict import Verdict
 from judge.serve.model.contest import load_contest
 from judge.serve.model.explanations import ExplainState
 from judge.serve.services.judging.explain_plan import LiveExplain
@@ -44,13 +45,15 @@ class Judge:
 
     inner: ScriptedJudge
     accept: bool = False
+    verdict: Verdict | None = None  # every rejection judged this instead of WA
     judged: list[str] = field(default_factory=list)
 
     def __call__(self, job: JudgeJob) -> SubmissionResult:
         self.judged.append(job.label.split(" (")[0])
         if self.accept:
             job = replace(job, files=(SourceFile("x.py", b"print(a + b)\n"),))
-        return self.inner(job)
+        result = self.inner(job)
+        return result if self.verdict is None or result.verdict is Verdict.AC else replace(result, verdict=self.verdict)
 
 
 @dataclass
@@ -376,4 +379,23 @@ def test_a_real_submission_arriving_while_a_search_runs_is_judged_first(tmp_path
         assert set(order[1:judged_at]) == {"example"} and set(order[judged_at + 1 :]) == {"example"}
     finally:
         live.server.stop()
+        live.server.close()
+
+
+@pytest.mark.parametrize(("verdict", "explain_tle", "searched"), [
+    (Verdict.RTE, False, True), (Verdict.TLE, False, False), (Verdict.TLE, True, True), (Verdict.MLE, False, False),
+    (Verdict.CE, False, False),
+])  # fmt: skip
+def test_which_verdicts_are_searched(tmp_path: Path, verdict: Verdict, explain_tle: bool, searched: bool) -> None:
+    """WA, RTE and PV; TLE only where the package's fuzz.py says EXPLAIN_TLE (a time-out may be the load)."""
+    hooks = HOOKS + ("\nEXPLAIN_TLE = True\n" if explain_tle else "")
+    live = open_live(tmp_path, off_by_one_from(37), hooks=hooks)
+    try:
+        live.judge.verdict = verdict
+        sid = submit(live.api, "team1")
+        live.server.judging.run_pending()
+        with live.server.storage.read() as r:
+            assert len(r.explanations()) == int(searched)
+        assert cex(live.api, sid, "team1")[0] == (200 if searched else 404)
+    finally:
         live.server.close()
