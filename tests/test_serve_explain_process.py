@@ -93,6 +93,10 @@ def _check(root: Path, server: Serve, api: str, sid: str, passwords: dict[str, s
     other = httpx.get(f"{api}/submissions/{sid}/counterexample", auth=("s002", passwords["s002"]), timeout=30)
     assert other.status_code == 404
     assert "counterexamples: submission 1 (rummy): found" in server.log.read_text()
+    assert (
+        not (root.parent / ".hypothesis").exists()
+        and (root / "contests" / "lab1" / "explain-work").stat().st_mode & 0o077 == 0
+    )
     if watch is not None:
         watch.check()
 
