@@ -36,6 +36,7 @@ from judge.runner.api import SandboxRunner
 from judge.runner.typeset import problem2pdf
 from judge.serve.model.contest import ContestError, ContestInfo
 from judge.serve.model.site import SiteSpec, load_site
+from judge.serve.services.judging.explain_plan import LiveExplain, searches_any
 from judge.serve.services.judging.queue import JudgeFn
 from judge.serve.services.people.accounts import Lockout, LoginLimits
 from judge.serve.services.problems.statements import Typeset
@@ -184,6 +185,7 @@ class _Setup:
     limits: LoginLimits
     stack: ExitStack
     fuzz: bool = False  # live fuzzing asked for (--fuzz, or contest.yaml's fuzz)
+    explain: bool = False  # counterexamples for rejected submissions (a contest.yaml's counterexamples not off)
 
 
 @dataclass(frozen=True)
@@ -252,9 +254,14 @@ def _judging(args: argparse.Namespace, spec: ClusterSpec | None, env: Environmen
             budget = FuzzBudget(examples=args.fuzz_examples, seconds=args.fuzz_seconds)
             options = replace(options, fuzz=LiveFuzz(fuzz_environment(env), packages, budget))
             describe += f"; live fuzzing on idle slots ({budget.examples} examples, {budget.seconds:g} s each)"
+        if setup.explain:  # the searches run at the fuzzer's niceness too (docs/explain.md)
+            options = replace(options, explain=LiveExplain(fuzz_environment(env), packages))
+            describe += "; counterexamples for rejected submissions on idle slots"
         return _JudgingChoice(local_judge(packages, env), options, describe)
     if setup.fuzz:
         _log("note: no live fuzzing with --cluster in this version (docs/live-fuzzing.md): --fuzz is ignored")
+    if setup.explain:
+        _log("note: no counterexamples for rejected submissions with --cluster in this version (docs/explain.md)")
     wanted = {lang for lid in languages for p in problems.values() for lang in toolchain_languages(lid, p, languages)}
     judges = cluster_judges(args, spec, problems, wanted, setup.stack)
     options = ServeOptions(
@@ -429,6 +436,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return _serve_site(args, site_spec, cluster, proxies, limits)
     contest = site_spec.contests[0]
     fuzz = _live_fuzz(args, contest.info)
+    explain = searches_any(contest)
     lock = _lock(contest.root)
     sock = _listen(args.host, args.port)
     _open_files(len(contest.teams))
@@ -438,9 +446,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     languages = {lid: lang for lid, lang in env.languages.items() if missing_tool(lang, env.tools) is None}
     with ExitStack() as stack:
         problems = {p.id: p.problem for p in contest.problems}
-        judging = _judging(args, cluster, env, _Setup(problems, languages, limits, stack, fuzz))
+        judging = _judging(args, cluster, env, _Setup(problems, languages, limits, stack, fuzz, explain))
         options = replace(judging.options, typeset=_typesetter())
-        if judging.options.fuzz is not None:
+        if judging.options.fuzz is not None or judging.options.explain is not None:
             _private_hypothesis_home(contest.root)
         try:
             server = open_server(contest, languages, judging.judge_fn, options)
@@ -463,6 +471,7 @@ def _serve_site(
     from judge.serve.http.site_app import create_site_app
 
     fuzz = any(_live_fuzz(args, c.info) for c in spec.contests)
+    explain = any(searches_any(c) for c in spec.contests)
     locks = [_lock(spec.root, SITE_LOCK_NAME)]
     try:
         locks += [_lock(c.root) for c in spec.contests]  # a contest of the site is not served alone meanwhile
@@ -472,9 +481,9 @@ def _serve_site(
         languages = {lid: lang for lid, lang in env.languages.items() if missing_tool(lang, env.tools) is None}
         with ExitStack() as stack:
             problems = {p.id: p.problem for c in spec.contests for p in c.problems}
-            judging = _judging(args, cluster, env, _Setup(problems, languages, limits, stack, fuzz))
+            judging = _judging(args, cluster, env, _Setup(problems, languages, limits, stack, fuzz, explain))
             options = replace(judging.options, typeset=_typesetter())
-            if judging.options.fuzz is not None:
+            if judging.options.fuzz is not None or judging.options.explain is not None:
                 _private_hypothesis_home(spec.root)
             try:
                 site = open_site(spec, languages, judging.judge_fn, options)

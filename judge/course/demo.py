@@ -10,6 +10,9 @@ them: sitefiles.py), an instructor (admin) and a TA (judge), and three assignmen
 - ``exam``, in two weeks, three hours, no late submissions: each test's verdict during the exam, everything
   (and the score) once the instructor publishes the grades.
 
+A rejected submission gets an input it fails on (`judge serve`'s ``counterexamples``, docs/explain.md): shown
+to the student in lab1 and hw1, to the staff only in the exam.
+
 Passwords are random, stored as argon2 hashes (the commands hash them) and given out once: the students' in
 a CSV to mail-merge, the staff's printed. The folder is owner-only (0700) and its people files 0600.
 """
@@ -43,6 +46,9 @@ SECTIONS = ("A", "B")
 EXTENDED = "s007"  # lab1's extension
 ASSIGNMENT_PROBLEMS = {"lab1": ("rummy", "coins"), "hw1": ("memory", "klondike"), "exam": ("go",)}
 COLORS = ("#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4")
+# who is shown an input a rejected submission fails on (issue 46, docs/explain.md): the student in the lab and the
+# homework; the exam's show verdicts only while it runs (its feedback), so its counterexamples are the staff's
+COUNTEREXAMPLES = {"lab1": "team", "hw1": "team", "exam": "jury"}
 
 
 @dataclass(frozen=True)
@@ -128,6 +134,7 @@ def _contest_yaml(cid: str, name: str, start: float, duration: float, assignment
         f'start_time: "{_t(start)}"\n'
         f'duration: "{format_reltime(duration)}"\n'
         "scoreboard_type: score\n"
+        f"counterexamples: {COUNTEREXAMPLES[cid]}   # an input a rejected submission fails on: off | jury | team\n"
         "assignment:\n"
         f"{assignment}"
     )

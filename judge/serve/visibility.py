@@ -27,6 +27,10 @@ table, and tests/test_serve_visibility.py states and checks them).
   question (the spec's rule), and an answer to everyone brings the question's text (not its team) to the
   others (``clarification_shape``). Each kind of viewer's version is one event (``clarification_audiences``).
 - Live fuzzing (issue 33): its counterexamples, the jury's only, at every phase (``sees_fuzzing``).
+- Counterexamples for rejected submissions (issue 46, docs/explain.md): staff see every search and its
+  input, whatever the policy; the submission's team sees the searches queued under ``counterexamples: team``
+  (the problem's view when queued), the input only of those found within its limit (``per_team``), how
+  the others stand without an input; nobody else learns that a search exists (``counterexample_sight``).
 - Similar submissions (issue 49): the reports and the reviews of their pairs, the jury's only, at every phase
   (``sees_similarity``).
 - A site of contests (issue 44): staff accounts see every contest, hidden or archived; everyone else sees the
@@ -54,6 +58,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
+from judge.serve.model.counterexamples import CounterexampleView
+from judge.serve.model.explanations import ExplainRecord, ExplainState
 from judge.serve.model.phase import Phase
 from judge.serve.model.records import (
     Audience,
@@ -324,6 +330,38 @@ def runner_only(viewer: Viewer) -> bool:
 def sees_balloons(s: Sight) -> bool:
     """The balloons (issue 30): the jury and the balloon runners (issue 47)."""
     return s.staff or s.viewer.role is Role.BALLOON
+
+
+class CounterexampleSight(StrEnum):
+    """How much of a rejected submission's counterexample search a viewer sees (issue 46)."""
+
+    NONE = "none"  # nothing, not even that there is one (the same 404 as for a submission that has none)
+    STATE = "state"  # how the search stands (searching, none found, withheld, the team's limit), no input
+    FULL = "full"  # the input, the reference's answer, the program's output, the validator's message
+
+
+def counterexample_sight(s: Sight, sub: SubmissionRecord, search: ExplainRecord) -> CounterexampleSight:
+    """A counterexample search of ``sub`` (issue 46): staff see it all, whatever the policy; the submission's
+    team sees those queued under ``show: team`` (the policy stored with the search: a change applies to later
+    searches only), the input only once found within its per-team limit (``team_shown``), and nothing of a
+    search cancelled by a rejudge that accepted the submission; everyone else nothing."""
+    if not sees_submission(s, sub):
+        return CounterexampleSight.NONE
+    if s.staff:
+        return CounterexampleSight.FULL
+    if not s.own(sub.team_id) or search.policy.show is not CounterexampleView.TEAM:
+        return CounterexampleSight.NONE
+    if search.state is ExplainState.CANCELLED:
+        return CounterexampleSight.NONE
+    return CounterexampleSight.FULL if search.team_shown else CounterexampleSight.STATE
+
+
+def awaits_counterexample(s: Sight, sub: SubmissionRecord, view: CounterexampleView) -> bool:
+    """Whether a page of ``sub`` waits for a counterexample search the viewer would see, the problem's view of
+    the policy being ``view`` now: staff unless it is off, the submission's team when it is ``team``."""
+    if not sees_submission(s, sub) or view is CounterexampleView.OFF:
+        return False
+    return s.staff or (s.own(sub.team_id) and view is CounterexampleView.TEAM)
 
 
 # --------------------------------------------------------------------------------------------- events

@@ -33,6 +33,7 @@ from judge.serve.http.pages.admin_pages import ADMIN_PAGES
 from judge.serve.http.pages.awards_page import AWARDS_PAGES
 from judge.serve.http.pages.clar_pages import CLAR_PAGES
 from judge.serve.http.pages.compare_pages import COMPARE_PAGES
+from judge.serve.http.pages.explain_pages import EXPLAIN_PAGES
 from judge.serve.http.pages.fuzz_pages import FUZZ_PAGES
 from judge.serve.http.pages.live_pages import LIVE_PAGES
 from judge.serve.http.pages.overview_pages import OVERVIEW_PAGES
@@ -259,6 +260,7 @@ PAGE_SPECS: tuple[PageSpec, ...] = (
     *REJUDGING_PAGES,  # rejudgings as sets (issue 47)
     *VERIFICATION_PAGES,  # judgements verified before the teams see them (issue 47)
     *OVERVIEW_PAGES,  # the team overview and the statistics (issue 47)
+    *EXPLAIN_PAGES,  # counterexamples for rejected submissions (issue 46)
 )
 
 

@@ -34,6 +34,7 @@ from judge.serve.services.core.standing import Standing
 from judge.serve.services.core.timeline import Timeline
 from judge.serve.services.desk.print_queue import Printer, PrintQueue
 from judge.serve.services.desk.printing import send_next
+from judge.serve.services.judging.explain_plan import AfterJudgement, explainable_problems, queue_after, searches_any
 from judge.serve.services.judging.idle import IdleQueue
 from judge.serve.services.judging.pool import JudgingPool
 from judge.serve.services.judging.preview_queue import PreviewQueue
@@ -59,7 +60,9 @@ from judge.serve.services.problems.statements import Statements, Typeset, cache_
 from judge.serve.storage import DB_NAME, Storage, Writer, open_storage
 from judge.serve.visibility import Sight, contest_viewer, problems_audience
 
-if TYPE_CHECKING:  # live fuzzing loads the fuzzer (Hypothesis) only when it is on
+if TYPE_CHECKING:  # live fuzzing and counterexamples load the fuzzer (Hypothesis) only when they are on
+    from judge.serve.services.judging.explain_jobs import ExplainQueue
+    from judge.serve.services.judging.explain_plan import LiveExplain
     from judge.serve.services.judging.fuzz_jobs import FuzzQueue, LiveFuzz, OnCounterexample
 
 
@@ -94,6 +97,7 @@ class Server:
     similarity: SimilarityQueue | None = None  # similar submissions' reports (issue 49; None: read-only)
     owns_pool: bool = True  # starts and stops ``pool`` (a site's contests share the site's: issue 44)
     standing: Standing = field(default_factory=Standing)  # archived by a site's admin: read-only (issue 44)
+    explain: ExplainQueue | None = None  # counterexamples for rejected submissions (issue 46; None: none searched)
 
     @property
     def auth(self) -> Authenticator:
@@ -106,9 +110,10 @@ class Server:
         return self.people.session_cache
 
     def idle_queues(self) -> list[IdleQueue]:
-        """The idle work of this contest, in its order: rejudge previews, similar submissions, live fuzzing."""
+        """The idle work of this contest, in its order: rejudge previews, counterexamples for rejected
+        submissions (a team waits for them), similar submissions, live fuzzing."""
         queues: list[IdleQueue] = [] if self.previews is None else [self.previews]
-        return queues + [q for q in (self.similarity, self.fuzz) if q is not None]
+        return queues + [q for q in (self.explain, self.similarity, self.fuzz) if q is not None]
 
     def viewer_in(self, viewer: Viewer) -> Viewer:
         """``viewer`` (the site's account) as this contest sees them (visibility.contest_viewer): a team that
@@ -209,6 +214,9 @@ class ServeOptions:
     fuzz: LiveFuzz | None = None  # live fuzzing (`judge serve --fuzz`, issue 33): None, off
     on_counterexample: OnCounterexample | None = None  # told of each counterexample stored (the pages' notice)
     typeset: Typeset | None = None  # a PDF statement from a package without one (problem2pdf; statements.py)
+    # counterexamples for rejected submissions (issue 46): how to search, for the contests whose policy is not
+    # off (contest.yaml's ``counterexamples``); None: nothing is searched (a cluster, an export)
+    explain: LiveExplain | None = None
 
 
 def _claim_contest(w: Writer, contest: Contest, storage: Storage) -> None:
@@ -300,6 +308,36 @@ def _fuzz_queue(
     if options.on_counterexample is None:
         return FuzzQueue(storage, live, setup)
     return FuzzQueue(storage, live, setup, on_counterexample=options.on_counterexample)
+
+
+def _explaining(
+    contest: Contest, options: ServeOptions, server: Callable[[], Contest]
+) -> tuple[tuple[AfterJudgement, ...], dict[str, bool]]:
+    """Counterexamples for rejected submissions (issue 46): the judging queue's hook (a rejected judgement
+    queues a search, an accepted one cancels them), and the problems searched (none: no queue)."""
+    if options.read_only or options.explain is None:
+        return (), {}
+    explainable = explainable_problems(contest, options.log) if searches_any(contest) else {}
+    if explainable:
+        policy = contest.info.counterexamples
+        budget = policy.budget
+        options.log(
+            f"contest {contest.info.id!r}: counterexamples for rejected submissions of "
+            f"{', '.join(sorted(explainable))} (shown to: {policy.show.value}, problems.yaml may differ; "
+            f"{budget.examples} examples, {budget.seconds:g} s each; at most {policy.per_team} per team)"
+        )
+    return (queue_after(explainable, server),), explainable
+
+
+def _explain_queue(
+    live: LiveExplain, storage: Storage, queue: JobQueue, options: ServeOptions, contest: Callable[[], Contest]
+) -> ExplainQueue:
+    """The counterexample searches' queue: an idle queue of the judging pool (services/judging/idle.py)."""
+    from judge.serve.services.judging.explain_jobs import ExplainQueue, QueueSetup
+
+    return ExplainQueue(
+        storage, live, QueueSetup(contest=contest, hold=lambda: queue.hold, now=queue.now, log=options.log)
+    )
 
 
 def open_people(storage: Storage, package: People, roster: Roster, options: ServeOptions) -> SitePeople:
@@ -395,6 +433,7 @@ def open_contest(
         from judge.serve.services.judging.fuzz_jobs import fuzzable_problems
 
         fuzzable = fuzzable_problems(contest, options.log)
+    after, explainable = _explaining(contest, options, lambda: server.contest)
     setup = JudgingSetup(
         contest,
         languages,
@@ -403,17 +442,22 @@ def open_contest(
         fuzzable=fuzzable,
         current=versions.problem,
         accounts=lambda: server.contest.accounts,
+        after=after,
     )
     queue = JobQueue(storage, timeline, bus, setup)
     previews = PreviewQueue(storage, queue, versions, options.tools, options.log)
     fuzz = None if live is None else _fuzz_queue(live, storage, queue, options, lambda: server.contest)
+    explain = None
+    if explainable and options.explain is not None:
+        explain = _explain_queue(options.explain, storage, queue, options, lambda: server.contest)
     similarity = None
     if not options.read_only:  # similar submissions (issue 49): idle work too, or its own thread on a cluster
         similarity_setup = SimilaritySetup(
             storage, lambda: server.contest, lambda: timeline.phase, clock.now, options.log
         )
         similarity = SimilarityQueue(similarity_setup, own_thread=options.capacity is not None)
-    idle = [previews] + ([similarity] if similarity is not None else []) + ([fuzz] if fuzz is not None else [])
+    idle: list[IdleQueue] = [previews]
+    idle += [q for q in (explain, similarity, fuzz) if q is not None]
     owns_pool = pool is None
     if pool is None:
         pool = JudgingPool(
@@ -422,7 +466,7 @@ def open_contest(
             capacity=options.capacity,
             log=options.log,
             cluster=options.cluster_workers,
-            idle=idle,  # rejudge previews first, then similar submissions, then live fuzzing (judging/idle.py)
+            idle=idle,  # rejudge previews, counterexamples, similar submissions, live fuzzing (judging/idle.py)
         )
     boards = BoardCache(interval_s=options.board_interval_s, clock=clock.now, since=first_change(bus))
     typeset = None if options.read_only else options.typeset
@@ -430,7 +474,7 @@ def open_contest(
     server = Server(
         contest, languages, storage, clock, timeline, bus, people, queue, pool, options.log, versions=versions,
         tools=options.tools, previews=previews, boards=boards, fuzz=fuzz, statements=statements,
-        similarity=similarity, owns_pool=owns_pool,
+        similarity=similarity, owns_pool=owns_pool, explain=explain,
     )  # fmt: skip
     server.roster.set(taking_part(people.current(), contest.info))
     statements.on_ready = _on_statement(server)

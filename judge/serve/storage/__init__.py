@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from judge.serve.model.contest import Team
+from judge.serve.model.explanations import ExplainRecord
 from judge.serve.model.records import (
     AccountRecord,
     Audience,
@@ -288,6 +289,26 @@ class Reader(Protocol):
         a site's contests, issue 44)."""
         ...
 
+    # counterexamples for rejected submissions (issue 46: storage/explanations.py)
+    def explanations(
+        self, *, submission_ids: Collection[int] | None = None, problem_id: str | None = None
+    ) -> list[ExplainRecord]:
+        """The searches (of those submissions, or that problem, or all), newest first."""
+        ...
+
+    def explanation(self, explain_id: int) -> ExplainRecord | None: ...
+
+    def open_explanations(
+        self, limit: int, exclude: Collection[int] = (), held: Collection[str] = ()
+    ) -> list[ExplainRecord]:
+        """Queued or running searches not in ``exclude``, oldest first: none of the ``held`` problems', none of
+        an ignored submission."""
+        ...
+
+    def team_shown_explanations(self, team_id: str) -> int:
+        """How many counterexamples the team was shown (cancelled ones too)."""
+        ...
+
     # a site of contests (issue 44: storage/site.py), in the site database
     def site_contests(self) -> list[SiteContestRecord]:
         """The contests' registry: what the site's admins changed of each contest, by id."""
@@ -467,6 +488,31 @@ class Writer(Reader, Protocol):
 
     def put_site_contest(self, record: SiteContestRecord) -> None:
         """Keep a contest's registry entry (replacing the one of its id)."""
+        ...
+
+    # counterexamples for rejected submissions (issue 46: storage/explanations.py)
+    def enqueue_explanation(
+        self, submission_id: int, judgement_id: int, package_hash: str, verdict: str, policy: str, now: float
+    ) -> int | None:
+        """Queue a search; None when the submission has one for that package already (not cancelled). An open
+        one of another package is cancelled."""
+        ...
+
+    def start_explanation(self, explain_id: int) -> ExplainRecord | None:
+        """An open search is running, one attempt more (returned so); None: it is no longer open."""
+        ...
+
+    def explanation_progress(self, explain_id: int, examples_done: int, spent_s: float, withheld: int) -> None:
+        """A search gave its slot back: queued again, with what it has done so far."""
+        ...
+
+    def finish_explanation(self, done: ExplainRecord, result: str, now: float) -> bool:
+        """The search ends (``done``'s counts and ``team_shown``; ``result``: the Explanation's JSON); False: it
+        was no longer open."""
+        ...
+
+    def cancel_explanations(self, submission_id: int, message: str, now: float) -> int:
+        """Cancel the submission's searches, open or ended; how many."""
         ...
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-SCHEMA_VERSION = 14
+SCHEMA_VERSION = 15
 
 # The API's id of the judgement ``j`` (model/apijson.judgement_id, in SQL, for the upgrade to 4)
 JUDGEMENT_ID = "(CASE j.ordinal WHEN 1 THEN CAST(j.submission_id AS TEXT) ELSE j.submission_id || '-' || j.ordinal END)"
@@ -298,6 +298,26 @@ CREATE TABLE IF NOT EXISTS site_contests (
     judging_priority INTEGER,
     time_s REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS explanations (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    submission_id INTEGER NOT NULL REFERENCES submissions(id),
+    judgement_id INTEGER NOT NULL REFERENCES judgements(id),
+    package_hash TEXT NOT NULL,
+    verdict TEXT NOT NULL,
+    policy TEXT NOT NULL,
+    state TEXT NOT NULL,
+    examples_done INTEGER NOT NULL DEFAULT 0,
+    spent_s REAL NOT NULL DEFAULT 0,
+    withheld INTEGER NOT NULL DEFAULT 0,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    result TEXT,
+    team_shown INTEGER NOT NULL DEFAULT 0,
+    message TEXT NOT NULL DEFAULT '',
+    queued_s REAL NOT NULL,
+    finished_s REAL
+);
+CREATE INDEX IF NOT EXISTS explanations_state ON explanations(state, id);
+CREATE INDEX IF NOT EXISTS explanations_submission ON explanations(submission_id, id);
 CREATE TABLE IF NOT EXISTS audit_log (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     time_s REAL NOT NULL,
@@ -398,4 +418,7 @@ MIGRATIONS: dict[int, tuple[str | Step, ...]] = {
         Step("ALTER TABLE previews ADD COLUMN auto_apply INTEGER NOT NULL DEFAULT 0", ("previews",)),
         Step("ALTER TABLE previews ADD COLUMN created_by TEXT NOT NULL DEFAULT ''", ("previews",)),
     ),
+    # issue 46, counterexamples for rejected submissions (docs/explain.md): the searches, each with the policy
+    # it was queued under and its result (explanations, created with the rest); no existing table changes
+    14: (),
 }

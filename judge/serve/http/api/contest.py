@@ -18,7 +18,7 @@ from typing import Any
 from starlette.background import BackgroundTask
 from starlette.responses import JSONResponse, Response
 
-from judge.serve.http.api import feed, live, previews, workbench
+from judge.serve.http.api import explain, feed, live, previews, workbench
 from judge.serve.http.api.context import Ctx
 from judge.serve.http.api.domjudge import domjudge_submission
 from judge.serve.http.api.previews import ZIP
@@ -441,6 +441,8 @@ ROUTES: tuple[RouteSpec, ...] = (
     *_live("submissions", documents.submissions_doc),
     RouteSpec("POST", f"{C}/submissions", post_submission, body_limit="submission", bodies=(JSON, MULTIPART)),
     RouteSpec("GET", f"{C}/submissions/{{id}}/files", submission_files),
+    RouteSpec("GET", f"{C}/submissions/{{id}}/counterexample", explain.get_counterexample),  # issue 46
+    RouteSpec("GET", f"{C}/submissions/{{id}}/counterexample/{{part}}", explain.get_counterexample_file),
     RouteSpec("POST", f"{C}/submissions/{{id}}/rejudge", rejudge_submission),
     RouteSpec("GET", f"{C}/verification", workbench.get_verification),  # ours (issue 47)
     RouteSpec("GET", f"{C}/rejudgings", workbench.get_rejudgings),  # ours (issue 47): rejudging sets

@@ -15,7 +15,7 @@ from starlette.responses import Response
 
 from judge.judging.verdict import Verdict
 from judge.serve.http.ids import number_id
-from judge.serve.http.pages import notices, run_pages
+from judge.serve.http.pages import explain_pages, notices, run_pages
 from judge.serve.http.pages.rows import newest_first, submission_row, verdict_class
 from judge.serve.http.pages.web import Page, PageSpec, Redirect, clock_time, contest_time
 from judge.serve.model.apijson import judgement_id
@@ -164,6 +164,9 @@ def submission_detail(page: Page) -> Response:
     }
     if page.query.get("fragment"):
         return page.render("serve/_admin_detail.html", **context)
+    context["cx"] = explain_pages.on_page(
+        page, detail.view.submission, detail.view.judgement
+    )  # issue 46: its own live part
     return page.render("serve/admin_submission.html", **context)
 
 

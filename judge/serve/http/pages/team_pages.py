@@ -27,6 +27,7 @@ from judge.scoreboard.statements import render_statement, statement_assets
 from judge.serve import visibility
 from judge.serve.http.files import download
 from judge.serve.http.ids import number_id
+from judge.serve.http.pages import explain_pages
 from judge.serve.http.pages.rows import newest_first, submission_row, verdict_class
 from judge.serve.http.pages.sessions import basic_header
 from judge.serve.http.pages.web import Page, PageSpec, Redirect
@@ -312,6 +313,7 @@ def feedback(page: Page) -> Response:
     }
     if page.query.get("fragment"):
         return page.render("serve/_feedback.html", **context)
+    context["cx"] = explain_pages.on_page(page, fb.view.submission, fb.judgement)  # issue 46: its own live part
     return page.render("serve/feedback.html", **context)
 
 

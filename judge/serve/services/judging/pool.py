@@ -11,8 +11,8 @@ in its own database, its judging priority, whether it is running now, its idle w
   least one slot stays free for the higher-priority contests that are running, so a main contest's
   submission never waits behind a practice one; with one slot, strict priority (a practice job already
   running finishes first: judging is never interrupted);
-- idle work (rejudge previews, similar submissions, live fuzzing: idle.py) only when no lane has a real
-  job to start, the lanes' idle queues in the order of their priority.
+- idle work (rejudge previews, counterexamples, similar submissions, live fuzzing: idle.py) only when no lane
+  has a real job to start, the lanes' idle queues in the order of their priority.
 
 A single contest is a pool of one lane, as before sites.
 """

@@ -162,6 +162,9 @@ class JudgingSetup:
     # the accounts in force (issue 44: a site's are in the site's database, not the contest's); None: the
     # contest database's accounts table
     accounts: Callable[[], Sequence[AccountSpec]] | None = None
+    # more to do in a judgement's own transaction, each called with the writer, the submission's id, the
+    # judgement's id, the phase and the time (issue 46: explain_plan.queue_after queues a counterexample search)
+    after: tuple[Callable[[Writer, int, int, Phase, float], None], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -197,6 +200,7 @@ class JobQueue:
         self._fuzzable = setup.fuzzable
         self._current = setup.current
         self._accounts = setup.accounts
+        self._after = setup.after
 
     def problem(self, problem_id: str) -> ContestProblem | None:
         """The problem with the package version new judgements use."""
@@ -307,6 +311,8 @@ class JobQueue:
             if not mine.held:
                 self._publish_result(w, c, phase, now, changed)
                 self._fuzz_after(w, c, phase, now)
+                for hook in self._after:  # e.g. a counterexample search (issue 46)
+                    hook(w, c.submission.id, c.judgement_id, phase, now)
             w.finish_job(c.job_id)
             if group is not None:  # a rejudging set's member (issue 47): before → after, and the set's state
                 (after,) = w.judgements(ids=[c.judgement_id], held=None)
