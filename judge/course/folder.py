@@ -134,7 +134,8 @@ def check_roster(assignment: Assignment, roster: Roster, where: str) -> None:
         raise CourseError(f"{where}.groups: {clash[0]!r} is a student's id, not a group's")
 
 
-def _check_times(a: Assignment, start: float | None, end: float | None, where: str) -> None:
+def check_times(a: Assignment, start: float | None, end: float | None, where: str) -> None:
+    """The contest (``start``..``end``) runs from the assignment's earliest opening to its latest close."""
     if start is None or end is None:
         return
     opens = [w.open_s for w in a.windows() if w.open_s is not None]
@@ -160,7 +161,7 @@ def load_contest_assignment(folder: Path, site: Path, roster: Roster) -> CourseA
     assignment = parse_assignment(data["assignment"], where)
     check_roster(assignment, roster, where)
     start, end = _times(data, str(path))
-    _check_times(assignment, start, end, str(path))
+    check_times(assignment, start, end, str(path))
     cid = str(data.get("id", folder.name))
     name = assignment.name or (text(data["name"], f"{path}: name") if data.get("name") is not None else cid)
     return CourseAssignment(cid, name, folder, assignment, _problems(folder, site), start, end)

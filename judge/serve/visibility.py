@@ -41,6 +41,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from judge.serve.model.course import CourseView
 from judge.serve.model.phase import Phase
 from judge.serve.model.records import (
     Audience,
@@ -63,6 +64,7 @@ class Sight:
     viewer: Viewer
     phase: Phase
     now: float
+    course: CourseView | None = None  # a course's assignment (issue 45): its rules and its teams' windows
 
     @property
     def staff(self) -> bool:

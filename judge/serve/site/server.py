@@ -29,6 +29,7 @@ from judge.serve.model.times import Clock, SystemClock
 from judge.serve.model.viewer import Viewer
 from judge.serve.services.board.board import first_change
 from judge.serve.services.board.boardcache import BoardCache
+from judge.serve.services.core.coursework import Coursework
 from judge.serve.services.core.events import EventBus, EventLog, publish_if_changed, sync_collection
 from judge.serve.services.core.standing import Standing
 from judge.serve.services.core.timeline import Timeline
@@ -94,6 +95,7 @@ class Server:
     similarity: SimilarityQueue | None = None  # similar submissions' reports (issue 49; None: read-only)
     owns_pool: bool = True  # starts and stops ``pool`` (a site's contests share the site's: issue 44)
     standing: Standing = field(default_factory=Standing)  # archived by a site's admin: read-only (issue 44)
+    course: Coursework = field(default_factory=Coursework)  # a course's assignment (issue 45; None: not one)
 
     @property
     def auth(self) -> Authenticator:
@@ -141,7 +143,7 @@ class Server:
 
     def sight(self, viewer: Viewer, now: float) -> Sight:
         """What ``viewer`` may see now (visibility.py)."""
-        return Sight(viewer, self.timeline.phase, now)
+        return Sight(viewer, self.timeline.phase, now, self.course.view(self.contest))
 
     def start(self) -> None:
         """The background parts: the judging pool (unless the site's), the print queue, the clock that publishes

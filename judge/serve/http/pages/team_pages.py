@@ -39,6 +39,7 @@ from judge.serve.model.viewer import Role, Viewer
 from judge.serve.services import documents
 from judge.serve.services.board import board as boards
 from judge.serve.services.judging import results, submissions
+from judge.serve.services.judging.course_submit import submit_status
 from judge.serve.services.lifecycle import awards
 from judge.serve.services.people import sessions
 from judge.serve.services.people.accounts import AuthError
@@ -182,7 +183,11 @@ def _submit_context(page: Page) -> dict[str, Any]:
         {"id": lang.id, "name": lang.name, "extensions": " ".join(lang.extensions)}
         for lang in page.server.languages.values()
     ]
-    return {"problems": _problem_docs(page), "languages": langs}
+    team = page.viewer.team_id
+    course = None if team is None else submit_status(page.server, team, page.now)  # a course's (issue 45)
+    problems = _problem_docs(page)
+    labels = {p["id"]: f"{p['label']}: {p['name']}" for p in problems}
+    return {"problems": problems, "languages": langs, "course": course, "labels": labels}
 
 
 def submit_form(page: Page) -> Response:

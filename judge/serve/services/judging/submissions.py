@@ -15,6 +15,7 @@ from judge.serve.model.upload import SubmissionRequest, check_upload
 from judge.serve.model.viewer import Role, Viewer
 from judge.serve.services.core.events import publish
 from judge.serve.services.judging.context import ServedJudging
+from judge.serve.services.judging.course_submit import check_rate, check_window
 from judge.serve.services.people import access
 from judge.serve.services.people.audit import audit
 from judge.serve.storage import Reader, Writer
@@ -78,6 +79,8 @@ def submit(
     server.standing.refuse_if_archived("submissions")
     request = read_request()
     team_id, time_s = _submitter(server, viewer, request, now)
+    if viewer.role is not Role.ADMIN:
+        check_window(server, team_id, now)  # a course's assignment (issue 45): the student's window
     if server.timeline.phase.in_contest(time_s):
         access.refuse_if_final(
             server.timeline.phase
@@ -95,6 +98,7 @@ def submit(
     with server.storage.write() as w:
         if viewer.role is not Role.ADMIN:
             _rate_limit(w, server, team_id, now)
+            check_rate(w, server, team_id, request.problem_id, now)  # a course's token bucket (issue 45)
         sub = w.add_submission(new)
         w.enqueue(sub.id, "submit", now)
         obj = submission_json(sub, server.contest.info)

@@ -1,0 +1,110 @@
+"""A contest served as a course's assignment (issue 45, docs/course.md): contest.yaml's ``assignment:`` read with
+judge/course's rules and checked against the people and the contest's times when `judge serve` starts, and
+what a request needs of it: each team's window (its override, its section's), the feedback a viewer gets of a
+submission now. Pure; judge/course decides everything (windows, credits, rate limits, feedback levels).
+
+A team is a student when it is the roster's (the group ``students``); its section is its group of ``type:
+section``. Any other team (a group-work team, a test team) gets the assignment's own window.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from judge.course.assignment import Assignment, Resolved, parse_assignment
+from judge.course.feedback import EVERYTHING, NOTHING, Shown, Viewer, shown
+from judge.course.folder import check_roster, check_times
+from judge.course.roster import Roster
+from judge.course.sitefiles import SECTION_TYPE, roster_from
+from judge.course.sitefiles import People as RosterFiles
+from judge.course.values import CourseError
+from judge.course.window import Window
+from judge.serve.model.contest import Contest, People
+from judge.serve.model.contest_values import ContestError
+
+
+@dataclass(frozen=True)
+class ServedAssignment:
+    """contest.yaml's ``assignment:`` as written (``raw``, re-read with the overrides set while serving) and
+    as read (``assignment``); ``where`` names it in messages."""
+
+    raw: Mapping[str, Any]
+    where: str
+    assignment: Assignment
+
+
+def course_roster(people: People, root: Path) -> Roster:
+    """The students and the withdrawn of ``people`` (judge/course's reading of a site's files: sitefiles.py)."""
+    teams = tuple({"id": t.id, "name": t.name, "group_ids": list(t.group_ids)} for t in people.teams)
+    files = RosterFiles(teams, people.groups, (), root / "teams.json", root / "groups.json", root / "accounts.yaml")
+    return roster_from(files)
+
+
+def load_assignment(contest: Contest, people: People, site_root: Path) -> ServedAssignment | None:
+    """``contest``'s assignment (None: its contest.yaml has none): read, its students and sections checked
+    against ``people``, its windows against the contest's times. Raises ContestError (one line)."""
+    path = next(contest.root / f"contest{e}" for e in (".yaml", ".json") if (contest.root / f"contest{e}").is_file())
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:  # load_info read it a moment ago
+        raise ContestError(f"cannot read {path}: {type(exc).__name__}") from None
+    raw = data.get("assignment") if isinstance(data, dict) else None
+    if raw is None:
+        return None
+    where = f"{path}: assignment"
+    info = contest.info
+    try:
+        assignment = parse_assignment(raw, where)
+        check_roster(assignment, course_roster(people, site_root), where)
+        check_times(assignment, info.start_s, info.end_s, str(path))
+        unknown = sorted(set(assignment.problem_feedback) | set(assignment.problem_rate_limits))
+        unknown = [p for p in unknown if contest.problem(p) is None]
+        if unknown:
+            raise CourseError(f"{where}.problems: {unknown[0]!r} is not a problem of the contest (problems.yaml)")
+    except CourseError as exc:
+        raise ContestError(str(exc)) from None
+    return ServedAssignment(raw, where, assignment)
+
+
+def section_of(contest: Contest, team_id: str) -> str | None:
+    """The team's section: its first group of ``type: section`` (None: none, or no such team)."""
+    team = contest.team(team_id)
+    if team is None:
+        return None
+    sections = {str(g["id"]) for g in contest.groups if g.get("type") == SECTION_TYPE}
+    return next((g for g in team.group_ids if g in sections), None)
+
+
+@dataclass(frozen=True)
+class CourseView:
+    """A course's rules as they are now, with the contest whose teams they apply to: what visibility.py and the
+    services ask of a course (``Sight.course``)."""
+
+    assignment: Assignment  # contest.yaml's, with the overrides set while serving
+    contest: Contest
+    published_s: float | None = None  # when the instructor published the grades (None: not published)
+
+    @property
+    def published(self) -> bool:
+        return self.published_s is not None
+
+    def resolved(self, team_id: str) -> Resolved:
+        """The team's window and where it comes from."""
+        return self.assignment.resolve(team_id, section_of(self.contest, team_id))
+
+    def window(self, team_id: str) -> Window:
+        return self.resolved(team_id).window
+
+    def shown(self, owner: bool, staff: bool, team_id: str, problem_id: str, now: float) -> Shown:
+        """What a viewer sees now of a submission of ``team_id`` for ``problem_id`` (feedback.shown)."""
+        if staff:
+            return EVERYTHING
+        if not owner:
+            return NOTHING
+        rules = self.assignment.feedback_for(problem_id)
+        return shown(rules, Viewer.OWNER, self.window(team_id), now, self.published)
