@@ -143,6 +143,7 @@ def _load(root: Path) -> Course:
 def stored_submissions(contest_dir: Path) -> list[Submission]:
     """The submissions `judge serve` stored for one assignment (none when it never ran): each with its current
     judgement's score (None: pending, or a judge error); ignored ones left out."""
+    from judge.serve.model.course import course_submissions
     from judge.serve.storage import DB_NAME, StorageError, open_storage
 
     db = contest_dir / DB_NAME
@@ -157,13 +158,7 @@ def stored_submissions(contest_dir: Path) -> list[Submission]:
             counted = reader.counted(None)
     finally:
         storage.close()
-    out = []
-    for c in counted:
-        j = c.judgement
-        score = None if j is None or j.verdict in (None, "JE") else j.score
-        s = c.submission
-        out.append(Submission(s.team_id, s.problem_id, s.time_s, score, str(s.id)))
-    return out
+    return course_submissions(counted)
 
 
 def summary_table(book: Gradebook) -> str:

@@ -41,6 +41,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from judge.course.feedback import Shown
 from judge.serve.model.course import CourseView
 from judge.serve.model.phase import Phase
 from judge.serve.model.records import (
@@ -370,3 +371,23 @@ def clarification_audiences(
     if full not in by_shape:
         versions.insert(0, (STAFF_ONLY, full))
     return tuple(versions)
+
+
+# --------------------------------------------------------------------------------------------- a course (issue 45)
+
+
+def course_shown(s: Sight, team_id: str, problem_id: str) -> Shown | None:
+    """In a course's assignment (``s.course``), what the viewer sees now of a submission of ``team_id`` for
+    ``problem_id`` (judge/course/feedback.py): staff everything; the student (the team) what the feedback level
+    in force gives (before or after their switch: their due time, their close, or the grades published; the
+    score until published when the instructor says so); anyone else nothing. None: the contest is no course's
+    (the rules above apply)."""
+    if s.course is None:
+        return None
+    return s.course.shown(s.own(team_id), s.staff, team_id, problem_id, s.now)
+
+
+def sees_course_row(s: Sight, team_id: str) -> bool:
+    """A course's board (its scores after the late penalty): staff see every student's row, a student their own
+    row only (no rank among the others), the public no row: a class's board is not public."""
+    return s.staff or s.own(team_id)

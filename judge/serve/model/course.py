@@ -9,7 +9,7 @@ section``. Any other team (a group-work team, a test team) gets the assignment's
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,13 +19,15 @@ import yaml
 from judge.course.assignment import Assignment, Resolved, parse_assignment
 from judge.course.feedback import EVERYTHING, NOTHING, Shown, Viewer, shown
 from judge.course.folder import check_roster, check_times
-from judge.course.roster import Roster
-from judge.course.sitefiles import SECTION_TYPE, roster_from
+from judge.course.gradebook import Submission
+from judge.course.roster import Roster, Student
+from judge.course.sitefiles import SECTION_TYPE, STUDENTS_GROUP, roster_from
 from judge.course.sitefiles import People as RosterFiles
 from judge.course.values import CourseError
 from judge.course.window import Window
 from judge.serve.model.contest import Contest, People
 from judge.serve.model.contest_values import ContestError
+from judge.serve.model.records import Counted
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,34 @@ def section_of(contest: Contest, team_id: str) -> str | None:
         return None
     sections = {str(g["id"]) for g in contest.groups if g.get("type") == SECTION_TYPE}
     return next((g for g in team.group_ids if g in sections), None)
+
+
+def students_of(contest: Contest, assignment: Assignment) -> tuple[Student, ...]:
+    """The students of the contest, by id: the teams of the group ``students`` (the roster's); a contest
+    without that group (a contest folder given an assignment) has every team that is no group of the
+    assignment's as a student, as `judge grade --assignment` without a roster."""
+    teams = contest.teams
+    if any(str(g["id"]) == STUDENTS_GROUP for g in contest.groups):
+        teams = tuple(t for t in teams if STUDENTS_GROUP in t.group_ids)
+    else:
+        teams = tuple(t for t in teams if t.id not in assignment.groups)
+    names = {str(g["id"]): str(g.get("name", g["id"])) for g in contest.groups}
+    out = []
+    for t in teams:
+        section = section_of(contest, t.id)
+        out.append(Student(t.id, t.display_name or t.name, "", "" if section is None else names[section]))
+    return tuple(sorted(out))
+
+
+def course_submissions(counted: Iterable[Counted]) -> list[Submission]:
+    """The stored submissions as the gradebook grades them (``Reader.counted``: ignored ones left out): each
+    with its current judgement's score; None (counts nothing yet) when pending or a judge error."""
+    out = []
+    for c in counted:
+        j, s = c.judgement, c.submission
+        score = None if j is None or j.verdict in (None, "JE") else j.score
+        out.append(Submission(s.team_id, s.problem_id, s.time_s, score, str(s.id)))
+    return out
 
 
 @dataclass(frozen=True)

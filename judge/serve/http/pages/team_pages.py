@@ -27,6 +27,7 @@ from judge.scoreboard.statements import render_statement, statement_assets
 from judge.serve import visibility
 from judge.serve.http.files import download
 from judge.serve.http.ids import number_id
+from judge.serve.http.pages import course_pages
 from judge.serve.http.pages.rows import newest_first, submission_row, verdict_class
 from judge.serve.http.pages.sessions import basic_header
 from judge.serve.http.pages.web import Page, PageSpec, Redirect
@@ -255,12 +256,19 @@ def submit(page: Page) -> Response:
 
 def my_submissions(page: Page) -> Response:
     page.need_team()
-    rows = newest_first(page, submissions.submission_views(page.server, page.sight, team_id=page.viewer.team_id))
+    views = submissions.submission_views(page.server, page.sight, team_id=page.viewer.team_id)
+    rows = newest_first(page, views)
+    course = course_pages.is_course(page)
+    if course:  # what each counts after the late penalty (issue 45)
+        course_pages.add_credits(page, views, rows)
     if page.query.get("fragment"):
-        return page.render("serve/_my_rows.html", rows=rows)
+        return page.render("serve/_my_rows.html", rows=rows, course=course)
     submitted = page.query.get("submitted")  # shown only for one of the team's own submissions (issue 27)
     return page.render(
-        "serve/submissions.html", rows=rows, submitted=submitted if submitted in {r["id"] for r in rows} else None
+        "serve/submissions.html",
+        rows=rows,
+        submitted=submitted if submitted in {r["id"] for r in rows} else None,
+        course=course,
     )
 
 
@@ -308,6 +316,7 @@ def feedback(page: Page) -> Response:
         "runs": [_test_row(t, _time_limit(page, fb.view.submission)) for t in fb.tests],
         "compile_message": fb.judgement.compile_message if fb.judgement is not None else None,
         "files": fb.files,
+        "credit": course_pages.submission_credit(page, fb.view),  # a course's late penalty (issue 45)
     }
     if page.query.get("fragment"):
         return page.render("serve/_feedback.html", **context)
@@ -414,6 +423,8 @@ def _board_table(page: Page, board: dict[str, Any], ranked: boards.Ranked, shown
 
 
 def scoreboard(page: Page) -> Response:
+    if course_pages.is_course(page):  # a course's board (issue 45)
+        return course_pages.board(page)
     return _board_page(page, board_view(page))
 
 
@@ -423,7 +434,7 @@ def scoreboard_made(page: Page) -> Response | None:
     makes the next after the answer is sent (one at a time: BoardCache.claim). The public's page, or anyone's
     fragment (the page live.js polls): a logged-in viewer's whole page shows the header's notices, which are
     read from storage."""
-    if page.viewer.role is not Role.PUBLIC and not page.query.get("fragment"):
+    if page.viewer.role is not Role.PUBLIC and not page.query.get("fragment") or course_pages.is_course(page):
         return None
     group = page.query.get("group") or None
     found = boards.made(page.server, page.sight, group)
