@@ -10,7 +10,7 @@ section``. Any other team (a group-work team, a test team) gets the assignment's
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +27,7 @@ from judge.course.values import CourseError
 from judge.course.window import Window
 from judge.serve.model.contest import Contest, People
 from judge.serve.model.contest_values import ContestError
-from judge.serve.model.records import Counted
+from judge.serve.model.records import Counted, JudgementRecord
 
 
 @dataclass(frozen=True)
@@ -130,6 +130,16 @@ class CourseView:
     def window(self, team_id: str) -> Window:
         return self.resolved(team_id).window
 
+    def changed(self, since: float, now: float) -> set[str]:
+        """The teams whose submissions' feedback differs between ``since`` and ``now`` for their own eyes (a
+        switch passed: their due time, their close): what the event feed must publish again."""
+        problems = [p.id for p in self.contest.problems]
+        return {
+            t.id
+            for t in self.contest.teams
+            if any(self.shown(True, False, t.id, p, since) != self.shown(True, False, t.id, p, now) for p in problems)
+        }
+
     def shown(self, owner: bool, staff: bool, team_id: str, problem_id: str, now: float) -> Shown:
         """What a viewer sees now of a submission of ``team_id`` for ``problem_id`` (feedback.shown)."""
         if staff:
@@ -138,3 +148,14 @@ class CourseView:
             return NOTHING
         rules = self.assignment.feedback_for(problem_id)
         return shown(rules, Viewer.OWNER, self.window(team_id), now, self.published)
+
+
+def withheld(j: JudgementRecord, shown: Shown) -> JudgementRecord:
+    """``j`` as a viewer who is ``shown`` that much sees it: without its verdict and score (``samples``: the
+    verdict would tell how the secret tests went), or without its score (the score hidden until the grades are
+    published). A judgement being judged is shown as it is (nothing in it yet)."""
+    if not j.done or shown.verdict and shown.score:
+        return j
+    if not shown.verdict:
+        return replace(j, verdict=None, judgement_type=None, score=None, max_run_time=None, metric=None)
+    return replace(j, score=None, metric=None)

@@ -35,6 +35,7 @@ from judge.serve.services.core.standing import Standing
 from judge.serve.services.core.timeline import Timeline
 from judge.serve.services.desk.print_queue import Printer, PrintQueue
 from judge.serve.services.desk.printing import send_next
+from judge.serve.services.judging.course_feedback import publish_switched
 from judge.serve.services.judging.idle import IdleQueue
 from judge.serve.services.judging.pool import JudgingPool
 from judge.serve.services.judging.preview_queue import PreviewQueue
@@ -158,10 +159,16 @@ class Server:
         self._threads.append(ticker)
         ticker.start()
 
+    def tick(self) -> None:
+        """The clock's tick: the phases (timeline.py), and what a course's switch time passing shows a student
+        (issue 45: services/judging/course_feedback.py)."""
+        self.timeline.tick()
+        publish_switched(self, self.clock.now())
+
     def _tick_loop(self) -> None:
         while not self.stopping.wait(1.0):
             try:
-                self.timeline.tick()
+                self.tick()
             except Exception as exc:  # noqa: BLE001 - keep serving; say why
                 self.log(f"contest clock: {type(exc).__name__}: {exc}")
 
@@ -274,7 +281,7 @@ def _on_phase_change(server: Server) -> Callable[[Writer, float, float | None], 
     def on_change(w: Writer, now: float, thawed_from: float | None) -> None:
         _publish_problems(server, w, now)
         if thawed_from is not None:
-            republish_judgements(w, server.timeline.phase, thawed_from, now)
+            republish_judgements(w, server.timeline.phase, thawed_from, now, server.course.view(server.contest))
             publish_if_final(w, server, now)
 
     return on_change
@@ -404,6 +411,7 @@ def open_contest(
         fuzzable=fuzzable,
         current=versions.problem,
         accounts=lambda: server.contest.accounts,
+        course=lambda: server.course.view(server.contest),  # a course's feedback rules (issue 45)
     )
     queue = JobQueue(storage, timeline, bus, setup)
     previews = PreviewQueue(storage, queue, versions, options.tools, options.log)

@@ -311,8 +311,10 @@ def feedback(page: Page) -> Response:
     page.need_team()
     what = page.params["id"]
     fb = results.team_feedback(page.server, page.sight, number_id(what), what=what)
+    row = submission_row(page, fb.view)
+    row["withheld"] = course_pages.withheld_words(page, fb.view)  # a course's feedback rules (issue 45)
     context: dict[str, Any] = {
-        "row": submission_row(page, fb.view),
+        "row": row,
         "runs": [_test_row(t, _time_limit(page, fb.view.submission)) for t in fb.tests],
         "compile_message": fb.judgement.compile_message if fb.judgement is not None else None,
         "files": fb.files,

@@ -176,6 +176,7 @@ class Page:
             "clar_notice": notice_context(self) if _shows(template, CLAR_NOTICE) else None,
             "fuzz_notice": fuzz_notice_context(self) if _shows(template, FUZZ_NOTICE) else None,  # the jury's only
             "status": status_line(server, self.now),
+            "is_course": server.course.state is not None,  # a course's assignment (issue 45): its pages
         }
         html = self.env.get_template(template).render({**common, **context})
         return HTMLResponse(html, status_code=status)

@@ -3,7 +3,9 @@ replaced on each change (the instructor publishes the grades, sets overrides), r
 ``Served.course`` and by visibility.py through ``Sight.course``. A contest that is no assignment has none.
 
 What changes while serving is kept in the contest database's ``meta``, over contest.yaml (which stays the
-instructor's input, as the schedule's changes do): ``course_published`` (when the grades were published)."""
+instructor's input, as the schedule's changes do): ``course_published`` (when the grades were published),
+``course_switched`` (until when the event feed has what the feedback rules show: services/judging/
+course_feedback.py publishes again what a switch time passing shows)."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from judge.serve.model.course import CourseView, ServedAssignment
 from judge.serve.storage import Reader
 
 PUBLISHED_KEY = "course_published"
+SWITCHED_KEY = "course_switched"
 
 
 @dataclass(frozen=True)
@@ -23,6 +26,7 @@ class CourseState:
     served: ServedAssignment  # contest.yaml's
     assignment: Assignment  # in force
     published_s: float | None = None
+    switched_s: float | None = None  # the feed has the feedback as it is at this time (None: not recorded yet)
 
 
 def _float(text: str | None) -> float | None:
@@ -31,7 +35,8 @@ def _float(text: str | None) -> float | None:
 
 def stored_state(served: ServedAssignment, r: Reader) -> CourseState:
     """The rules in force: contest.yaml's with what was changed while serving (``meta``)."""
-    return CourseState(served, served.assignment, _float(r.get_meta(PUBLISHED_KEY)))
+    published = _float(r.get_meta(PUBLISHED_KEY))
+    return CourseState(served, served.assignment, published, _float(r.get_meta(SWITCHED_KEY)))
 
 
 class Coursework:

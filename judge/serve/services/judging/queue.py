@@ -35,13 +35,14 @@ from judge.languages.table import Language
 from judge.package.problem import Problem
 from judge.serve.model.apijson import judgement_json, judgement_type, run_id, run_json
 from judge.serve.model.contest import AccountSpec, Contest, ContestProblem
+from judge.serve.model.course import CourseView
 from judge.serve.model.phase import Phase
 from judge.serve.model.records import JobRecord, JudgementOutcome, JudgementRecord, NewRun, SubmissionRecord
 from judge.serve.model.upload import job_files, unpack
 from judge.serve.services.core.events import EventBus, publish
 from judge.serve.services.core.timeline import Timeline
 from judge.serve.storage import Storage, Writer
-from judge.serve.visibility import judgement_audience, run_audience
+from judge.serve.visibility import judgement_versions, run_audience
 
 JudgeFn = Callable[[JudgeJob], SubmissionResult]
 NOT_NOW = (NotJudged, ClusterError)  # the job could not be judged now: it stays queued
@@ -77,17 +78,25 @@ class Claimed:
     files_zip: bytes
 
 
-def publish_judgement(w: Writer, phase: Phase, judgement: JudgementRecord, sub: SubmissionRecord, now: float) -> None:
-    audience = judgement_audience(phase, sub, now)
-    obj = judgement_json(judgement, phase.info)
-    publish(w, "judgements", obj["id"], obj, now=now, audience=audience)
+def publish_judgement(
+    w: Writer,
+    phase: Phase,
+    judgement: JudgementRecord,
+    sub: SubmissionRecord,
+    now: float,
+    course: CourseView | None = None,
+) -> None:
+    """The judgement's event (a course's: a version per audience, visibility.judgement_versions)."""
+    for audience, version in judgement_versions(phase, sub, judgement, now, course):
+        obj = judgement_json(version, phase.info)
+        publish(w, "judgements", obj["id"], obj, now=now, audience=audience)
 
 
-def republish_judgements(w: Writer, phase: Phase, since_s: float, now: float) -> None:
+def republish_judgements(w: Writer, phase: Phase, since_s: float, now: float, course: CourseView | None = None) -> None:
     """Publish again the judgements of submissions made since ``since_s`` (at the thaw: for everyone now)."""
     subs = {s.id: s for s in w.submissions() if s.time_s >= since_s}
     for j in w.judgements(submission_ids=list(subs)):
-        publish_judgement(w, phase, j, subs[j.submission_id], now)
+        publish_judgement(w, phase, j, subs[j.submission_id], now, course)
 
 
 def _outcome(result: SubmissionResult, current: bool, now: float, package_hash: str) -> JudgementOutcome:
@@ -122,6 +131,8 @@ class JudgingSetup:
     # the accounts in force (issue 44: a site's are in the site's database, not the contest's); None: the
     # contest database's accounts table
     accounts: Callable[[], Sequence[AccountSpec]] | None = None
+    # a course's assignment in force (issue 45: the feedback rules decide who is published what); None: none
+    course: Callable[[], CourseView | None] = lambda: None
 
 
 @dataclass(frozen=True)
@@ -157,6 +168,7 @@ class JobQueue:
         self._fuzzable = setup.fuzzable
         self._current = setup.current
         self._accounts = setup.accounts
+        self._course = setup.course
 
     def problem(self, problem_id: str) -> ContestProblem | None:
         """The problem with the package version new judgements use."""
@@ -195,7 +207,7 @@ class JobQueue:
         first = not w.judgements(submission_ids=[job.submission.id], current=True)
         judgement = w.add_judgement(job.submission.id, current=first, start_s=now)
         w.attach_judgement(job.id, judgement.id)
-        publish_judgement(w, phase, judgement, job.submission, now)
+        publish_judgement(w, phase, judgement, job.submission, now, self._course())
         return judgement.id
 
     # ------------------------------------------------------------------------------------- judge
@@ -300,12 +312,14 @@ class JobQueue:
     def _publish_result(self, w: Writer, c: Claimed, phase: Phase, now: float, changed: list[JudgementRecord]) -> None:
         # the submission as it is now, not as claimed: a judge may have ignored it meanwhile (issue 30)
         s = next(iter(w.submissions(ids=[c.submission.id])), c.submission)
+        course = self._course()
         for old in changed:
-            publish_judgement(w, phase, old, s, now)
+            publish_judgement(w, phase, old, s, now, course)
         for run in w.runs(judgement_ids=[c.judgement_id]):
-            publish(w, "runs", run_id(run), run_json(run, phase.info), now=now, audience=run_audience(phase, s))
+            audience = run_audience(phase, s, course, run.name, now)
+            publish(w, "runs", run_id(run), run_json(run, phase.info), now=now, audience=audience)
         (judgement,) = w.judgements(ids=[c.judgement_id])
-        publish_judgement(w, phase, judgement, s, now)
+        publish_judgement(w, phase, judgement, s, now, course)
 
     def _fuzz_after(self, w: Writer, c: Claimed, phase: Phase, now: float) -> None:
         """Live fuzzing (issue 33, docs/live-fuzzing.md), in the judgement's transaction: a current AC of a

@@ -12,7 +12,16 @@ from judge.serve.services.judging.context import ServedJudging
 from judge.serve.services.judging.submissions import SubmissionView, submission_views
 from judge.serve.services.people import access
 from judge.serve.storage import Reader
-from judge.serve.visibility import Detail, Sight, sees_judgement, sees_runs, sees_submission, test_detail
+from judge.serve.visibility import (
+    Detail,
+    Sight,
+    course_judgement,
+    course_sees_run,
+    sees_judgement,
+    sees_runs,
+    sees_submission,
+    test_detail,
+)
 
 
 def _subs_by_id(r: Reader, ids: set[int]) -> dict[int, SubmissionRecord]:
@@ -25,7 +34,8 @@ def judgements(server: ServedJudging, sight: Sight, submission_ids: list[int] | 
     with server.storage.read() as r:
         found = r.judgements(submission_ids=submission_ids)
         subs = _subs_by_id(r, {j.submission_id for j in found})
-    return [j for j in found if sees_judgement(sight, subs[j.submission_id])]
+    seen = [(j, subs[j.submission_id]) for j in found if sees_judgement(sight, subs[j.submission_id])]
+    return [course_judgement(sight, sub, j) for j, sub in seen]
 
 
 def runs(server: ServedJudging, sight: Sight, submission_ids: list[int] | None = None) -> list[RunRecord]:
@@ -35,7 +45,8 @@ def runs(server: ServedJudging, sight: Sight, submission_ids: list[int] | None =
         judgement_ids = None if submission_ids is None else [j.id for j in r.judgements(submission_ids=submission_ids)]
         found = r.runs(judgement_ids=judgement_ids)
         subs = _subs_by_id(r, {run.submission_id for run in found})
-    return [run for run in found if sees_runs(sight, subs[run.submission_id])]
+    seen = (run for run in found if sees_runs(sight, subs[run.submission_id]))
+    return [run for run in seen if course_sees_run(sight, subs[run.submission_id], run.name)]
 
 
 @dataclass(frozen=True)
@@ -74,7 +85,8 @@ def team_feedback(server: ServedJudging, sight: Sight, submission_id: int | None
     with server.storage.read() as r:
         found = r.runs(judgement_ids=[judgement.id]) if judgement and sees_runs(sight, view.submission) else []
         data = r.submission_files(view.submission.id) or b""
-    tests = [TestView(run, test_detail(sight, run.name)) for run in found]
+    shown = [run for run in found if course_sees_run(sight, view.submission, run.name)]  # a course's (issue 45)
+    tests = [TestView(run, test_detail(sight, run.name)) for run in shown]
     return TeamFeedback(view, judgement, tests, source_files(data))
 
 

@@ -22,6 +22,7 @@ from judge.serve.storage import Reader, Writer
 from judge.serve.visibility import (
     FileAccess,
     Sight,
+    course_judgement,
     file_access,
     sees_judgement,
     sees_submission,
@@ -102,7 +103,8 @@ def submit(
         sub = w.add_submission(new)
         w.enqueue(sub.id, "submit", now)
         obj = submission_json(sub, server.contest.info)
-        publish(w, "submissions", str(sub.id), obj, now=now, audience=submission_audience(server.timeline.phase, sub))
+        audience = submission_audience(server.timeline.phase, sub, server.course.view(server.contest))
+        publish(w, "submissions", str(sub.id), obj, now=now, audience=audience)
     server.bus.notify()
     server.pool.wake()
     return sub
@@ -179,7 +181,8 @@ def submission_views(
     views = []
     for s in subs:
         shown = sees_judgement(sight, s)
-        views.append(SubmissionView(s, current.get(s.id) if shown else None, not shown))
+        j = current.get(s.id) if shown else None
+        views.append(SubmissionView(s, None if j is None else course_judgement(sight, s, j), not shown))
     return views
 
 
