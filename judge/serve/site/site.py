@@ -216,6 +216,13 @@ def with_course(server: Server, spec: SiteSpec) -> Server:
     return server
 
 
+def _course_of(site: Site) -> None:
+    """Every contest's course part knows the course: the site's folder and its contests (issue 45)."""
+    for c in site.contests():
+        c.server.course.root = site.spec.root
+        c.server.course.contests = lambda: [x.server for x in site.contests()]
+
+
 def _records(storage: Storage, ids: list[str]) -> dict[str, SiteContestRecord]:
     with storage.read() as r:
         stored = {rec.id: rec for rec in r.site_contests()}
@@ -234,7 +241,9 @@ def open_site(
         server = with_course(open_server(spec.contests[0], languages, judge_fn, options), spec)
         records = _records(server.storage, [server.package.info.id])
         one = SiteContest(server, records[server.package.info.id])
-        return Site(spec, server.storage, server.people, clock, options.log, (one,))
+        single = Site(spec, server.storage, server.people, clock, options.log, (one,))
+        _course_of(single)
+        return single
     if not spec.contests:
         raise ContestError(
             f"{spec.root}: a site without contests: add one in contests/<id>/ (contest.yaml, problems.yaml)"
@@ -271,6 +280,7 @@ def open_site(
         for c in site._contests:
             c.server.standing.archived = c.archived
         people.contests = lambda: [c.server for c in site.contests()]
+        _course_of(site)
         return site
     except BaseException:
         for s in opened:

@@ -4,20 +4,33 @@ and the late penalty on a student's submission pages. A contest that is no assig
 
 from __future__ import annotations
 
+import base64
+import binascii
+from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 from starlette.responses import Response
 
+from judge.course.export import Format, csv_text, number
 from judge.course.notes import attempt_note, rules_text, window_text
+from judge.course.rosterdiff import NewLogin, login_rows
+from judge.course.sitefiles import read_roster
+from judge.course.values import CourseError
 from judge.course.window import credit_at
 from judge.scoreboard.pages import credit_view, fmt_score
+from judge.serve.http.files import download
 from judge.serve.http.pages.web import Page, PageSpec, Redirect
 from judge.serve.model.errors import Refused
 from judge.serve.model.times import format_time
+from judge.serve.model.viewer import Role
 from judge.serve.services import documents
 from judge.serve.services.board.course_board import course_rows, in_group
 from judge.serve.services.judging.course_feedback import publish_grades
 from judge.serve.services.judging.submissions import SubmissionView
+from judge.serve.services.lifecycle.course_overrides import OverrideChange, set_overrides
+from judge.serve.services.lifecycle.gradebook import course_gradebook, gradebook_csv
+from judge.serve.services.people.course_roster import apply_roster, preview_roster
 
 
 def is_course(page: Page) -> bool:
@@ -153,7 +166,221 @@ def publish(page: Page) -> Response:
     raise Redirect(page.url("/admin/course"))
 
 
+# ------------------------------------------------------------------------------------------------ the gradebook
+
+
+def gradebook_page(page: Page) -> Response:
+    """The course's gradebook (staff): every student of the roster, every assignment of the course, as `judge
+    course grades` prints it; its CSV in the three layouts."""
+    page.need_staff()
+    _need_course(page)
+    course, book = course_gradebook(page.server, page.viewer)
+    assignments = [
+        {"id": a.id, "name": a.name, "max": number(a.max_score), "problems": a.problems} for a in book.assignments
+    ]
+    rows = []
+    for i, student in enumerate(book.students):
+        cells = []
+        for a in book.assignments:
+            g = a.grades[i]
+            cells.append(
+                {
+                    "score": number(g.score),
+                    "raw": number(g.raw),
+                    "late": g.minutes_late,
+                    "override": g.override_label,
+                    "used": g.extension_used,
+                    "problems": [number(p.score) for p in g.problems],
+                }
+            )
+        rows.append({"student": student, "cells": cells, "total": number(book.total(i))})
+    return page.render(
+        "serve/course_gradebook.html",
+        assignments=assignments,
+        rows=rows,
+        skipped=course.skipped,
+        formats=[f.value for f in Format],
+    )
+
+
+def gradebook_download(page: Page) -> Response:
+    """``gradebook-<format>.csv``: the file `judge course grades --format FORMAT [--per-problem]` writes."""
+    page.need_staff()
+    _need_course(page)
+    try:
+        fmt = Format(page.query.get("format", "csv"))
+    except ValueError:
+        raise Refused(400, f"no gradebook format {page.query.get('format')!r} (csv, canvas, moodle)") from None
+    per_problem = page.query.get("per_problem") in ("1", "on", "yes")
+    text = gradebook_csv(page.server, page.viewer, fmt, per_problem)
+    return download(text.encode("utf-8"), "text/csv; charset=utf-8", f"gradebook-{fmt.value}.csv")
+
+
+# ------------------------------------------------------------------------------------------------ the roster
+
+
+def _root(page: Page) -> Path:
+    root = page.server.course.root
+    if root is None:
+        raise Refused(404, "this contest is not a course's assignment")
+    return root
+
+
+def _roster_context(page: Page) -> dict[str, Any]:
+    view = page.server.course.view(page.server.contest)
+    assert view is not None
+    try:
+        roster = read_roster(_root(page))
+    except CourseError as exc:
+        raise Refused(409, str(exc)) from None
+    students = []
+    for s in roster.students:
+        resolved = view.resolved(s.id)
+        override = ""
+        if resolved.override is not None:
+            override = resolved.override.label if resolved.source == "student" else resolved.source
+        students.append({"student": s, "override": override, "window": window_text(resolved.window)})
+    sections = sorted({(s.section_id, s.section) for s in roster.students if s.section_id}, key=lambda x: x[1])
+    return {"students": students, "withdrawn": roster.withdrawn, "sections": sections, "error": None}
+
+
+def roster_page(page: Page) -> Response:
+    """The roster (staff): the students, their window in this assignment; an admin imports a roster CSV
+    (preview, then apply) and sets overrides in bulk. After an import, the new students' logins once."""
+    page.need_staff()
+    _need_course(page)
+    shown = page.query.get("shown")
+    return page.render(
+        "serve/course_roster.html",
+        imported=page.query.get("imported") == "1",
+        logins=shown if shown and len(shown) < 64 else None,
+        overrides=page.query.get("overrides") == "1",
+        **_roster_context(page),
+    )
+
+
+def _refused_on_roster(page: Page, exc: Refused) -> Response:
+    context = {**_roster_context(page), "error": exc.message}
+    return page.render(
+        "serve/course_roster.html", status=exc.status, imported=False, logins=None, overrides=False, **context
+    )
+
+
+def _columns(text: str) -> dict[str, str]:
+    """``id=Matrikel; section=Gruppe`` (or one a line): the columns a roster's headers do not say."""
+    out = {}
+    for part in text.replace("\n", ";").split(";"):
+        if not part.strip():
+            continue
+        field, eq, header = part.partition("=")
+        if not eq or not field.strip() or not header.strip():
+            raise Refused(400, f"a column is named as FIELD=HEADER (e.g. id=Matrikel), not {part.strip()!r}")
+        out[field.strip()] = header.strip()
+    return out
+
+
+def roster_preview(page: Page) -> Response:
+    """An uploaded roster CSV: the columns it was read from, and who would be added, changed and withdrawn;
+    nothing is applied until the admin confirms this preview."""
+    page.need_staff()
+    _need_course(page)
+    upload = page.files.get("file")
+    try:
+        access_admin(page)
+        if upload is None or not upload.data:
+            raise Refused(400, "choose the roster CSV to import")
+        columns = _columns(page.form.get("columns", ""))
+        found = preview_roster(_root(page), upload.data, upload.filename or "roster.csv", columns)
+    except Refused as exc:
+        return _refused_on_roster(page, exc)
+    return page.render(
+        "serve/course_roster_preview.html",
+        name=upload.filename or "roster.csv",
+        data=base64.b64encode(upload.data).decode(),
+        columns=page.form.get("columns", ""),
+        preview=found,
+        lines=found.plan.lines(),
+    )
+
+
+def roster_apply(page: Page) -> Response:
+    """The confirmed preview applied (course_roster.apply_roster); the new students' logins held for one
+    download (people/reveal.py)."""
+    page.need_staff()
+    _need_course(page)
+    name = page.form.get("name", "roster.csv")
+    try:
+        data = base64.b64decode(page.form.get("data", ""), validate=True)
+    except (ValueError, binascii.Error):
+        raise Refused(400, "the roster was not sent back whole: import it again") from None
+    columns = _columns(page.form.get("columns", ""))
+    found = preview_roster(_root(page), data, name, columns)
+    page.confirm("roster-apply", page.url("/admin/course/roster"), **found.counts)
+    try:
+        logins = apply_roster(
+            page.server, page.viewer, _root(page), (name, data), columns, page.form.get("digest", ""), page.now
+        )
+    except Refused as exc:
+        return _refused_on_roster(page, exc)
+    query = {"imported": "1"}
+    if logins:
+        query["shown"] = page.server.reveals.put(
+            page.cookie, tuple((lg.username, lg.password) for lg in logins), page.now
+        )
+    raise Redirect(page.url("/admin/course/roster?" + urlencode(query)))
+
+
+def logins_download(page: Page) -> Response:
+    """The new students' logins (id, name, email, section, username, password) for a mail merge: once, for the
+    session that imported them (people/reveal.py); then gone."""
+    page.need_staff()
+    _need_course(page)
+    passwords = dict(page.server.reveals.take(page.cookie, page.query.get("shown"), page.now))
+    if not passwords:
+        raise Refused(
+            404,
+            "the new students' logins were downloaded already (or have expired): reset a password on the Teams page",
+        )
+    roster = read_roster(_root(page))
+    logins = [NewLogin(s, s.id, passwords[s.id]) for s in roster.students if s.id in passwords]
+    return download(csv_text(login_rows(logins)).encode("utf-8"), "text/csv; charset=utf-8", "logins.csv")
+
+
+def set_overrides_page(page: Page) -> Response:
+    """Overrides in bulk: the students checked (``student:<id>``), or a section; an extension, a due time, a
+    close, an opening, or the assignment's own window back."""
+    page.need_staff()
+    _need_course(page)
+    f = page.form
+    students = tuple(sorted(k.split(":", 1)[1] for k, v in f.items() if k.startswith("student:") and v))
+    section = f.get("section", "")
+    change = OverrideChange(
+        students=() if section else students,
+        sections=(section,) if section else (),
+        kind=f.get("kind", "extension"),
+        value=f.get("value", ""),
+        note=f.get("note", ""),
+    )
+    try:
+        set_overrides(page.server, page.viewer, change, page.now)
+    except Refused as exc:
+        return _refused_on_roster(page, exc)
+    raise Redirect(page.url("/admin/course/roster?overrides=1"))
+
+
+def access_admin(page: Page) -> None:
+    if page.viewer.role is not Role.ADMIN:
+        raise Refused(403, "only admins may import a roster")
+
+
 COURSE_PAGES: tuple[PageSpec, ...] = (
     PageSpec("GET", "/admin/course", course_admin),
     PageSpec("POST", "/admin/course/publish", publish),
+    PageSpec("GET", "/admin/course/gradebook", gradebook_page),
+    PageSpec("GET", "/admin/course/gradebook.csv", gradebook_download),
+    PageSpec("GET", "/admin/course/roster", roster_page),
+    PageSpec("POST", "/admin/course/roster/preview", roster_preview, form_limit="roster"),
+    PageSpec("POST", "/admin/course/roster/apply", roster_apply, form_limit="roster"),
+    PageSpec("GET", "/admin/course/roster/logins.csv", logins_download),
+    PageSpec("POST", "/admin/course/overrides", set_overrides_page),
 )

@@ -58,6 +58,7 @@ SECURITY_HEADERS = {
 }
 FORM_SLACK = 64 * 1024
 PACKAGE_FORM = 64 * 1024 * 1024 + FORM_SLACK  # a package version's zip (issue 33: judging/previews.PACKAGE_LIMIT)
+ROSTER_FORM = 4 * 1024 * 1024  # a course's roster CSV, sent again (base64) with its confirmation (issue 45)
 
 
 def environment() -> Environment:
@@ -271,7 +272,7 @@ class PageSpec:
     method: str
     path: str
     handler: Handler
-    form_limit: str = "small"  # small | submission | package
+    form_limit: str = "small"  # small | submission | package | roster
     # the public's answer on the event loop when it needs no storage (None: then ``handler``, in a request
     # thread): what a rush's 100 board polls a second would otherwise wait for a request thread to give
     on_loop: Callable[[Page], Response | None] | None = None
@@ -283,6 +284,8 @@ class PageSpec:
 def _form_limit(server: Server, kind: str) -> int:
     if kind == "package":
         return PACKAGE_FORM
+    if kind == "roster":
+        return ROSTER_FORM
     if kind != "submission":
         return FORM_SLACK
     return max(p.code_limit_kib for p in server.contest.problems) * 1024 * 4 + FORM_SLACK
@@ -296,6 +299,8 @@ def _admits_form(spec: PageSpec, viewer: Viewer) -> None:
         raise Redirect("/login")
     if spec.form_limit == "package" and viewer.role is not Role.ADMIN:
         raise Refused(403, "only admins may upload packages")
+    if spec.form_limit == "roster" and viewer.role is not Role.ADMIN:
+        raise Refused(403, "only admins may import a roster")
 
 
 async def read_form(request: Request, limit: int, seconds: float) -> tuple[dict[str, str], dict[str, FormFile]]:
