@@ -12,12 +12,13 @@ from urllib.parse import urlencode
 
 from starlette.responses import Response
 
+from judge.course.assignment import Assignment, Counts
 from judge.course.export import Format, csv_text, number
-from judge.course.notes import attempt_note, rules_text, window_text
+from judge.course.notes import attempt_note
 from judge.course.rosterdiff import NewLogin, login_rows
 from judge.course.sitefiles import read_roster
 from judge.course.values import CourseError
-from judge.course.window import credit_at
+from judge.course.window import AfterClose, Window, credit_at
 from judge.scoreboard.pages import credit_view, fmt_score
 from judge.serve.http.files import download
 from judge.serve.http.pages.web import Page, PageSpec, Redirect
@@ -31,6 +32,23 @@ from judge.serve.services.judging.submissions import SubmissionView
 from judge.serve.services.lifecycle.course_overrides import OverrideChange, set_overrides
 from judge.serve.services.lifecycle.gradebook import course_gradebook, gradebook_csv
 from judge.serve.services.people.course_roster import apply_roster, preview_roster
+
+
+def window_view(w: Window) -> dict[str, Any]:
+    """A window as the pages draw it (templates/_course_window.html), its times in the viewer's clock: the
+    static board's words (course/notes.window_text), with ``|clock`` times."""
+    return {
+        "open_s": w.open_s,
+        "due_s": w.due_s,
+        "steps": [(fmt_score(s.percent), s.until_s) for s in w.late],
+        "after": "practice (judged, counts 0)" if w.after is AfterClose.PRACTICE else "closed",
+    }
+
+
+def rules_view(a: Assignment) -> dict[str, Any]:
+    """The assignment's rules (course/notes.rules_text) as the pages draw them."""
+    counts = "the last submission counts" if a.counts is Counts.LAST else "the best submission counts"
+    return {"window": window_view(a.window), "counts": counts, "overrides": len(a.overrides)}
 
 
 def is_course(page: Page) -> bool:
@@ -64,14 +82,14 @@ def board(page: Page) -> Response:
     group = page.query.get("group") or None
     rows = in_group(page.server, page.sight, course_rows(page.server, page.sight), group)
     groups = [(str(g["id"]), str(g["name"])) for g in documents.groups(page.server, page.sight)]
-    mine = ""
+    mine = None
     if page.viewer.team_id is not None:
         resolved = view.resolved(page.viewer.team_id)
-        mine = window_text(resolved.window)
+        mine = window_view(resolved.window)
     context: dict[str, Any] = {
         "rows": [{**r.__dict__, "cells": [_cell(page, c) for c in r.cells], "total": r.score} for r in rows],
         "problems": [{"id": p.id, "label": p.label, "name": p.name} for p in page.server.contest.problems],
-        "rules": rules_text(view.assignment),
+        "rules": rules_view(view.assignment),
         "my_window": mine,
         "groups": groups if page.viewer.staff else [],
         "group": group,
@@ -144,14 +162,14 @@ def course_admin(page: Page) -> Response:
             "who": ", ".join(o.students) if o.students else "section " + ", ".join(o.sections),
             "label": o.label,
             "note": o.note,
-            "window": window_text(o.window),
+            "window": window_view(o.window),
         }
         for o in a.overrides
     ]
     return page.render(
         "serve/course_admin.html",
         name=a.name or page.server.contest.info.name,
-        rules=rules_text(a),
+        rules=rules_view(a),
         overrides=overrides,
         published_s=state.published_s,
     )
@@ -238,8 +256,9 @@ def _roster_context(page: Page) -> dict[str, Any]:
         resolved = view.resolved(s.id)
         override = ""
         if resolved.override is not None:
-            override = resolved.override.label if resolved.source == "student" else resolved.source
-        students.append({"student": s, "override": override, "window": window_text(resolved.window)})
+            label = resolved.override.label
+            override = label if resolved.source == "student" else f"{resolved.source}: {label}"
+        students.append({"student": s, "override": override, "window": window_view(resolved.window)})
     sections = sorted({(s.section_id, s.section) for s in roster.students if s.section_id}, key=lambda x: x[1])
     return {"students": students, "withdrawn": roster.withdrawn, "sections": sections, "error": None}
 

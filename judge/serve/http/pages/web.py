@@ -16,6 +16,7 @@ in the handlers, ``{{ base }}/submit`` in the templates (the render context's ``
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
@@ -24,7 +25,7 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, PrefixLoader, StrictUndefined
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
@@ -71,6 +72,7 @@ def environment() -> Environment:
         lstrip_blocks=True,
     )
     env.filters["clock"] = clock_time
+    env.filters["local_times"] = local_times
     env.filters["css_string"] = css_string
     env.globals["contest_time"] = contest_time
     env.globals["confirm_question"] = confirm.question
@@ -237,6 +239,21 @@ def clock_time(seconds: float | None) -> Markup:
         return Markup("")
     text = time.strftime("%H:%M:%S UTC", time.gmtime(seconds))
     return Markup('<time class="clock" datetime="{}">{}</time>').format(format_time(seconds), text)
+
+
+_ISO_TIME = re.compile(r"\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)")
+
+
+def local_times(text: str) -> Markup:
+    """A message whose times (``format_time``'s, as the services write them: "closed at 2030-...+00:00") are
+    shown in the viewer's clock: each a ``<time class="clock">`` (live.js), the rest escaped."""
+    out, last = [], 0
+    for m in _ISO_TIME.finditer(text):
+        out.append(escape(text[last : m.start()]))
+        out.append(Markup('<time class="clock" datetime="{}">{}</time>').format(m.group(0), m.group(0)))
+        last = m.end()
+    out.append(escape(text[last:]))
+    return Markup("").join(out)
 
 
 def css_string(text: str) -> Markup:
