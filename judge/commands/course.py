@@ -7,10 +7,10 @@ from __future__ import annotations
 import argparse
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from judge.commands.common import EXIT_OK, UsageError
 from judge.course.book import Gradebook, gradebook
@@ -133,9 +133,33 @@ def cmd_roster_import(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _load(root: Path) -> Course:
+def _load(root: Path, extra: Mapping[str, Sequence[Mapping[str, Any]]] | None = None) -> Course:
     try:
-        return load_course(root)
+        return load_course(root, extra)
+    except CourseError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def stored_overrides(contest_dir: Path) -> list[dict[str, Any]]:
+    """The overrides set on `judge serve`'s roster page for one assignment (none when it never ran)."""
+    from judge.course.overrides import loads
+    from judge.serve.services.core.coursework import OVERRIDES_KEY
+    from judge.serve.storage import DB_NAME, StorageError, open_storage
+
+    db = contest_dir / DB_NAME
+    if not db.is_file():
+        return []
+    try:
+        storage = open_storage(db)
+    except StorageError as exc:
+        raise UsageError(str(exc)) from None
+    try:
+        with storage.read() as reader:
+            text = reader.get_meta(OVERRIDES_KEY)
+    finally:
+        storage.close()
+    try:
+        return loads(text, f"{db}: the overrides set while serving")
     except CourseError as exc:
         raise UsageError(str(exc)) from None
 
@@ -143,6 +167,7 @@ def _load(root: Path) -> Course:
 def stored_submissions(contest_dir: Path) -> list[Submission]:
     """The submissions `judge serve` stored for one assignment (none when it never ran): each with its current
     judgement's score (None: pending, or a judge error); ignored ones left out."""
+    from judge.serve.model.course import course_submissions
     from judge.serve.storage import DB_NAME, StorageError, open_storage
 
     db = contest_dir / DB_NAME
@@ -157,13 +182,7 @@ def stored_submissions(contest_dir: Path) -> list[Submission]:
             counted = reader.counted(None)
     finally:
         storage.close()
-    out = []
-    for c in counted:
-        j = c.judgement
-        score = None if j is None or j.verdict in (None, "JE") else j.score
-        s = c.submission
-        out.append(Submission(s.team_id, s.problem_id, s.time_s, score, str(s.id)))
-    return out
+    return course_submissions(counted)
 
 
 def summary_table(book: Gradebook) -> str:
@@ -177,7 +196,8 @@ def summary_table(book: Gradebook) -> str:
 
 def cmd_course_grades(args: argparse.Namespace) -> int:
     root = Path(args.dir)
-    course = _load(root)
+    folders = sorted(p for p in (root / "contests").iterdir() if p.is_dir()) if (root / "contests").is_dir() else []
+    course = _load(root, {p.name: stored_overrides(p) for p in folders})
     submissions = {a.id: stored_submissions(a.root) for a in course.assignments}
     book = gradebook(course, submissions)
     fmt = Format(args.format)

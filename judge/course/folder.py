@@ -11,7 +11,7 @@ the assignment allows); each problem of problems.yaml is a package, whose maximu
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -19,6 +19,7 @@ from typing import Any
 import yaml
 
 from judge.course.assignment import Assignment, parse_assignment
+from judge.course.overrides import with_overrides
 from judge.course.roster import Roster
 from judge.course.sitefiles import read_roster
 from judge.course.values import CourseError, an_id, span_s, text, time_s, valid_id
@@ -134,7 +135,8 @@ def check_roster(assignment: Assignment, roster: Roster, where: str) -> None:
         raise CourseError(f"{where}.groups: {clash[0]!r} is a student's id, not a group's")
 
 
-def _check_times(a: Assignment, start: float | None, end: float | None, where: str) -> None:
+def check_times(a: Assignment, start: float | None, end: float | None, where: str) -> None:
+    """The contest (``start``..``end``) runs from the assignment's earliest opening to its latest close."""
     if start is None or end is None:
         return
     opens = [w.open_s for w in a.windows() if w.open_s is not None]
@@ -148,8 +150,11 @@ def _check_times(a: Assignment, start: float | None, end: float | None, where: s
         )
 
 
-def load_contest_assignment(folder: Path, site: Path, roster: Roster) -> CourseAssignment | None:
-    """``contests/<id>/``'s assignment (None: its contest.yaml has no ``assignment:``)."""
+def load_contest_assignment(
+    folder: Path, site: Path, roster: Roster, extra: Sequence[Mapping[str, Any]] = ()
+) -> CourseAssignment | None:
+    """``contests/<id>/``'s assignment (None: its contest.yaml has no ``assignment:``); ``extra``: the overrides
+    set while it was served (overrides.py), laid over contest.yaml's."""
     path = folder / "contest.yaml"
     data = read_yaml(path) if path.is_file() else None
     if not isinstance(data, dict):
@@ -157,10 +162,10 @@ def load_contest_assignment(folder: Path, site: Path, roster: Roster) -> CourseA
     if data.get("assignment") is None:
         return None
     where = f"{path}: assignment"
-    assignment = parse_assignment(data["assignment"], where)
+    assignment = parse_assignment(with_overrides(data["assignment"], extra), where)
     check_roster(assignment, roster, where)
     start, end = _times(data, str(path))
-    _check_times(assignment, start, end, str(path))
+    check_times(assignment, start, end, str(path))
     cid = str(data.get("id", folder.name))
     name = assignment.name or (text(data["name"], f"{path}: name") if data.get("name") is not None else cid)
     return CourseAssignment(cid, name, folder, assignment, _problems(folder, site), start, end)
@@ -179,8 +184,9 @@ def _contest_ids(root: Path, site: Mapping[str, Any]) -> list[str]:
     return list(listed)
 
 
-def load_course(root: Path) -> Course:
-    """The course in ``root`` (a site folder: site.yaml, the people, contests/<id>/)."""
+def load_course(root: Path, extra: Mapping[str, Sequence[Mapping[str, Any]]] | None = None) -> Course:
+    """The course in ``root`` (a site folder: site.yaml, the people, contests/<id>/); ``extra``: per contest,
+    the overrides set while it was served."""
     if not (root / SITE_FILE).is_file():
         raise CourseError(f"{root}: no {SITE_FILE} (is this a course? `judge course init DIR` makes one)")
     site = read_yaml(root / SITE_FILE) or {}
@@ -189,7 +195,7 @@ def load_course(root: Path) -> Course:
     roster = read_roster(root)
     assignments, skipped = [], []
     for cid in _contest_ids(root, site):
-        found = load_contest_assignment(root / CONTESTS / cid, root, roster)
+        found = load_contest_assignment(root / CONTESTS / cid, root, roster, (extra or {}).get(cid, ()))
         if found is None:
             skipped.append(cid)
         else:

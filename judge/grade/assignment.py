@@ -13,23 +13,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
 from pathlib import Path
 
-from judge.course.assignment import Assignment, Counts
+from judge.course.assignment import Assignment
 from judge.course.book import graded
 from judge.course.export import GradedAssignment
 from judge.course.folder import CourseAssignment, check_roster
-from judge.course.gradebook import AssignmentGrade, ProblemGrade, Submission
+from judge.course.gradebook import Submission
+from judge.course.notes import cell_credit, rules_text
 from judge.course.roster import Roster, Student
 from judge.course.rostercsv import parse_roster_csv
 from judge.course.sitefiles import read_roster
 from judge.course.values import CourseError
-from judge.course.window import AfterClose, Phase
 from judge.grade.discovery import ContestFolder, Issue
 from judge.grade.schedule import Summary
 from judge.scoreboard.model import AssignmentView, Board, BoardRun, CellCredit, Notice
-from judge.scoreboard.pages import fmt_score
 
 
 @dataclass(frozen=True)
@@ -84,53 +82,6 @@ def submissions(contest: ContestFolder, summary: Summary, times: Mapping[str, fl
     return out
 
 
-def late_words(minutes: int) -> str:
-    """``61`` -> ``1 h 1 min``; ``1500`` -> ``1 d 1 h``."""
-    d, rest = divmod(minutes, 1440)
-    h, m = divmod(rest, 60)
-    parts = [f"{d} d" if d else "", f"{h} h" if h else "", f"{m} min" if m and not d else ""]
-    return " ".join(p for p in parts if p) or "0 min"
-
-
-def _note(g: AssignmentGrade, p: ProblemGrade, base_due_s: float) -> str:
-    if p.counted is None:
-        return (
-            {
-                Phase.PRACTICE: "after the close: practice, counts 0",
-                Phase.CLOSED: "after the close: counts 0",
-                Phase.EARLY: "before the opening: counts 0",
-            }.get(p.phase, "not judged: counts 0")
-            if p.phase is not None
-            else "no submission"
-        )
-    if p.phase is Phase.LATE:
-        return f"late {late_words(p.minutes_late)}"
-    if g.override and p.counted.time_s > base_due_s:
-        return f"{g.override_label if g.override == 'student' else g.override}: on time"
-    return "on time"
-
-
-def when(t: float) -> str:
-    """``2030-01-10 12:00 UTC``: a time on the board."""
-    return datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d %H:%M UTC")
-
-
-def rules_text(a: Assignment) -> str:
-    """The assignment's rules in words, for the board."""
-    w = a.window
-    parts = [f"due {when(w.due_s)}"]
-    previous = "after"
-    for step in w.late:
-        parts.append(f"{fmt_score(step.percent)} % until {when(step.until_s)}")
-        previous = "then"
-    after = "practice (judged, counts 0)" if w.after is AfterClose.PRACTICE else "closed"
-    parts.append(f"{previous} {after}")
-    parts.append("the last submission counts" if a.counts is Counts.LAST else "the best submission counts")
-    if a.overrides:
-        parts.append(f"{len(a.overrides)} override(s)")
-    return "; ".join(parts)
-
-
 def assignment_board(
     board: Board,
     contest: ContestFolder,
@@ -168,10 +119,7 @@ def assignment_board(
             if shown is None or shown.ref not in by_rel:
                 continue
             runs[(g.student.id, p.problem)] = replace(by_rel[shown.ref], contestant=g.student.id)
-            note = _note(g, p, settings.assignment.window.due_s)
-            credits[(g.student.id, p.problem)] = CellCredit(
-                p.score, shown.score or 0.0, p.percent, p.minutes_late, note
-            )
+            credits[(g.student.id, p.problem)] = cell_credit(g, p, shown, settings.assignment.window.due_s)
     view = AssignmentView(credits, rules_text(settings.assignment), settings.gradebook)
     notices = (*board.notices, *(Notice(i.kind, i.path, i.reason, i.contestant) for i in issues))
     new = replace(board, contestants=tuple(s.id for s in students), runs=runs, assignment=view, notices=notices)

@@ -85,11 +85,11 @@ def _cell(p: BoardProblem, run: BoardRun | None, contestant: str, credit: CellCr
         "href": submission_href(contestant, p.id),
         "title": title if credit is None else f"{title}; counts {fmt_score(credit.score)}: {credit.note}",
         "fuzz": fuzz,
-        "credit": _credit_view(credit),
+        "credit": credit_view(credit),
     }
 
 
-def _credit_view(credit: CellCredit | None) -> dict[str, str] | None:
+def credit_view(credit: CellCredit | None) -> dict[str, str] | None:
     """An assignment's cell: the raw score and the penalty in words (nothing on time without an override)."""
     if credit is None or (credit.percent == 100 and credit.note == "on time"):
         return None

@@ -58,7 +58,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
+from judge.course.feedback import Shown
 from judge.serve.model.counterexamples import CounterexampleView
+from judge.serve.model.course import CourseView, withheld
 from judge.serve.model.explanations import ExplainRecord, ExplainState
 from judge.serve.model.phase import Phase
 from judge.serve.model.records import (
@@ -82,6 +84,7 @@ class Sight:
     viewer: Viewer
     phase: Phase
     now: float
+    course: CourseView | None = None  # a course's assignment (issue 45): its rules and its teams' windows
 
     @property
     def staff(self) -> bool:
@@ -129,8 +132,9 @@ def sees_account(s: Sight, account_id: str) -> bool:
 
 def sees_submission(s: Sight, sub: SubmissionRecord) -> bool:
     """Staff: all; others: those made during the contest (an admin's test outside it stays hidden) and not
-    ignored (issue 30: a judge left it out; it counts nowhere)."""
-    return s.staff or (not sub.ignored and s.phase.in_contest(sub.time_s))
+    ignored (issue 30: a judge left it out; it counts nowhere); in a course's assignment (issue 45), their own
+    only (``course_owner``)."""
+    return s.staff or (not sub.ignored and s.phase.in_contest(sub.time_s) and course_owner(s, sub))
 
 
 def sees_judgement(s: Sight, sub: SubmissionRecord) -> bool:
@@ -367,8 +371,10 @@ def awaits_counterexample(s: Sight, sub: SubmissionRecord, view: CounterexampleV
 # --------------------------------------------------------------------------------------------- events
 
 
-def submission_audience(phase: Phase, sub: SubmissionRecord) -> Audience:
-    return Audience(Scope.PUBLIC if phase.in_contest(sub.time_s) and not sub.ignored else Scope.ADMIN, sub.team_id)
+def submission_audience(phase: Phase, sub: SubmissionRecord, course: CourseView | None = None) -> Audience:
+    """Everyone's (made during the contest, not ignored); a course's (issue 45): its student's."""
+    seen = Scope.OWNER if course is not None else Scope.PUBLIC
+    return Audience(seen if phase.in_contest(sub.time_s) and not sub.ignored else Scope.ADMIN, sub.team_id)
 
 
 def judgement_audience(phase: Phase, sub: SubmissionRecord, now: float, judgement: JudgementRecord) -> Audience:
@@ -379,8 +385,20 @@ def judgement_audience(phase: Phase, sub: SubmissionRecord, now: float, judgemen
     return Audience(Scope.PUBLIC, sub.team_id, frozen=phase.hidden_by_freeze(sub.time_s, now))
 
 
-def run_audience(phase: Phase, sub: SubmissionRecord, judgement: JudgementRecord) -> Audience:
+def run_audience(
+    phase: Phase,
+    sub: SubmissionRecord,
+    judgement: JudgementRecord,
+    course: CourseView | None = None,
+    run_name: str = "",
+    now: float = 0.0,
+) -> Audience:
+    """Its team's (and staff's); the jury's while its judgement awaits verification (issue 47); a course's
+    (issue 45): staff only while the feedback rules hide the test from its student (``course_sees_run``;
+    published again when that changes: services/judging/course_feedback.py)."""
     if not phase.in_contest(sub.time_s) or sub.ignored or awaits_verification(judgement):
+        return Audience(Scope.ADMIN, sub.team_id)
+    if course is not None and not _run_shown(course.shown(True, False, sub.team_id, sub.problem_id, now), run_name):
         return Audience(Scope.ADMIN, sub.team_id)
     return Audience(Scope.OWNER, sub.team_id)
 
@@ -504,3 +522,67 @@ def clarification_audiences(
     if full not in by_shape:
         versions.insert(0, (STAFF_ONLY, full))
     return tuple(versions)
+
+
+# --------------------------------------------------------------------------------------------- a course (issue 45)
+
+
+def course_shown(s: Sight, team_id: str, problem_id: str) -> Shown | None:
+    """In a course's assignment (``s.course``), what the viewer sees now of a submission of ``team_id`` for
+    ``problem_id`` (judge/course/feedback.py): staff everything; the student (the team) what the feedback level
+    in force gives (before or after their switch: their due time, their close, or the grades published; the
+    score until published when the instructor says so); anyone else nothing. None: the contest is no course's
+    (the rules above apply)."""
+    if s.course is None:
+        return None
+    return s.course.shown(s.own(team_id), s.staff, team_id, problem_id, s.now)
+
+
+def sees_course_row(s: Sight, team_id: str) -> bool:
+    """A course's board (its scores after the late penalty): staff see every student's row, a student their own
+    row only (no rank among the others), the public no row: a class's board is not public."""
+    return s.staff or s.own(team_id)
+
+
+def course_owner(s: Sight, sub: SubmissionRecord) -> bool:
+    """In a course's assignment (``s.course``) a submission is its student's (and staff's) only: another student
+    and the public do not learn it exists. Outside a course: True (the contest's rules)."""
+    return s.course is None or s.own(sub.team_id)
+
+
+def course_judgement(s: Sight, sub: SubmissionRecord, j: JudgementRecord) -> JudgementRecord:
+    """A judgement of ``sub`` as the viewer may see it: in a course, without the verdict and the score, or without
+    the score, while the feedback rules hide them from the student (``course_shown``; model/course.withheld);
+    otherwise as it is."""
+    shown = course_shown(s, sub.team_id, sub.problem_id)
+    return j if shown is None else withheld(j, shown)
+
+
+def _run_shown(shown: Shown, run_name: str) -> bool:
+    return shown.sample_tests if run_name.split("/")[0] == "sample" else shown.secret_verdicts
+
+
+def course_sees_run(s: Sight, sub: SubmissionRecord, run_name: str) -> bool:
+    """One test's result of ``sub`` (the viewer sees its runs: ``sees_runs``): in a course, a sample test's while
+    the feedback rules show the samples, a secret test's while they show each test's verdict. In `judge serve`
+    a secret test's message and output are never a team's (``test_detail``), so a course's ``verdicts`` and
+    ``details`` levels show the same: each secret test's verdict and time."""
+    shown = course_shown(s, sub.team_id, sub.problem_id)
+    return shown is None or _run_shown(shown, run_name)
+
+
+def judgement_versions(
+    phase: Phase, sub: SubmissionRecord, j: JudgementRecord, now: float, course: CourseView | None = None
+) -> tuple[tuple[Audience, JudgementRecord], ...]:
+    """The versions of a judgement the event feed publishes, each with its audience: ``judgement_audience``'s;
+    in a course (issue 45), the student's own (``Scope.OWNER``), or, while the feedback rules withhold some of
+    it from them, the whole for staff and the cut one (model/course.withheld) for the student."""
+    audience = judgement_audience(phase, sub, now, j)
+    if course is None:
+        return ((audience, j),)
+    if audience.scope is Scope.ADMIN:
+        return ((audience, j),)
+    cut = withheld(j, course.shown(True, False, sub.team_id, sub.problem_id, now))
+    if cut == j:
+        return ((Audience(Scope.OWNER, sub.team_id), j),)
+    return ((Audience(Scope.ADMIN, sub.team_id), j), (Audience(Scope.TEAMS, team_ids=(sub.team_id,), staff=False), cut))

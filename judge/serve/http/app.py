@@ -33,6 +33,7 @@ from judge.serve.http.pages.admin_pages import ADMIN_PAGES
 from judge.serve.http.pages.awards_page import AWARDS_PAGES
 from judge.serve.http.pages.clar_pages import CLAR_PAGES
 from judge.serve.http.pages.compare_pages import COMPARE_PAGES
+from judge.serve.http.pages.course_pages import COURSE_PAGES
 from judge.serve.http.pages.explain_pages import EXPLAIN_PAGES
 from judge.serve.http.pages.fuzz_pages import FUZZ_PAGES
 from judge.serve.http.pages.live_pages import LIVE_PAGES
@@ -254,6 +255,7 @@ PAGE_SPECS: tuple[PageSpec, ...] = (
     *FUZZ_PAGES,  # live fuzzing's and the rejudge preview's (issue 33)
     *PREVIEW_PAGES,
     *AWARDS_PAGES,  # the final awards (issue 43)
+    *COURSE_PAGES,  # a course's assignment (issue 45)
     *SIMILARITY_PAGES,  # similar submissions (issue 49)
     *RUN_PAGES,  # why a run failed (issue 47)
     *COMPARE_PAGES,  # two submissions compared (issue 47)

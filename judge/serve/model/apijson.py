@@ -239,7 +239,7 @@ def judgement_json(j: JudgementRecord, info: ContestInfo) -> dict[str, Any]:
             "id": judgement_id(j.submission_id, j.ordinal),
             "submission_id": str(j.submission_id),
             "judgement_type_id": j.judgement_type if end is not None else None,
-            "score": round(j.score or 0.0, 6) if end is not None else None,
+            "score": round(j.score, 6) if end is not None and j.score is not None else None,  # None: withheld
             "current": j.current,
             "start_time": format_time(j.start_s),
             "start_contest_time": _contest_time(j.start_s, info),

@@ -16,8 +16,8 @@ naming the file.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +25,7 @@ import yaml
 
 from judge.package.problem import Problem
 from judge.serve.model.contest import Contest, ContestError, People, load_contest, load_people, valid_id
+from judge.serve.model.course import ServedAssignment, load_assignment
 
 SITE_FILE = "site.yaml"
 CONTESTS_DIR = "contests"
@@ -41,6 +42,8 @@ class SiteSpec:
     contests: tuple[Contest, ...]
     single: bool = False  # a contest folder (contest.yaml) served as a site of one: nothing changes on disk
     order: tuple[str, ...] = ()  # site.yaml's ``contests``: these first, in this order, then the others by id
+    # a course's assignments (issue 45): contest.yaml's ``assignment:`` of the contests that have one, by id
+    assignments: Mapping[str, ServedAssignment] = field(default_factory=dict)
 
     def place(self, contest_id: str) -> tuple[int, str]:
         """Where a contest goes in the site's order (a contest added live goes where a restart puts it)."""
@@ -135,7 +138,8 @@ def load_site(root: Path, problems_dir: Path | None = None) -> SiteSpec:
                 "`judge site init DIR` or `judge contest init DIR` makes one"
             )
         contest = load_contest(root, problems_dir)
-        return SiteSpec(root, contest.info.name, contest.people, (contest,), single=True)
+        found = assignments_of((contest,), contest.people, root)
+        return SiteSpec(root, contest.info.name, contest.people, (contest,), single=True, assignments=found)
     path = root / SITE_FILE
     data = _site_yaml(path)
     name = data.get("name", root.resolve().name)
@@ -151,4 +155,11 @@ def load_site(root: Path, problems_dir: Path | None = None) -> SiteSpec:
     ordered = [*order, *(cid for cid in folders if cid not in order)]
     contests = tuple(load_site_contest(root, folders[cid], people, packages) for cid in ordered)
     check_problems(contests)
-    return SiteSpec(root, name.strip(), people, contests, order=order)
+    found = assignments_of(contests, people, root)
+    return SiteSpec(root, name.strip(), people, contests, order=order, assignments=found)
+
+
+def assignments_of(contests: Sequence[Contest], people: People, root: Path) -> dict[str, ServedAssignment]:
+    """The assignments of those contests that are a course's (model/course.py; raises ContestError)."""
+    found = {c.info.id: load_assignment(c, people, root) for c in contests}
+    return {cid: a for cid, a in found.items() if a is not None}

@@ -29,11 +29,13 @@ from judge.serve.model.times import Clock, SystemClock
 from judge.serve.model.viewer import Viewer
 from judge.serve.services.board.board import first_change
 from judge.serve.services.board.boardcache import BoardCache
+from judge.serve.services.core.coursework import Coursework
 from judge.serve.services.core.events import EventBus, EventLog, publish_if_changed, sync_collection
 from judge.serve.services.core.standing import Standing
 from judge.serve.services.core.timeline import Timeline
 from judge.serve.services.desk.print_queue import Printer, PrintQueue
 from judge.serve.services.desk.printing import send_next
+from judge.serve.services.judging.course_feedback import publish_switched
 from judge.serve.services.judging.explain_plan import AfterJudgement, explainable_problems, queue_after, searches_any
 from judge.serve.services.judging.idle import IdleQueue
 from judge.serve.services.judging.pool import JudgingPool
@@ -98,6 +100,7 @@ class Server:
     owns_pool: bool = True  # starts and stops ``pool`` (a site's contests share the site's: issue 44)
     standing: Standing = field(default_factory=Standing)  # archived by a site's admin: read-only (issue 44)
     explain: ExplainQueue | None = None  # counterexamples for rejected submissions (issue 46; None: none searched)
+    course: Coursework = field(default_factory=Coursework)  # a course's assignment (issue 45; None: not one)
 
     @property
     def auth(self) -> Authenticator:
@@ -146,7 +149,7 @@ class Server:
 
     def sight(self, viewer: Viewer, now: float) -> Sight:
         """What ``viewer`` may see now (visibility.py)."""
-        return Sight(viewer, self.timeline.phase, now)
+        return Sight(viewer, self.timeline.phase, now, self.course.view(self.contest))
 
     def start(self) -> None:
         """The background parts: the judging pool (unless the site's), the print queue, the clock that publishes
@@ -161,10 +164,16 @@ class Server:
         self._threads.append(ticker)
         ticker.start()
 
+    def tick(self) -> None:
+        """The clock's tick: the phases (timeline.py), and what a course's switch time passing shows a student
+        (issue 45: services/judging/course_feedback.py)."""
+        self.timeline.tick()
+        publish_switched(self, self.clock.now())
+
     def _tick_loop(self) -> None:
         while not self.stopping.wait(1.0):
             try:
-                self.timeline.tick()
+                self.tick()
             except Exception as exc:  # noqa: BLE001 - keep serving; say why
                 self.log(f"contest clock: {type(exc).__name__}: {exc}")
 
@@ -281,7 +290,7 @@ def _on_phase_change(server: Server) -> Callable[[Writer, float, float | None], 
     def on_change(w: Writer, now: float, thawed_from: float | None) -> None:
         _publish_problems(server, w, now)
         if thawed_from is not None:
-            republish_judgements(w, server.timeline.phase, thawed_from, now)
+            republish_judgements(w, server.timeline.phase, thawed_from, now, server.course.view(server.contest))
             publish_if_final(w, server, now)
 
     return on_change
@@ -443,6 +452,7 @@ def open_contest(
         current=versions.problem,
         accounts=lambda: server.contest.accounts,
         after=after,
+        course=lambda: server.course.view(server.contest),  # a course's feedback rules (issue 45)
     )
     queue = JobQueue(storage, timeline, bus, setup)
     previews = PreviewQueue(storage, queue, versions, options.tools, options.log)

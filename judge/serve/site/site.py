@@ -30,6 +30,7 @@ from judge.serve.model.records import SiteContestRecord
 from judge.serve.model.site import CONTESTS_DIR, SiteSpec, check_problems, load_site_contest
 from judge.serve.model.times import Clock, SystemClock
 from judge.serve.model.viewer import Viewer
+from judge.serve.services.core.coursework import stored_state
 from judge.serve.services.judging.pool import JudgingPool, Lane
 from judge.serve.services.judging.queue import JudgeFn
 from judge.serve.services.judging.versions import NO_TOOLS, VersionTools
@@ -256,6 +257,22 @@ class Site:
             self.storage.close()
 
 
+def with_course(server: Server, spec: SiteSpec) -> Server:
+    """``server`` with its assignment's rules in force, when its contest is a course's (issue 45)."""
+    served = spec.assignments.get(server.package.info.id)
+    if served is not None:
+        with server.storage.read() as r:
+            server.course.set(stored_state(served, r))
+    return server
+
+
+def _course_of(site: Site) -> None:
+    """Every contest's course part knows the course: the site's folder and its contests (issue 45)."""
+    for c in site.contests():
+        c.server.course.root = site.spec.root
+        c.server.course.contests = lambda: [x.server for x in site.contests()]
+
+
 def _records(storage: Storage, ids: list[str]) -> dict[str, SiteContestRecord]:
     with storage.read() as r:
         stored = {rec.id: rec for rec in r.site_contests()}
@@ -271,10 +288,12 @@ def open_site(
     options = options if options is not None else ServeOptions()
     clock = options.clock or SystemClock()
     if spec.single:
-        server = open_server(spec.contests[0], languages, judge_fn, options)
+        server = with_course(open_server(spec.contests[0], languages, judge_fn, options), spec)
         records = _records(server.storage, [server.package.info.id])
         one = SiteContest(server, records[server.package.info.id])
-        return Site(spec, server.storage, server.people, clock, options.log, (one,))
+        single = Site(spec, server.storage, server.people, clock, options.log, (one,))
+        _course_of(single)
+        return single
     if not spec.contests:
         raise ContestError(
             f"{spec.root}: a site without contests: add one in contests/<id>/ (contest.yaml, problems.yaml)"
@@ -307,12 +326,13 @@ def open_site(
         site._tools = options.tools
         site._judged = {p.id for c in spec.contests for p in c.problems}
         for contest in spec.contests:
-            opened.append(site._opening(contest))
+            opened.append(with_course(site._opening(contest), spec))
         records = _records(storage, [s.package.info.id for s in opened])
         site._contests = tuple(SiteContest(s, records[s.package.info.id]) for s in opened)
         for c in site._contests:
             c.server.standing.archived = c.archived
         people.contests = lambda: [c.server for c in site.contests()]
+        _course_of(site)
         return site
     except BaseException:
         for s in opened:

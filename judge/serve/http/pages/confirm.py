@@ -49,6 +49,14 @@ QUESTIONS = {
         "verdicts and the scoreboard change."
     ),
     "discard": "Discard preview {id}? Its package version is removed.",
+    # a course's (issue 45)
+    "publish-grades": (
+        "Publish the grades of {id}? Every student sees what the feedback rules kept until now (their scores, "
+        "their tests); this cannot be taken back."
+    ),
+    "roster-apply": (
+        "Apply the roster: {added} added, {changed} changed, {removed} withdrawn? The new students get passwords."
+    ),
 }
 
 

@@ -27,7 +27,7 @@ from judge.scoreboard.statements import render_statement, statement_assets
 from judge.serve import visibility
 from judge.serve.http.files import download
 from judge.serve.http.ids import number_id
-from judge.serve.http.pages import explain_pages
+from judge.serve.http.pages import course_pages, explain_pages
 from judge.serve.http.pages.rows import newest_first, submission_row, verdict_class
 from judge.serve.http.pages.sessions import basic_header
 from judge.serve.http.pages.web import Page, PageSpec, Redirect
@@ -40,6 +40,7 @@ from judge.serve.model.viewer import Role, Viewer
 from judge.serve.services import documents
 from judge.serve.services.board import board as boards
 from judge.serve.services.judging import results, submissions
+from judge.serve.services.judging.course_submit import submit_status
 from judge.serve.services.lifecycle import awards
 from judge.serve.services.people import sessions
 from judge.serve.services.people.accounts import AuthError
@@ -187,7 +188,11 @@ def _submit_context(page: Page) -> dict[str, Any]:
         for lang in page.server.languages.values()
         if allows(lang.id)
     ]
-    return {"problems": _problem_docs(page), "languages": langs}
+    team = page.viewer.team_id
+    course = None if team is None else submit_status(page.server, team, page.now)  # a course's (issue 45)
+    problems = _problem_docs(page)
+    labels = {p["id"]: f"{p['label']}: {p['name']}" for p in problems}
+    return {"problems": problems, "languages": langs, "course": course, "labels": labels}
 
 
 def submit_form(page: Page) -> Response:
@@ -255,12 +260,19 @@ def submit(page: Page) -> Response:
 
 def my_submissions(page: Page) -> Response:
     page.need_team()
-    rows = newest_first(page, submissions.submission_views(page.server, page.sight, team_id=page.viewer.team_id))
+    views = submissions.submission_views(page.server, page.sight, team_id=page.viewer.team_id)
+    rows = newest_first(page, views)
+    course = course_pages.is_course(page)
+    if course:  # what each counts after the late penalty (issue 45)
+        course_pages.add_credits(page, views, rows)
     if page.query.get("fragment"):
-        return page.render("serve/_my_rows.html", rows=rows)
+        return page.render("serve/_my_rows.html", rows=rows, course=course)
     submitted = page.query.get("submitted")  # shown only for one of the team's own submissions (issue 27)
     return page.render(
-        "serve/submissions.html", rows=rows, submitted=submitted if submitted in {r["id"] for r in rows} else None
+        "serve/submissions.html",
+        rows=rows,
+        submitted=submitted if submitted in {r["id"] for r in rows} else None,
+        course=course,
     )
 
 
@@ -305,11 +317,14 @@ def feedback(page: Page) -> Response:
     page.need_team()
     what = page.params["id"]
     fb = results.team_feedback(page.server, page.sight, number_id(what), what=what)
+    row = submission_row(page, fb.view)
+    row["withheld"] = course_pages.withheld_words(page, fb.view)  # a course's feedback rules (issue 45)
     context: dict[str, Any] = {
-        "row": submission_row(page, fb.view),
+        "row": row,
         "runs": [_test_row(page, t, _time_limit(page, fb.view.submission)) for t in fb.tests],
         "compile_message": fb.judgement.compile_message if fb.judgement is not None else None,
         "files": fb.files,
+        "credit": course_pages.submission_credit(page, fb.view),  # a course's late penalty (issue 45)
     }
     if page.query.get("fragment"):
         return page.render("serve/_feedback.html", **context)
@@ -417,6 +432,8 @@ def _board_table(page: Page, board: dict[str, Any], ranked: boards.Ranked, shown
 
 
 def scoreboard(page: Page) -> Response:
+    if course_pages.is_course(page):  # a course's board (issue 45)
+        return course_pages.board(page)
     return _board_page(page, board_view(page))
 
 
@@ -426,7 +443,7 @@ def scoreboard_made(page: Page) -> Response | None:
     makes the next after the answer is sent (one at a time: BoardCache.claim). The public's page, or anyone's
     fragment (the page live.js polls): a logged-in viewer's whole page shows the header's notices, which are
     read from storage."""
-    if page.viewer.role is not Role.PUBLIC and not page.query.get("fragment"):
+    if page.viewer.role is not Role.PUBLIC and not page.query.get("fragment") or course_pages.is_course(page):
         return None
     group = page.query.get("group") or None
     found = boards.made(page.server, page.sight, group)

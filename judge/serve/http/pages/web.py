@@ -16,6 +16,7 @@ in the handlers, ``{{ base }}/submit`` in the templates (the render context's ``
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
@@ -24,7 +25,7 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, PrefixLoader, StrictUndefined
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
@@ -58,6 +59,7 @@ SECURITY_HEADERS = {
 }
 FORM_SLACK = 64 * 1024
 PACKAGE_FORM = 64 * 1024 * 1024 + FORM_SLACK  # a package version's zip (issue 33: judging/previews.PACKAGE_LIMIT)
+ROSTER_FORM = 4 * 1024 * 1024  # a course's roster CSV, sent again (base64) with its confirmation (issue 45)
 
 
 def environment() -> Environment:
@@ -70,6 +72,7 @@ def environment() -> Environment:
         lstrip_blocks=True,
     )
     env.filters["clock"] = clock_time
+    env.filters["local_times"] = local_times
     env.filters["css_string"] = css_string
     env.globals["contest_time"] = contest_time
     env.globals["confirm_question"] = confirm.question
@@ -176,6 +179,7 @@ class Page:
             "clar_notice": notice_context(self) if _shows(template, CLAR_NOTICE) else None,
             "fuzz_notice": fuzz_notice_context(self) if _shows(template, FUZZ_NOTICE) else None,  # the jury's only
             "status": status_line(server, self.now),
+            "is_course": server.course.state is not None,  # a course's assignment (issue 45): its pages
         }
         html = self.env.get_template(template).render({**common, **context})
         return HTMLResponse(html, status_code=status)
@@ -237,6 +241,21 @@ def clock_time(seconds: float | None) -> Markup:
     return Markup('<time class="clock" datetime="{}">{}</time>').format(format_time(seconds), text)
 
 
+_ISO_TIME = re.compile(r"\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)")
+
+
+def local_times(text: str) -> Markup:
+    """A message whose times (``format_time``'s, as the services write them: "closed at 2030-...+00:00") are
+    shown in the viewer's clock: each a ``<time class="clock">`` (live.js), the rest escaped."""
+    out, last = [], 0
+    for m in _ISO_TIME.finditer(text):
+        out.append(escape(text[last : m.start()]))
+        out.append(Markup('<time class="clock" datetime="{}">{}</time>').format(m.group(0), m.group(0)))
+        last = m.end()
+    out.append(escape(text[last:]))
+    return Markup("").join(out)
+
+
 def css_string(text: str) -> Markup:
     """``text`` inside a CSS string (``"..."``): every character but letters and digits escaped."""
     return Markup("".join(ch if ch.isascii() and ch.isalnum() else f"\\{ord(ch):x} " for ch in text))
@@ -270,7 +289,7 @@ class PageSpec:
     method: str
     path: str
     handler: Handler
-    form_limit: str = "small"  # small | submission | package
+    form_limit: str = "small"  # small | submission | package | roster
     # the public's answer on the event loop when it needs no storage (None: then ``handler``, in a request
     # thread): what a rush's 100 board polls a second would otherwise wait for a request thread to give
     on_loop: Callable[[Page], Response | None] | None = None
@@ -283,6 +302,8 @@ class PageSpec:
 def _form_limit(server: Server, kind: str) -> int:
     if kind == "package":
         return PACKAGE_FORM
+    if kind == "roster":
+        return ROSTER_FORM
     if kind != "submission":
         return FORM_SLACK
     return max(p.code_limit_kib for p in server.contest.problems) * 1024 * 4 + FORM_SLACK
@@ -296,6 +317,8 @@ def _admits_form(spec: PageSpec, viewer: Viewer) -> None:
         raise Redirect("/login")
     if spec.form_limit == "package" and viewer.role is not Role.ADMIN:
         raise Refused(403, "only admins may upload packages")
+    if spec.form_limit == "roster" and viewer.role is not Role.ADMIN:
+        raise Refused(403, "only admins may import a roster")
 
 
 async def read_form(request: Request, limit: int, seconds: float) -> tuple[dict[str, str], dict[str, FormFile]]:

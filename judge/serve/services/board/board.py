@@ -20,6 +20,7 @@ from judge.serve.model.board import (
 from judge.serve.model.contest import Contest
 from judge.serve.model.errors import Refused
 from judge.serve.model.records import Counted, JudgementRecord
+from judge.serve.services.board import course_board
 from judge.serve.services.board.boardcache import Claim, Ranked
 from judge.serve.services.board.context import ServedBoard
 from judge.serve.services.core.events import RECHECK_S, EventBus
@@ -231,13 +232,17 @@ def remake(server: ServedBoard, claim: Claim, answer: Callable[[], object]) -> N
 
 
 def scoreboard(server: ServedBoard, sight: Sight, group_id: str | None = None) -> dict[str, Any]:
-    """The scoreboard object for whoever looks."""
+    """The scoreboard object for whoever looks (a course's: course_board.py)."""
+    if server.course.state is not None:
+        return course_board.scoreboard_json(server, sight, group_id)
     return ranked(server, sight, group_id)[0]
 
 
 def scoreboard_bytes(server: ServedBoard, sight: Sight, group_id: str | None = None) -> bytes:
     """The scoreboard object as the API sends it (compact JSON, the same bytes ``json.dumps`` of
     ``scoreboard`` gives): the rows are serialized once per board, not once per request (issue 32)."""
+    if server.course.state is not None:  # a course's (issue 45): made anew each time
+        return _dumps(course_board.scoreboard_json(server, sight, group_id)).encode()
     doc, board = ranked(server, sight, group_id)
     return _joined(doc, server.boards.item(board, "rows.json", lambda: _dumps(doc["rows"])))
 
@@ -247,6 +252,8 @@ def scoreboard_bytes_made(
 ) -> tuple[bytes, Claim | None] | None:
     """``scoreboard_bytes`` when the board and its JSON are made (``made``; None otherwise), and a claim
     (BoardCache.claim) when it is behind: the caller then has ``remake`` run in a thread."""
+    if server.course.state is not None:
+        return None  # a course's board is made in a thread (it reads storage)
     found = made(server, sight, group_id)
     rows = None if found is None else server.boards.ready(found.board, "rows.json")
     if found is None or rows is None:

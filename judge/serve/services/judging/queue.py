@@ -35,6 +35,7 @@ from judge.languages.table import Language
 from judge.package.problem import Problem
 from judge.serve.model.apijson import judgement_json, judgement_type, run_id, run_json
 from judge.serve.model.contest import AccountSpec, Contest, ContestProblem
+from judge.serve.model.course import CourseView
 from judge.serve.model.phase import Phase
 from judge.serve.model.records import (
     Audience,
@@ -51,7 +52,7 @@ from judge.serve.services.core.events import EventBus, publish
 from judge.serve.services.core.timeline import Timeline
 from judge.serve.services.judging import set_rows
 from judge.serve.storage import Storage, Writer
-from judge.serve.visibility import awaits_verification, judgement_audience, run_audience
+from judge.serve.visibility import awaits_verification, judgement_versions, run_audience
 
 JudgeFn = Callable[[JudgeJob], SubmissionResult]
 NOT_NOW = (NotJudged, ClusterError)  # the job could not be judged now: it stays queued
@@ -89,20 +90,31 @@ class Claimed:
 
 
 def publish_judgement(
-    w: Writer, phase: Phase, judgement: JudgementRecord, sub: SubmissionRecord, now: float, *, staff_only: bool = False
+    w: Writer,
+    phase: Phase,
+    judgement: JudgementRecord,
+    sub: SubmissionRecord,
+    now: float,
+    course: CourseView | None = None,
+    *,
+    staff_only: bool = False,
 ) -> None:
-    """Publish the judgement to its audience (``staff_only``: the jury's, whatever visibility says: a
-    judgement replaced by one that awaits verification, issue 47)."""
-    audience = Audience(Scope.ADMIN, sub.team_id) if staff_only else judgement_audience(phase, sub, now, judgement)
-    obj = judgement_json(judgement, phase.info)
-    publish(w, "judgements", obj["id"], obj, now=now, audience=audience)
+    """The judgement's event (a course's: a version per audience, visibility.judgement_versions); ``staff_only``:
+    the jury's, whatever visibility says (a judgement replaced by one that awaits verification, issue 47)."""
+    if staff_only:
+        obj = judgement_json(judgement, phase.info)
+        publish(w, "judgements", obj["id"], obj, now=now, audience=Audience(Scope.ADMIN, sub.team_id))
+        return
+    for audience, version in judgement_versions(phase, sub, judgement, now, course):
+        obj = judgement_json(version, phase.info)
+        publish(w, "judgements", obj["id"], obj, now=now, audience=audience)
 
 
-def republish_judgements(w: Writer, phase: Phase, since_s: float, now: float) -> None:
+def republish_judgements(w: Writer, phase: Phase, since_s: float, now: float, course: CourseView | None = None) -> None:
     """Publish again the judgements of submissions made since ``since_s`` (at the thaw: for everyone now)."""
     subs = {s.id: s for s in w.submissions() if s.time_s >= since_s}
     for j in w.judgements(submission_ids=list(subs)):
-        publish_judgement(w, phase, j, subs[j.submission_id], now)
+        publish_judgement(w, phase, j, subs[j.submission_id], now, course)
 
 
 def _outcome(
@@ -165,6 +177,8 @@ class JudgingSetup:
     # more to do in a judgement's own transaction, each called with the writer, the submission's id, the
     # judgement's id, the phase and the time (issue 46: explain_plan.queue_after queues a counterexample search)
     after: tuple[Callable[[Writer, int, int, Phase, float], None], ...] = ()
+    # a course's assignment in force (issue 45: the feedback rules decide who is published what); None: none
+    course: Callable[[], CourseView | None] = lambda: None
 
 
 @dataclass(frozen=True)
@@ -201,6 +215,7 @@ class JobQueue:
         self._current = setup.current
         self._accounts = setup.accounts
         self._after = setup.after
+        self._course = setup.course
 
     def problem(self, problem_id: str) -> ContestProblem | None:
         """The problem with the package version new judgements use."""
@@ -246,7 +261,7 @@ class JobQueue:
         )
         w.attach_judgement(job.id, judgement.id)
         if not held:
-            publish_judgement(w, phase, judgement, job.submission, now)
+            publish_judgement(w, phase, judgement, job.submission, now, self._course())
         return judgement.id
 
     # ------------------------------------------------------------------------------------- judge
@@ -401,14 +416,15 @@ class JobQueue:
     def _publish_result(self, w: Writer, c: Claimed, phase: Phase, now: float, changed: list[JudgementRecord]) -> None:
         # the submission as it is now, not as claimed: a judge may have ignored it meanwhile (issue 30)
         s = next(iter(w.submissions(ids=[c.submission.id])), c.submission)
+        course = self._course()
         (judgement,) = w.judgements(ids=[c.judgement_id])
         waits = awaits_verification(judgement)  # issue 47: what it replaces too, until verified
         for old in changed:
-            publish_judgement(w, phase, old, s, now, staff_only=waits)
+            publish_judgement(w, phase, old, s, now, course, staff_only=waits)
         for run in w.runs(judgement_ids=[c.judgement_id]):
-            audience = run_audience(phase, s, judgement)
+            audience = run_audience(phase, s, judgement, course, run.name, now)
             publish(w, "runs", run_id(run), run_json(run, phase.info), now=now, audience=audience)
-        publish_judgement(w, phase, judgement, s, now)
+        publish_judgement(w, phase, judgement, s, now, course)
 
     def _fuzz_after(self, w: Writer, c: Claimed, phase: Phase, now: float) -> None:
         """Live fuzzing (issue 33, docs/live-fuzzing.md), in the judgement's transaction: a current AC of a

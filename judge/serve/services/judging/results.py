@@ -15,6 +15,8 @@ from judge.serve.storage import Reader
 from judge.serve.visibility import (
     Detail,
     Sight,
+    course_judgement,
+    course_sees_run,
     sees_judgement,
     sees_run_output,
     sees_runs,
@@ -39,7 +41,7 @@ def judgements(server: ServedJudging, sight: Sight, submission_ids: list[int] | 
         if sees_judgement(sight, subs[j.submission_id]):
             by_sub.setdefault(j.submission_id, []).append(j)
     shown = {j.id: j for js in by_sub.values() for j in shown_judgements(sight, js)}  # issue 47: verification
-    return [shown[j.id] for j in found if j.id in shown]
+    return [course_judgement(sight, subs[j.submission_id], shown[j.id]) for j in found if j.id in shown]
 
 
 def runs(server: ServedJudging, sight: Sight, submission_ids: list[int] | None = None) -> list[RunRecord]:
@@ -50,7 +52,8 @@ def runs(server: ServedJudging, sight: Sight, submission_ids: list[int] | None =
         found = r.runs(judgement_ids=judgement_ids)
         subs = _subs_by_id(r, {run.submission_id for run in found})
         of = {j.id: j for j in r.judgements(ids={run.judgement_id for run in found})}
-    return [run for run in found if sees_runs(sight, subs[run.submission_id], of[run.judgement_id])]
+    seen = (run for run in found if sees_runs(sight, subs[run.submission_id], of[run.judgement_id]))
+    return [run for run in seen if course_sees_run(sight, subs[run.submission_id], run.name)]
 
 
 @dataclass(frozen=True)
@@ -91,13 +94,14 @@ def team_feedback(server: ServedJudging, sight: Sight, submission_id: int | None
         seen = judgement is not None and sees_runs(sight, view.submission, judgement)
         found = r.runs(judgement_ids=[judgement.id]) if judgement is not None and seen else []
         data = r.submission_files(view.submission.id) or b""
+    shown = [run for run in found if course_sees_run(sight, view.submission, run.name)]  # a course's (issue 45)
     tests = [
         TestView(
             run,
             test_detail(sight, run.name),
             judgement is not None and sees_run_output(sight, view.submission, judgement, run.name),
         )
-        for run in found
+        for run in shown
     ]
     return TeamFeedback(view, judgement, tests, source_files(data))
 

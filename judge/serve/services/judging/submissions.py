@@ -15,12 +15,14 @@ from judge.serve.model.upload import SubmissionRequest, check_upload
 from judge.serve.model.viewer import Role, Viewer
 from judge.serve.services.core.events import publish
 from judge.serve.services.judging.context import ServedJudging
+from judge.serve.services.judging.course_submit import check_rate, check_window
 from judge.serve.services.people import access
 from judge.serve.services.people.audit import audit
 from judge.serve.storage import Reader, Writer
 from judge.serve.visibility import (
     FileAccess,
     Sight,
+    course_judgement,
     file_access,
     sees_judgement,
     sees_submission,
@@ -79,6 +81,8 @@ def submit(
     server.standing.refuse_if_archived("submissions")
     request = read_request()
     team_id, time_s = _submitter(server, viewer, request, now)
+    if viewer.role is not Role.ADMIN:
+        check_window(server, team_id, now)  # a course's assignment (issue 45): the student's window
     if server.timeline.phase.in_contest(time_s):
         access.refuse_if_final(
             server.timeline.phase
@@ -100,10 +104,12 @@ def submit(
     with server.storage.write() as w:
         if viewer.role is not Role.ADMIN:
             _rate_limit(w, server, team_id, now)
+            check_rate(w, server, team_id, request.problem_id, now)  # a course's token bucket (issue 45)
         sub = w.add_submission(new)
         w.enqueue(sub.id, "submit", now)
         obj = submission_json(sub, server.contest.info)
-        publish(w, "submissions", str(sub.id), obj, now=now, audience=submission_audience(server.timeline.phase, sub))
+        audience = submission_audience(server.timeline.phase, sub, server.course.view(server.contest))
+        publish(w, "submissions", str(sub.id), obj, now=now, audience=audience)
     server.bus.notify()
     server.pool.wake()
     return sub
@@ -185,8 +191,9 @@ def submission_views(
     for s in subs:
         shown = sees_judgement(sight, s)
         # issue 47: a judgement that awaits verification is shown as the viewer was told of it
-        current = next((j for j in shown_judgements(sight, by_sub.get(s.id, [])) if j.current), None)
-        views.append(SubmissionView(s, current if shown else None, not shown))
+        now_shown = next((j for j in shown_judgements(sight, by_sub.get(s.id, [])) if j.current), None)
+        current = now_shown if shown else None
+        views.append(SubmissionView(s, None if current is None else course_judgement(sight, s, current), not shown))
     return views
 
 

@@ -65,6 +65,14 @@ def _change(
         people.publish_after(after, now)
 
 
+def change_people(
+    server: ServedPeople, viewer: Viewer, now: float, store: Callable[[Writer, Roster], dict[str, Any]]
+) -> None:
+    """A change of the people made by another module (a course's roster import, issue 45: course_roster.py),
+    stored, audited and put in force as the changes here are (``_change``)."""
+    _change(server, viewer, now, store)
+
+
 def _refused(exc: RosterError) -> Refused:
     return Refused(exc.status, exc.message)
 
