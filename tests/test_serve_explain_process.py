@@ -31,7 +31,7 @@ def course(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     dest, logins = tmp_path / "course", tmp_path / "logins.csv"
     done = subprocess.run(
         [sys.executable, "-m", "judge", "course", "init", str(dest), "--logins", str(logins)],
-        cwd=tmp_path, capture_output=True, text=True, check=False,
+        cwd=tmp_path, capture_output=True, text=True, check=False, env=dict(os.environ, PYTHONPATH=str(ROOT)),
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     for cid, show in (("lab1", "team"), ("hw1", "team"), ("exam", "jury")):  # the exam shows verdicts only

@@ -1,4 +1,4 @@
-"""Counterexample searches for rejected submissions in the storage (issue 46; schema 14, the upgrade from 13):
+"""Counterexample searches for rejected submissions in the storage (issue 46; schema 15, the upgrade from 14):
 queued once per submission and package with the policy in force, claimed oldest first (not held problems',
 not ignored submissions'), resumed with their progress, ended once with their result and whether the team
 was shown it, cancelled open or ended."""
@@ -103,16 +103,16 @@ def test_a_search_is_queued_once_claimed_oldest_first_and_ended_once(tmp_path: P
     storage.close()
 
 
-def test_a_schema_13_database_is_upgraded(tmp_path: Path) -> None:
+def test_a_schema_14_database_is_upgraded(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite"
     open_storage(path).close()
-    conn = sqlite3.connect(path)  # what the schema-13 release wrote: no explanations
+    conn = sqlite3.connect(path)  # what the schema-14 release wrote: no explanations
     conn.executescript(
-        "DROP TABLE explanations; DELETE FROM schema_version; INSERT INTO schema_version VALUES (13, 0);"
+        "DROP TABLE explanations; DELETE FROM schema_version; INSERT INTO schema_version VALUES (14, 0);"
     )
     conn.close()
     upgraded = open_storage(path)
-    assert SCHEMA_VERSION >= 14 and upgraded.schema_version() == SCHEMA_VERSION
+    assert SCHEMA_VERSION >= 15 and upgraded.schema_version() == SCHEMA_VERSION
     (a,) = submissions(upgraded, "sum")
     with upgraded.write() as w:
         assert w.enqueue_explanation(a, 1, "h", "WA", policy_json(TEAM), T) is not None

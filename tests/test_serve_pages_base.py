@@ -410,6 +410,18 @@ def test_every_contest_page_link_form_and_redirect_is_under_the_base(
         assert crawl(walk, b, start) > 3, start
     assert admin.get(base + "/no/such/page", headers={"Accept": "text/html"}).status_code == 404
 
+    # --- a course's pages (issue 45; tests/test_serve_course_instructor.py has them in a course): this contest is
+    # not one, so each answers as a page that is not there, under the base all the same
+    for spec in PAGE_SPECS:
+        if spec.path.startswith("/admin/course"):
+            data = {"csrf": admin.csrf()} if spec.method == "POST" else None
+            r = admin.request(spec.method, base + spec.path, data=data)
+            assert r.status_code in (400, 403, 404), (spec.method, spec.path, r.status_code, r.text[:200])
+    # a counterexample's part of a submission's page and its files (issue 46; tests/test_serve_explain_pages.py
+    # has them with a policy): requested here for their links and answers under the base
+    for path in ("/submissions/1/counterexample", "/submissions/1/counterexample/input"):
+        assert team1.get(base + path).status_code in (200, 404), path
+
     # --- after the end: finalize, un-finalize, the resolver, the awards
     clock.advance(5 * HOUR)
     admin.landed(admin.send("/admin/finalize", "/admin/finalize"), "/admin")
