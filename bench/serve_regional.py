@@ -212,6 +212,7 @@ class Run:
     ended: dict[Key, float] = field(default_factory=dict)
     duplicated: int = 0
     submits_done: int = 0  # teams whose submission was answered (or failed)
+    submitted: dict[str, int] = field(default_factory=lambda: defaultdict(int))  # per contest: submissions begun
     feeds_open: dict[str, int] = field(default_factory=lambda: defaultdict(int))  # per contest
     # when, the feeds open per contest, the finished judgements
     at_stop: tuple[float, dict[str, int], dict[Key, float]] = field(default_factory=lambda: (0.0, {}, {}))
@@ -385,8 +386,10 @@ def submission_body(n: int, programs: tuple[tuple[str, str, int], ...] = PROGRAM
     return json.dumps(body).encode(), rel.split("/")[0]
 
 
-async def submit(run: Run, n: int, user: str, at_s: float, cid: str) -> None:
+async def submit(run: Run, user: str, at_s: float, cid: str) -> None:
     await asyncio.sleep(at_s)
+    n = run.submitted[cid]  # the contest's programs in turn (whichever teams use it)
+    run.submitted[cid] += 1
     body, folder = submission_body(n, run.targets[cid].programs)
     headers = {"Authorization": basic(user, run.passwords[user]), "Content-Type": "application/json"}
     sent = time.time()
@@ -414,7 +417,7 @@ async def team(
     if cookie is not None:
         tasks.append(asyncio.create_task(poll_submissions(run, cookie, poll_s, cid)))
     start = time.monotonic()
-    await submit(run, n, user, max(0.0, random.uniform(*rush) - (start - run_t0[0])), cid)
+    await submit(run, user, max(0.0, random.uniform(*rush) - (start - run_t0[0])), cid)
     await run.stop.wait()
     for t in tasks:
         t.cancel()
