@@ -115,7 +115,9 @@ def test_the_callers_stop_cancels_it(tmp_path: Path) -> None:
 
     out, runner = explain(tmp_path, counted, cancelled=stop_after_five)  # type: ignore[arg-type]
     assert out.status is ExplainStatus.CANCELLED and out.input is None
-    assert len(runner.stdins) == 5
+    # the stop is asked before an example is drawn: the search is pipelined (a second search draws its next
+    # example while the first one's runs), so one drawn before the fifth run ended may still run (timing)
+    assert len(runner.stdins) in (5, 6)
 
 
 def test_time_outs_are_not_shown_unless_the_package_says_so(tmp_path: Path) -> None:
