@@ -174,6 +174,8 @@ EXEMPT = {
     ("serve/http/pages/team_pages.py", "<module>", ".js"): (
         "the content type of the server's own static scripts, not submissions"
     ),
+    ("course/values.py", "<module>", "d"): "a course's spans: 2d is two days, not the D language",
+    ("course/demo.py", "<module>", "go"): "the demo course's exam is the judge's problem go, not the Go language",
 }
 
 

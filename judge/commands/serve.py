@@ -41,7 +41,7 @@ from judge.serve.services.judging.queue import JudgeFn
 from judge.serve.services.people.accounts import Lockout, LoginLimits
 from judge.serve.services.problems.statements import Typeset
 from judge.serve.site.server import ServeOptions, Server, open_server
-from judge.serve.site.site import SITE_DB, Site, open_site
+from judge.serve.site.site import SITE_DB, Site, open_site, with_course
 from judge.serve.storage import DB_NAME, StorageError
 
 LOCK_NAME = "contest.sqlite.lock"
@@ -451,7 +451,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if judging.options.fuzz is not None or judging.options.explain is not None:
             _private_hypothesis_home(contest.root)
         try:
-            server = open_server(contest, languages, judging.judge_fn, options)
+            server = with_course(open_server(contest, languages, judging.judge_fn, options), site_spec)
         except (ContestError, StorageError) as exc:
             raise UsageError(str(exc)) from None
         _announce(server, env, judging, sock)

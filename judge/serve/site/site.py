@@ -258,18 +258,22 @@ class Site:
 
 
 def with_course(server: Server, spec: SiteSpec) -> Server:
-    """``server`` with its assignment's rules in force, when its contest is a course's (issue 45)."""
+    """``server`` with its assignment's rules in force, when its contest is a course's (issue 45), and where
+    the course is (the site's folder; its contests: this one, until ``_course_of`` says the site's). A contest
+    folder served alone (`judge serve CONTEST_DIR`, ``open_server``) goes through here too. Raises
+    ContestError."""
     served = spec.assignments.get(server.package.info.id)
     if served is not None:
         with server.storage.read() as r:
             server.course.set(stored_state(served, r))
+    server.course.root = spec.root
+    server.course.contests = lambda: [server]
     return server
 
 
 def _course_of(site: Site) -> None:
-    """Every contest's course part knows the course: the site's folder and its contests (issue 45)."""
+    """Every contest's course part knows the course's contests: the site's (issue 45)."""
     for c in site.contests():
-        c.server.course.root = site.spec.root
         c.server.course.contests = lambda: [x.server for x in site.contests()]
 
 

@@ -14,6 +14,7 @@ import math
 from dataclasses import dataclass
 
 from judge.course import ratelimit
+from judge.course.notes import late_words
 from judge.course.ratelimit import RateLimit
 from judge.course.window import Phase, credit_at, lasts_until_s
 from judge.serve.model.errors import Refused
@@ -78,10 +79,8 @@ def check_rate(r: Reader, server: Served, team_id: str, problem_id: str, now: fl
 
 
 def _span(seconds: float) -> str:
-    for unit, size in (("d", 86400.0), ("h", 3600.0), ("min", 60.0)):
-        if seconds >= size and seconds % size == 0:
-            return f"{seconds / size:g} {unit}"
-    return f"{seconds:g} s"
+    """``30 min``, ``1 h``, ``1 d 12 h``, ``45 s``: a rate limit's refill time."""
+    return late_words(round(seconds / 60)) if seconds % 60 == 0 else f"{seconds:g} s"
 
 
 @dataclass(frozen=True)
