@@ -170,12 +170,9 @@ EXEMPT = {
     ("runner/interactive.py", "Proxy._wanted", "r"): "a pipe end that is read (select), not the R language",
     ("course/demo.py", "<module>", "go"): "the Go position problem's id (problems/go), not the Go language",
     ("course/values.py", "<module>", "d"): "a day in a time span (1d), not the D language",
-    ("serve/services/judging/course_submit.py", "_span", "d"): "a day in a time span (1d), not the D language",
     ("serve/http/pages/team_pages.py", "<module>", ".js"): (
         "the content type of the server's own static scripts, not submissions"
     ),
-    ("course/values.py", "<module>", "d"): "a course's spans: 2d is two days, not the D language",
-    ("course/demo.py", "<module>", "go"): "the demo course's exam is the judge's problem go, not the Go language",
 }
 
 
