@@ -43,6 +43,7 @@ from judge.serve.model.lti import STATE_S
 from judge.serve.model.viewer import PUBLIC, Role
 from judge.serve.services.lti import deeplink, launch
 from judge.serve.services.lti.deeplink import Choice
+from judge.serve.services.lti.grades import lms_status
 from judge.serve.services.lti.tool import LtiTool
 from judge.serve.services.people import access
 from judge.serve.site.site import Site
@@ -189,11 +190,10 @@ def deep_link_send(page: SitePage) -> Response:
 def lti_admin(page: SitePage) -> Response:
     if page.viewer.role is Role.PUBLIC:
         raise Redirect("/login")
-    access.admin(page.viewer, "see the LTI settings")
     site = page.site
     tool = _tool(site)
-    with site.storage.read() as r:
-        users, links, scores = r.lti_users(), r.lti_links(), r.lti_scores()
+    found = lms_status(site.storage, page.viewer)
+    users, links, scores = found.users, found.links, found.scores
     names = {p.key: p.name for p in tool.config.platforms}
     context: dict[str, Any] = {
         "urls": tool.config.urls(),

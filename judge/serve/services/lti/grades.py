@@ -17,12 +17,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
-from judge.serve.model.lti import SCOPE_LINEITEM, SCOPE_SCORE, LtiLink, LtiScore, Platform
+from judge.serve.model.lti import SCOPE_LINEITEM, SCOPE_SCORE, LtiLink, LtiScore, LtiUser, Platform
+from judge.serve.model.viewer import Viewer
 from judge.serve.services.core.context import Served
 from judge.serve.services.lifecycle.gradebook import course_gradebook
 from judge.serve.services.lti.client import LtiHttpError
 from judge.serve.services.lti.launch import LTI_VIEWER
 from judge.serve.services.lti.tool import LtiTool
+from judge.serve.services.people import access
 from judge.serve.services.people.audit import audit
 from judge.serve.storage import Storage
 
@@ -174,6 +176,20 @@ def sync_grades(
                     detail["message"] = outcome.message
                 audit(w, LTI_VIEWER, now, "lti.score", detail)
     return SyncReport(sent, failed, unchanged)
+
+
+@dataclass(frozen=True)
+class LmsStatus:
+    users: list[LtiUser]
+    links: list[LtiLink]
+    scores: list[LtiScore]
+
+
+def lms_status(storage: Storage, viewer: Viewer) -> LmsStatus:
+    """What /site/lti shows (admins): the LMS users mapped, the assignments launched, the scores sent or failed."""
+    access.admin(viewer, "see the LTI settings")
+    with storage.read() as r:
+        return LmsStatus(r.lti_users(), r.lti_links(), r.lti_scores())
 
 
 class GradeSync:
