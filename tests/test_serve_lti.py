@@ -435,3 +435,49 @@ def test_a_site_without_lti_yaml_has_no_lti_endpoints(tmp_path: Path) -> None:
         assert api.get("/lti/login?iss=x").status_code == 404
     finally:
         site.close()
+
+
+# ------------------------------------------------------------------------------------------------ the admins' page
+
+
+def test_an_admin_registers_a_platform_on_the_page_checked_stored_audited_and_in_force(lms: Lms) -> None:
+    m = lms
+    page = m.api.page("instructor", "/site/lti")
+    assert page.status_code == 200 and "https://judge.test/lti/login" in page.text and "Test LMS" in page.text
+    assert m.api.page("ta", "/site/lti").status_code == 403  # admins only
+    new = {
+        "name": "Moodle",
+        "issuer": "https://moodle.test",
+        "client_id": "abc123",
+        "deployment_ids": "7 8",
+        "auth_url": "https://moodle.test/mod/lti/auth.php",
+        "token_url": "https://moodle.test/mod/lti/token.php",
+        "jwks_url": "https://moodle.test/mod/lti/certs.php",
+        "instructor_account": "instructor",
+    }
+    before = stored(m)
+    bad = m.api.post_page("instructor", "/site/lti/platforms", {**new, "jwks_url": "ftp://x"}, form_from="/site/lti")
+    assert bad.status_code == 400 and "jwks_url" in bad.text and stored(m) == before
+    twice = m.api.post_page(
+        "instructor", "/site/lti/platforms", {**new, "issuer": "https://lms.test", "client_id": CLIENT_ID},
+        form_from="/site/lti",
+    )  # fmt: skip
+    assert twice.status_code == 409 and stored(m) == before
+    added = m.api.post_page("instructor", "/site/lti/platforms", new, form_from="/site/lti")
+    assert added.status_code == 303, added.text
+    page = m.api.page("instructor", "/site/lti")
+    assert "https://moodle.test" in page.text and "7, 8" in page.text
+    with m.site.storage.read() as rd:
+        assert "lti.platform_add" in [a.action for a in rd.audit(10)]
+    r = m.api.request(
+        "GET", "/lti/login?iss=https://moodle.test&login_hint=u&target_link_uri=https://judge.test/lti/launch"
+    )
+    assert r.status_code == 302 and r.headers["location"].startswith("https://moodle.test/mod/lti/auth.php?")
+    # kept over a restart
+    m.site.close()
+    again = open_test_site(m.root, m.clock, lti_http=m.platform)
+    try:
+        assert again.lti.config.platform("https://moodle.test", "abc123") is not None
+    finally:
+        again.close()
+    m.site = open_test_site(m.root, m.clock, lti_http=m.platform)  # the fixture closes it

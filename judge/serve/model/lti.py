@@ -10,9 +10,10 @@ the time, and either returns a ``Launch`` or raises ``Refused`` with a 4xx and o
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -96,6 +97,19 @@ class LtiConfig:
         """The platform of ``issuer`` (and ``client_id`` when given; without it, only when the issuer has one)."""
         found = [p for p in self.platforms if p.issuer == issuer and (client_id is None or p.client_id == client_id)]
         return found[0] if len(found) == 1 else None
+
+    def with_added(self, entries: Sequence[str]) -> LtiConfig:
+        """lti.yaml's platforms and, after them, those an admin added on the page (stored entries, JSON); a stored
+        one of the same issuer and client id as the file's yields to the file's."""
+        platforms = list(self.platforms)
+        for i, text in enumerate(entries):
+            try:
+                p = platform_from(json.loads(text), f"the platform added on the page (#{i + 1})")
+            except (LtiConfigError, ValueError):
+                continue  # a stored entry that no longer reads (never written so): the file's remain
+            if all(q.key != p.key for q in platforms):
+                platforms.append(p)
+        return replace(self, platforms=tuple(platforms))
 
     def urls(self) -> dict[str, str]:
         """What an LMS admin pastes (docs/course.md)."""

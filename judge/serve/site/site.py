@@ -297,13 +297,13 @@ def _course_of(site: Site) -> None:
         c.server.course.contests = lambda: [x.server for x in site.contests()]
 
 
-def _lti_of(spec: SiteSpec, options: ServeOptions) -> LtiTool | None:
+def _lti_of(spec: SiteSpec, storage: Storage, options: ServeOptions) -> LtiTool | None:
     """The site's LTI tool when it has an lti.yaml (its key made on the first start). Raises ContestError."""
     try:
         config = load_config(spec.root)
         if config is None:
             return None
-        return open_tool(spec.root, config, options.lti_http or UrlHttp(), options.log)
+        return open_tool(spec.root, config, storage, options.lti_http or UrlHttp(), options.log)
     except LtiConfigError as exc:
         raise ContestError(str(exc)) from None
     except OSError as exc:
@@ -372,7 +372,7 @@ def open_site(
             c.server.standing.archived = c.archived
         people.contests = lambda: [c.server for c in site.contests()]
         _course_of(site)
-        site.lti = _lti_of(spec, options)
+        site.lti = _lti_of(spec, storage, options)
         tool = site.lti
         if tool is not None:
             for c in site.contests():

@@ -328,6 +328,10 @@ class Reader(Protocol):
 
     def lti_scores(self) -> list[LtiScore]: ...
 
+    def lti_platforms(self) -> list[str]:
+        """The platforms an admin added on the page: lti.yaml entries as JSON, oldest first."""
+        ...
+
 
 class Writer(Reader, Protocol):
     """A reader that changes things; all of it one transaction."""
@@ -506,6 +510,10 @@ class Writer(Reader, Protocol):
 
     def use_lti_nonce(self, issuer: str, nonce: str, expires_s: float, now: float) -> bool:
         """Record a launch's nonce as used; False when it was already (a replay)."""
+        ...
+
+    def add_lti_platform(self, issuer: str, client_id: str, entry: str, now: float) -> bool:
+        """False when a platform of that issuer and client id is stored already."""
         ...
 
     def put_lti_user(self, u: LtiUser) -> None: ...

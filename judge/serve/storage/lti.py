@@ -36,6 +36,11 @@ class LtiReads:
         rows = self._c.execute(f"SELECT {_SCORE} FROM lti_scores ORDER BY contest_id, sub")
         return [LtiScore(*tuple(r)) for r in rows]
 
+    def lti_platforms(self) -> list[str]:
+        """The platforms an admin added on /site/lti: each lti.yaml's entry as JSON, oldest first."""
+        rows = self._c.execute("SELECT entry FROM lti_platforms ORDER BY time_s, issuer, client_id")
+        return [str(r[0]) for r in rows]
+
 
 class LtiWrites(LtiReads):
     def use_lti_nonce(self, issuer: str, nonce: str, expires_s: float, now: float) -> bool:
@@ -43,6 +48,14 @@ class LtiWrites(LtiReads):
         self._c.execute("DELETE FROM lti_nonces WHERE expires_s < ?", (now,))
         cur = self._c.execute(
             "INSERT OR IGNORE INTO lti_nonces (issuer, nonce, expires_s) VALUES (?, ?, ?)", (issuer, nonce, expires_s)
+        )
+        return cur.rowcount == 1
+
+    def add_lti_platform(self, issuer: str, client_id: str, entry: str, now: float) -> bool:
+        """Keep a platform added on the page (False: one of that issuer and client id is there already)."""
+        cur = self._c.execute(
+            "INSERT OR IGNORE INTO lti_platforms (issuer, client_id, entry, time_s) VALUES (?, ?, ?, ?)",
+            (issuer, client_id, entry, now),
         )
         return cur.rowcount == 1
 

@@ -353,6 +353,13 @@ CREATE TABLE IF NOT EXISTS lti_links (
     time_s REAL NOT NULL,
     PRIMARY KEY (issuer, client_id, contest_id)
 );
+CREATE TABLE IF NOT EXISTS lti_platforms (
+    issuer TEXT NOT NULL,
+    client_id TEXT NOT NULL,
+    entry TEXT NOT NULL,
+    time_s REAL NOT NULL,
+    PRIMARY KEY (issuer, client_id)
+);
 CREATE TABLE IF NOT EXISTS lti_scores (
     issuer TEXT NOT NULL,
     client_id TEXT NOT NULL,
@@ -462,7 +469,8 @@ MIGRATIONS: dict[int, tuple[str | Step, ...]] = {
     # it was queued under and its result (explanations, created with the rest); no existing table changes
     14: (),
     # issue 48, LTI 1.3 (docs/course.md "The course in your LMS"): in the site database, the nonces used, the LMS
-    # users and their accounts, the assignments' links and the scores sent (lti_nonces, lti_users, lti_links,
-    # lti_scores: created with the rest); no existing table changes
+    # users and their accounts, the assignments' links, the scores sent and the platforms an admin added on the
+    # page (lti_nonces, lti_users, lti_links, lti_scores, lti_platforms: created with the rest); no existing table
+    # changes
     15: (),
 }

@@ -44,7 +44,7 @@ from judge.serve.model.viewer import PUBLIC, Role
 from judge.serve.services.lti import deeplink, launch
 from judge.serve.services.lti.deeplink import Choice
 from judge.serve.services.lti.grades import lms_status
-from judge.serve.services.lti.tool import LtiTool
+from judge.serve.services.lti.tool import LtiTool, add_platform
 from judge.serve.services.people import access
 from judge.serve.site.site import Site
 
@@ -205,6 +205,7 @@ def lti_admin(page: SitePage) -> Response:
         "scores": scores,
         "failed": [s for s in scores if s.status == "failed"],
         "message": page.query.get("synced") == "1",
+        "added": page.query.get("added") == "1",
     }
     return page.render("serve/lti_admin.html", **context)
 
@@ -217,11 +218,19 @@ def lti_sync(page: SitePage) -> Response:
     raise Redirect("/site/lti?synced=1")
 
 
+def lti_add_platform(page: SitePage) -> Response:
+    """An admin registers a platform (the form of /site/lti): tool.add_platform (checked, stored, audited)."""
+    tool = _tool(page.site)
+    add_platform(tool, page.site.storage, page.viewer, page.form, page.now)
+    raise Redirect("/site/lti?added=1")
+
+
 LTI_SITE_PAGES: tuple[tuple[str, str, Callable[[SitePage], Response]], ...] = (
     ("GET", "/lti/deep-link", deep_link_form),
     ("POST", "/lti/deep-link", deep_link_send),
     ("GET", "/site/lti", lti_admin),
     ("POST", "/site/lti/sync", lti_sync),
+    ("POST", "/site/lti/platforms", lti_add_platform),
 )
 
 Endpoint = Callable[[Request], Awaitable[Response]]

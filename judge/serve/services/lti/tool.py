@@ -14,15 +14,19 @@ import os
 import secrets
 import threading
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
 from judge.serve.model import ltijwt
 from judge.serve.model.errors import Refused
-from judge.serve.model.lti import KEY_FILE, STATE_S, LtiConfig, Platform
+from judge.serve.model.lti import KEY_FILE, PLATFORM_KEYS, STATE_S, LtiConfig, LtiConfigError, Platform, platform_from
+from judge.serve.model.viewer import Viewer
 from judge.serve.services.lti.client import LtiHttp, LtiHttpError
+from judge.serve.services.people import access
+from judge.serve.services.people.audit import audit
+from judge.serve.storage import Storage
 
 JWKS_MAX_AGE_S = 3600.0  # a platform's keys are fetched again after an hour
 JWKS_REFETCH_S = 10.0  # ... and for an unknown key id, at most once per this long (no fetch per forged token)
@@ -192,6 +196,31 @@ class LtiTool:
                 del self._tokens[k]
 
 
-def open_tool(root: Path, config: LtiConfig, http: LtiHttp, log: Callable[[str], None]) -> LtiTool:
-    """The tool of the site ``root``: its key (ROOT/lti-key.pem, made on the first start). Raises OSError."""
-    return LtiTool(config, load_or_make_key(root / KEY_FILE), http, log)
+def open_tool(root: Path, config: LtiConfig, storage: Storage, http: LtiHttp, log: Callable[[str], None]) -> LtiTool:
+    """The tool of the site ``root``: its key (ROOT/lti-key.pem, made on the first start), lti.yaml's platforms
+    and those added on the page (``storage``: the site database). Raises OSError."""
+    with storage.read() as r:
+        added = r.lti_platforms()
+    return LtiTool(config.with_added(added), load_or_make_key(root / KEY_FILE), http, log)
+
+
+def add_platform(tool: LtiTool, storage: Storage, viewer: Viewer, form: Mapping[str, str], now: float) -> Platform:
+    """An admin registers a platform on /site/lti: checked as lti.yaml's entries are, kept in the site database
+    (lti.yaml stays the instructor's file; a restart lays the stored ones over it again), audited, in force at
+    once. Refused: 400 (one line naming the field), 409 (that issuer and client id are registered already)."""
+    access.admin(viewer, "register LMS platforms")
+    entry: dict[str, object] = {k: form.get(k, "").strip() for k in PLATFORM_KEYS if k != "deployment_ids"}
+    entry = {k: v for k, v in entry.items() if v}
+    entry["deployment_ids"] = [d.strip() for d in form.get("deployment_ids", "").replace(",", " ").split() if d.strip()]
+    try:
+        platform = platform_from(entry, "the new platform")
+    except LtiConfigError as exc:
+        raise Refused(400, str(exc)) from None
+    if tool.config.platform(platform.issuer, platform.client_id) is not None:
+        raise Refused(409, "a platform of that issuer and client id is registered already")
+    with storage.write() as w:
+        if not w.add_lti_platform(platform.issuer, platform.client_id, json.dumps(entry, sort_keys=True), now):
+            raise Refused(409, "a platform of that issuer and client id is registered already")
+        audit(w, viewer, now, "lti.platform_add", {"name": platform.name, "issuer": platform.issuer})
+    tool.config = replace(tool.config, platforms=(*tool.config.platforms, platform))
+    return platform
