@@ -481,3 +481,49 @@ def test_an_admin_registers_a_platform_on_the_page_checked_stored_audited_and_in
     finally:
         again.close()
     m.site = open_test_site(m.root, m.clock, lti_http=m.platform)  # the fixture closes it
+
+
+# ------------------------------------------------------------------------------------------------ the acceptance
+
+
+def test_the_demo_course_in_the_lms_a_student_launches_submits_and_the_lms_receives_the_grade(tmp_path: Path) -> None:
+    """The issue's acceptance: `judge course init`'s demo course with an lti.yaml; the emulated platform launches
+    s001 into Lab 1 (due an hour ago: 80 %), they submit, the instructor publishes, the platform gets the score."""
+    from serve_fixtures import CHEAP_HASHER
+
+    from judge.commands.contest import demo_problems
+    from judge.course.demo import write_demo_course
+    from judge.grade.discovery import load_problems
+    from judge.serve.model.viewer import Role, Viewer
+    from judge.serve.services.judging.course_feedback import publish_grades
+
+    problems, issues = load_problems(demo_problems())
+    assert not issues
+    root = tmp_path / "course"
+    write_demo_course(root, problems, T0, lambda: "pw-demo-1234", CHEAP_HASHER.hash)
+    (root / "lti.yaml").write_text(LTI_YAML)
+    clock = FakeClock(T0)
+    platform = Platform(now=clock.now)
+    logs: list[str] = []
+    site = open_test_site(root, clock, lti_http=platform, log=logs.append)
+    try:
+        api = CourseApi(site, clock)
+        browser = Browser(api, platform)
+        r, _ = browser.launch(sub="lms-s001", contest="lab1", name="Student 1", **{L.LIS: {"person_sourcedid": "s001"}})
+        assert r.status_code == 303 and r.headers["location"] == "/contests/lab1/", r.text
+        cookie = {COOKIE: session_of(r)}
+        form_page = api.request("GET", "/contests/lab1/submit", cookies=cookie)
+        assert form_page.status_code == 200 and "80 %" in form_page.text  # late: 80 %
+        form = {"csrf": csrf_of(form_page.text), "problem": "rummy", "language": "python3", "code": SUM_AC}
+        assert api.request("POST", "/contests/lab1/submit", data=form, cookies=cookie).status_code == 303
+        lab1 = site.contest("lab1").server
+        assert lab1.judging.run_pending() == 1
+        publish_grades(lab1, Viewer(Role.ADMIN, "instructor", "instructor"), clock.now())
+        assert site.sync_grades(no_sleep).sent == 1
+        [score] = platform.scores
+        rummy = float(problems["rummy"].secret.max_score)
+        top = rummy + float(problems["coins"].secret.max_score)
+        assert score["userId"] == "lms-s001"
+        assert score["scoreGiven"] == pytest.approx(0.8 * rummy) and score["scoreMaximum"] == pytest.approx(top)
+    finally:
+        site.close()
