@@ -212,7 +212,7 @@ def test_an_instructor_lands_on_the_instructor_pages_as_the_account_lti_yaml_nam
     r, _ = lms.browser.launch(sub="lms-teacher", roles=INSTRUCTOR)
     assert r.status_code == 303 and r.headers["location"] == "/contests/hw/admin/course"
     page = lms.api.request("GET", "/contests/hw/admin/course", cookies={COOKIE: session_of(r)})
-    assert page.status_code == 200 and "instructor" in page.text
+    assert page.status_code == 200 and "instructor" in page.text and 'href="/site/lti"' in page.text
 
 
 # ------------------------------------------------------------------------------------------------ NRPS

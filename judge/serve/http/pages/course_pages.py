@@ -172,6 +172,7 @@ def course_admin(page: Page) -> Response:
         rules=rules_view(a),
         overrides=overrides,
         published_s=state.published_s,
+        lms=page.server.course.lms_roster is not None,
     )
 
 
