@@ -140,10 +140,13 @@ def test_deep_link_then_a_student_launches_submits_and_the_lms_receives_the_scor
     # nothing is sent before the grades are published
     assert m.site.sync_grades(no_sleep).sent == 0 and m.platform.scores == []
     m.clock.t = T0 + 2.5 * HOUR  # after the due time
+    woken: list[str] = []
+    hw.course.grades_changed = lambda: woken.append("published")  # the site's: wakes the grade sync thread
     published = m.api.post_page(
         "instructor", "/contests/hw/admin/course/publish", {"confirmed": "yes"}, form_from="/contests/hw/admin/course"
     )
     assert published.status_code == 303, published.text
+    assert woken == ["published"]
     report = m.site.sync_grades(no_sleep)
     assert (report.sent, report.failed) == (1, 0)
     [score] = m.platform.scores
@@ -525,4 +528,44 @@ def test_the_demo_course_in_the_lms_a_student_launches_submits_and_the_lms_recei
         assert score["userId"] == "lms-s001"
         assert score["scoreGiven"] == pytest.approx(0.8 * rummy) and score["scoreMaximum"] == pytest.approx(top)
     finally:
+        site.close()
+
+
+def test_publishing_wakes_the_grade_sync_thread_of_a_running_site(tmp_path: Path) -> None:
+    """With the site running (its grade sync thread every hour here), publishing the grades sends them at once."""
+    import threading
+
+    clock = FakeClock(T0 + HOUR)
+    root = write_course(tmp_path / "course")
+    (root / "lti.yaml").write_text(LTI_YAML + "grade_sync: 3600\n")
+    platform = Platform(now=clock.now)
+    site = open_test_site(root, clock, lti_http=platform)
+    site.start()
+    try:
+        api = CourseApi(site, clock)
+        platform.tool_jwks = lambda: api.get("/lti/jwks.json").json()
+        m = Lms(api, site, platform, Browser(api, platform), clock, [], root)
+        student_launch(m, sub="lms-ada")
+        assert api.submit_as("s1", "sum", SUM_AC).status_code == 201
+        hw = site.contest("hw").server
+        for _ in range(600):  # the site's judging pool judges it (a safety net, not a measurement)
+            with hw.storage.read() as rd:
+                counted = rd.counted(None)
+            if counted and all(c.judgement is not None for c in counted):
+                break
+            threading.Event().wait(0.1)
+        clock.t = T0 + 2.5 * HOUR
+        api.post_page(
+            "instructor",
+            "/contests/hw/admin/course/publish",
+            {"confirmed": "yes"},
+            form_from="/contests/hw/admin/course",
+        )
+        for _ in range(600):
+            if platform.scores:
+                break
+            threading.Event().wait(0.1)
+        assert [s["scoreGiven"] for s in platform.scores] == [100]
+    finally:
+        site.stop()
         site.close()

@@ -239,6 +239,7 @@ class Site:
             remove_contest_folder(folder)
             raise
         self._packages = packages
+        _lms_hooks(self, server)
         added = SiteContest(server, record)
         if self._started:
             server.start()
@@ -251,6 +252,11 @@ class Site:
             return SyncReport()
         contests = {c.id: c.server for c in self._contests}
         return sync_grades(self.lti, self.storage, contests, self.clock.now(), sleep)
+
+    def wake_grade_sync(self) -> None:
+        """The grades changed (published, an override): the sync thread compares them now (not at its next turn)."""
+        if self._grade_sync is not None:
+            self._grade_sync.wake()
 
     def start(self) -> None:
         self._started = True
@@ -295,6 +301,17 @@ def _course_of(site: Site) -> None:
     """Every contest's course part knows the course's contests: the site's (issue 45)."""
     for c in site.contests():
         c.server.course.contests = lambda: [x.server for x in site.contests()]
+
+
+def _lms_hooks(site: Site, server: Server) -> None:
+    """A contest of a course in an LMS (issue 48): its roster page reads the LMS's roster (NRPS), and publishing
+    the grades or setting overrides wakes the grade sync (AGS)."""
+    tool = site.lti
+    if tool is None:
+        return
+    root, storage = site.spec.root, site.storage
+    server.course.lms_roster = lambda now: members_csv(tool, storage, root, now)
+    server.course.grades_changed = site.wake_grade_sync
 
 
 def _lti_of(spec: SiteSpec, storage: Storage, options: ServeOptions) -> LtiTool | None:
@@ -373,10 +390,8 @@ def open_site(
         people.contests = lambda: [c.server for c in site.contests()]
         _course_of(site)
         site.lti = _lti_of(spec, storage, options)
-        tool = site.lti
-        if tool is not None:
-            for c in site.contests():
-                c.server.course.lms_roster = lambda now: members_csv(tool, storage, spec.root, now)
+        for c in site.contests():
+            _lms_hooks(site, c.server)
         return site
     except BaseException:
         for s in opened:

@@ -182,6 +182,7 @@ def publish(page: Page) -> Response:
     _need_course(page)
     page.confirm("publish-grades", page.url("/admin/course"), id=page.contest_id)
     publish_grades(page.server, page.viewer, page.now)
+    page.server.course.grades_changed()  # a course in an LMS: its scores are sent now (LTI's AGS)
     raise Redirect(page.url("/admin/course"))
 
 
@@ -410,6 +411,7 @@ def set_overrides_page(page: Page) -> Response:
         set_overrides(page.server, page.viewer, change, page.now)
     except Refused as exc:
         return _refused_on_roster(page, exc)
+    page.server.course.grades_changed()
     raise Redirect(page.url("/admin/course/roster?overrides=1"))
 
 
