@@ -344,7 +344,7 @@ def test_a_bad_state_is_refused_and_nothing_stored(lms: Lms) -> None:
         logs = len(m.logs)
         _expect_refused(m, m.browser.post(token, state, jar), 400, words, before, logs)
     # a state not made by the tool, with its own cookie
-    forged = "eyJpIjoiaHR0cHM6Ly9sbXMudGVzdCJ9.AAAA"
+    forged = "eyJpc3MiOiJodHRwczovL2xtcy50ZXN0In0.AAAA"
     from judge.serve.http.pages.lti_pages import state_cookie_name
 
     logs = len(m.logs)

@@ -37,12 +37,13 @@ class Choice:
 def open_context(tool: LtiTool, token: str, viewer: Viewer, now: float) -> DeepLinkContext:
     """The deep-linking request of ``token`` for ``viewer`` (the instructor it logged in, staff)."""
     p = tool.unseal(token, now, "the deep-linking request")
-    platform = tool.config.platform(str(p.get("i", "")), str(p.get("c", "")))
+    platform = tool.config.platform(str(p.get("iss", "")), str(p.get("client", "")))
     if platform is None:
         raise Refused(400, "the platform of this deep-linking request is no longer registered")
-    if not viewer.staff or viewer.account_id != p.get("u"):
+    if not viewer.staff or viewer.account_id != p.get("account"):
         raise Refused(403, "this deep-linking request is another account's: start again from the LMS")
-    return DeepLinkContext(platform, str(p.get("d", "")), str(p.get("r", "")), str(p.get("a", "")), str(p["u"]), token)
+    deployment, url, data, account = (str(p.get(k, "")) for k in ("deployment", "return_url", "data", "account"))
+    return DeepLinkContext(platform, deployment, url, data, account, token)
 
 
 def response(

@@ -195,13 +195,13 @@ def complete(
     if launch.message_type == DEEP_LINKING_REQUEST:
         context = tool.seal(
             {
-                "i": platform.issuer,
-                "c": platform.client_id,
-                "d": launch.deployment_id,
-                "r": launch.dl_return_url,
-                "a": launch.dl_data,
-                "u": account_id,
-                "e": now + 3600,
+                "iss": platform.issuer,
+                "client": platform.client_id,
+                "deployment": launch.deployment_id,
+                "return_url": launch.dl_return_url,
+                "data": launch.dl_data,
+                "account": account_id,
+                "until": now + 3600,
             }
         )
         return Landed(cookie, viewer, "/lti/deep-link?context=" + quote(context), launch)

@@ -95,7 +95,7 @@ class LtiTool:
         return f"{body}.{mac}"
 
     def unseal(self, token: str, now: float, what: str) -> Mapping[str, Any]:
-        """A value ``seal`` made, unexpired (its ``e``); else Refused(400) naming ``what``."""
+        """A value ``seal`` made, unexpired (its ``until``); else Refused(400) naming ``what``."""
         body, _, mac = token.partition(".")
         good = _b64(hmac.new(self._secret, body.encode(), hashlib.sha256).digest())
         if not body or not hmac.compare_digest(mac.encode(), good.encode()):
@@ -104,7 +104,8 @@ class LtiTool:
             payload = json.loads(_unb64(body))
         except (ValueError, UnicodeDecodeError):
             raise Refused(400, f"LTI launch refused: {what} cannot be read") from None
-        if not isinstance(payload, dict) or not isinstance(payload.get("e"), (int, float)) or payload["e"] < now:
+        until = payload.get("until") if isinstance(payload, dict) else None
+        if not isinstance(until, (int, float)) or until < now:
             raise Refused(400, f"LTI launch refused: {what} has expired: start again from the LMS")
         return payload
 
@@ -112,11 +113,14 @@ class LtiTool:
         return State(platform.issuer, platform.client_id, secrets.token_urlsafe(24), target, now + STATE_S)
 
     def state_token(self, s: State) -> str:
-        return self.seal({"i": s.issuer, "c": s.client_id, "n": s.nonce, "t": s.target, "e": s.expires_s})
+        return self.seal(
+            {"iss": s.issuer, "client": s.client_id, "nonce": s.nonce, "target": s.target, "until": s.expires_s}
+        )
 
     def open_state(self, token: str, now: float) -> State:
         p = self.unseal(token, now, "the state")
-        return State(str(p.get("i", "")), str(p.get("c", "")), str(p.get("n", "")), str(p.get("t", "")), p["e"])
+        issuer, client, nonce, target = (str(p.get(k, "")) for k in ("iss", "client", "nonce", "target"))
+        return State(issuer, client, nonce, target, float(p["until"]))
 
     # ------------------------------------------------------------------------------------------ the platforms' keys
 
