@@ -211,6 +211,13 @@ def test_a_first_launch_of_someone_not_in_the_roster_adds_them_and_later_launche
     assert "Alan Turing" in page.text and len(read_roster(m.root).students) == 5
 
 
+def test_a_link_made_by_hand_names_its_assignment_in_the_target_link_uri(lms: Lms) -> None:
+    r, _ = lms.browser.launch(contest=None, **{L.TARGET_LINK_URI: "https://judge.test/lti/launch?contest=hw"})
+    assert r.status_code == 303 and r.headers["location"] == "/contests/hw/"
+    r2, _ = lms.browser.launch(contest=None)  # no assignment named: the site's list
+    assert r2.status_code == 303 and r2.headers["location"] == "/"
+
+
 def test_an_instructor_lands_on_the_instructor_pages_as_the_account_lti_yaml_names(lms: Lms) -> None:
     r, _ = lms.browser.launch(sub="lms-teacher", roles=INSTRUCTOR)
     assert r.status_code == 303 and r.headers["location"] == "/contests/hw/admin/course"

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 import yaml
 
@@ -338,6 +338,8 @@ def check_launch(claims: Mapping[str, Any], platform: Platform, nonce: str, now:
         raise _fail(400, "the id_token has no target_link_uri")
     custom = _mapping(claims, CUSTOM)
     contest = custom.get("judge_contest")
+    if not isinstance(contest, str) or not contest:  # a link made by hand: .../lti/launch?contest=<id>
+        contest = parse_qs(urlsplit(_str(claims, TARGET_LINK_URI)).query).get("contest", [""])[0]
     ags = _mapping(claims, AGS_ENDPOINT)
     nrps = _mapping(claims, NRPS)
     return Launch(
