@@ -378,6 +378,13 @@ def _announce_site(site: Site, env: Environment, judging: _JudgingChoice, sock: 
                 f"note: contest {contest.info.id!r}: package {changed}: rejudge with "
                 f"POST /api/contests/{contest.info.id}/problems/<id>/rejudge"
             )
+    if site.lti is not None:  # issue 48 (docs/course.md "The course in your LMS (LTI 1.3)")
+        urls = site.lti.config.urls()
+        names = ", ".join(p.name for p in site.lti.config.platforms) or "none yet"
+        _log(
+            f"LTI 1.3: platforms {names}; login {urls['login']}, launch {urls['launch']}, keys {urls['jwks']} "
+            f"(the tool's key: {site.spec.root / 'lti-key.pem'}); admins: /site/lti"
+        )
     host, port = sock.getsockname()[:2]
     base = f"http://{f'[{host}]' if ':' in host else host}:{port}"
     _log(

@@ -40,6 +40,7 @@ from judge.serve.http.app import (
     internal_error,
 )
 from judge.serve.http.forms import DEADLINES, BodyDeadlines
+from judge.serve.http.pages.lti_pages import LTI_SITE_PAGES, lti_routes
 from judge.serve.http.pages.sessions import COOKIE
 from judge.serve.http.pages.site_pages import FORM_LIMITS, SITE_PAGES, SMALL_FORM, not_found, site_endpoint, viewer_of
 from judge.serve.http.pages.web import PageSpec, environment, page_endpoint
@@ -168,7 +169,8 @@ def create_site_app(
             endpoint = _contest_pages(site, page_of(spec), missing)
             routes.append(Route(f"/contests/{{cid}}{spec.path}", endpoint, methods=[spec.method]))
     routes.append(Route("/contests/{cid}", _contest_pages(site, lambda cid: _to_home, missing)))
-    for method, path, handler in SITE_PAGES:
+    routes += lti_routes(site, env, deadlines)  # LTI 1.3 (issue 48): 404 when the site has no lti.yaml
+    for method, path, handler in (*SITE_PAGES, *LTI_SITE_PAGES):
         run = lane.run if method == "POST" else run_in_threadpool
         limit = FORM_LIMITS.get(path, SMALL_FORM)
         routes.append(Route(path, site_endpoint(site, env, method, handler, run, deadlines, limit), methods=[method]))

@@ -45,6 +45,7 @@ from judge.serve.services.judging.similarity_queue import QueueSetup as Similari
 from judge.serve.services.judging.similarity_queue import SimilarityQueue
 from judge.serve.services.judging.versions import NO_TOOLS, CurrentPackages, VersionTools, restore
 from judge.serve.services.lifecycle.finalize import publish_if_final
+from judge.serve.services.lti.client import LtiHttp
 from judge.serve.services.people import sessions
 from judge.serve.services.people.accounts import (
     ARGON2_AT_ONCE,
@@ -226,6 +227,9 @@ class ServeOptions:
     # counterexamples for rejected submissions (issue 46): how to search, for the contests whose policy is not
     # off (contest.yaml's ``counterexamples``); None: nothing is searched (a cluster, an export)
     explain: LiveExplain | None = None
+    # LTI 1.3 (issue 48): how the tool reaches the LMS (None: the standard library's, with timeouts; tests: the
+    # emulated platform)
+    lti_http: LtiHttp | None = None
 
 
 def _claim_contest(w: Writer, contest: Contest, storage: Storage) -> None:

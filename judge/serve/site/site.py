@@ -18,6 +18,7 @@ and the site's, and `judge serve` serves it exactly as before sites (today's URL
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -26,6 +27,7 @@ from judge.languages.table import Language
 from judge.package.problem import Problem
 from judge.serve.model.contest import Contest, ContestError
 from judge.serve.model.errors import Refused
+from judge.serve.model.lti import LTI_FILE, LtiConfigError, load_config
 from judge.serve.model.records import SiteContestRecord
 from judge.serve.model.site import CONTESTS_DIR, SiteSpec, check_problems, load_site_contest
 from judge.serve.model.times import Clock, SystemClock
@@ -43,6 +45,10 @@ from judge.serve.services.lifecycle.registry import (
     remove_contest_folder,
     write_new_contest,
 )
+from judge.serve.services.lti.client import UrlHttp
+from judge.serve.services.lti.grades import GradeSync, SyncReport, sync_grades
+from judge.serve.services.lti.nrps import members_csv
+from judge.serve.services.lti.tool import LtiTool, open_tool
 from judge.serve.services.people import access
 from judge.serve.services.people.accounts import password_hasher
 from judge.serve.services.people.live_roster import stored_roster
@@ -110,6 +116,8 @@ class Site:
         self._packages: dict[Path, Problem] = {}  # the problem packages loaded (a contest added shares them)
         self._tools: VersionTools = NO_TOOLS  # how a problem new to the judge reaches it (judging/versions.py)
         self._judged: set[str] = set()  # the ids of the problems the judge knows (its contests')
+        self.lti: LtiTool | None = None  # LTI 1.3 (issue 48): the site's lti.yaml, its keys (None: no LMS)
+        self._grade_sync: GradeSync | None = None
 
     @property
     def single(self) -> bool:
@@ -231,11 +239,24 @@ class Site:
             remove_contest_folder(folder)
             raise
         self._packages = packages
+        _lms_hooks(self, server)
         added = SiteContest(server, record)
         if self._started:
             server.start()
         self._contests = tuple(sorted((*self._contests, added), key=lambda c: self.spec.place(c.id)))
         return added
+
+    def sync_grades(self, sleep: Callable[[float], None] = time.sleep) -> SyncReport:
+        """LTI's AGS (issue 48): the published assignments' scores that changed, sent to the LMS."""
+        if self.lti is None:
+            return SyncReport()
+        contests = {c.id: c.server for c in self._contests}
+        return sync_grades(self.lti, self.storage, contests, self.clock.now(), sleep)
+
+    def wake_grade_sync(self) -> None:
+        """The grades changed (published, an override): the sync thread compares them now (not at its next turn)."""
+        if self._grade_sync is not None:
+            self._grade_sync.wake()
 
     def start(self) -> None:
         self._started = True
@@ -243,8 +264,13 @@ class Site:
             self.pool.start()
         for c in self._contests:
             c.server.start()
+        if self.lti is not None:
+            self._grade_sync = GradeSync(self.sync_grades, self.lti.config.sync_s, self.log)
+            self._grade_sync.start()
 
     def stop(self) -> None:
+        if self._grade_sync is not None:
+            self._grade_sync.stop()
         for c in self._contests:
             c.server.stop()
         if self.pool is not None:
@@ -277,6 +303,30 @@ def _course_of(site: Site) -> None:
         c.server.course.contests = lambda: [x.server for x in site.contests()]
 
 
+def _lms_hooks(site: Site, server: Server) -> None:
+    """A contest of a course in an LMS (issue 48): its roster page reads the LMS's roster (NRPS), and publishing
+    the grades or setting overrides wakes the grade sync (AGS)."""
+    tool = site.lti
+    if tool is None:
+        return
+    root, storage = site.spec.root, site.storage
+    server.course.lms_roster = lambda now: members_csv(tool, storage, root, now)
+    server.course.grades_changed = site.wake_grade_sync
+
+
+def _lti_of(spec: SiteSpec, storage: Storage, options: ServeOptions) -> LtiTool | None:
+    """The site's LTI tool when it has an lti.yaml (its key made on the first start). Raises ContestError."""
+    try:
+        config = load_config(spec.root)
+        if config is None:
+            return None
+        return open_tool(spec.root, config, storage, options.lti_http or UrlHttp(), options.log)
+    except LtiConfigError as exc:
+        raise ContestError(str(exc)) from None
+    except OSError as exc:
+        raise ContestError(f"{spec.root}: the LTI tool's key: {exc}") from None
+
+
 def _records(storage: Storage, ids: list[str]) -> dict[str, SiteContestRecord]:
     with storage.read() as r:
         stored = {rec.id: rec for rec in r.site_contests()}
@@ -292,6 +342,8 @@ def open_site(
     options = options if options is not None else ServeOptions()
     clock = options.clock or SystemClock()
     if spec.single:
+        if (spec.root / LTI_FILE).is_file():
+            raise ContestError(f"{spec.root / LTI_FILE}: LTI 1.3 serves a course folder (a site: `judge course init`)")
         server = with_course(open_server(spec.contests[0], languages, judge_fn, options), spec)
         records = _records(server.storage, [server.package.info.id])
         one = SiteContest(server, records[server.package.info.id])
@@ -337,6 +389,9 @@ def open_site(
             c.server.standing.archived = c.archived
         people.contests = lambda: [c.server for c in site.contests()]
         _course_of(site)
+        site.lti = _lti_of(spec, storage, options)
+        for c in site.contests():
+            _lms_hooks(site, c.server)
         return site
     except BaseException:
         for s in opened:

@@ -20,6 +20,7 @@ from typing import Any, Protocol
 
 from judge.serve.model.contest import Team
 from judge.serve.model.explanations import ExplainRecord
+from judge.serve.model.lti import LtiLink, LtiScore, LtiUser
 from judge.serve.model.records import (
     AccountRecord,
     Audience,
@@ -314,6 +315,23 @@ class Reader(Protocol):
         """The contests' registry: what the site's admins changed of each contest, by id."""
         ...
 
+    # LTI 1.3 (issue 48: storage/lti.py), in the site database
+    def lti_nonce_used(self, issuer: str, nonce: str) -> bool: ...
+
+    def lti_user(self, issuer: str, sub: str) -> LtiUser | None: ...
+
+    def lti_users(self) -> list[LtiUser]: ...
+
+    def lti_links(self) -> list[LtiLink]:
+        """Newest first."""
+        ...
+
+    def lti_scores(self) -> list[LtiScore]: ...
+
+    def lti_platforms(self) -> list[str]:
+        """The platforms an admin added on the page: lti.yaml entries as JSON, oldest first."""
+        ...
+
 
 class Writer(Reader, Protocol):
     """A reader that changes things; all of it one transaction."""
@@ -489,6 +507,20 @@ class Writer(Reader, Protocol):
     def put_site_contest(self, record: SiteContestRecord) -> None:
         """Keep a contest's registry entry (replacing the one of its id)."""
         ...
+
+    def use_lti_nonce(self, issuer: str, nonce: str, expires_s: float, now: float) -> bool:
+        """Record a launch's nonce as used; False when it was already (a replay)."""
+        ...
+
+    def add_lti_platform(self, issuer: str, client_id: str, entry: str, now: float) -> bool:
+        """False when a platform of that issuer and client id is stored already."""
+        ...
+
+    def put_lti_user(self, u: LtiUser) -> None: ...
+
+    def put_lti_link(self, k: LtiLink) -> None: ...
+
+    def put_lti_score(self, s: LtiScore) -> None: ...
 
     # counterexamples for rejected submissions (issue 46: storage/explanations.py)
     def enqueue_explanation(

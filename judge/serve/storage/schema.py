@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-SCHEMA_VERSION = 15
+SCHEMA_VERSION = 16
 
 # The API's id of the judgement ``j`` (model/apijson.judgement_id, in SQL, for the upgrade to 4)
 JUDGEMENT_ID = "(CASE j.ordinal WHEN 1 THEN CAST(j.submission_id AS TEXT) ELSE j.submission_id || '-' || j.ordinal END)"
@@ -326,6 +326,53 @@ CREATE TABLE IF NOT EXISTS audit_log (
     action TEXT NOT NULL,
     detail TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS lti_nonces (
+    issuer TEXT NOT NULL,
+    nonce TEXT NOT NULL,
+    expires_s REAL NOT NULL,
+    PRIMARY KEY (issuer, nonce)
+);
+CREATE TABLE IF NOT EXISTS lti_users (
+    issuer TEXT NOT NULL,
+    sub TEXT NOT NULL,
+    account_id TEXT NOT NULL,
+    name TEXT NOT NULL DEFAULT '',
+    email TEXT NOT NULL DEFAULT '',
+    time_s REAL NOT NULL,
+    PRIMARY KEY (issuer, sub)
+);
+CREATE TABLE IF NOT EXISTS lti_links (
+    issuer TEXT NOT NULL,
+    client_id TEXT NOT NULL,
+    contest_id TEXT NOT NULL,
+    deployment_id TEXT NOT NULL DEFAULT '',
+    context_id TEXT NOT NULL DEFAULT '',
+    lineitems_url TEXT NOT NULL DEFAULT '',
+    lineitem_url TEXT NOT NULL DEFAULT '',
+    memberships_url TEXT NOT NULL DEFAULT '',
+    time_s REAL NOT NULL,
+    PRIMARY KEY (issuer, client_id, contest_id)
+);
+CREATE TABLE IF NOT EXISTS lti_platforms (
+    issuer TEXT NOT NULL,
+    client_id TEXT NOT NULL,
+    entry TEXT NOT NULL,
+    time_s REAL NOT NULL,
+    PRIMARY KEY (issuer, client_id)
+);
+CREATE TABLE IF NOT EXISTS lti_scores (
+    issuer TEXT NOT NULL,
+    client_id TEXT NOT NULL,
+    contest_id TEXT NOT NULL,
+    sub TEXT NOT NULL,
+    score REAL NOT NULL,
+    max_score REAL NOT NULL,
+    status TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    message TEXT NOT NULL DEFAULT '',
+    time_s REAL NOT NULL,
+    PRIMARY KEY (issuer, client_id, contest_id, sub)
+);
 """
 
 
@@ -421,4 +468,9 @@ MIGRATIONS: dict[int, tuple[str | Step, ...]] = {
     # issue 46, counterexamples for rejected submissions (docs/explain.md): the searches, each with the policy
     # it was queued under and its result (explanations, created with the rest); no existing table changes
     14: (),
+    # issue 48, LTI 1.3 (docs/course.md "The course in your LMS"): in the site database, the nonces used, the LMS
+    # users and their accounts, the assignments' links, the scores sent and the platforms an admin added on the
+    # page (lti_nonces, lti_users, lti_links, lti_scores, lti_platforms: created with the rest); no existing table
+    # changes
+    15: (),
 }

@@ -54,6 +54,7 @@ from judge.serve.storage import fuzzing as fuzz_rows
 from judge.serve.storage import site as site_rows
 from judge.serve.storage.activity import ActivityReads
 from judge.serve.storage.explanations import ExplainReads, ExplainWrites
+from judge.serve.storage.lti import LtiReads, LtiWrites
 from judge.serve.storage.previews import PreviewReads, PreviewWrites
 from judge.serve.storage.rows import (
     JUDGEMENT_COLUMNS,
@@ -71,7 +72,7 @@ from judge.serve.storage.similarity import SimilarityReads, SimilarityWrites
 from judge.serve.storage.versions import VersionReads, VersionWrites
 
 
-class SqliteReader(VersionReads, PreviewReads, SimilarityReads, RunDetailReads, ActivityReads, ExplainReads):
+class SqliteReader(VersionReads, PreviewReads, SimilarityReads, RunDetailReads, ActivityReads, ExplainReads, LtiReads):
     def __init__(self, conn: sqlite3.Connection) -> None:
         self._c = conn
 
@@ -303,7 +304,9 @@ class SqliteReader(VersionReads, PreviewReads, SimilarityReads, RunDetailReads, 
         return live.next_print(self._c, statuses)
 
 
-class SqliteWriter(SqliteReader, VersionWrites, PreviewWrites, SimilarityWrites, RunDetailWrites, ExplainWrites):
+class SqliteWriter(
+    SqliteReader, VersionWrites, PreviewWrites, SimilarityWrites, RunDetailWrites, ExplainWrites, LtiWrites
+):
     def set_meta(self, key: str, value: str) -> None:
         self._c.execute(
             "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",

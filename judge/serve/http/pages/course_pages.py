@@ -172,6 +172,7 @@ def course_admin(page: Page) -> Response:
         rules=rules_view(a),
         overrides=overrides,
         published_s=state.published_s,
+        lms=page.server.course.lms_roster is not None,
     )
 
 
@@ -181,6 +182,7 @@ def publish(page: Page) -> Response:
     _need_course(page)
     page.confirm("publish-grades", page.url("/admin/course"), id=page.contest_id)
     publish_grades(page.server, page.viewer, page.now)
+    page.server.course.grades_changed()  # a course in an LMS: its scores are sent now (LTI's AGS)
     raise Redirect(page.url("/admin/course"))
 
 
@@ -260,7 +262,8 @@ def _roster_context(page: Page) -> dict[str, Any]:
             override = label if resolved.source == "student" else f"{resolved.source}: {label}"
         students.append({"student": s, "override": override, "window": window_view(resolved.window)})
     sections = sorted({(s.section_id, s.section) for s in roster.students if s.section_id}, key=lambda x: x[1])
-    return {"students": students, "withdrawn": roster.withdrawn, "sections": sections, "error": None}
+    lms = page.server.course.lms_roster is not None
+    return {"students": students, "withdrawn": roster.withdrawn, "sections": sections, "error": None, "lms": lms}
 
 
 def roster_page(page: Page) -> Response:
@@ -317,6 +320,30 @@ def roster_preview(page: Page) -> Response:
         name=upload.filename or "roster.csv",
         data=base64.b64encode(upload.data).decode(),
         columns=page.form.get("columns", ""),
+        preview=found,
+        lines=found.plan.lines(),
+    )
+
+
+def roster_lms(page: Page) -> Response:
+    """The LMS's roster (LTI's NRPS, issue 48) read as a roster CSV and shown in the very preview of an upload:
+    the same confirmation applies it (roster_apply)."""
+    page.need_staff()
+    _need_course(page)
+    fetch = page.server.course.lms_roster
+    try:
+        access_admin(page)
+        if fetch is None:
+            raise Refused(404, "this course is in no LMS (no lti.yaml)")
+        name, data = fetch(page.now)
+        found = preview_roster(_root(page), data, name, {})
+    except Refused as exc:
+        return _refused_on_roster(page, exc)
+    return page.render(
+        "serve/course_roster_preview.html",
+        name=name,
+        data=base64.b64encode(data).decode(),
+        columns="",
         preview=found,
         lines=found.plan.lines(),
     )
@@ -384,6 +411,7 @@ def set_overrides_page(page: Page) -> Response:
         set_overrides(page.server, page.viewer, change, page.now)
     except Refused as exc:
         return _refused_on_roster(page, exc)
+    page.server.course.grades_changed()
     raise Redirect(page.url("/admin/course/roster?overrides=1"))
 
 
@@ -400,6 +428,7 @@ COURSE_PAGES: tuple[PageSpec, ...] = (
     PageSpec("GET", "/admin/course/roster", roster_page),
     PageSpec("POST", "/admin/course/roster/preview", roster_preview, form_limit="roster"),
     PageSpec("POST", "/admin/course/roster/apply", roster_apply, form_limit="roster"),
+    PageSpec("POST", "/admin/course/roster/lms", roster_lms),
     PageSpec("GET", "/admin/course/roster/logins.csv", logins_download),
     PageSpec("POST", "/admin/course/overrides", set_overrides_page),
 )

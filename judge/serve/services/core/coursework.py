@@ -84,6 +84,11 @@ class Coursework:
         self.lock = threading.Lock()  # one change at a time
         self.root: Path | None = None
         self.contests: Callable[[], Sequence[CourseContest]] = lambda: ()
+        # the LMS's roster as a roster CSV (LTI's NRPS, issue 48: services/lti/nrps.py), given the time: (its name,
+        # its bytes), for the roster page's preview; None: the course is in no LMS
+        self.lms_roster: Callable[[float], tuple[str, bytes]] | None = None
+        # told when the instructor publishes the grades or sets overrides (LTI: the grade sync runs at once)
+        self.grades_changed: Callable[[], None] = lambda: None
 
     @property
     def state(self) -> CourseState | None:

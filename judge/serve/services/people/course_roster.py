@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from judge.course.roster import Student
 from judge.course.rostercsv import RosterFile, parse_roster_csv
 from judge.course.rosterdiff import NewLogin, RosterPlan, new_logins, preview
 from judge.course.sitefiles import applied_people, read_people, roster_from, write_people
@@ -81,9 +82,36 @@ def apply_roster(
     shown = preview_roster(root, upload[1], upload[0], columns)
     if shown.digest != digest:
         raise Refused(409, "the roster changed since the preview: look at the new preview and confirm it")
-    plan = shown.plan
-    logins = new_logins(plan, make_password)
-    passwords = {lg.student.id: lg.password for lg in logins}
+    logins = new_logins(shown.plan, make_password)
+    detail = {"action": "roster.import", "file": upload[0], **shown.counts}
+    apply_plan(server, viewer, root, shown.plan, {lg.student.id: lg.password for lg in logins}, detail, now)
+    return logins
+
+
+def add_student(
+    server: ServedPeople, viewer: Viewer, root: Path, student: Student, detail: dict[str, Any], now: float
+) -> None:
+    """One student added to the roster as an import adds them (LTI's first launch, issue 48): the site's files
+    rewritten, the people in force reloaded, audited (``detail``). Their password is random and never shown
+    (they log in through the LMS; an instructor may reset it on the Teams page)."""
+    current = roster_from(read_people(root))
+    if current.get(student.id) is not None:
+        return
+    plan = RosterPlan((student,), (), (), len(current.students))
+    apply_plan(server, viewer, root, plan, {student.id: make_password()}, detail, now)
+
+
+def apply_plan(
+    server: ServedPeople,
+    viewer: Viewer,
+    root: Path,
+    plan: RosterPlan,
+    passwords: Mapping[str, str],
+    detail: dict[str, Any],
+    now: float,
+) -> None:
+    """``plan`` applied to the site's files (owner-only), the people in force reloaded from them, every
+    contest's feed told, ``detail`` audited in the site's log."""
     hasher = server.people.auth.hasher
     try:
         written = applied_people(read_people(root), plan, lambda s: hasher.hash(passwords[s.id]))
@@ -99,8 +127,7 @@ def apply_roster(
         for a in w.live_accounts():
             if a.team_id in removed and not a.disabled:
                 w.put_live_account(replace(a, disabled=True, time_s=now))
-        return {"action": "roster.import", "file": upload[0], **shown.counts}
+        return detail
 
     server.people.package = package
     change_people(server, viewer, now, store)
-    return logins
