@@ -190,6 +190,12 @@ def _extension(file_name: str) -> str:
     return ext if _EXTENSION.match(ext) else ""
 
 
+def _write_private(path: Path, data: bytes) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+
+
 def stage(plan: Plan, download: Download, dest: Path) -> Staged:
     """Write the placed files as a contest folder in ``dest`` (replaced if it is an earlier staging; owner-only:
     students' code), with a times.yaml of when each was made."""
@@ -198,7 +204,7 @@ def stage(plan: Plan, download: Download, dest: Path) -> Staged:
             raise DownloadError(f"{dest}: exists and is not a folder this command wrote: move it away")
         shutil.rmtree(dest)
     dest.mkdir(mode=0o700, parents=True)
-    (dest / STAGED_MARK).write_text(f"the files of {download.source.name}, placed by `judge grade`\n")
+    _write_private(dest / STAGED_MARK, f"the files of {download.source.name}, placed by `judge grade`\n".encode())
     counts: dict[tuple[str, str], int] = {}
     by_rel: dict[str, Placed] = {}
     times: dict[str, str] = {}
@@ -208,13 +214,15 @@ def stage(plan: Plan, download: Download, dest: Path) -> Staged:
         rel = f"{p.student.id}/{p.problem}.{counts[key]}{_extension(p.file.file_name)}"
         folder = dest / p.student.id
         folder.mkdir(mode=0o700, exist_ok=True)
-        (dest / rel).write_bytes(download.files[p.file.path])
+        _write_private(dest / rel, download.files[p.file.path])
         by_rel[rel] = p
         times[rel] = format_time(p.time_s)
-    (dest / TIMES_NAME).write_text(
-        "# when each file was made, as the LMS's download says (docs/course.md, Grading an LMS download)\n"
-        + yaml.safe_dump(times, sort_keys=True),
-        encoding="utf-8",
+    _write_private(
+        dest / TIMES_NAME,
+        (
+            "# when each file was made, as the LMS's download says (docs/course.md, Grading an LMS download)\n"
+            + yaml.safe_dump(times, sort_keys=True)
+        ).encode(),
     )
     return Staged(dest, by_rel)
 
