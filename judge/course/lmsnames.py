@@ -64,11 +64,11 @@ def parse_moodle(path: str) -> LmsFile | None:
     parts = [p for p in path.split("/") if p]
     if not parts:
         return None
-    if len(parts) > 1:
-        m = _MOODLE_FOLDER.match(parts[0])
+    for i, part in enumerate(parts[:-1]):  # the student's folder (the zip may have been put in another folder)
+        m = _MOODLE_FOLDER.match(part)
         if m is not None:
             name = "" if m["name"] == "Participant" else m["name"]
-            return LmsFile(path, Layout.MOODLE, m["id"], name, "/".join(parts[1:]), plugin=m["plugin"])
+            return LmsFile(path, Layout.MOODLE, m["id"], name, "/".join(parts[i + 1 :]), plugin=m["plugin"])
     m = _MOODLE_FLAT.match(parts[-1])
     if m is None:
         return None

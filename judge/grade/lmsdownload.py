@@ -162,9 +162,9 @@ def read_download(source: Path) -> Download:
 
 
 def looks_like_download(source: Path) -> bool:
-    """Whether ``source`` is an LMS download rather than a contest folder: a file (a zip), or a folder most of
-    whose files have a Moodle or a Canvas name."""
-    if source.is_file():
+    """Whether ``source`` is an LMS download rather than a contest folder: a file or a name ending in ``.zip``, or a
+    folder most of whose files have a Moodle or a Canvas name."""
+    if source.is_file() or source.suffix.lower() == ".zip":
         return True
     if not source.is_dir():
         return False
