@@ -104,9 +104,12 @@ def _read_zip(source: Path) -> Download:
                     continue
                 if path in files:
                     raise DownloadError(f"{source}: the entry {path!r} is in it twice: refused")
-                with zf.open(info) as fh:
-                    data = fh.read(MAX_FILE_BYTES + 1)
-                if len(data) > MAX_FILE_BYTES:  # the header lied
+                try:  # zipfile reads no more than the header says, and checks the CRC at the end
+                    with zf.open(info) as fh:
+                        data = fh.read(MAX_FILE_BYTES + 1)
+                except zipfile.BadZipFile as exc:
+                    raise DownloadError(f"{source}: the entry {path!r} is broken ({exc}): refused") from None
+                if len(data) > MAX_FILE_BYTES:  # never, while zipfile keeps to the header: checked all the same
                     raise DownloadError(f"{source}: the entry {path!r} is over {MAX_FILE_BYTES} bytes: refused")
                 files[path] = data
     except zipfile.BadZipFile as exc:
