@@ -64,10 +64,28 @@ def grade_args(sub: Subcommands) -> None:
         "several files). Results are stored in SQLite and reused until the source, the package or the "
         "judge changes.",
     )
-    p.add_argument("submissions", metavar="SUBMISSIONS_DIR")
+    p.add_argument(
+        "submissions",
+        metavar="SUBMISSIONS_DIR",
+        help="a contest folder, or an LMS's download of an assignment's submissions (Moodle's or Canvas's zip, or "
+        "the folder it was unpacked in: docs/course.md, Grading an LMS download)",
+    )
     p.add_argument("--problems", default="problems", metavar="DIR", help="problem packages (default: problems/)")
     p.add_argument("--out", default="scoreboard", metavar="DIR", help="scoreboard folder (default: scoreboard/)")
     p.add_argument("--db", default=None, metavar="FILE", help=f"SQLite database (default: OUT/{GRADE_DB_NAME})")
+    p.add_argument(
+        "--lms",
+        choices=("moodle", "canvas"),
+        default=None,
+        help="SUBMISSIONS_DIR is this LMS's download (default: found from the names; a zip always is a download)",
+    )
+    p.add_argument(
+        "--lms-timezone",
+        default="UTC",
+        metavar="ZONE",
+        help="the time zone of the dates in Moodle's grading worksheet (its downloader's), e.g. Europe/Berlin "
+        "(default UTC)",
+    )
     jobs_option(p, default=default_jobs(), metavar="N")
     json_option(p, help_text="also write OUT/results.json")
     p.add_argument("--rejudge", action="store_true", help="judge everything again, ignoring stored results")
@@ -142,7 +160,8 @@ def grade_args(sub: Subcommands) -> None:
         default=None,
         metavar="PATH",
         help="with --assignment: the students (a roster CSV, columns by header, or a course folder); default: "
-        "every contestant folder that is not a group's",
+        "every contestant folder that is not a group's. An LMS download needs it: Canvas's gradebook export, "
+        "Moodle's grading worksheet, or any roster CSV",
     )
     p.add_argument(
         "--gradebook-format",

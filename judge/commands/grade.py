@@ -12,6 +12,9 @@ from typing import TYPE_CHECKING
 
 from judge.commands.cluster import cluster_judges, cluster_spec
 from judge.commands.common import EXIT_JE, EXIT_OK, UsageError, make_environment
+from judge.commands.lms import finish as finish_lms
+from judge.commands.lms import is_download
+from judge.commands.lms import prepare as prepare_lms
 from judge.course.export import Format, GradedAssignment, csv_text, gradebook_rows
 from judge.course.folder import assignment_problems, check_roster, load_assignment_file
 from judge.course.sitefiles import write_private
@@ -73,16 +76,22 @@ def open_store(db_path: Path) -> Store:
 
 def cmd_grade(args: argparse.Namespace) -> int:
     root, problems_dir, out = Path(args.submissions), Path(args.problems), Path(args.out)
-    cluster = _check_options(args, root, problems_dir)
+    download = is_download(args)
+    cluster = _check_options(args, root, problems_dir, download)
     problems, package_issues = load_problems(problems_dir)
     if not problems:
         detail = f" ({package_issues[0].reason})" if package_issues else ""
         raise UsageError(f"{problems_dir}: no usable problem package{detail}")
     db_path = Path(args.db) if args.db else out / GRADE_DB_NAME
     progress = Progress(sys.stderr, tty=sys.stderr.isatty())
-    course = _course(args)  # before judging: a bad assignment or roster stops here
+    lms = prepare_lms(args, problems, out, GRADEBOOK_NAME) if download else None
+    course: AssignmentSettings | None
+    if lms is not None:  # the download's files, placed as a contest folder of the assignment's students
+        root, course = lms.staged.root, lms.settings
+    else:
+        course = _course(args)  # before judging: a bad assignment or roster stops here
     with ExitStack() as stack:
-        grading, judges = _grading(args, root, problems, cluster, stack)
+        grading, judges = _grading(args, root, problems, cluster, stack, attempts=course is not None)
         pass_fail = _pass_fail(args, grading.contest)  # before judging: a bad times.yaml stops here
         made = _made_at(course, grading.contest)
         try:
@@ -115,6 +124,8 @@ def cmd_grade(args: argparse.Namespace) -> int:
         for i in nobody:
             print(f"  not graded: {printable(i.path)}: {printable(i.reason)}")
         gradebook = f"; gradebook: {_write_gradebook(args, out, graded)}"
+        if lms is not None:
+            gradebook += finish_lms(out, lms, graded)
     write_board(board, out)
     _print_board(board, issues, fuzz, explain)
     extra = f", {write_results_json(board, out / 'results.json')}" if args.json else ""
@@ -131,11 +142,17 @@ def cmd_grade(args: argparse.Namespace) -> int:
     return _exit_status(summary, fuzz, explain)
 
 
-def _check_options(args: argparse.Namespace, root: Path, problems_dir: Path) -> ClusterSpec | None:
+def _check_options(args: argparse.Namespace, root: Path, problems_dir: Path, download: bool) -> ClusterSpec | None:
     """Raises UsageError for options that cannot work together or folders that are not there; the cluster
-    that ``--cluster`` names (None: judge here)."""
-    if not root.is_dir():
+    that ``--cluster`` names (None: judge here). ``download``: SUBMISSIONS is an LMS's download."""
+    if download and not root.exists():
+        raise UsageError(f"{root}: no such file or folder (an LMS's download: a zip, or the folder it was unpacked in)")
+    if not download and not root.is_dir():
         raise UsageError(f"{root}: not a folder (expected SUBMISSIONS_DIR/<contestant>/<problem>.<ext>)")
+    if download and args.scoreboard == "pass-fail":
+        raise UsageError("an LMS download is graded as an assignment: leave out --scoreboard pass-fail")
+    if not download and (args.lms is not None or args.lms_timezone != "UTC"):
+        raise UsageError("--lms and --lms-timezone go with an LMS download (a zip, or a folder of its files)")
     if not problems_dir.is_dir():
         raise UsageError(f"{problems_dir}: not a folder of problem packages (use --problems DIR)")
     if args.jobs < 1:
@@ -152,7 +169,7 @@ def _check_options(args: argparse.Namespace, root: Path, problems_dir: Path) -> 
         raise UsageError("--explain-seconds must be more than 0 and at most a day")
     if not 0 <= args.fuzz_seed < 2**63:
         raise UsageError("--fuzz-seed must be a non-negative 64-bit number")
-    if args.assignment is None and (args.roster is not None or args.gradebook_format != "csv"):
+    if not download and args.assignment is None and (args.roster is not None or args.gradebook_format != "csv"):
         raise UsageError("--roster and --gradebook-format go with --assignment")
     if args.assignment is not None and args.scoreboard == "pass-fail":
         raise UsageError("--assignment grades by score after the late penalty: leave out --scoreboard pass-fail")
@@ -225,13 +242,14 @@ def _grading(
     problems: Mapping[str, Problem],
     cluster: ClusterSpec | None,
     stack: ExitStack,
+    *,
+    attempts: bool,
 ) -> tuple[Grading, Judges | None]:
     """The contest in ``root`` with its environment, and the cluster's judges (None: this machine's threads)."""
     # On a cluster the workers judge, each after its own self-test; a local cluster's workers share
     # this machine, so its self-test comes first (one clear message rather than N workers failing).
     env = make_environment(args, check=cluster is None or cluster.local_workers > 0)
-    attempts = args.scoreboard == "pass-fail" or args.assignment is not None
-    contest = discover(root, problems, env.languages, attempts=attempts)
+    contest = discover(root, problems, env.languages, attempts=attempts or args.scoreboard == "pass-fail")
     if cluster is None:
         return Grading(contest, problems, env), None
     languages = {

@@ -74,7 +74,7 @@ def normalize(header: str) -> str:
     return " ".join(header.replace("\ufeff", "").replace("_", " ").strip().lower().split())
 
 
-def _decode(data: bytes, where: str) -> tuple[str, str]:
+def decode_csv(data: bytes, where: str) -> tuple[str, str]:
     try:
         return data.decode("utf-8-sig"), "UTF-8"
     except UnicodeDecodeError:
@@ -85,7 +85,7 @@ def _decode(data: bytes, where: str) -> tuple[str, str]:
         raise CourseError(f"{where}: neither UTF-8 nor Windows-1252 text: save it as CSV UTF-8") from None
 
 
-def _rows(text: str, where: str) -> list[list[str]]:
+def csv_rows(text: str, where: str) -> list[list[str]]:
     first = text.split("\n", 1)[0]
     delimiter = max((",", ";", "\t"), key=first.count)
     try:
@@ -166,8 +166,8 @@ def _student_rows(
 def parse_roster_csv(data: bytes, where: str, columns: Mapping[str, str] | None = None) -> RosterFile:
     """The students of a roster CSV's bytes (``where`` names it in messages); ``columns``: field -> header, for
     the columns whose header is not one the fields are found by."""
-    text, encoding = _decode(data, where)
-    rows = _rows(text, where)
+    text, encoding = decode_csv(data, where)
+    rows = csv_rows(text, where)
     headers = [h.replace("\ufeff", "").strip() for h in rows[0]]
     cols = _find(headers, rows[1:], dict(columns or {}), where)
     found, skipped = _student_rows(rows[1:], cols, headers)
