@@ -311,6 +311,7 @@ def test_a_team_not_taking_part_is_told_so_on_the_contests_pages(site: Site) -> 
     assert 'id="not-taking-part"' not in api.get("/contests/practice/scoreboard", cookies={COOKIE: cookie}).text
 
 
+@pytest.mark.sqlite_only("judge contest export reads SQLite files (docs/serve.md, PostgreSQL: not yet)")
 def test_judge_contest_export_of_a_contest_of_a_site(tmp_path: Path) -> None:
     import zipfile
 
