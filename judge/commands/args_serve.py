@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 
 from judge.commands.args_common import Subcommands, cluster_options, command, jobs_option, tls_options
-from judge.commands.database import database_options
 from judge.commands.defaults import (
     BOARD_INTERVAL_S,
     FEED_INTERVAL_S,
@@ -16,6 +15,24 @@ from judge.commands.defaults import (
     non_negative_seconds,
 )
 from judge.fuzz.options import LIVE_FUZZ_EXAMPLES, LIVE_FUZZ_SECONDS
+
+
+def database_options(p: argparse.ArgumentParser) -> None:
+    """`judge serve --database` / `--database-file` (issue 51; read by commands/database.engine_of)."""
+    p.add_argument(
+        "--database",
+        default=None,
+        metavar="DSN",
+        help="keep the site's databases in PostgreSQL (postgresql://USER@HOST/DBNAME: one database per site, a "
+        "schema per contest) instead of SQLite files in its folders (the default); a password belongs in "
+        "~/.pgpass or --database-file, not on the command line (docs/serve.md)",
+    )
+    p.add_argument(
+        "--database-file",
+        default=None,
+        metavar="FILE",
+        help="the same, read from FILE (owner-only: chmod 600), so that no password shows in the process list",
+    )
 
 
 def serve_args(sub: Subcommands) -> None:

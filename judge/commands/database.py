@@ -16,23 +16,6 @@ from judge.serve.storage import SQLITE, Engine
 SCHEMES = ("postgresql://", "postgres://")
 
 
-def database_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--database",
-        default=None,
-        metavar="DSN",
-        help="keep the site's databases in PostgreSQL (postgresql://USER@HOST/DBNAME: one database per site, a "
-        "schema per contest) instead of SQLite files in its folders (the default); a password belongs in "
-        "~/.pgpass or --database-file, not on the command line (docs/serve.md)",
-    )
-    p.add_argument(
-        "--database-file",
-        default=None,
-        metavar="FILE",
-        help="the same, read from FILE (owner-only: chmod 600), so that no password shows in the process list",
-    )
-
-
 def engine_of(args: argparse.Namespace, log: Callable[[str], None] | None = None) -> Engine:
     """The engine the options name; a warning (``log``) when a password is on the command line."""
     dsn: str | None = args.database
