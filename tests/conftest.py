@@ -58,3 +58,48 @@ def servers() -> Iterator[list[Any]]:
         if s.proc.poll() is None:
             s.proc.kill()
             s.proc.wait()
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[Any]:
+    """A throwaway PostgreSQL cluster (tests/pg_cluster.py) for the session; skips, saying so, where
+    PostgreSQL or psycopg is not installed (.ci/setup installs both)."""
+    import importlib.util
+
+    from pg_cluster import Cluster, binaries
+
+    bindir = binaries()
+    if bindir is None:
+        pytest.skip(
+            "PostgreSQL is not installed (no initdb in /usr/lib/postgresql/*/bin nor on PATH): its half is skipped"
+        )
+    if importlib.util.find_spec("psycopg") is None:
+        pytest.skip("psycopg is not installed (pip install 'judge[postgres]'): the PostgreSQL half is skipped")
+    cluster = Cluster(bindir)
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def engine(request: pytest.FixtureRequest) -> Iterator[Any]:
+    """Each engine of `judge serve`'s storage in turn (issue 51): SQLite files, then a fresh PostgreSQL
+    database of the session's cluster. serve_fixtures' make_server and serve_site_fixtures' open the
+    contests on it while the test runs (a module opts in with ``pytestmark = pytest.mark.usefixtures("engine")``)."""
+    import serve_fixtures
+
+    from judge.serve.storage import SQLITE, Engine
+
+    if request.param == "sqlite":
+        yield SQLITE
+        return
+    only = request.node.get_closest_marker("sqlite_only")
+    if only is not None:
+        pytest.skip(f"SQLite only: {only.args[0] if only.args else 'about its files'}")
+    cluster = request.getfixturevalue("pg_cluster")
+    dsn = cluster.new_database()
+    serve_fixtures.ENGINE[0] = made = Engine(dsn)
+    try:
+        yield made
+    finally:
+        serve_fixtures.ENGINE[0] = SQLITE
+        cluster.drop(dsn)

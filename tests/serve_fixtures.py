@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import hashlib
 import json
 import sqlite3
 import threading
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +30,7 @@ from judge.serve.model.times import parse_time
 from judge.serve.model.upload import pack
 from judge.serve.services.judging.queue import JudgeFn
 from judge.serve.site.server import ServeOptions, Server, open_server
+from judge.serve.storage import SQLITE, Engine
 
 FIXTURES = Path(__file__).parent / "fixtures"
 T0 = parse_time("2030-01-01T10:00:00Z", "T0")  # the fixture contest's start
@@ -149,6 +152,19 @@ class ScriptedJudge:
         return fake_result(job, self.problems[job.problem])
 
 
+# the engine the contests of the running test are opened on (conftest.py's ``engine`` fixture sets it)
+ENGINE: list[Engine] = [SQLITE]
+
+
+def engine_for(root: Path) -> Engine:
+    """The test's engine for the folder ``root``: on PostgreSQL, schemas of the folder's own (a test, or a
+    Hypothesis example, that makes a new folder gets new databases; one that reopens a folder, its own)."""
+    engine = ENGINE[0]
+    if not engine.postgres:
+        return engine
+    return replace(engine, schema_prefix="f" + hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:10] + "_")
+
+
 def make_server(
     root: Path,
     clock: FakeClock,
@@ -161,9 +177,8 @@ def make_server(
     if judge is None:
         judge = ScriptedJudge({p.id: p.problem for p in contest.problems})
     langs = languages if languages is not None else {k: v for k, v in load_languages().items() if k == "python3"}
-    return open_server(
-        contest, langs, judge, ServeOptions(hasher=CHEAP_HASHER, clock=clock, board_interval_s=board_interval_s)
-    )
+    options = ServeOptions(hasher=CHEAP_HASHER, clock=clock, board_interval_s=board_interval_s, engine=engine_for(root))
+    return open_server(contest, langs, judge, options)
 
 
 class Api:
@@ -221,6 +236,40 @@ def feed(api: Api, user: str | None = None, since: str | None = None) -> list[di
     return [json.loads(line) for line in r.text.splitlines() if line.strip()]
 
 
-def db(server: Server) -> sqlite3.Connection:
-    """A connection of the test's own to the contest's database, to look at what is stored."""
-    return sqlite3.connect(server.storage.path)
+class PgLook:
+    """sqlite3.connect's stand-in on PostgreSQL, for a test to look at what is stored: the same statements
+    (storage/dialect.py turns them into PostgreSQL's), rows as tuples, autocommit, in the storage's schema."""
+
+    def __init__(self, storage: Any) -> None:
+        import psycopg
+        from psycopg import sql
+
+        self._conn = psycopg.connect(storage._dsn, autocommit=True)
+        self._conn.execute(sql.SQL("SET search_path TO {}").format(sql.Identifier(storage.schema)))
+
+    def execute(self, statement: str, parameters: Any = ()) -> Any:
+        from judge.serve.storage.dialect import postgres_sql
+
+        return self._conn.execute(postgres_sql(statement, returning=False)[0].encode(), parameters)
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def __enter__(self) -> PgLook:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def db_at(storage: Any) -> Any:
+    """A connection of the test's own to a database (a contest's, a site's), to look at what is stored:
+    sqlite3's, or on PostgreSQL a PgLook in that database's schema."""
+    if getattr(storage, "schema", None) is not None:
+        return PgLook(storage)
+    return sqlite3.connect(storage.path)
+
+
+def db(server: Server) -> Any:
+    """A connection of the test's own to the contest's database (db_at)."""
+    return db_at(server.storage)

@@ -11,7 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from serve_fixtures import CHEAP_HASHER, FIXTURES, PASSWORDS, FakeClock, ScriptedJudge
+from serve_fixtures import CHEAP_HASHER, FIXTURES, PASSWORDS, FakeClock, ScriptedJudge, engine_for
 
 from judge.languages.table import load_languages
 from judge.serve.model.site import SiteSpec, load_site
@@ -101,4 +101,5 @@ def open_test_site(root: Path, clock: FakeClock, judge: Any = None, **options: A
         judge = ScriptedJudge(problems)
         options.setdefault("tools", replace(NO_TOOLS, register=lambda p: problems.__setitem__(p.id, p)))
     langs = {k: v for k, v in load_languages().items() if k == "python3"}
+    options.setdefault("engine", engine_for(root))
     return open_site(spec, langs, judge, ServeOptions(hasher=CHEAP_HASHER, clock=clock, **options))

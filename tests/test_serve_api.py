@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import base64
 import re
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -17,6 +16,9 @@ from serve_fixtures import FIXTURES, HOUR, SUM_AC, T0, Api, FakeClock, db, feed,
 from judge.languages.table import load_languages
 from judge.serve.model.upload import pack
 from judge.serve.site.server import Server
+
+# on both engines of the storage (issue 51: conftest.py's engine fixture)
+pytestmark = pytest.mark.usefixtures("engine")
 
 TIME = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$")
 RELTIME = re.compile(r"^-?\d+:[0-5]\d:[0-5]\d\.\d{3}$")
@@ -374,7 +376,7 @@ def test_sql_is_parameterized(api: Api, server: Server) -> None:
     assert api.get(f"{C}/submissions", params={"team_id": evil}).json() == []
     assert api.get(f"{C}/problems/{evil}").status_code == 404
     assert api.get(f"{C}/account", evil, password=evil).status_code == 401
-    conn = sqlite3.connect(server.storage.path)
+    conn = db(server)
     assert conn.execute("SELECT count(*) FROM accounts").fetchone()[0] == 5
 
 

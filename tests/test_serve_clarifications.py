@@ -27,6 +27,9 @@ from judge.serve.services import archive
 from judge.serve.site.server import Server
 from judge.serve.visibility import Sight
 
+# on both engines of the storage (issue 51: conftest.py's engine fixture)
+pytestmark = pytest.mark.usefixtures("engine")
+
 C = "/api/contests/test"
 USERS: tuple[str | None, ...] = (None, "team1", "team2", "team3", "judge", "admin")
 
@@ -379,6 +382,7 @@ def test_a_restart_keeps_every_clarification_and_its_id(tmp_path: Path, clock: F
         again.close()
 
 
+@pytest.mark.sqlite_only("an upgrade of a SQLite file the schema-2 release wrote")
 def test_an_old_database_takes_clarifications_and_its_events_keep_their_meaning(tmp_path: Path) -> None:
     """Events written before schema 4 (scope, team_id, frozen) mean the same after the upgrade: every role's
     feed of tests/fixtures/serve_v2 is checked against its golden answers by test_serve_storage; here, the

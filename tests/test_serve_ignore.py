@@ -13,6 +13,9 @@ from test_serve_pages import csrf_of, login
 
 from judge.serve.site.server import Server
 
+# on both engines of the storage (issue 51: conftest.py's engine fixture)
+pytestmark = pytest.mark.usefixtures("engine")
+
 C = "/api/contests/test"
 
 

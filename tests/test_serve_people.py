@@ -17,6 +17,9 @@ from judge.serve.http.pages.live_pages import LIVE_PAGES
 from judge.serve.http.pages.people_pages import PEOPLE_PAGES
 from judge.serve.site.server import Server
 
+# on both engines of the storage (issue 51: conftest.py's engine fixture)
+pytestmark = pytest.mark.usefixtures("engine")
+
 C = "/api/contests/test"
 
 

@@ -20,6 +20,9 @@ from judge.serve.model.contest import ContestError, load_contest
 from judge.serve.services.desk import printing
 from judge.serve.site.server import Server
 
+# on both engines of the storage (issue 51: conftest.py's engine fixture)
+pytestmark = pytest.mark.usefixtures("engine")
+
 C = "/api/contests/test"
 
 

@@ -25,6 +25,7 @@ from judge.commands.cli import main
 from judge.runner import Runner
 from judge.serve.model.times import format_time
 from judge.serve.model.upload import pack
+from judge.serve.storage import Engine
 
 ROOT = Path(__file__).parent.parent
 DEADLINE_S = 120.0  # a safety net for a hung server, not a measurement
@@ -131,10 +132,15 @@ def final(server: Serve, sid: str) -> list[dict[str, Any]]:
     return js if js and all("judgement_type_id" in j for j in js) else []
 
 
+def on(engine: Engine) -> list[str]:
+    """`judge serve`'s options for the engine (issue 51): none for SQLite, --database for PostgreSQL."""
+    return [] if engine.dsn is None else ["--database", engine.dsn]
+
+
 def test_submit_stream_and_resume(
-    contest: Path, tmp_path: Path, servers: list[Serve], capsys: pytest.CaptureFixture[str]
+    contest: Path, tmp_path: Path, servers: list[Serve], capsys: pytest.CaptureFixture[str], engine: Engine
 ) -> None:
-    server = Serve(contest, tmp_path / "serve.log")
+    server = Serve(contest, tmp_path / "serve.log", *on(engine))
     servers.append(server)
     sid = server.submit("team1", SUM_AC)
     (j,) = wait_for("the judgement", lambda: final(server, sid))
@@ -159,11 +165,16 @@ def test_submit_stream_and_resume(
     assert "another `judge serve` is running" in capsys.readouterr().err
     assert server.kill(signal.SIGTERM) == 143  # stopped as on Ctrl-C: running judgements finish first
     assert "Application shutdown complete" in server.log.read_text()
+    if engine.postgres:  # everything went to PostgreSQL: no SQLite file beside the contest
+        assert not (contest / "contest.sqlite").exists()
+        assert "PostgreSQL schema contest_test" in server.log.read_text()
 
 
-def test_sigkill_while_judging_then_restart(contest: Path, tmp_path: Path, servers: list[Serve]) -> None:
+def test_sigkill_while_judging_then_restart(
+    contest: Path, tmp_path: Path, servers: list[Serve], engine: Engine
+) -> None:
     log = tmp_path / "serve.log"
-    server = Serve(contest, log)
+    server = Serve(contest, log, *on(engine))
     servers.append(server)
     slow = server.submit("team1", SLEEP)  # judging takes seconds
     queued = server.submit("team2", SUM_AC)  # waits: one worker
@@ -172,7 +183,7 @@ def test_sigkill_while_judging_then_restart(contest: Path, tmp_path: Path, serve
     assert server.kill(signal.SIGKILL) == -signal.SIGKILL
     acknowledged = [slow, queued]
 
-    again = Serve(contest, log)
+    again = Serve(contest, log, *on(engine))
     servers.append(again)
     for sid in acknowledged:
         wait_for(f"submission {sid}", lambda sid=sid: final(again, sid))  # type: ignore[misc]

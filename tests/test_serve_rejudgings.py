@@ -25,6 +25,9 @@ from judge.package.problem import Problem
 from judge.serve.model.contest import load_contest
 from judge.serve.site.server import Server
 
+# on both engines of the storage (issue 51: conftest.py's engine fixture)
+pytestmark = pytest.mark.usefixtures("engine")
+
 C = "/api/contests/test"
 USERS = (None, "team1", "team2", "judge", "admin")
 DOCUMENTS = ("submissions", "judgements", "runs", "scoreboard", "state", "event-feed?stream=false")

@@ -68,6 +68,9 @@ from judge.serve.visibility import (
     test_detail as detail_of,  # (not "test_*": pytest would collect it)
 )
 
+# on both engines of the storage (issue 51: conftest.py's engine fixture)
+pytestmark = pytest.mark.usefixtures("engine")
+
 # The fixture contest (serve_fixtures.write_contest): 5 hours from T0, the last hour frozen.
 START, FREEZE, END = T0, T0 + 4 * HOUR, T0 + 5 * HOUR
 C = "/api/contests/test"

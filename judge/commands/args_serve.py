@@ -17,6 +17,24 @@ from judge.commands.defaults import (
 from judge.fuzz.options import LIVE_FUZZ_EXAMPLES, LIVE_FUZZ_SECONDS
 
 
+def database_options(p: argparse.ArgumentParser) -> None:
+    """`judge serve --database` / `--database-file` (issue 51; read by commands/database.engine_of)."""
+    p.add_argument(
+        "--database",
+        default=None,
+        metavar="DSN",
+        help="keep the site's databases in PostgreSQL (postgresql://USER@HOST/DBNAME: one database per site, a "
+        "schema per contest) instead of SQLite files in its folders (the default); a password belongs in "
+        "~/.pgpass or --database-file, not on the command line (docs/serve.md)",
+    )
+    p.add_argument(
+        "--database-file",
+        default=None,
+        metavar="FILE",
+        help="the same, read from FILE (owner-only: chmod 600), so that no password shows in the process list",
+    )
+
+
 def serve_args(sub: Subcommands) -> None:
     p = sub.add_parser(
         "serve",
@@ -121,6 +139,7 @@ def serve_args(sub: Subcommands) -> None:
         metavar="S",
         help=f"live fuzzing's seconds per accepted submission, counted while it runs (default {LIVE_FUZZ_SECONDS:g})",
     )
+    database_options(p)
     cluster_options(p)
     p.set_defaults(func=command("serve", "cmd_serve"))
 
@@ -207,6 +226,28 @@ def site_args(sub: Subcommands) -> None:
     )
     p.add_argument("--teams", type=int, default=4, metavar="N", help="number of teams (default 4)")
     p.set_defaults(func=command("contest", "cmd_site_init"))
+
+
+def db_args(sub: Subcommands) -> None:
+    """`judge db copy` (issue 51)."""
+    db_sub = sub.add_parser("db", help="`judge serve`'s databases: SQLite and PostgreSQL").add_subparsers(
+        dest="db_command", metavar="SUBCOMMAND"
+    )
+    db_sub.required = True
+    p = db_sub.add_parser(
+        "copy",
+        help="copy a site's (or a contest folder's) databases from SQLite to PostgreSQL or back, every row",
+        description="Copy every database of the folder (a site: site.sqlite and each contest's contest.sqlite; "
+        "a contest served alone: its contest.sqlite) into PostgreSQL (one schema each), or back from there into "
+        "new SQLite files. One of SRC and DST is the folder, the other a postgresql://... DSN (a password: in "
+        "~/.pgpass). The destination must be new; no `judge serve` may run on the folder meanwhile.",
+    )
+    p.add_argument("src", metavar="SRC", help="the folder, or postgresql://USER@HOST/DBNAME")
+    p.add_argument("dst", metavar="DST", help="postgresql://USER@HOST/DBNAME, or the folder")
+    p.add_argument(
+        "--problems", default=None, metavar="DIR", help="where a contest folder's problems are, after its problems/"
+    )
+    p.set_defaults(func=command("db", "cmd_db_copy"))
 
 
 def worker_args(sub: Subcommands) -> None:

@@ -28,7 +28,7 @@ from judge.commands.args_judge import (
     similarity_args,
     verify_args,
 )
-from judge.commands.args_serve import contest_args, serve_args, site_args, worker_args
+from judge.commands.args_serve import contest_args, db_args, serve_args, site_args, worker_args
 from judge.commands.common import EXIT_JE, EXIT_OK, EXIT_USAGE, SelfTestFailed, UsageError
 from judge.languages.table import LanguageError
 from judge.package.problem import PackageError
@@ -58,6 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
         contest_args,
         course_args,
         site_args,
+        db_args,
         worker_args,
     ):
         add_command(sub)

@@ -26,6 +26,7 @@ from judge.cluster.coordinator import ClusterJudges, ClusterSpec
 from judge.commands.cluster import cluster_judges, cluster_spec
 from judge.commands.collector import frozen_heap
 from judge.commands.common import EXIT_OK, UsageError, make_environment
+from judge.commands.database import engine_of
 from judge.commands.defaults import FUZZ_NICENESS, KEEP_ALIVE_S, SWITCH_INTERVAL_S
 from judge.judging.identity import toolchain_languages
 from judge.judging.prepared import Packages
@@ -42,7 +43,7 @@ from judge.serve.services.people.accounts import Lockout, LoginLimits
 from judge.serve.services.problems.statements import Typeset
 from judge.serve.site.server import ServeOptions, Server, open_server
 from judge.serve.site.site import SITE_DB, Site, open_site, with_course
-from judge.serve.storage import DB_NAME, StorageError
+from judge.serve.storage import DB_NAME, Engine, StorageError
 
 LOCK_NAME = "contest.sqlite.lock"
 SITE_LOCK_NAME = "site.sqlite.lock"
@@ -305,7 +306,7 @@ def _announce(server: Server, env: Environment, judging: _JudgingChoice, sock: s
         f"contest {contest.info.id!r} ({_kind(contest.info)}): {len(contest.problems)} problems, "
         f"{len(contest.teams)} teams, "
         f"languages {', '.join(sorted(languages))}; {judging.describe}; database "
-        f"{contest.root / DB_NAME}; {server.judging.pending()} submission(s) waiting to be judged"
+        f"{server.storage.where}; {server.judging.pending()} submission(s) waiting to be judged"
     )
     if server.fuzz is not None:
         fuzzable = ", ".join(sorted(server.judging.fuzzable)) or "none (no package has a fuzz.py)"
@@ -361,7 +362,7 @@ def _announce_site(site: Site, env: Environment, judging: _JudgingChoice, sock: 
         _log(f"WARNING: {exposed}")
     _log(
         f"site {site.name!r}: {len(site.contests())} contests, {len(site.spec.people.teams)} teams; "
-        f"{judging.describe} for all of them; database {site.spec.root / SITE_DB}"
+        f"{judging.describe} for all of them; database {site.storage.where}"
     )
     for c in site.contests():
         contest = c.server.contest
@@ -369,7 +370,7 @@ def _announce_site(site: Site, env: Environment, judging: _JudgingChoice, sock: 
             f"contest {contest.info.id!r} ({_kind(contest.info)}): {len(contest.problems)} problems, "
             f"{len(contest.teams)} teams taking part, judging priority {c.priority}"
             f"{', hidden' if c.hidden else ''}{', archived' if c.archived else ''}; database "
-            f"{contest.root / DB_NAME}; {c.server.judging.pending()} submission(s) waiting to be judged"
+            f"{c.server.storage.where}; {c.server.judging.pending()} submission(s) waiting to be judged"
         )
         for exposed in _exposed(contest.root):
             _log(f"WARNING: {exposed}")
@@ -439,8 +440,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         site_spec = load_site(Path(args.contest_dir), Path(args.problems) if args.problems else None)
     except ContestError as exc:
         raise UsageError(str(exc)) from None
+    engine = engine_of(args, _log)
     if not site_spec.single:
-        return _serve_site(args, site_spec, cluster, proxies, limits)
+        return _serve_site(args, site_spec, cluster, proxies, limits, engine)
     contest = site_spec.contests[0]
     fuzz = _live_fuzz(args, contest.info)
     explain = searches_any(contest)
@@ -454,7 +456,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     with ExitStack() as stack:
         problems = {p.id: p.problem for p in contest.problems}
         judging = _judging(args, cluster, env, _Setup(problems, languages, limits, stack, fuzz, explain))
-        options = replace(judging.options, typeset=_typesetter())
+        options = replace(judging.options, typeset=_typesetter(), engine=engine)
         if judging.options.fuzz is not None or judging.options.explain is not None:
             _private_hypothesis_home(contest.root)
         try:
@@ -472,7 +474,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def _serve_site(
-    args: argparse.Namespace, spec: SiteSpec, cluster: ClusterSpec | None, proxies: str, limits: LoginLimits
+    args: argparse.Namespace,
+    spec: SiteSpec,
+    cluster: ClusterSpec | None,
+    proxies: str,
+    limits: LoginLimits,
+    engine: Engine,
 ) -> int:
     """`judge serve SITE_DIR`: every contest of the site (issue 44), one judging pool, the site's people."""
     from judge.serve.http.site_app import create_site_app
@@ -489,7 +496,7 @@ def _serve_site(
         with ExitStack() as stack:
             problems = {p.id: p.problem for c in spec.contests for p in c.problems}
             judging = _judging(args, cluster, env, _Setup(problems, languages, limits, stack, fuzz, explain))
-            options = replace(judging.options, typeset=_typesetter())
+            options = replace(judging.options, typeset=_typesetter(), engine=engine)
             if judging.options.fuzz is not None or judging.options.explain is not None:
                 _private_hypothesis_home(spec.root)
             try:

@@ -60,7 +60,7 @@ from judge.serve.services.people.reveal import Reveals
 from judge.serve.services.people.session_cache import SessionCache
 from judge.serve.services.people.site_people import SitePeople
 from judge.serve.services.problems.statements import Statements, Typeset, cache_dir, problem_doc
-from judge.serve.storage import DB_NAME, Storage, Writer, open_storage
+from judge.serve.storage import DB_NAME, SQLITE, Engine, Storage, Writer, contest_schema
 from judge.serve.visibility import Sight, contest_viewer, problems_audience
 
 if TYPE_CHECKING:  # live fuzzing and counterexamples load the fuzzer (Hypothesis) only when they are on
@@ -230,6 +230,7 @@ class ServeOptions:
     # LTI 1.3 (issue 48): how the tool reaches the LMS (None: the standard library's, with timeouts; tests: the
     # emulated platform)
     lti_http: LtiHttp | None = None
+    engine: Engine = SQLITE  # where the databases are (`judge serve --database`: PostgreSQL; issue 51)
 
 
 def _claim_contest(w: Writer, contest: Contest, storage: Storage) -> None:
@@ -237,7 +238,7 @@ def _claim_contest(w: Writer, contest: Contest, storage: Storage) -> None:
     owner = w.get_meta("contest_id")
     if owner is not None and owner != contest.info.id:
         raise ContestError(
-            f"{storage.path} holds contest {owner!r}, but contest.yaml says {contest.info.id!r}: "
+            f"{storage.where} holds contest {owner!r}, but contest.yaml says {contest.info.id!r}: "
             "move the database away to start a new contest"
         )
     w.set_meta("contest_id", contest.info.id)
@@ -261,7 +262,7 @@ def _claim_type(w: Writer, contest: Contest, storage: Storage) -> None:
     before = w.get_meta("scoreboard_type")
     if before is not None and before != kind and w.latest_submission_s(math.inf) is not None:
         raise ContestError(
-            f"{storage.path} holds the submissions of a {before} contest, but contest.yaml makes it {kind} "
+            f"{storage.where} holds the submissions of a {before} contest, but contest.yaml makes it {kind} "
             f"(without `scoreboard_type` a contest is pass-fail, as the spec says): write `scoreboard_type: "
             f"{before}` in contest.yaml, or move the database away to start a new contest"
         )
@@ -380,13 +381,13 @@ def open_server(
     a site of one whose database is both the contest's and its people's. Raises ContestError,
     StorageError."""
     hasher = options.hasher or password_hasher()
-    storage = open_storage(contest.root / DB_NAME)
+    storage = options.engine.open(contest.root / DB_NAME, contest_schema(contest.info.id))
     if options.read_only:
         with storage.read() as r:
             owner = r.get_meta("contest_id")
             roster = stored_roster(contest.people, r)
         if owner != contest.info.id:
-            raise ContestError(f"{storage.path} holds contest {owner!r}, but contest.yaml says {contest.info.id!r}")
+            raise ContestError(f"{storage.where} holds contest {owner!r}, but contest.yaml says {contest.info.id!r}")
     else:
         with storage.write() as w:
             _claim_contest(w, contest, storage)
@@ -407,7 +408,7 @@ def open_site_contest(
 ) -> Server:
     """A contest of a site (issue 44): its own database CONTEST_DIR/contest.sqlite (opened, created or
     upgraded, and claimed), the site's people, the site's judging pool."""
-    storage = open_storage(contest.root / DB_NAME)
+    storage = options.engine.open(contest.root / DB_NAME, contest_schema(contest.info.id))
     try:
         if not options.read_only:
             with storage.write() as w:

@@ -54,7 +54,7 @@ from judge.serve.services.people.accounts import password_hasher
 from judge.serve.services.people.live_roster import stored_roster
 from judge.serve.services.people.site_people import SitePeople
 from judge.serve.site.server import ServeOptions, Server, claim_people, open_people, open_server, open_site_contest
-from judge.serve.storage import Storage, open_storage
+from judge.serve.storage import SITE_SCHEMA, Storage
 from judge.serve.visibility import sees_contest
 
 SITE_DB = "site.sqlite"
@@ -354,7 +354,7 @@ def open_site(
         raise ContestError(
             f"{spec.root}: a site without contests: add one in contests/<id>/ (contest.yaml, problems.yaml)"
         )
-    storage = open_storage(spec.root / SITE_DB)
+    storage = options.engine.open(spec.root / SITE_DB, SITE_SCHEMA)
     opened: list[Server] = []
     try:
         if options.read_only:
@@ -363,7 +363,7 @@ def open_site(
         else:
             with storage.write() as w:
                 if w.get_meta("contest_id") is not None:
-                    raise ContestError(f"{storage.path} is a contest's database, not a site's: move it away")
+                    raise ContestError(f"{storage.where} is a contest's database, not a site's: move it away")
                 w.set_meta("site", spec.name)
                 roster = claim_people(w, spec.people, options.hasher or password_hasher())
         people = open_people(storage, spec.people, roster, options)

@@ -6,15 +6,16 @@ when its block ends and rolls back if it raises). Every method takes and returns
 (judge/serve/model/records.py), never rows or dicts; visibility is not decided here (judge/serve/
 visibility.py is), only what was asked for is fetched.
 
-``open_storage(path)`` opens (or creates, or upgrades: storage/schema.py) the SQLite database, the one
-implementation today. Another backend (PostgreSQL) would implement the same three Protocols: docs/design.md
-says what that takes.
+``open_storage(path)`` opens (or creates, or upgrades: storage/schema.py) the SQLite database; ``Engine``
+opens either engine's (SQLite's file, or PostgreSQL's schema: storage/postgres.py, issue 51). Both run the
+same queries (storage/queries.py) in one dialect (storage/dialect.py); docs/design.md says how.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -549,7 +550,8 @@ class Writer(Reader, Protocol):
 
 
 class Storage(Protocol):
-    path: Path
+    path: Path  # the SQLite file (PostgreSQL: where it would be; its folder is the contest's)
+    where: str  # the database, for messages (PostgreSQL: its schema and the DSN without a password)
 
     def read(self) -> AbstractContextManager[Reader]:
         """One consistent snapshot for several queries."""
@@ -571,4 +573,60 @@ def open_storage(path: Path) -> Storage:
     return SqliteStorage(path)
 
 
-__all__ = ["DB_NAME", "Reader", "Storage", "StorageError", "Writer", "open_storage"]
+SITE_SCHEMA = "site"  # PostgreSQL: the schema of a site's database (SITE/site.sqlite's, in SQLite)
+
+
+def contest_schema(contest_id: str) -> str:
+    """PostgreSQL: the schema of a contest's database (CONTEST_DIR/contest.sqlite's, in SQLite)."""
+    return f"contest_{contest_id}"
+
+
+@dataclass(frozen=True)
+class Engine:
+    """Where `judge serve`'s databases are (built once, at the edge: ``judge serve --database``): SQLite files
+    in the site's folders (``dsn`` None, the default), or schemas of one PostgreSQL database (issue 51;
+    storage/postgres.py; docs/design.md). The DSN may hold a password: it is never shown (not even in repr)."""
+
+    dsn: str | None = field(default=None, repr=False)
+    # before every schema's name: several sites in one PostgreSQL database (the tests give each folder its own)
+    schema_prefix: str = ""
+
+    @property
+    def postgres(self) -> bool:
+        return self.dsn is not None
+
+    def open(self, path: Path, schema: str) -> Storage:
+        """The database SQLite keeps at ``path`` (PostgreSQL: in ``schema``); opened, created or upgraded.
+        Raises StorageError (one line)."""
+        if self.dsn is None:
+            return open_storage(path)
+        try:
+            from judge.serve.storage.postgres import PgStorage
+        except ImportError:
+            raise StorageError("PostgreSQL needs psycopg 3: pip install 'judge[postgres]'") from None
+        return PgStorage(self.dsn, self.schema_prefix + schema, path)
+
+    def describe(self) -> str:
+        """For log lines: the engine, and the PostgreSQL DSN without its password."""
+        if self.dsn is None:
+            return "SQLite"
+        from judge.serve.storage.postgres import redacted
+
+        return f"PostgreSQL {redacted(self.dsn)}"
+
+
+SQLITE = Engine()
+
+
+__all__ = [
+    "DB_NAME",
+    "SITE_SCHEMA",
+    "SQLITE",
+    "Engine",
+    "Reader",
+    "Storage",
+    "StorageError",
+    "Writer",
+    "contest_schema",
+    "open_storage",
+]

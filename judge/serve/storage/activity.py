@@ -4,21 +4,20 @@ newest print-out. Every statement parameterized."""
 
 from __future__ import annotations
 
-import sqlite3
-
 from judge.serve.model.records import TeamSessions
+from judge.serve.storage.dialect import Conn
 
 
-def team_sessions(c: sqlite3.Connection, now: float) -> dict[str, TeamSessions]:
+def team_sessions(c: Conn, now: float) -> dict[str, TeamSessions]:
     rows = c.execute(
-        "SELECT a.team_id, sum(s.expires_s > ?), max(s.created_s) FROM sessions s "
+        "SELECT a.team_id, sum(CASE WHEN s.expires_s > ? THEN 1 ELSE 0 END), max(s.created_s) FROM sessions s "
         "JOIN accounts a ON a.id = s.account_id WHERE a.team_id IS NOT NULL GROUP BY a.team_id",
         (now,),
     )
     return {str(r[0]): TeamSessions(int(r[1] or 0), r[2]) for r in rows}
 
 
-def last_prints(c: sqlite3.Connection) -> dict[str, float]:
+def last_prints(c: Conn) -> dict[str, float]:
     rows = c.execute("SELECT team_id, max(time_s) FROM prints WHERE team_id IS NOT NULL GROUP BY team_id")
     return {str(r[0]): float(r[1]) for r in rows}
 
@@ -26,7 +25,7 @@ def last_prints(c: sqlite3.Connection) -> dict[str, float]:
 class ActivityReads:
     """The Reader's queries of this module (storage/sqlite.py's reader inherits them)."""
 
-    _c: sqlite3.Connection
+    _c: Conn
 
     def team_sessions(self, now: float) -> dict[str, TeamSessions]:
         return team_sessions(self._c, now)

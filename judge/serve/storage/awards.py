@@ -4,12 +4,12 @@ per award id, the latest edit; team ids kept as JSON text; every statement param
 from __future__ import annotations
 
 import json
-import sqlite3
 
 from judge.serve.model.records import AwardEdit
+from judge.serve.storage.dialect import Conn
 
 
-def award_edits(conn: sqlite3.Connection) -> list[AwardEdit]:
+def award_edits(conn: Conn) -> list[AwardEdit]:
     rows = conn.execute("SELECT id, citation, team_ids, removed FROM award_edits ORDER BY seq")
     return [
         AwardEdit(str(r[0]), str(r[1]), None if r[2] is None else tuple(json.loads(r[2])), removed=bool(r[3]))
@@ -17,7 +17,7 @@ def award_edits(conn: sqlite3.Connection) -> list[AwardEdit]:
     ]
 
 
-def put_award_edit(conn: sqlite3.Connection, edit: AwardEdit) -> None:
+def put_award_edit(conn: Conn, edit: AwardEdit) -> None:
     """Keep ``edit`` as the award's latest (its place in the order: the first edit of that id)."""
     team_ids = None if edit.team_ids is None else json.dumps(list(edit.team_ids))
     conn.execute(

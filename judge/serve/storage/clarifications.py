@@ -5,10 +5,10 @@ read. Lists of ids are kept as JSON text; every statement is parameterized."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Collection
 
 from judge.serve.model.records import ClarificationRecord, NewClarification
+from judge.serve.storage.dialect import Conn, Row
 from judge.serve.storage.rows import Where
 
 
@@ -20,7 +20,7 @@ def _ids_text(value: tuple[str, ...] | None) -> str | None:
     return None if value is None else json.dumps(list(value))
 
 
-def _clarification(r: sqlite3.Row) -> ClarificationRecord:
+def _clarification(r: Row) -> ClarificationRecord:
     return ClarificationRecord(
         id=int(r["id"]),
         public_id=r["public_id"],
@@ -37,7 +37,7 @@ def _clarification(r: sqlite3.Row) -> ClarificationRecord:
 
 
 def clarifications(
-    c: sqlite3.Connection,
+    c: Conn,
     *,
     ids: Collection[int] | None = None,
     public_ids: Collection[str] | None = None,
@@ -51,7 +51,7 @@ def clarifications(
     return [_clarification(r) for r in rows]
 
 
-def recent_questions(c: sqlite3.Connection, team_id: str, since_s: float) -> tuple[int, float | None]:
+def recent_questions(c: Conn, team_id: str, since_s: float) -> tuple[int, float | None]:
     row = c.execute(
         "SELECT count(*), min(time_s) FROM clarifications WHERE from_team_id = ? AND time_s > ?",
         (team_id, since_s),
@@ -59,7 +59,7 @@ def recent_questions(c: sqlite3.Connection, team_id: str, since_s: float) -> tup
     return int(row[0]), row[1]
 
 
-def unanswered_questions(c: sqlite3.Connection) -> int:
+def unanswered_questions(c: Conn) -> int:
     row = c.execute(
         "SELECT count(*) FROM clarifications q WHERE q.from_team_id IS NOT NULL AND NOT EXISTS "
         "(SELECT 1 FROM clarifications a WHERE a.reply_to = q.id AND a.from_team_id IS NULL)"
@@ -67,12 +67,12 @@ def unanswered_questions(c: sqlite3.Connection) -> int:
     return int(row[0])
 
 
-def clarifications_read(c: sqlite3.Connection, account_id: str) -> int:
+def clarifications_read(c: Conn, account_id: str) -> int:
     found = c.execute("SELECT last_id FROM clarifications_read WHERE account_id = ?", (account_id,)).fetchone()
     return 0 if found is None else int(found[0])
 
 
-def add_clarification(c: sqlite3.Connection, n: NewClarification) -> ClarificationRecord:
+def add_clarification(c: Conn, n: NewClarification) -> ClarificationRecord:
     cur = c.execute(
         "INSERT INTO clarifications (public_id, from_team_id, to_team_ids, to_group_ids, recipients, reply_to, "
         "problem_id, text, time_s, account_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -93,10 +93,11 @@ def add_clarification(c: sqlite3.Connection, n: NewClarification) -> Clarificati
     return added
 
 
-def mark_clarifications_read(c: sqlite3.Connection, account_id: str, last_id: int) -> None:
+def mark_clarifications_read(c: Conn, account_id: str, last_id: int) -> None:
     """``account_id`` has read every clarification up to ``last_id`` (never goes back)."""
     c.execute(
         "INSERT INTO clarifications_read (account_id, last_id) VALUES (?, ?) "
-        "ON CONFLICT(account_id) DO UPDATE SET last_id = max(last_id, excluded.last_id)",
+        "ON CONFLICT(account_id) DO UPDATE SET last_id = CASE WHEN excluded.last_id > clarifications_read.last_id "
+        "THEN excluded.last_id ELSE clarifications_read.last_id END",
         (account_id, last_id),
     )

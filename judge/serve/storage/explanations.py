@@ -5,7 +5,6 @@ shown it (the per-team limit). Every statement parameterized."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Collection
 
 from judge.serve.model.explanations import (
@@ -15,6 +14,7 @@ from judge.serve.model.explanations import (
     policy_from_json,
     result_from_json,
 )
+from judge.serve.storage.dialect import Conn, Row
 
 SELECT = (
     "SELECT e.id, e.submission_id, e.judgement_id, e.package_hash, e.verdict, e.policy, e.state, e.examples_done, "
@@ -25,7 +25,7 @@ OPEN = tuple(s.value for s in OPEN_EXPLAIN)
 IS_OPEN = f"state IN ({', '.join('?' * len(OPEN))})"  # with OPEN as its arguments
 
 
-def _record(r: sqlite3.Row) -> ExplainRecord:
+def _record(r: Row) -> ExplainRecord:
     return ExplainRecord(
         id=int(r["id"]),
         submission_id=int(r["submission_id"]),
@@ -55,7 +55,7 @@ def _in(column: str, values: Collection[object]) -> str:
 class ExplainReads:
     """The Reader's queries of this module."""
 
-    _c: sqlite3.Connection
+    _c: Conn
 
     def explanations(
         self, *, submission_ids: Collection[int] | None = None, problem_id: str | None = None

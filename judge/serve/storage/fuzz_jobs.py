@@ -4,10 +4,10 @@ parameterized."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Collection
 
 from judge.serve.model.records import OPEN_FUZZ, FuzzJobRecord, FuzzState
+from judge.serve.storage.dialect import Conn, Row
 from judge.serve.storage.rows import Where
 
 SELECT = (
@@ -19,7 +19,7 @@ OPEN = tuple(s.value for s in OPEN_FUZZ)
 IS_OPEN = f"state IN ({', '.join('?' * len(OPEN))})"  # with OPEN as its arguments
 
 
-def _record(r: sqlite3.Row) -> FuzzJobRecord:
+def _record(r: Row) -> FuzzJobRecord:
     return FuzzJobRecord(
         id=int(r["id"]),
         submission_id=int(r["submission_id"]),
@@ -37,9 +37,7 @@ def _record(r: sqlite3.Row) -> FuzzJobRecord:
     )
 
 
-def enqueue_fuzz(
-    conn: sqlite3.Connection, submission_id: int, judgement_id: int, package_hash: str, now: float
-) -> int | None:
+def enqueue_fuzz(conn: Conn, submission_id: int, judgement_id: int, package_hash: str, now: float) -> int | None:
     """A queued job, unless the submission has one for that package already (open or ended, but not
     cancelled): a rejudge that stays AC does not fuzz it again."""
     row = conn.execute(
@@ -56,7 +54,7 @@ def enqueue_fuzz(
 
 
 def open_fuzz_jobs(
-    conn: sqlite3.Connection, limit: int, exclude: Collection[int] = (), held: Collection[str] = ()
+    conn: Conn, limit: int, exclude: Collection[int] = (), held: Collection[str] = ()
 ) -> list[FuzzJobRecord]:
     """Queued or running jobs (a running one not in ``exclude`` was left so by a stopped server), oldest
     first, none of the ``held`` problems', none of an ignored submission."""
@@ -76,7 +74,7 @@ def open_fuzz_jobs(
     return [_record(r) for r in rows]
 
 
-def start_fuzz(conn: sqlite3.Connection, job_id: int) -> FuzzJobRecord | None:
+def start_fuzz(conn: Conn, job_id: int) -> FuzzJobRecord | None:
     """An open job becomes running, one attempt more; None when it is no longer open."""
     cur = conn.execute(
         f"UPDATE fuzz_jobs SET state = ?, attempts = attempts + 1 WHERE id = ? AND {IS_OPEN}",
@@ -85,7 +83,7 @@ def start_fuzz(conn: sqlite3.Connection, job_id: int) -> FuzzJobRecord | None:
     return fuzz_job(conn, job_id) if cur.rowcount else None
 
 
-def fuzz_progress(conn: sqlite3.Connection, job_id: int, examples_done: int, spent_s: float) -> None:
+def fuzz_progress(conn: Conn, job_id: int, examples_done: int, spent_s: float) -> None:
     """A run gave its slot back before the budget was spent: queued again with what it has done."""
     conn.execute(
         f"UPDATE fuzz_jobs SET state = ?, examples_done = ?, spent_s = ? WHERE id = ? AND {IS_OPEN}",
@@ -93,7 +91,7 @@ def fuzz_progress(conn: sqlite3.Connection, job_id: int, examples_done: int, spe
     )
 
 
-def finish_fuzz(conn: sqlite3.Connection, job: FuzzJobRecord, state: FuzzState, message: str, now: float) -> bool:
+def finish_fuzz(conn: Conn, job: FuzzJobRecord, state: FuzzState, message: str, now: float) -> bool:
     """The job ends in ``state`` with ``job``'s examples and seconds; False when it was no longer open
     (cancelled meanwhile)."""
     cur = conn.execute(
@@ -104,7 +102,7 @@ def finish_fuzz(conn: sqlite3.Connection, job: FuzzJobRecord, state: FuzzState, 
     return bool(cur.rowcount)
 
 
-def cancel_fuzz(conn: sqlite3.Connection, submission_id: int, message: str, now: float) -> int:
+def cancel_fuzz(conn: Conn, submission_id: int, message: str, now: float) -> int:
     """The submission's open jobs are cancelled; how many."""
     cur = conn.execute(
         f"UPDATE fuzz_jobs SET state = ?, message = ?, finished_s = ? WHERE submission_id = ? AND {IS_OPEN}",
@@ -113,12 +111,12 @@ def cancel_fuzz(conn: sqlite3.Connection, submission_id: int, message: str, now:
     return int(cur.rowcount)
 
 
-def fuzz_job(conn: sqlite3.Connection, job_id: int) -> FuzzJobRecord | None:
+def fuzz_job(conn: Conn, job_id: int) -> FuzzJobRecord | None:
     row = conn.execute(f"{SELECT} WHERE f.id = ?", (job_id,)).fetchone()
     return None if row is None else _record(row)
 
 
-def fuzz_jobs(conn: sqlite3.Connection, problem_id: str | None) -> list[FuzzJobRecord]:
+def fuzz_jobs(conn: Conn, problem_id: str | None) -> list[FuzzJobRecord]:
     """Newest first (of one problem, or all)."""
     w = Where().equal("s.problem_id", problem_id)
     return [_record(r) for r in conn.execute(f"{SELECT} WHERE {w.sql} ORDER BY f.id DESC", w.args)]

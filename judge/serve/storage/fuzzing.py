@@ -3,9 +3,8 @@ them): newest first, each with its submission's team; every statement parameteri
 
 from __future__ import annotations
 
-import sqlite3
-
 from judge.serve.model.records import Counterexample
+from judge.serve.storage.dialect import Conn, Row
 
 COLUMNS = (
     "problem_id, submission_id, judgement_id, input, answer, output, verdict, message, confirmed, found_s, "
@@ -17,7 +16,7 @@ SELECT = (
 )
 
 
-def add_counterexample(conn: sqlite3.Connection, c: Counterexample) -> int:
+def add_counterexample(conn: Conn, c: Counterexample) -> int:
     cur = conn.execute(
         f"INSERT INTO counterexamples ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (c.problem_id, c.submission_id, c.judgement_id, c.input, c.answer, c.output, c.verdict, c.message,
@@ -27,7 +26,7 @@ def add_counterexample(conn: sqlite3.Connection, c: Counterexample) -> int:
     return cur.lastrowid
 
 
-def _record(r: sqlite3.Row) -> Counterexample:
+def _record(r: Row) -> Counterexample:
     return Counterexample(
         problem_id=r["problem_id"],
         submission_id=r["submission_id"],
@@ -47,7 +46,7 @@ def _record(r: sqlite3.Row) -> Counterexample:
     )
 
 
-def counterexamples(conn: sqlite3.Connection, problem_id: str | None) -> list[Counterexample]:
+def counterexamples(conn: Conn, problem_id: str | None) -> list[Counterexample]:
     if problem_id is None:
         rows = conn.execute(f"{SELECT} ORDER BY c.id DESC")
     else:
@@ -55,16 +54,16 @@ def counterexamples(conn: sqlite3.Connection, problem_id: str | None) -> list[Co
     return [_record(r) for r in rows]
 
 
-def counterexample(conn: sqlite3.Connection, counterexample_id: int) -> Counterexample | None:
+def counterexample(conn: Conn, counterexample_id: int) -> Counterexample | None:
     row = conn.execute(f"{SELECT} WHERE c.id = ?", (counterexample_id,)).fetchone()
     return None if row is None else _record(row)
 
 
-def set_added_as(conn: sqlite3.Connection, counterexample_id: int, test_name: str) -> None:
+def set_added_as(conn: Conn, counterexample_id: int, test_name: str) -> None:
     conn.execute("UPDATE counterexamples SET added_as = ? WHERE id = ?", (test_name, counterexample_id))
 
 
-def counterexample_problems(conn: sqlite3.Connection, after_id: int) -> dict[int, str]:
+def counterexample_problems(conn: Conn, after_id: int) -> dict[int, str]:
     """The problem of each counterexample stored after ``after_id``, by id (no contents: the jury's notice asks
     it on every page)."""
     rows = conn.execute("SELECT id, problem_id FROM counterexamples WHERE id > ? ORDER BY id", (after_id,))

@@ -5,17 +5,17 @@ organizer wrote it) and the audit log. Every statement is parameterized."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Collection, Mapping
 from dataclasses import replace
 from typing import Any
 
 from judge.serve.model.contest import Team
 from judge.serve.model.records import AuditRecord, LiveAccount, PrintRecord, QueuedJob, ReviewRecord
+from judge.serve.storage.dialect import Conn, Row
 from judge.serve.storage.rows import SUBMISSION_COLUMNS, Where, submission_record
 
 
-def live_teams(c: sqlite3.Connection) -> list[Team]:
+def live_teams(c: Conn) -> list[Team]:
     rows = c.execute("SELECT * FROM live_teams ORDER BY time_s, id")
     return [
         Team(
@@ -32,7 +32,7 @@ def live_teams(c: sqlite3.Connection) -> list[Team]:
     ]
 
 
-def put_live_team(c: sqlite3.Connection, t: Team, now: float) -> None:
+def put_live_team(c: Conn, t: Team, now: float) -> None:
     c.execute(
         "INSERT INTO live_teams (id, name, label, display_name, organization_id, group_ids, icpc_id, hidden, time_s) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET name = excluded.name, "
@@ -43,7 +43,7 @@ def put_live_team(c: sqlite3.Connection, t: Team, now: float) -> None:
     )  # fmt: skip
 
 
-def live_accounts(c: sqlite3.Connection) -> list[LiveAccount]:
+def live_accounts(c: Conn) -> list[LiveAccount]:
     rows = c.execute("SELECT * FROM live_accounts ORDER BY time_s, id")
     return [
         LiveAccount(
@@ -54,7 +54,7 @@ def live_accounts(c: sqlite3.Connection) -> list[LiveAccount]:
     ]  # fmt: skip
 
 
-def put_live_account(c: sqlite3.Connection, a: LiveAccount) -> None:
+def put_live_account(c: Conn, a: LiveAccount) -> None:
     c.execute(
         "INSERT INTO live_accounts (id, username, type, team_id, name, password_hash, disabled, time_s) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET username = excluded.username, "
@@ -64,7 +64,7 @@ def put_live_account(c: sqlite3.Connection, a: LiveAccount) -> None:
     )
 
 
-def audit(c: sqlite3.Connection, limit: int) -> list[AuditRecord]:
+def audit(c: Conn, limit: int) -> list[AuditRecord]:
     """The newest ``limit`` entries, newest first."""
     rows = c.execute("SELECT * FROM audit_log ORDER BY id DESC LIMIT ?", (limit,))
     return [
@@ -73,14 +73,14 @@ def audit(c: sqlite3.Connection, limit: int) -> list[AuditRecord]:
     ]
 
 
-def add_audit(c: sqlite3.Connection, e: AuditRecord) -> None:
+def add_audit(c: Conn, e: AuditRecord) -> None:
     c.execute(
         "INSERT INTO audit_log (time_s, account_id, username, action, detail) VALUES (?, ?, ?, ?, ?)",
         (e.time_s, e.account_id, e.username, e.action, e.detail),
     )
 
 
-def set_ignored(c: sqlite3.Connection, submission_id: int, ignored: bool, now: float) -> None:
+def set_ignored(c: Conn, submission_id: int, ignored: bool, now: float) -> None:
     if ignored:
         c.execute(
             "INSERT OR IGNORE INTO ignored_submissions (submission_id, time_s) VALUES (?, ?)", (submission_id, now)
@@ -89,7 +89,7 @@ def set_ignored(c: sqlite3.Connection, submission_id: int, ignored: bool, now: f
         c.execute("DELETE FROM ignored_submissions WHERE submission_id = ?", (submission_id,))
 
 
-def job_queue(c: sqlite3.Connection) -> list[QueuedJob]:
+def job_queue(c: Conn) -> list[QueuedJob]:
     rows = c.execute(
         f"SELECT jb.id AS job_id, jb.reason, jb.created_s, jb.judgement_id, j.start_s AS j_start_s, "
         f"{SUBMISSION_COLUMNS} FROM jobs jb JOIN submissions s ON s.id = jb.submission_id "
@@ -101,18 +101,18 @@ def job_queue(c: sqlite3.Connection) -> list[QueuedJob]:
     ]
 
 
-def balloons_done(c: sqlite3.Connection) -> set[int]:
+def balloons_done(c: Conn) -> set[int]:
     return {int(r[0]) for r in c.execute("SELECT submission_id FROM balloons_done")}
 
 
-def set_balloon_done(c: sqlite3.Connection, submission_id: int, done: bool, now: float) -> None:
+def set_balloon_done(c: Conn, submission_id: int, done: bool, now: float) -> None:
     if done:
         c.execute("INSERT OR IGNORE INTO balloons_done (submission_id, time_s) VALUES (?, ?)", (submission_id, now))
     else:
         c.execute("DELETE FROM balloons_done WHERE submission_id = ?", (submission_id,))
 
 
-def reviews(c: sqlite3.Connection, judgement_ids: Collection[int]) -> list[ReviewRecord]:
+def reviews(c: Conn, judgement_ids: Collection[int]) -> list[ReviewRecord]:
     w = Where().among("judgement_id", judgement_ids)
     rows = c.execute(f"SELECT * FROM judgement_reviews WHERE {w.sql} ORDER BY judgement_id", w.args)
     return [
@@ -121,7 +121,7 @@ def reviews(c: sqlite3.Connection, judgement_ids: Collection[int]) -> list[Revie
     ]
 
 
-def put_review(c: sqlite3.Connection, r: ReviewRecord) -> None:
+def put_review(c: Conn, r: ReviewRecord) -> None:
     c.execute(
         "INSERT INTO judgement_reviews (judgement_id, verified, comment, username, time_s) VALUES (?, ?, ?, ?, ?) "
         "ON CONFLICT(judgement_id) DO UPDATE SET verified = excluded.verified, comment = excluded.comment, "
@@ -130,7 +130,7 @@ def put_review(c: sqlite3.Connection, r: ReviewRecord) -> None:
     )
 
 
-def _print(r: sqlite3.Row) -> PrintRecord:
+def _print(r: Row) -> PrintRecord:
     return PrintRecord(
         int(r["id"]),
         r["team_id"],
@@ -143,23 +143,23 @@ def _print(r: sqlite3.Row) -> PrintRecord:
     )
 
 
-def prints(c: sqlite3.Connection, team_id: str | None) -> list[PrintRecord]:
+def prints(c: Conn, team_id: str | None) -> list[PrintRecord]:
     w = Where().equal("team_id", team_id)
     return [_print(r) for r in c.execute(f"SELECT * FROM prints WHERE {w.sql} ORDER BY id", w.args)]
 
 
-def recent_prints(c: sqlite3.Connection, username: str, since_s: float) -> int:
+def recent_prints(c: Conn, username: str, since_s: float) -> int:
     row = c.execute("SELECT count(*) FROM prints WHERE username = ? AND time_s > ?", (username, since_s)).fetchone()
     return int(row[0])
 
 
-def next_print(c: sqlite3.Connection, statuses: Collection[str]) -> PrintRecord | None:
+def next_print(c: Conn, statuses: Collection[str]) -> PrintRecord | None:
     marks = ", ".join("?" * len(statuses))
     row = c.execute(f"SELECT * FROM prints WHERE status IN ({marks}) ORDER BY id LIMIT 1", tuple(statuses)).fetchone()
     return None if row is None else _print(row)
 
 
-def add_print(c: sqlite3.Connection, p: PrintRecord) -> PrintRecord:
+def add_print(c: Conn, p: PrintRecord) -> PrintRecord:
     cur = c.execute(
         "INSERT INTO prints (team_id, username, filename, text, time_s, status) VALUES (?, ?, ?, ?, ?, ?)",
         (p.team_id, p.username, p.filename, p.text, p.time_s, p.status),
@@ -167,21 +167,21 @@ def add_print(c: sqlite3.Connection, p: PrintRecord) -> PrintRecord:
     return replace(p, id=int(cur.lastrowid or 0))
 
 
-def set_print_status(c: sqlite3.Connection, print_id: int, status: str) -> None:
+def set_print_status(c: Conn, print_id: int, status: str) -> None:
     c.execute("UPDATE prints SET status = ? WHERE id = ?", (status, print_id))
 
 
-def set_print_delivered(c: sqlite3.Connection, print_id: int, delivered_s: float | None) -> bool:
+def set_print_delivered(c: Conn, print_id: int, delivered_s: float | None) -> bool:
     """Whether print-out ``print_id`` exists (and is now marked)."""
     return c.execute("UPDATE prints SET delivered_s = ? WHERE id = ?", (delivered_s, print_id)).rowcount > 0
 
 
-def live_objects(c: sqlite3.Connection, kind: str) -> list[dict[str, Any]]:
+def live_objects(c: Conn, kind: str) -> list[dict[str, Any]]:
     rows = c.execute("SELECT data FROM live_objects WHERE kind = ? ORDER BY time_s, id", (kind,))
     return [json.loads(r["data"]) for r in rows]
 
 
-def put_live_object(c: sqlite3.Connection, kind: str, obj: Mapping[str, Any], now: float) -> None:
+def put_live_object(c: Conn, kind: str, obj: Mapping[str, Any], now: float) -> None:
     c.execute(
         "INSERT INTO live_objects (kind, id, data, time_s) VALUES (?, ?, ?, ?) "
         "ON CONFLICT(kind, id) DO UPDATE SET data = excluded.data",

@@ -1,13 +1,12 @@
-"""The queries of LTI 1.3 (issue 48; storage/sqlite.py's reader and writer mix them in), in the site database:
-the nonces used (each once only), the LMS users and the accounts they log in as, the assignments' links (the
-services a launch offered: AGS line items, NRPS), and the scores sent to the LMS. Every statement is
-parameterized."""
+"""The queries of LTI 1.3 (issue 48; storage/queries.py's reader and writer mix them in, on both engines),
+in the site database: the nonces used (each once only), the LMS users and the accounts they log in as, the
+assignments' links (the services a launch offered: AGS line items, NRPS), and the scores sent to the LMS.
+Every statement is parameterized."""
 
 from __future__ import annotations
 
-import sqlite3
-
 from judge.serve.model.lti import LtiLink, LtiScore, LtiUser
+from judge.serve.storage.dialect import Conn
 
 _USER = "issuer, sub, account_id, name, email, time_s"
 _LINK = "issuer, client_id, contest_id, deployment_id, context_id, lineitems_url, lineitem_url, memberships_url, time_s"
@@ -15,7 +14,7 @@ _SCORE = "issuer, client_id, contest_id, sub, score, max_score, status, attempts
 
 
 class LtiReads:
-    _c: sqlite3.Connection
+    _c: Conn
 
     def lti_nonce_used(self, issuer: str, nonce: str) -> bool:
         row = self._c.execute("SELECT 1 FROM lti_nonces WHERE issuer = ? AND nonce = ?", (issuer, nonce)).fetchone()

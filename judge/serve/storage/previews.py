@@ -4,9 +4,9 @@ statement parameterized."""
 
 from __future__ import annotations
 
-import sqlite3
-
 from judge.serve.model.records import PreviewRecord, PreviewRun
+from judge.serve.storage.dialect import Conn, Row
+from judge.serve.storage.rows import excluded
 
 COLUMNS = (
     "problem_id, version, base_version, kind, counterexample_id, state, message, created_s, test_name, scope, "
@@ -17,7 +17,7 @@ RUN_COLUMNS = (
 )
 
 
-def _record(r: sqlite3.Row) -> PreviewRecord:
+def _record(r: Row) -> PreviewRecord:
     return PreviewRecord(
         problem_id=r["problem_id"],
         version=r["version"],
@@ -35,7 +35,7 @@ def _record(r: sqlite3.Row) -> PreviewRecord:
     )
 
 
-def add_preview(conn: sqlite3.Connection, p: PreviewRecord) -> int:
+def add_preview(conn: Conn, p: PreviewRecord) -> int:
     cur = conn.execute(
         f"INSERT INTO previews ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (p.problem_id, p.version, p.base_version, p.kind, p.counterexample_id, p.state, p.message, p.created_s,
@@ -45,7 +45,7 @@ def add_preview(conn: sqlite3.Connection, p: PreviewRecord) -> int:
     return cur.lastrowid
 
 
-def previews(conn: sqlite3.Connection, states: tuple[str, ...] | None) -> list[PreviewRecord]:
+def previews(conn: Conn, states: tuple[str, ...] | None) -> list[PreviewRecord]:
     """Previews (in one of ``states``; None: all), oldest first."""
     if states is None:
         rows = conn.execute(f"SELECT id, {COLUMNS} FROM previews ORDER BY id")
@@ -55,28 +55,29 @@ def previews(conn: sqlite3.Connection, states: tuple[str, ...] | None) -> list[P
     return [_record(r) for r in rows]
 
 
-def preview(conn: sqlite3.Connection, preview_id: int) -> PreviewRecord | None:
+def preview(conn: Conn, preview_id: int) -> PreviewRecord | None:
     row = conn.execute(f"SELECT id, {COLUMNS} FROM previews WHERE id = ?", (preview_id,)).fetchone()
     return None if row is None else _record(row)
 
 
-def set_preview_state(conn: sqlite3.Connection, preview_id: int, state: str, message: str | None) -> None:
+def set_preview_state(conn: Conn, preview_id: int, state: str, message: str | None) -> None:
     if message is None:
         conn.execute("UPDATE previews SET state = ? WHERE id = ?", (state, preview_id))
     else:
         conn.execute("UPDATE previews SET state = ?, message = ? WHERE id = ?", (state, message, preview_id))
 
 
-def add_preview_run(conn: sqlite3.Connection, run: PreviewRun) -> None:
+def add_preview_run(conn: Conn, run: PreviewRun) -> None:
     """Keep one submission's result (a second one for the same submission replaces it)."""
     conn.execute(
-        f"INSERT OR REPLACE INTO preview_runs ({RUN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        f"INSERT INTO preview_runs ({RUN_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+        f"ON CONFLICT (preview_id, submission_id) DO UPDATE SET {excluded(RUN_COLUMNS, 2)}",
         (run.preview_id, run.submission_id, run.verdict_before, run.verdict_after, run.score_before,
          run.score_after, run.failing_test, run.time_s),
     )  # fmt: skip
 
 
-def preview_runs(conn: sqlite3.Connection, preview_id: int) -> list[PreviewRun]:
+def preview_runs(conn: Conn, preview_id: int) -> list[PreviewRun]:
     rows = conn.execute(
         f"SELECT {RUN_COLUMNS} FROM preview_runs WHERE preview_id = ? ORDER BY submission_id", (preview_id,)
     )
@@ -86,7 +87,7 @@ def preview_runs(conn: sqlite3.Connection, preview_id: int) -> list[PreviewRun]:
 class PreviewReads:
     """The Reader's queries of this module (storage/sqlite.py's reader inherits them)."""
 
-    _c: sqlite3.Connection
+    _c: Conn
 
     def previews(self, states: tuple[str, ...] | None = None) -> list[PreviewRecord]:
         return previews(self._c, states)

@@ -4,11 +4,11 @@ builder: what storage/sqlite.py's queries share."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Collection
 from typing import Any
 
 from judge.serve.model.records import Audience, EventRecord, JudgementRecord, RunRecord, Scope, SubmissionRecord
+from judge.serve.storage.dialect import Row
 
 SUBMISSION_COLUMNS = (
     "s.id, s.team_id, s.account_id, s.problem_id, s.language_id, s.entry_point, s.time_s, "
@@ -27,7 +27,7 @@ JUDGEMENT_COLUMNS = ", ".join(f"j.{f}" for f in JUDGEMENT_FIELDS)
 JUDGEMENT_COLUMNS_AS_J = ", ".join(f"j.{f} AS j_{f}" for f in JUDGEMENT_FIELDS)  # beside a submission's
 
 
-def submission_record(r: sqlite3.Row, prefix: str = "") -> SubmissionRecord:
+def submission_record(r: Row, prefix: str = "") -> SubmissionRecord:
     return SubmissionRecord(
         id=int(r[prefix + "id"]),
         team_id=r[prefix + "team_id"],
@@ -40,7 +40,7 @@ def submission_record(r: sqlite3.Row, prefix: str = "") -> SubmissionRecord:
     )
 
 
-def judgement_record(r: sqlite3.Row, prefix: str = "") -> JudgementRecord:
+def judgement_record(r: Row, prefix: str = "") -> JudgementRecord:
     return JudgementRecord(
         id=int(r[prefix + "id"]),
         submission_id=int(r[prefix + "submission_id"]),
@@ -64,7 +64,7 @@ def judgement_record(r: sqlite3.Row, prefix: str = "") -> JudgementRecord:
     )
 
 
-def run_record(r: sqlite3.Row) -> RunRecord:
+def run_record(r: Row) -> RunRecord:
     return RunRecord(
         id=int(r["id"]),
         judgement_id=int(r["judgement_id"]),
@@ -84,7 +84,7 @@ def run_record(r: sqlite3.Row) -> RunRecord:
     )
 
 
-def event_record(r: sqlite3.Row) -> EventRecord:
+def event_record(r: Row) -> EventRecord:
     teams = tuple(json.loads(r["team_ids"]))
     audience = Audience(Scope(r["scope"]), r["team_id"], bool(r["frozen"]), teams, bool(r["staff"]))
     return EventRecord(int(r["id"]), r["type"], r["obj_id"], r["data"], audience, float(r["time_s"]))
@@ -94,7 +94,7 @@ class Where:
     """``column IN (...)`` / ``column = ?`` conditions, parameterized."""
 
     def __init__(self) -> None:
-        self.parts: list[str] = ["1"]
+        self.parts: list[str] = ["1 = 1"]
         self.args: list[Any] = []
 
     def equal(self, column: str, value: object | None) -> Where:
@@ -106,10 +106,17 @@ class Where:
     def among(self, column: str, values: Collection[Any] | None) -> Where:
         if values is not None:
             values = list(values)
-            self.parts.append(f"{column} IN ({', '.join('?' * len(values))})" if values else "0")
+            self.parts.append(f"{column} IN ({', '.join('?' * len(values))})" if values else "1 = 0")
             self.args.extend(values)
         return self
 
     @property
     def sql(self) -> str:
         return " AND ".join(self.parts)
+
+
+def excluded(columns: str, key: int) -> str:
+    """An upsert's ``SET`` (``ON CONFLICT (...) DO UPDATE SET ...``): every column of ``columns`` after the
+    first ``key`` (the conflict's key) takes the new row's value."""
+    names = [c.strip() for c in columns.split(",")][key:]
+    return ", ".join(f"{n} = excluded.{n}" for n in names)

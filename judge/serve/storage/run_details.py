@@ -4,11 +4,11 @@ contest's cap is checked without adding up the table. Every statement parameteri
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Collection
 
 from judge.serve.model.records import RunDetail
-from judge.serve.storage.rows import Where
+from judge.serve.storage.dialect import Conn, Row
+from judge.serve.storage.rows import Where, excluded
 
 COLUMNS = (
     "judgement_id, ordinal, pass, verdict, output, output_bytes, stderr, stderr_bytes, input, input_bytes, "
@@ -21,7 +21,7 @@ def _blob(value: bytes | None) -> bytes | None:
     return None if value is None else bytes(value)
 
 
-def _record(r: sqlite3.Row) -> RunDetail:
+def _record(r: Row) -> RunDetail:
     return RunDetail(
         judgement_id=int(r["judgement_id"]),
         ordinal=int(r["ordinal"]),
@@ -43,18 +43,18 @@ def _record(r: sqlite3.Row) -> RunDetail:
     )
 
 
-def run_details(c: sqlite3.Connection, judgement_ids: Collection[int], ordinal: int | None) -> list[RunDetail]:
+def run_details(c: Conn, judgement_ids: Collection[int], ordinal: int | None) -> list[RunDetail]:
     w = Where().among("judgement_id", judgement_ids).equal("ordinal", ordinal)
     rows = c.execute(f"SELECT {COLUMNS} FROM run_details WHERE {w.sql} ORDER BY judgement_id, ordinal, pass", w.args)
     return [_record(r) for r in rows]
 
 
-def stored_bytes(c: sqlite3.Connection) -> int:
+def stored_bytes(c: Conn) -> int:
     row = c.execute("SELECT value FROM meta WHERE key = ?", (COUNTER,)).fetchone()
     return 0 if row is None else int(row[0])
 
 
-def add_run_detail(c: sqlite3.Connection, d: RunDetail) -> None:
+def add_run_detail(c: Conn, d: RunDetail) -> None:
     """Keep one pass's detail (replacing one of the same judgement, run and pass) and count its bytes."""
     old = c.execute(
         "SELECT coalesce(length(output), 0) + coalesce(length(stderr), 0) + coalesce(length(input), 0) "
@@ -62,7 +62,8 @@ def add_run_detail(c: sqlite3.Connection, d: RunDetail) -> None:
         (d.judgement_id, d.ordinal, d.pass_n),
     ).fetchone()
     c.execute(
-        f"INSERT OR REPLACE INTO run_details ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        f"INSERT INTO run_details ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+        f"ON CONFLICT (judgement_id, ordinal, pass) DO UPDATE SET {excluded(COLUMNS, 3)}",
         (d.judgement_id, d.ordinal, d.pass_n, d.verdict, d.output, d.output_bytes, d.stderr, d.stderr_bytes,
          d.input, d.input_bytes, d.exit_code, d.signal, d.time_s, d.wall_time_s, d.memory_kib, d.judge_message,
          d.team_message),
@@ -77,7 +78,7 @@ def add_run_detail(c: sqlite3.Connection, d: RunDetail) -> None:
 class RunDetailReads:
     """The Reader's queries of this module (storage/sqlite.py's reader inherits them)."""
 
-    _c: sqlite3.Connection
+    _c: Conn
 
     def run_details(self, judgement_ids: Collection[int], ordinal: int | None = None) -> list[RunDetail]:
         return run_details(self._c, judgement_ids, ordinal)

@@ -3,14 +3,13 @@ and writer inherit these): every statement parameterized."""
 
 from __future__ import annotations
 
-import sqlite3
-
 from judge.serve.model.similarity import PairReview, SimilarityRecord, SimilarityState
+from judge.serve.storage.dialect import Conn, Row
 
 COLUMNS = "problem_id, state, requested_s, requested_by, computed_s, submissions, latest_submission_id, report, message"
 
 
-def _record(r: sqlite3.Row) -> SimilarityRecord:
+def _record(r: Row) -> SimilarityRecord:
     return SimilarityRecord(
         r["problem_id"], SimilarityState(r["state"]), float(r["requested_s"]), r["requested_by"], r["computed_s"],
         int(r["submissions"]), int(r["latest_submission_id"]), r["report"], r["message"],
@@ -20,7 +19,7 @@ def _record(r: sqlite3.Row) -> SimilarityRecord:
 class SimilarityReads:
     """The Reader's queries of this module."""
 
-    _c: sqlite3.Connection
+    _c: Conn
 
     def similarity_reports(self, *, with_report: bool = True) -> list[SimilarityRecord]:
         """Every problem's record, by problem id (``with_report`` False: without the report's JSON)."""

@@ -4,12 +4,11 @@ is parameterized."""
 
 from __future__ import annotations
 
-import sqlite3
-
 from judge.serve.model.records import SiteContestRecord
+from judge.serve.storage.dialect import Conn
 
 
-def site_contests(c: sqlite3.Connection) -> list[SiteContestRecord]:
+def site_contests(c: Conn) -> list[SiteContestRecord]:
     rows = c.execute("SELECT id, hidden, archived, judging_priority, time_s FROM site_contests ORDER BY id")
     return [
         SiteContestRecord(r["id"], bool(r["hidden"]), bool(r["archived"]), r["judging_priority"], r["time_s"])
@@ -17,7 +16,7 @@ def site_contests(c: sqlite3.Connection) -> list[SiteContestRecord]:
     ]
 
 
-def put_site_contest(c: sqlite3.Connection, r: SiteContestRecord) -> None:
+def put_site_contest(c: Conn, r: SiteContestRecord) -> None:
     c.execute(
         "INSERT INTO site_contests (id, hidden, archived, judging_priority, time_s) VALUES (?, ?, ?, ?, ?) "
         "ON CONFLICT(id) DO UPDATE SET hidden = excluded.hidden, archived = excluded.archived, "

@@ -3,18 +3,17 @@ call these): every statement parameterized."""
 
 from __future__ import annotations
 
-import sqlite3
-
 from judge.serve.model.records import ProblemVersion
+from judge.serve.storage.dialect import Conn, Row
 
 COLUMNS = "problem_id, version, path, reason, created_s, state"
 
 
-def _record(r: sqlite3.Row) -> ProblemVersion:
+def _record(r: Row) -> ProblemVersion:
     return ProblemVersion(r["problem_id"], r["version"], r["path"], r["reason"], r["created_s"], r["state"])
 
 
-def problem_versions(conn: sqlite3.Connection, problem_id: str | None) -> list[ProblemVersion]:
+def problem_versions(conn: Conn, problem_id: str | None) -> list[ProblemVersion]:
     if problem_id is None:
         rows = conn.execute(f"SELECT {COLUMNS} FROM problem_versions ORDER BY problem_id, version")
     else:
@@ -24,7 +23,7 @@ def problem_versions(conn: sqlite3.Connection, problem_id: str | None) -> list[P
     return [_record(r) for r in rows]
 
 
-def add_problem_version(conn: sqlite3.Connection, problem_id: str, path_of: str, reason: str, now: float) -> int:
+def add_problem_version(conn: Conn, problem_id: str, path_of: str, reason: str, now: float) -> int:
     """A new version (state preview), numbered after every earlier one (version 1: the package as started)."""
     row = conn.execute("SELECT max(version) FROM problem_versions WHERE problem_id = ?", (problem_id,)).fetchone()
     version = max(1, int(row[0] or 1)) + 1
@@ -35,7 +34,7 @@ def add_problem_version(conn: sqlite3.Connection, problem_id: str, path_of: str,
     return version
 
 
-def set_version_state(conn: sqlite3.Connection, problem_id: str, version: int, state: str) -> None:
+def set_version_state(conn: Conn, problem_id: str, version: int, state: str) -> None:
     conn.execute(
         "UPDATE problem_versions SET state = ? WHERE problem_id = ? AND version = ?", (state, problem_id, version)
     )
@@ -44,7 +43,7 @@ def set_version_state(conn: sqlite3.Connection, problem_id: str, version: int, s
 class VersionReads:
     """The Reader's queries of this module (storage/sqlite.py's reader inherits them)."""
 
-    _c: sqlite3.Connection
+    _c: Conn
 
     def problem_versions(self, problem_id: str | None = None) -> list[ProblemVersion]:
         return problem_versions(self._c, problem_id)

@@ -1,0 +1,269 @@
+"""The PostgreSQL implementation of the storage Protocols (storage/__init__.py), with psycopg 3 (the extra
+``judge[postgres]``): the same queries as SQLite's (storage/queries.py) through ``PgConn``, which turns them
+into PostgreSQL's dialect (storage/dialect.py) and gives rows read by name or by index as sqlite3's.
+
+Where: one PostgreSQL database (the DSN) per site; each of the site's databases of the SQLite layout is a
+schema of it (docs/design.md, "PostgreSQL"): ``site`` for SITE/site.sqlite, ``contest_<id>`` for a
+contest's contest.sqlite. A connection's ``search_path`` is its schema, so every query is the same text.
+
+One process per schema: while a storage is open, a connection of its own holds a session advisory lock of
+its schema (``pg_try_advisory_lock``), and another process's storage of that schema is refused (one line):
+several `judge serve` processes on one database are not supported yet (docs/design.md).
+
+Transactions are SQLite's, kept: a write is one transaction that first takes a transaction-scoped advisory
+lock of its schema (``pg_advisory_xact_lock``), so writers of one schema take turns as ``BEGIN IMMEDIATE``
+makes them (in this process and in any other on the same database); a read is one ``REPEATABLE READ``
+transaction (one snapshot, as SQLite's ``BEGIN``). Connections come from a small pool of this storage's own
+(connected on demand, a few kept idle), never shared by two threads at once.
+
+Text: PostgreSQL's ``text`` cannot hold the character NUL, which SQLite's can; a NUL in a stored string (a
+program's message, an interactive transcript) is kept as U+FFFD. Bytes (``BYTEA``: the submissions' files,
+what runs printed) are kept as they are.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from decimal import Decimal
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import psycopg
+from psycopg import sql as pgsql
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
+
+from judge.serve.storage import StorageError, migrate
+from judge.serve.storage.dialect import POSTGRES, postgres_sql
+from judge.serve.storage.queries import SqlReader, SqlWriter
+
+KEEP_IDLE = 8  # connections a storage keeps open between transactions
+MAX_NAME_BYTES = 63  # PostgreSQL's identifiers (longer ones are cut, and two schemas could become one)
+
+
+def redacted(dsn: str) -> str:
+    """The DSN without its password (for log lines and messages)."""
+    try:
+        parts = conninfo_to_dict(dsn)
+    except psycopg.ProgrammingError:
+        return "postgresql://(a DSN that does not parse)"
+    if "password" in parts:
+        parts["password"] = "***"
+    return make_conninfo("", **{k: v for k, v in parts.items() if v is not None})
+
+
+def _plain(value: Any) -> Any:
+    """A value as sqlite3 gives it: ``numeric`` (``sum`` of bigints) as int or float, bytes as bytes."""
+    if isinstance(value, Decimal):
+        return int(value) if value == value.to_integral_value() else float(value)
+    if isinstance(value, memoryview):
+        return bytes(value)
+    return value
+
+
+class PgRow:
+    """A row read by column name or by index, as sqlite3.Row (``keys()`` too)."""
+
+    __slots__ = ("_names", "_values")
+
+    def __init__(self, values: tuple[Any, ...], names: dict[str, int]) -> None:
+        self._values = values
+        self._names = names
+
+    def __getitem__(self, key: int | str) -> Any:
+        return self._values[key] if isinstance(key, int) else self._values[self._names[key]]
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def keys(self) -> list[str]:
+        return list(self._names)
+
+
+def _rows(cursor: Any) -> Any:
+    names: dict[str, int] = {}
+    for i, column in enumerate(cursor.description or ()):
+        names.setdefault(column.name, i)
+
+    def make(values: Sequence[Any]) -> PgRow:
+        return PgRow(tuple(_plain(v) for v in values), names)
+
+    return make
+
+
+def _param(value: Any) -> Any:
+    if isinstance(value, bool):  # SQLite keeps a bool as 1 or 0: so do the BIGINT columns here
+        return int(value)
+    if isinstance(value, str) and "\x00" in value:
+        return value.replace("\x00", "\ufffd")
+    return value
+
+
+class PgCursor:
+    """What a statement gave: sqlite3's cursor's ``lastrowid`` (an INSERT's new id), ``rowcount``, rows."""
+
+    def __init__(self, cursor: Any, returning: bool) -> None:
+        self._cur = cursor
+        self.lastrowid: int | None = None
+        if returning:
+            row = cursor.fetchone()
+            self.lastrowid = None if row is None else int(row[0])
+        self.rowcount = int(cursor.rowcount)
+
+    def fetchone(self) -> Any:
+        return self._cur.fetchone() if self._cur.description is not None else None
+
+    def fetchmany(self, size: int) -> list[Any]:
+        return list(self._cur.fetchmany(size)) if self._cur.description is not None else []
+
+    def fetchall(self) -> list[Any]:
+        return list(self._cur.fetchall()) if self._cur.description is not None else []
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.fetchall())
+
+
+class PgConn:
+    """A psycopg connection as storage/queries.py uses sqlite3's (dialect.py's ``Conn``)."""
+
+    def __init__(self, conn: psycopg.Connection[Any]) -> None:
+        self._conn = conn
+
+    def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> PgCursor:
+        text, returning = _statement(sql, True)
+        return PgCursor(self._conn.execute(text, [_param(p) for p in parameters]), returning)
+
+    def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> PgCursor:
+        text, _ = _statement(sql, False)
+        cursor = self._conn.cursor()
+        cursor.executemany(text, [[_param(p) for p in row] for row in parameters])
+        return PgCursor(cursor, False)
+
+    def composed(self, statement: pgsql.Composed) -> None:
+        """A statement with identifiers (a schema's name) composed by psycopg."""
+        self._conn.execute(statement)
+
+
+@lru_cache(maxsize=4096)
+def _statement(sql: str, returning: bool) -> tuple[bytes, bool]:
+    text, returns = postgres_sql(sql, returning)
+    return text.encode(), returns
+
+
+class PgStorage:
+    """Thread-safe: a connection per transaction, from this storage's pool."""
+
+    def __init__(self, dsn: str, schema: str, path: Path) -> None:
+        if not schema or len(schema.encode()) > MAX_NAME_BYTES:
+            raise StorageError(f"{schema!r}: a PostgreSQL schema's name is 1 to {MAX_NAME_BYTES} bytes (a shorter id)")
+        self.path = path  # where the SQLite file would be: its folder is the contest's (package versions...)
+        self.schema = schema
+        self.dialect = POSTGRES
+        self.where = f"PostgreSQL schema {schema} of {redacted(dsn)}"
+        self._dsn = dsn
+        self._key = _key("write", schema)
+        self._owner: psycopg.Connection[Any] | None = None
+        self._idle: list[psycopg.Connection[Any]] = []
+        self._lock = threading.Lock()
+        self._writing = threading.RLock()  # one writer of this process at a time, as SQLite's storage
+        self._closed = False
+        try:
+            self._owner = self._connect()
+            taken = self._owner.execute("SELECT pg_try_advisory_lock(%s)", (_key("owner", schema),)).fetchone()
+            if not taken or not taken[0]:
+                self._owner.close()
+                raise StorageError(
+                    f"{self.where} is in use by another `judge serve` (or `judge db copy`): one process per database"
+                )
+            with self._transaction(write=True) as c:
+                c.composed(pgsql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(pgsql.Identifier(schema)))
+                migrate.bring_up_to_date(c, self.where, POSTGRES)
+        except psycopg.Error as exc:
+            self.close()
+            raise StorageError(f"{self.where}: cannot open the contest database: {_one_line(exc)}") from None
+
+    def _connect(self) -> psycopg.Connection[Any]:
+        conn = psycopg.connect(self._dsn, autocommit=True, row_factory=_rows)
+        conn.execute(pgsql.SQL("SET search_path TO {}").format(pgsql.Identifier(self.schema)))
+        return conn
+
+    def _take(self) -> psycopg.Connection[Any]:
+        with self._lock:
+            while self._idle:
+                conn = self._idle.pop()
+                if not conn.closed and not conn.broken:
+                    return conn
+        return self._connect()
+
+    def _give(self, conn: psycopg.Connection[Any]) -> None:
+        healthy = not conn.closed and conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
+        with self._lock:
+            if healthy and not self._closed and len(self._idle) < KEEP_IDLE:
+                self._idle.append(conn)
+                return
+        conn.close()
+
+    @contextmanager
+    def _transaction(self, *, write: bool) -> Iterator[PgConn]:
+        begin = "BEGIN" if write else "BEGIN ISOLATION LEVEL REPEATABLE READ"
+        conn = self._take()
+        try:
+            try:
+                conn.execute(begin)
+            except psycopg.OperationalError:  # an idle connection the server dropped (a restart): a new one
+                conn.close()
+                conn = self._connect()
+                conn.execute(begin)
+            if write:
+                conn.execute("SELECT pg_advisory_xact_lock(%s)", (self._key,))
+            try:
+                yield PgConn(conn)
+            except BaseException:
+                try:
+                    conn.execute("ROLLBACK")
+                except psycopg.Error:
+                    conn.close()  # not given back (below)
+                raise
+            conn.execute("COMMIT")
+        finally:
+            self._give(conn)
+
+    @contextmanager
+    def write(self) -> Iterator[SqlWriter]:
+        with self._writing, self._transaction(write=True) as conn:
+            yield SqlWriter(conn)
+
+    @contextmanager
+    def read(self) -> Iterator[SqlReader]:
+        with self._transaction(write=False) as conn:
+            yield SqlReader(conn)
+
+    def schema_version(self) -> int:
+        with self._transaction(write=False) as conn:
+            return migrate.schema_version(conn, POSTGRES) or 0
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            idle, self._idle = self._idle, []
+        for conn in idle:
+            conn.close()
+        if self._owner is not None:  # the process's claim on the schema ends with its connection
+            self._owner.close()
+            self._owner = None
+
+
+def _key(purpose: str, schema: str) -> int:
+    """An advisory lock's key (64 bits) for ``purpose`` (each transaction's writes; the serving process's
+    claim) on the schema."""
+    return int.from_bytes(hashlib.sha256(f"judge {purpose} {schema}".encode()).digest()[:8], "big", signed=True)
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split()) or type(exc).__name__

@@ -1,0 +1,99 @@
+"""A throwaway PostgreSQL cluster for the tests on both engines (issue 51): Debian's ``initdb`` and ``pg_ctl``
+(/usr/lib/postgresql/<version>/bin, the newest; else on PATH) make one in a temporary folder, listening on
+a Unix socket in that folder only (no TCP port at all), with fsync off (a test's data need not survive a
+power cut); each test that asks gets a database of its own, dropped after it. PostgreSQL refuses to run as
+root: as root, the cluster runs as the ``postgres`` user (Debian's package makes it), else ``nobody``,
+through ``runuser``. conftest.py starts one per test session (per xdist worker) and stops it at the end."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import pwd
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+SUPERUSER = "judge"
+PORT = 5432  # the socket's name only (.s.PGSQL.5432 in the cluster's own folder): no TCP
+
+
+def binaries() -> Path | None:
+    """The folder of initdb and pg_ctl: Debian's newest version, else the one on PATH; None: not installed."""
+    found = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"), key=lambda p: _version(p.parent.parent.name))
+    if found:
+        return found[-1].parent
+    on_path = shutil.which("initdb")
+    return Path(on_path).parent if on_path else None
+
+
+def _version(name: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in name.split(".") if x.isdigit())
+
+
+def _run_as() -> tuple[list[str], str | None]:
+    """The command prefix to run PostgreSQL's programs, and the user who owns the cluster (None: us)."""
+    if os.geteuid() != 0:
+        return [], None
+    for user in ("postgres", "nobody"):
+        try:
+            pwd.getpwnam(user)
+        except KeyError:
+            continue
+        runuser = shutil.which("runuser")
+        if runuser is None:
+            raise RuntimeError("PostgreSQL does not run as root, and there is no runuser to run it as another user")
+        return [runuser, "-u", user, "--"], user
+    raise RuntimeError("PostgreSQL does not run as root, and there is neither a postgres nor a nobody user")
+
+
+class Cluster:
+    def __init__(self, bindir: Path) -> None:
+        self.bindir = bindir
+        self.prefix, user = _run_as()
+        self.root = Path(tempfile.mkdtemp(prefix="jpg-", dir="/tmp"))  # short: a socket's path is < 108 bytes
+        if user is not None:
+            entry = pwd.getpwnam(user)
+            os.chown(self.root, entry.pw_uid, entry.pw_gid)
+        self.data = self.root / "data"
+        self._names = itertools.count(1)
+        self._run("initdb", "-D", str(self.data), "-U", SUPERUSER, "-A", "trust", "-E", "UTF8", "--no-locale",
+                  "--no-sync")  # fmt: skip
+        options = (
+            f"-k {self.root} -c listen_addresses='' -p {PORT} -c fsync=off -c synchronous_commit=off "
+            "-c full_page_writes=off -c shared_buffers=16MB -c max_connections=200"
+        )
+        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.root / "log"), "-w", "-o", options, "start")
+
+    def _run(self, program: str, *args: str) -> None:
+        done = subprocess.run(
+            [*self.prefix, str(self.bindir / program), *args], capture_output=True, text=True, timeout=120
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"{program} failed ({done.returncode}): {done.stderr.strip() or done.stdout.strip()}")
+
+    def dsn(self, dbname: str = "postgres") -> str:
+        return f"postgresql://{SUPERUSER}@/{dbname}?host={self.root}&port={PORT}"
+
+    def new_database(self) -> str:
+        """A new, empty database; its DSN."""
+        import psycopg
+
+        name = f"t{os.getpid()}_{next(self._names)}"
+        with psycopg.connect(self.dsn(), autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"'.encode())
+        return self.dsn(name)
+
+    def drop(self, dsn: str) -> None:
+        import psycopg
+
+        name = dsn.split("/")[3].split("?")[0]
+        with psycopg.connect(self.dsn(), autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'.encode())
+
+    def stop(self) -> None:
+        try:
+            self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
+        finally:
+            shutil.rmtree(self.root, ignore_errors=True)
