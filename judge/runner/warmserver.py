@@ -412,6 +412,7 @@ if __name__ == "__main__":
         _status = exit_status(_exc)
     except BaseException as _exc:  # what the interpreter does with an uncaught exception, without our frames
         _tb = _exc.__traceback__.tb_next if _exc.__traceback__ is not None else None
+        _exc.__traceback__ = _tb  # what the hook prints
         sys.last_type, sys.last_value, sys.last_traceback = type(_exc), _exc, _tb
         try:
             sys.excepthook(type(_exc), _exc, _tb)
