@@ -462,7 +462,7 @@ def test_warm_starts_are_switched_off_by_the_config(tmp_path, program) -> None:
 
 
 def test_the_command_line_switch(tmp_path) -> None:
-    """`judge --warm-validators off` (or JUDGE_NO_WARM=1) and `on` give the same verdicts, scores and messages."""
+    """`judge --warm-validators on` and JUDGE_NO_WARM=1 give the same verdicts, scores and messages."""
     reports = {}
     for how, extra, env in (("on", ["--warm-validators", "on"], {}), ("off", [], {"JUDGE_NO_WARM": "1"})):
         done = subprocess.run(
@@ -476,3 +476,23 @@ def test_the_command_line_switch(tmp_path) -> None:
         assert done.returncode == 0, done.stderr[-2000:]
         reports[how] = comparable(json.loads(done.stdout))
     assert reports["on"] == reports["off"]
+
+
+PYTHON_VALIDATED = sorted(
+    p.name
+    for p in (ROOT / "tests" / "fixtures").iterdir()
+    if any(
+        "submissions" not in f.relative_to(p).parts and "validator" in str(f.relative_to(p)) for f in p.rglob("*.py")
+    )
+)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("fixture", PYTHON_VALIDATED)
+def test_the_fixture_packages_judge_alike_warm_and_not(fixture: str) -> None:
+    """Every fixture package with a Python validator (output, input, static, interactive): `judge verify`
+    gives the same verdicts, scores and messages with warm validators on and off."""
+    from test_problem_packages import verify
+
+    on = verify(ROOT / "tests" / "fixtures" / fixture, "on")
+    assert comparable(verify(ROOT / "tests" / "fixtures" / fixture, "off")) == comparable(on)
