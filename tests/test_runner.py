@@ -869,3 +869,21 @@ def test_a_closed_runner_leaves_nothing_in_its_slots_groups(tmp_path):
         r.close()
         for s in slots:
             assert not tree.group(s.index).procs(), s.index
+
+
+def test_a_slot_used_another_way_after_box_runs_has_no_spare_left(tmp_path):
+    """A slot whose box server holds a spare pid 1 is then used by bwrap per run (the self-test takes every
+    start path in turn, `judge doctor`): the box server drops its spare first and makes no new one, so that
+    the run's process limit is its own (a spare made again at once was "fork: Resource temporarily
+    unavailable" in every command's self-test)."""
+    r = _box_server_runner()
+    try:
+        box = tmp_path / "box"
+        box.mkdir()
+        paths = dict(r.start_paths())
+        for _ in range(3):
+            assert run(r, box, ["/bin/true"]).ok
+            res = run(paths["bwrap per run"], box, sh("/bin/true & wait"), limits=replace(QUICK, processes=2))
+            assert res.ok and res.sandbox_error is None, res
+    finally:
+        r.close()

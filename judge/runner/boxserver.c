@@ -461,9 +461,10 @@ int box_server(int argc, char **argv) {
     int sfd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK); /* reap each pid 1 when it is gone */
     static char buf[B_MSG];
     struct bkid kids[B_MAX_KIDS];
-    int nk = 0;
+    int nk = 0, want_spare = 1;
     for (;;) {
-        if (spare < 0 && nk == 0) make_spare(self_pidfd, sfd, sock); /* between runs: the next one's pid 1 */
+        /* between runs: the next one's pid 1 (not after a "sync": the slot is then used another way) */
+        if (want_spare && spare < 0 && nk == 0) make_spare(self_pidfd, sfd, sock);
         struct pollfd pf[2] = {{sock, POLLIN, 0}, {sfd, POLLIN, 0}};
         if (poll(pf, sfd >= 0 ? 2 : 1, -1) < 0) {
             if (errno == EINTR) continue;
@@ -509,9 +510,11 @@ int box_server(int argc, char **argv) {
                 waitpid(gone, NULL, 0);
             }
             reply = nk;
+            want_spare = 0;
         } else if (nk >= B_MAX_KIDS) reply = -EAGAIN;
         else if (parse_request(buf, len, nfds, targets, av, ev) > 0) {
             pid_t child = -1;
+            want_spare = 1;
             if (spare > 0) { /* hand the request to the spare pid 1, its root already made */
                 struct iovec iov = {buf, (size_t)len};
                 char cbuf[CMSG_SPACE(sizeof(int) * B_MAX_FDS)];
