@@ -7,8 +7,10 @@ Two parts, each with warm validators off and on (RunnerConfig.warm, `judge --war
   `submissions/accepted/`), judged in this process from scratch (a new runner, the package prepared, the
   submission built, every test run and checked: `judge_submission`). It prints the wall time to the verdict,
   the sum of the submission's own CPU time over the tests, and their ratio: the judge's overhead factor
-  (1.0 would be a judge that costs nothing). The runner's own start (its sandbox self-test) is not counted;
-  a `judge run` process adds its start-up (about 0.3 s: the imports and the self-test) to every verdict.
+  (1.0 would be a judge that costs nothing); and, as the wall time grows with the machine's load, the CPU
+  time of everything (the judge, its servers, the validators, the runs) against the submission's own. The
+  runner's own start (its sandbox self-test) is not in the wall time (it is in the CPU time); a `judge run`
+  process adds its start-up (about 0.3 s: the imports and the self-test) to every verdict.
 - **the demo contest** (`--contest`, skipped with `--no-contest`): `judge grade` from scratch, a separate
   process with a fresh database, `--jobs 2`, on a snapshot of the code (as bench/grade.py), warm off and on.
   It prints both wall times, on / off, the overhead factor (wall x jobs against the sum of every test's CPU
@@ -27,12 +29,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -50,8 +54,25 @@ def stats(values: list[float]) -> str:
     return f"min {min(values):6.2f}  median {statistics.median(values):6.2f}  max {max(values):6.2f}"
 
 
-def one_verdict(problem_dir: Path, source: Path, warm: bool, work: Path) -> tuple[float, float, str, object]:
-    """(wall s to the verdict, the submission's CPU s summed over the tests, the verdict, comparable result)."""
+def cpu_s() -> float:
+    """CPU time of this process and of every child it has reaped (with what they reaped)."""
+    s, c = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return s.ru_utime + s.ru_stime + c.ru_utime + c.ru_stime
+
+
+@dataclass(frozen=True)
+class Judged:
+    wall_s: float  # to the verdict
+    own_s: float  # the submission's CPU time, summed over the tests
+    cpu_s: float  # everything's CPU time: the judge, its servers, every run (the runner's own start included)
+    verdict: str
+    seen: object  # what must not change with warm validators: verdicts, scores, messages
+
+
+def one_verdict(problem_dir: Path, source: Path, warm: bool, work: Path) -> Judged:
+    """One submission judged from scratch: a new runner (closed at the end: its servers, reaped, bring the
+    CPU time of everything they started into this process's children's)."""
+    before = cpu_s()
     runner = make_runner(RunnerConfig(sandbox="auto", warm=warm))
     try:
         env = Environment(runner, load_languages(), toolchain())
@@ -63,12 +84,8 @@ def one_verdict(problem_dir: Path, source: Path, warm: bool, work: Path) -> tupl
     finally:
         runner.close()
     own = sum(t.time_s for t in result.tests)
-    seen = (
-        result.verdict.value,
-        result.score,
-        [(t.name, t.verdict.value, t.fraction, t.metric, t.message) for t in result.tests],
-    )
-    return wall, own, result.verdict.value, seen
+    tests = [(t.name, t.verdict.value, t.fraction, t.metric, t.message) for t in result.tests]
+    return Judged(wall, own, cpu_s() - before, result.verdict.value, (result.verdict.value, result.score, tests))
 
 
 def per_problem(problems: Path, rounds: int) -> None:
@@ -80,18 +97,23 @@ def per_problem(problems: Path, rounds: int) -> None:
         source = accepted[0]
         walls: dict[str, list[float]] = {m: [] for m in MODES}
         factors: dict[str, list[float]] = {m: [] for m in MODES}
+        cpu_factors: dict[str, list[float]] = {m: [] for m in MODES}
         seen: dict[str, object] = {}
+        verdict = ""
         for _ in range(rounds):
             for mode in MODES:
                 with tempfile.TemporaryDirectory(prefix="bench-verdict-") as d:
                     Path(d).chmod(0o711)
-                    wall, own, verdict, seen[mode] = one_verdict(problem_dir, source, mode == "on", Path(d))
-                walls[mode].append(wall)
-                factors[mode].append(wall / own if own > 0 else float("nan"))
+                    v = one_verdict(problem_dir, source, mode == "on", Path(d))
+                seen[mode], verdict = v.seen, v.verdict
+                walls[mode].append(v.wall_s)
+                factors[mode].append(v.wall_s / v.own_s if v.own_s > 0 else float("nan"))
+                cpu_factors[mode].append(v.cpu_s / v.own_s if v.own_s > 0 else float("nan"))
         same = "same" if seen["off"] == seen["on"] else "DIFFERENT"
         print(f"  {problem_dir.name}/{source.name}: {verdict}, {same} verdicts, scores and messages off and on")
         for mode in MODES:
             print(f"    warm {mode:3}: wall {stats(walls[mode])} s; overhead factor {stats(factors[mode])}")
+            print(f"    {'':8} CPU of everything / the submission's own CPU: {stats(cpu_factors[mode])}")
         ratio = statistics.median(walls["on"]) / statistics.median(walls["off"])
         print(f"    on / off (medians): {ratio:.1%}")
 
