@@ -48,6 +48,7 @@ from judge.runner import RunnerConfig, make_runner
 
 ROOT = Path(__file__).resolve().parent.parent
 MODES = ("off", "on")
+MEASURED = ("TLE", "MLE")  # their messages quote the time or memory measured: different in every run
 
 
 def stats(values: list[float]) -> str:
@@ -145,7 +146,7 @@ def outcome(out: Path) -> tuple[dict[str, Any], float]:
     for c, by_problem in doc["results"].items():
         for p, r in by_problem.items():
             tests = [
-                (t["name"], t["verdict"], t["score"], t["verdict"] == "TLE" or t.get("message")) for t in r["tests"]
+                (t["name"], t["verdict"], t["score"], t["verdict"] in MEASURED or t.get("message")) for t in r["tests"]
             ]
             seen[f"{c}/{p}"] = (r["verdict"], r["score"], r["metric"], tests)
             own += sum(t["time_s"] or 0.0 for t in r["tests"])
