@@ -126,17 +126,18 @@ def snapshot(code_root: Path, dest: Path) -> Path:
     return dest
 
 
-def grade(code: Path, contest: Path, problems: Path, out: Path, env_extra: dict[str, str]) -> float:
+def grade(code: Path, contest: Path, problems: Path, out: Path, env_extra: dict[str, str]) -> tuple[float, float]:
+    """(wall s, CPU s of the grading and everything it started) of one `judge grade` from scratch."""
     argv = [sys.executable, "-m", "judge.commands.cli", "--sandbox", "bwrap", "grade", str(contest)]
     argv += ["--problems", str(problems), "--out", str(out), "--jobs", "2", "--json"]
     env = {k: v for k, v in os.environ.items() if k != "JUDGE_NO_WARM"}
     env.update({"PYTHONPATH": str(code), **env_extra})
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), cpu_s()
     done = subprocess.run(argv, capture_output=True, text=True, check=False, env=env, cwd=code)
-    elapsed = time.perf_counter() - start
+    elapsed, cpu = time.perf_counter() - start, cpu_s() - cpu
     if done.returncode not in (0, 3):
         sys.exit(f"judge grade failed (exit {done.returncode}):\n{done.stderr[-3000:]}")
-    return elapsed
+    return elapsed, cpu
 
 
 def outcome(out: Path) -> tuple[dict[str, Any], float]:
@@ -167,6 +168,7 @@ def contest(args: argparse.Namespace) -> None:
         if args.baseline is not None:
             kinds = {"baseline": (snapshot(args.baseline, src / "baseline"), {}), **kinds}
         walls: dict[str, list[float]] = {k: [] for k in kinds}
+        cpus: dict[str, list[float]] = {k: [] for k in kinds}
         seen: dict[str, dict[str, Any]] = {}
         own: dict[str, float] = {}
         load = os.getloadavg()[0]
@@ -174,13 +176,18 @@ def contest(args: argparse.Namespace) -> None:
         for r in range(args.contest_rounds):
             for kind, (kcode, extra) in kinds.items():
                 out = work / f"{kind.replace(' ', '-')}-{r}"
-                walls[kind].append(grade(kcode, src / "contest", src / "problems", out, extra))
+                wall, cpu = grade(kcode, src / "contest", src / "problems", out, extra)
+                walls[kind].append(wall)
+                cpus[kind].append(cpu)
                 seen[kind], own[kind] = outcome(out)
-                print(f"  round {r + 1}, {kind}: {walls[kind][-1]:.1f} s")
+                print(f"  round {r + 1}, {kind}: {wall:.1f} s wall, {cpu:.1f} s CPU (load {os.getloadavg()[0]:.1f})")
         for kind in kinds:
             factor = statistics.median(walls[kind]) * 2 / own[kind]
             print(f"  {kind:9}: wall {stats(walls[kind])} s; programs' own CPU {own[kind]:.1f} s; factor {factor:.2f}")
+            print(f"  {'':9}  CPU of everything {stats(cpus[kind])} s")
         base = "baseline" if "baseline" in kinds else "warm off"
+        cpu_share = statistics.median(cpus["warm on"]) / statistics.median(cpus[base])
+        print(f"  warm on / {base}, CPU of everything (medians): {cpu_share:.1%}")
         print(
             f"  warm on / {base} (medians): {statistics.median(walls['warm on']) / statistics.median(walls[base]):.1%}"
         )
