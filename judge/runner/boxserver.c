@@ -176,37 +176,7 @@ static void attach(int fd, const char *target, int readonly) {
     close(fd);
 }
 
-/* pid 1's new root at /r, all but the run's own mounts (its /tmp, box and extra mounts): a tmpfs with the
-   server's system directories bound in (read-only already), a fresh /proc; our OOM score back to normal. */
-static void prepare_root(void) {
-    if (mount("tmpfs", "/r", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=1m,nr_inodes=1024") < 0)
-        child_fail("tmpfs", "/r");
-    const char *dirs[] = {"/r/usr", "/r/etc", "/r/dev", "/r/proc", "/r/tmp", "/r/box"};
-    for (unsigned k = 0; k < sizeof dirs / sizeof *dirs; k++)
-        if (mkdir(dirs[k], 0755) < 0) child_fail("mkdir", dirs[k]);
-    char p[4096];
-    for (int k = 0; k < n_links; k++) {
-        snprintf(p, sizeof p, "/r%s", sys_links[k][0]);
-        if (symlink(sys_links[k][1], p) < 0) child_fail("symlink", p);
-    }
-    /* S's mounts are read-only, nosuid, nodev already; a bind copies that. */
-    if (mount("/usr", "/r/usr", NULL, MS_BIND | MS_REC, NULL) < 0) child_fail("bind", "/usr");
-    if (mount("/etc", "/r/etc", NULL, MS_BIND | MS_REC, NULL) < 0) child_fail("bind", "/etc");
-    if (mount("/dev", "/r/dev", NULL, MS_BIND, NULL) < 0) child_fail("bind", "/dev");
-    for (int k = 0; k < n_binds; k++) {
-        snprintf(p, sizeof p, "/r%s", sys_binds[k]);
-        if (mkdir(p, 0755) < 0 || mount(sys_binds[k], p, NULL, MS_BIND | MS_REC, NULL) < 0)
-            child_fail("bind", sys_binds[k]);
-    }
-    if (mount("proc", "/r/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0) child_fail("mount", "/proc");
-    int oom = open("/r/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC); /* the server's is -1000 */
-    if (oom < 0 || write(oom, "0", 1) != 1) child_fail("oom_score_adj", NULL);
-    close(oom);
-}
-
-/* pid 1 of a run: the run's fds at their numbers, its root (made here unless `prepared`), /tmp, box and
-   extra mounts, then the launcher. */
-static void box_child(int *fds, int *targets, int nfds, char **av, char **ev, int prepared) {
+static void box_child(int *fds, int *targets, int nfds, char **av, char **ev) {
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
@@ -243,8 +213,30 @@ static void box_child(int *fds, int *targets, int nfds, char **av, char **ev, in
         else i++; /* mounts: below, once the root exists */
     }
     if (box_fd < 0 || !av[i]) child_fail("bad request", "no box");
-    if (!prepared) prepare_root();
+    if (mount("tmpfs", "/r", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=1m,nr_inodes=1024") < 0)
+        child_fail("tmpfs", "/r");
+    const char *dirs[] = {"/r/usr", "/r/etc", "/r/dev", "/r/proc", "/r/tmp", "/r/box"};
+    for (unsigned k = 0; k < sizeof dirs / sizeof *dirs; k++)
+        if (mkdir(dirs[k], 0755) < 0) child_fail("mkdir", dirs[k]);
+    char p[4096];
+    for (int k = 0; k < n_links; k++) {
+        snprintf(p, sizeof p, "/r%s", sys_links[k][0]);
+        if (symlink(sys_links[k][1], p) < 0) child_fail("symlink", p);
+    }
+    /* S's mounts are read-only, nosuid, nodev already; a bind copies that. */
+    if (mount("/usr", "/r/usr", NULL, MS_BIND | MS_REC, NULL) < 0) child_fail("bind", "/usr");
+    if (mount("/etc", "/r/etc", NULL, MS_BIND | MS_REC, NULL) < 0) child_fail("bind", "/etc");
+    if (mount("/dev", "/r/dev", NULL, MS_BIND, NULL) < 0) child_fail("bind", "/dev");
+    for (int k = 0; k < n_binds; k++) {
+        snprintf(p, sizeof p, "/r%s", sys_binds[k]);
+        if (mkdir(p, 0755) < 0 || mount(sys_binds[k], p, NULL, MS_BIND | MS_REC, NULL) < 0)
+            child_fail("bind", sys_binds[k]);
+    }
+    if (mount("proc", "/r/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0) child_fail("mount", "/proc");
     if (mount("tmpfs", "/r/tmp", "tmpfs", MS_NOSUID | MS_NODEV, tmp_opts) < 0) child_fail("mount", "/tmp");
+    int oom = open("/r/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC); /* the server's is -1000 */
+    if (oom < 0 || write(oom, "0", 1) != 1) child_fail("oom_score_adj", NULL);
+    close(oom);
     attach(box_fd, "/box", 0);
     for (int k = 0; av[k] && strcmp(av[k], "--") != 0; k++) {
         if (strcmp(av[k], "-m") != 0) continue;
@@ -265,77 +257,11 @@ static void box_child(int *fds, int *targets, int nfds, char **av, char **ev, in
     _exit(launcher_main(argc, largv));
 }
 
-/* A request (the judge's, or the server's to a spare pid 1): u32 n, n x i32 target fds, then cwd (unused),
-   argv..., "", env..., "". The number of strings of argv, or -1 for a malformed one. */
-static int parse_request(char *buf, ssize_t len, int nfds, int *targets, char **av, char **ev) {
-    uint32_t n = 0;
-    buf[len] = 0;
-    if (len >= 4) memcpy(&n, buf, 4);
-    size_t off = 4 + (size_t)n * 4;
-    if (n < 1 || n > B_MAX_FDS || (int)n != nfds || off >= (size_t)len) return -1;
-    for (uint32_t k = 0; k < n; k++) memcpy(&targets[k], buf + 4 + k * 4, 4);
-    char *p = buf + off, *end = buf + len;
-    p += strlen(p) + 1; /* cwd: unused */
-    int na = 0, ne = 0;
-    while (p < end && *p && na < 511) { av[na++] = p; p += strlen(p) + 1; }
-    p++;
-    while (p < end && *p && ne < 511) { ev[ne++] = p; p += strlen(p) + 1; }
-    av[na] = NULL;
-    ev[ne] = NULL;
-    return na;
-}
-
-static int receive(int sock, char *buf, size_t size, int *fds, int *nfds, int *truncated) {
-    char cbuf[CMSG_SPACE(sizeof(int) * B_MAX_FDS)];
-    struct iovec iov = {buf, size - 1};
-    struct msghdr mh = {0};
-    mh.msg_iov = &iov;
-    mh.msg_iovlen = 1;
-    mh.msg_control = cbuf;
-    mh.msg_controllen = sizeof cbuf;
-    ssize_t len = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC);
-    *nfds = 0;
-    if (len < 0) return (int)len;
-    *truncated = (mh.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) != 0;
-    for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
-        if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
-            int n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-            for (int k = 0; k < n && *nfds < B_MAX_FDS; k++) memcpy(&fds[(*nfds)++], CMSG_DATA(c) + k * sizeof(int), sizeof(int));
-        }
-    }
-    return (int)len;
-}
-
-/* A spare pid 1: its root made ahead, between runs, it waits for its run's request (forwarded by the
-   server, with the run's fds) on `chan`. It ends when `chan` closes without one. */
-static void spare_child(int chan) {
-    prepare_root();
-    static char sbuf[B_MSG];
-    int fds[B_MAX_FDS], nfds = 0, truncated = 0, targets[B_MAX_FDS];
-    char *av[512], *ev[512];
-    int len;
-    do len = receive(chan, sbuf, sizeof sbuf, fds, &nfds, &truncated);
-    while (len < 0 && errno == EINTR);
-    if (len <= 0 || truncated || parse_request(sbuf, len, nfds, targets, av, ev) <= 0) _exit(0);
-    close(chan);
-    box_child(fds, targets, nfds, av, ev, 1);
-}
-
 /* ---- the server ---- */
 
 struct bkid {
     pid_t pid;
 };
-
-/* The spare pid 1 (see spare_child), made when no run is under way, and our end of its channel. */
-static pid_t spare = -1;
-static int spare_chan = -1;
-
-static void drop_spare(void) {
-    if (spare_chan >= 0) close(spare_chan);
-    spare_chan = -1;
-    spare = -1;
-}
 
 static void reap(struct bkid *kids, int *nk, int block_ms) {
     struct timespec t0, t;
@@ -344,7 +270,6 @@ static void reap(struct bkid *kids, int *nk, int block_ms) {
         int st;
         pid_t p;
         while ((p = waitpid(-1, &st, WNOHANG)) > 0) {
-            if (p == spare) drop_spare(); /* it failed to make its root: runs clone their own pid 1 */
             for (int k = 0; k < *nk; k++)
                 if (kids[k].pid == p) {
                     kids[k] = kids[--*nk];
@@ -357,40 +282,6 @@ static void reap(struct bkid *kids, int *nk, int block_ms) {
         if (waited >= block_ms) return;
         usleep(200);
     }
-}
-
-/* clone() pid 1 of a run in new mount, PID and IPC namespaces; in the child, close the server's fds and
-   return 0 (the caller goes on as pid 1), unless the server died meanwhile. */
-static pid_t clone_pid1(int self_pidfd, int sfd, int sock, int keep) {
-    pid_t child = (pid_t)syscall(SYS_clone, CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | SIGCHLD, 0, 0, 0, 0);
-    if (child == 0) {
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        struct pollfd pf = {self_pidfd, POLLIN, 0};
-        if (self_pidfd >= 0 && poll(&pf, 1, 0) != 0) _exit(125); /* the server died meanwhile */
-        close(self_pidfd);
-        close(sfd);
-        close(sock);
-        if (spare_chan >= 0 && spare_chan != keep) close(spare_chan);
-    }
-    return child;
-}
-
-/* Make the spare pid 1 (best effort: without one, a run clones its own). */
-static void make_spare(int self_pidfd, int sfd, int sock) {
-    int sv[2];
-    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) return;
-    pid_t child = clone_pid1(self_pidfd, sfd, sock, -1);
-    if (child == 0) {
-        close(sv[0]);
-        spare_child(sv[1]);
-    }
-    close(sv[1]);
-    if (child < 0) {
-        close(sv[0]);
-        return;
-    }
-    spare = child;
-    spare_chan = sv[0];
 }
 
 int box_server(int argc, char **argv) {
@@ -461,10 +352,8 @@ int box_server(int argc, char **argv) {
     int sfd = signalfd(-1, &chld, SFD_CLOEXEC | SFD_NONBLOCK); /* reap each pid 1 when it is gone */
     static char buf[B_MSG];
     struct bkid kids[B_MAX_KIDS];
-    int nk = 0, want_spare = 1;
+    int nk = 0;
     for (;;) {
-        /* between runs: the next one's pid 1 (not after a "sync": the slot is then used another way) */
-        if (want_spare && spare < 0 && nk == 0) make_spare(self_pidfd, sfd, sock);
         struct pollfd pf[2] = {{sock, POLLIN, 0}, {sfd, POLLIN, 0}};
         if (poll(pf, sfd >= 0 ? 2 : 1, -1) < 0) {
             if (errno == EINTR) continue;
@@ -477,15 +366,15 @@ int box_server(int argc, char **argv) {
             reap(kids, &nk, 0);
         }
         if (!pf[0].revents) continue;
-        int fds[B_MAX_FDS], nfds = 0, truncated = 0;
-        int len = receive(sock, buf, sizeof buf, fds, &nfds, &truncated);
+        char cbuf[CMSG_SPACE(sizeof(int) * B_MAX_FDS)];
+        struct iovec iov = {buf, sizeof buf - 1};
+        struct msghdr mh = {0};
+        mh.msg_iov = &iov;
+        mh.msg_iovlen = 1;
+        mh.msg_control = cbuf;
+        mh.msg_controllen = sizeof cbuf;
+        ssize_t len = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC);
         if (len == 0) { /* the judge is gone: so are its runs */
-            if (spare > 0) { /* reaped before we go: nothing of ours may be left in the slot's groups */
-                pid_t gone = spare;
-                kill(gone, SIGKILL);
-                drop_spare();
-                waitpid(gone, NULL, 0);
-            }
             reap(kids, &nk, 0);
             for (int k = 0; k < nk; k++) kill(kids[k].pid, SIGTERM);
             reap(kids, &nk, 2000); /* (orphans would be reaped by init: not everywhere) */
@@ -495,51 +384,55 @@ int box_server(int argc, char **argv) {
             if (errno == EINTR) continue;
             return 125;
         }
+        int fds[B_MAX_FDS], nfds = 0;
+        int truncated = (mh.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) != 0;
+        for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
+            if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
+                int n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+                for (int k = 0; k < n && nfds < B_MAX_FDS; k++)
+                    memcpy(&fds[nfds++], CMSG_DATA(c) + k * sizeof(int), sizeof(int));
+            }
+        }
         /* The previous run's pid 1 has closed its fds (the judge saw EOF) and is leaving. */
         reap(kids, &nk, 2000);
         int32_t reply = -EINVAL;
+        uint32_t n = 0;
+        buf[len] = 0;
         char *av[512], *ev[512];
         int targets[B_MAX_FDS];
+        if (len >= 4) memcpy(&n, buf, 4);
+        size_t off = 4 + (size_t)n * 4;
         if (truncated) reply = -EMSGSIZE;
-        else if (len == 4 && nfds == 0 && buf[0] == 0 && buf[1] == 0 && buf[2] == 0 && buf[3] == 0) {
-            /* "sync": the slot is about to be used another way: nothing of ours may count in its groups */
-            if (spare > 0) {
-                pid_t gone = spare;
-                kill(gone, SIGKILL);
-                drop_spare();
-                waitpid(gone, NULL, 0);
+        else if (n == 0 && nfds == 0 && len == 4) reply = nk; /* "sync": the previous pid 1 is reaped */
+        else if (nk >= B_MAX_KIDS) reply = -EAGAIN;
+        else if (n >= 1 && (int)n == nfds && off < (size_t)len) {
+            for (uint32_t k = 0; k < n; k++) memcpy(&targets[k], buf + 4 + k * 4, 4);
+            char *p = buf + off, *end = buf + len;
+            p += strlen(p) + 1; /* cwd: unused */
+            int na = 0, ne = 0;
+            while (p < end && *p && na < 511) { av[na++] = p; p += strlen(p) + 1; }
+            p++;
+            while (p < end && *p && ne < 511) { ev[ne++] = p; p += strlen(p) + 1; }
+            av[na] = NULL;
+            ev[ne] = NULL;
+            if (na > 0) {
+                pid_t child = (pid_t)syscall(SYS_clone, CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | SIGCHLD, 0, 0, 0, 0);
+                if (child == 0) {
+                    prctl(PR_SET_PDEATHSIG, SIGKILL);
+                    struct pollfd pf = {self_pidfd, POLLIN, 0};
+                    if (self_pidfd >= 0 && poll(&pf, 1, 0) != 0) _exit(125); /* the server died meanwhile */
+                    close(self_pidfd);
+                    close(sfd);
+                    close(sock);
+                    box_child(fds, targets, nfds, av, ev);
+                }
+                if (child > 0) {
+                    kids[nk++].pid = child;
+                    reply = child;
+                } else {
+                    reply = -errno;
+                }
             }
-            reply = nk;
-            want_spare = 0;
-        } else if (nk >= B_MAX_KIDS) reply = -EAGAIN;
-        else if (parse_request(buf, len, nfds, targets, av, ev) > 0) {
-            pid_t child = -1;
-            want_spare = 1;
-            if (spare > 0) { /* hand the request to the spare pid 1, its root already made */
-                struct iovec iov = {buf, (size_t)len};
-                char cbuf[CMSG_SPACE(sizeof(int) * B_MAX_FDS)];
-                struct msghdr mh = {0};
-                mh.msg_iov = &iov;
-                mh.msg_iovlen = 1;
-                mh.msg_control = cbuf;
-                mh.msg_controllen = CMSG_SPACE(sizeof(int) * nfds);
-                struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
-                c->cmsg_level = SOL_SOCKET;
-                c->cmsg_type = SCM_RIGHTS;
-                c->cmsg_len = CMSG_LEN(sizeof(int) * nfds);
-                memcpy(CMSG_DATA(c), fds, sizeof(int) * nfds);
-                pid_t was = spare;
-                if (sendmsg(spare_chan, &mh, MSG_NOSIGNAL) == len) child = was;
-                else kill(was, SIGKILL); /* it died or is stuck: reaped as any pid 1 */
-                drop_spare();
-                kids[nk++].pid = was;
-            }
-            if (child < 0 && nk < B_MAX_KIDS) {
-                child = clone_pid1(self_pidfd, sfd, sock, -1);
-                if (child == 0) box_child(fds, targets, nfds, av, ev, 0);
-                if (child > 0) kids[nk++].pid = child;
-            }
-            reply = child > 0 ? child : -errno;
         }
         for (int k = 0; k < nfds; k++) close(fds[k]);
         if (send(sock, &reply, sizeof reply, MSG_NOSIGNAL) < 0) return 0;
