@@ -44,10 +44,10 @@ from judge.serve.model.records import FuzzState
 from judge.serve.model.times import format_time
 from judge.serve.model.upload import SubmissionFiles, SubmissionRequest
 from judge.serve.model.viewer import Role, Viewer
-from judge.serve.services import submissions
-from judge.serve.services.fuzz_jobs import FuzzBudget, LiveFuzz
-from judge.serve.services.judging import local_judge
-from judge.serve.services.server import ServeOptions, Server, open_server
+from judge.serve.services.judging import submissions
+from judge.serve.services.judging.fuzz_jobs import FuzzBudget, LiveFuzz
+from judge.serve.services.judging.queue import local_judge
+from judge.serve.site.server import ServeOptions, Server, open_server
 
 ROOT = Path(__file__).resolve().parent.parent
 PROBLEMS = ROOT / "problems"

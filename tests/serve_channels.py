@@ -13,7 +13,7 @@ import httpx
 from serve_fixtures import PASSWORDS, Api
 
 from judge.serve.http.app import create_app
-from judge.serve.services.server import Server
+from judge.serve.site.server import Server
 
 
 class LoopApi(Api):

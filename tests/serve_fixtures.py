@@ -26,8 +26,8 @@ from judge.serve.http.app import create_app
 from judge.serve.model.contest import load_contest
 from judge.serve.model.times import parse_time
 from judge.serve.model.upload import pack
-from judge.serve.services.judging import JudgeFn
-from judge.serve.services.server import ServeOptions, Server, open_server
+from judge.serve.services.judging.queue import JudgeFn
+from judge.serve.site.server import ServeOptions, Server, open_server
 
 FIXTURES = Path(__file__).parent / "fixtures"
 T0 = parse_time("2030-01-01T10:00:00Z", "T0")  # the fixture contest's start

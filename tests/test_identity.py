@@ -31,7 +31,7 @@ FIXTURES = Path(__file__).parent / "fixtures"
 
 NO_VERDICT = [
     "serve/http/app.py",
-    "serve/http/web.py",
+    "serve/http/pages/web.py",
     "commands/cli.py",
     "commands/grade.py",
     "commands/defaults.py",

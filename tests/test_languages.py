@@ -169,7 +169,9 @@ EXEMPT = {
     ("runner/interactive.py", "Proxy._loop", "r"): "a pipe end that is read (select), not the R language",
     ("runner/interactive.py", "Proxy._wanted", "r"): "a pipe end that is read (select), not the R language",
     ("runner/warmserver.py", "standard_streams", "r"): "sys.stdin's mode (as the interpreter sets it), not R",
-    ("serve/http/pages.py", "<module>", ".js"): "the content type of the server's own static scripts, not submissions",
+    ("serve/http/pages/team_pages.py", "<module>", ".js"): (
+        "the content type of the server's own static scripts, not submissions"
+    ),
 }
 
 

@@ -11,7 +11,7 @@ from rules_support import judge, program_runs
 from serve_fixtures import T0, Api, FakeClock, make_server, write_contest
 
 from judge.judging.verdict import Verdict
-from judge.serve.services.judging import Claimed
+from judge.serve.services.judging.queue import Claimed
 
 
 def scoring(tmp_path: Path) -> Path:

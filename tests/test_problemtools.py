@@ -26,7 +26,9 @@ import pytest
 from judge.languages.table import load_languages
 from judge.package.export import export_package
 
-pytestmark = pytest.mark.slow
+# slow; its session fixtures run verifyproblem on every package (about 4 min on an idle 2-core machine, twice
+# that with the cores shared): more than pytest's 600 s per test would allow on a busy machine
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1500)]
 
 PROBLEMTOOLS = "problemtools==1.20260907"
 ROOT = Path(__file__).resolve().parent.parent

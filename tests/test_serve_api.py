@@ -16,7 +16,7 @@ from serve_fixtures import FIXTURES, HOUR, SUM_AC, T0, Api, FakeClock, db, feed,
 
 from judge.languages.table import load_languages
 from judge.serve.model.upload import pack
-from judge.serve.services.server import Server
+from judge.serve.site.server import Server
 
 TIME = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$")
 RELTIME = re.compile(r"^-?\d+:[0-5]\d:[0-5]\d\.\d{3}$")

@@ -11,7 +11,7 @@ import pytest
 from serve_fixtures import HOUR, SUM_AC, SUM_WA, T0, Api, FakeClock, make_server, write_contest
 from test_serve_pages import csrf_of, login
 
-from judge.serve.services.server import Server
+from judge.serve.site.server import Server
 
 C = "/api/contests/test"
 

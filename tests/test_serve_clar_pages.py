@@ -18,7 +18,7 @@ from serve_fixtures import HOUR, T0, Api, FakeClock, db, make_server, write_cont
 from test_serve_clarifications import seen, sent, write_groups
 from test_serve_pages import Browser, csrf_of, login
 
-from judge.serve.services.server import Server
+from judge.serve.site.server import Server
 
 HOSTILE = "<script>alert(1)</script>"
 SECRET = "team1 asks a secret question about the sum"  # never on another team's pages

@@ -27,7 +27,7 @@ from serve_fixtures import HOUR, T0, FakeClock, feed, make_server, write_contest
 from test_serve_clarifications import VALIDATOR, write_groups
 
 from judge.serve.model.clarification import quoted
-from judge.serve.services.server import Server
+from judge.serve.site.server import Server
 
 START, END = T0, T0 + 5 * HOUR
 C = "/api/contests/test"

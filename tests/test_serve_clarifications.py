@@ -24,7 +24,7 @@ from serve_fixtures import FIXTURES, HOUR, T0, Api, FakeClock, db, feed, make_se
 from judge.serve.model.contest import ContestError, load_info
 from judge.serve.model.viewer import Role, Viewer
 from judge.serve.services import archive
-from judge.serve.services.server import Server
+from judge.serve.site.server import Server
 from judge.serve.visibility import Sight
 
 C = "/api/contests/test"

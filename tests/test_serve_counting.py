@@ -53,7 +53,7 @@ from judge.judging.jobs import JudgeJob
 from judge.judging.results import SubmissionResult
 from judge.judging.verdict import Verdict
 from judge.serve.model.contest import load_contest
-from judge.serve.services.server import Server
+from judge.serve.site.server import Server
 
 HIDDEN_TEAM = "team3"
 WATCHERS: tuple[str | None, ...] = (None, "team1", "team2")  # the public and the other teams

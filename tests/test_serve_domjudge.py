@@ -17,7 +17,7 @@ from test_serve_pages import login
 
 from judge.commands.cli import main
 from judge.serve.model.contest import load_contest
-from judge.serve.services.server import Server
+from judge.serve.site.server import Server
 
 C = "/api/contests/test"
 

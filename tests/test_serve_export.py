@@ -1,13 +1,15 @@
-"""The contest package archive round-trips: a pass-fail contest run to the end and finalized, exported by
+"""The contest package archive round-trips: a pass-fail contest run to the end, finalized and thawed, exported by
 `judge contest export DIR OUT` (and the admin download), holds every file the spec's contest package lists
 (accounts without passwords, each submission's files), and `judge serve --replay` serves from it the same
 scoreboard, awards and judgements as the live server did, read-only and as the public sees them."""
 
 from __future__ import annotations
 
+import base64
 import io
 import json
 import re
+import stat
 import zipfile
 from pathlib import Path
 
@@ -20,8 +22,9 @@ from test_serve_passfail import MarkedJudge, source
 from judge.commands.cli import main
 from judge.serve.http.replay import create_replay_app
 from judge.serve.model.contest import load_contest
-from judge.serve.model.times import parse_time
-from judge.serve.services.replay import ReplayError, load_replay
+from judge.serve.model.times import format_time, parse_time
+from judge.serve.model.upload import pack
+from judge.serve.services.lifecycle.replay import ReplayError, load_replay
 
 START = "2020-01-01T10:00:00Z"  # in the past: the export (the real clock) sees the contest ended
 T0 = parse_time(START, "T0")
@@ -47,10 +50,19 @@ FILES = {
 }
 
 
-def run_contest(root: Path, *, finalize: bool) -> dict[str, object]:
-    """Submissions, a question and an answer to it alone, an announcement; the end; finalize. Returns
-    what the live server answers the public then."""
-    clock = FakeClock(T0)
+def upload(files: dict[str, str]) -> str:
+    """A submission's ``files[0].data``: the files zipped, in base64."""
+    return base64.b64encode(pack({k: v.encode() for k, v in files.items()})).decode()
+
+
+def run_contest(
+    root: Path, *, finalize: bool, thaw: bool = True, cid: str = "test", t0: float = T0
+) -> dict[str, object]:
+    """Submissions, a question and an answer to it alone, an announcement; the end; finalize, then the thaw
+    (the ICPC's order). Returns what the live server answers the public then. ``cid``: the contest's id,
+    ``t0``: its start."""
+    c = f"/api/contests/{cid}"
+    clock = FakeClock(t0)
     judge = MarkedJudge({p.id: p.problem for p in load_contest(root, FIXTURES).problems})
     server = make_server(root, clock, judge)
     try:
@@ -61,25 +73,29 @@ def run_contest(root: Path, *, finalize: bool) -> dict[str, object]:
             (30, "team2", "sum", "AC"),
             (250, "team3", "divisor", "AC"),  # in the freeze
         ]:
-            clock.t = T0 + minute * 60
-            assert api.submit(team, problem=problem, files=source(verdict)).status_code == 201
+            clock.t = t0 + minute * 60
+            body = {"problem_id": problem, "language_id": "python3", "files": [{"data": upload(source(verdict))}]}
+            assert api.request("POST", f"{c}/submissions", team, json=body).status_code == 201
             server.judging.run_pending()
-        q = api.request("POST", f"{C}/clarifications", "team1", json={"text": "Is n > 0?"}).json()
+        q = api.request("POST", f"{c}/clarifications", "team1", json={"text": "Is n > 0?"}).json()
         api.request(
             "POST",
-            f"{C}/clarifications",
+            f"{c}/clarifications",
             "judge",
             json={"text": "Yes.", "reply_to_id": q["id"], "to_team_ids": ["team1"]},
         )
-        api.request("POST", f"{C}/clarifications", "judge", json={"text": "B's sample 2 is fixed."})
-        clock.t = T0 + 301 * 60
+        api.request("POST", f"{c}/clarifications", "judge", json={"text": "B's sample 2 is fixed."})
+        clock.t = t0 + 301 * 60
         if finalize:
-            assert api.request("POST", f"{C}/finalize", "admin").status_code == 200
+            assert api.request("POST", f"{c}/finalize", "admin").status_code == 200
+        if thaw:
+            body = {"id": cid, "scoreboard_thaw_time": format_time(clock.now())}
+            assert api.request("PATCH", c, "admin", json=body).status_code == 200
         download = login(server, "admin").get("/admin/contest-package.zip")  # the admin page's download
         with zipfile.ZipFile(io.BytesIO(download.content)) as zf:
             assert FILES <= set(zf.namelist())
         return {
-            k: api.get(f"{C}/{k}").json() for k in ("scoreboard", "awards", "judgements", "state", "clarifications")
+            k: api.get(f"{c}/{k}").json() for k in ("scoreboard", "awards", "judgements", "state", "clarifications")
         }
     finally:
         server.close()
@@ -108,6 +124,12 @@ def test_export_holds_every_file_and_replays_the_same(contest: Path, tmp_path: P
     folder = tmp_path / "unpacked"
     assert main(["contest", "export", str(contest), str(folder), "--problems", str(FIXTURES)]) == 0
     assert FILES <= {p.name for p in folder.iterdir()}
+    # every team's code is in it: owner-only (issue 43: the archive was 0644, the folder's files too)
+    assert stat.S_IMODE(out.stat().st_mode) == 0o600
+    modes = {p.relative_to(folder).as_posix(): stat.S_IMODE(p.stat().st_mode) for p in [folder, *folder.rglob("*")]}
+    assert modes["submissions/1/files.zip"] == 0o600 and modes["submissions/1"] == 0o700
+    assert {m for m in modes.values()} == {0o600, 0o700}, modes
+    assert all(m == 0o700 for k, m in modes.items() if (folder / k).is_dir())
 
     for archive in (out, folder):
         api = Api(create_replay_app(load_replay(archive)))
@@ -144,8 +166,20 @@ def test_only_a_finalized_contest_is_replayed(contest: Path, tmp_path: Path) -> 
     run_contest(contest, finalize=False)
     out = tmp_path / "archive.zip"
     assert main(["contest", "export", str(contest), str(out), "--problems", str(FIXTURES)]) == 0
-    with pytest.raises(ReplayError, match="not finalized"):
+    with pytest.raises(ReplayError, match="not finalized and thawed"):
         load_replay(out)
     assert main(["serve", "--replay", str(out)]) == 2
     assert main(["serve", "--replay", str(tmp_path / "nothing.zip")]) == 2
     assert main(["contest", "export", str(tmp_path), str(tmp_path / "x.zip")]) == 2  # not a contest package
+
+
+def test_a_contest_finalized_but_still_frozen_is_not_replayed(tmp_path: Path) -> None:
+    """Issue 43: the finalize keeps the freeze (the ceremony comes before the thaw); the archive's board is
+    then the staff's, not yet the public's."""
+    contest = write_contest(tmp_path / "c", start=START, scoreboard_type="pass-fail")
+    state = run_contest(contest, finalize=True, thaw=False)["state"]
+    assert isinstance(state, dict) and state["finalized"] and not state["thawed"] and not state["end_of_updates"]
+    out = tmp_path / "archive.zip"
+    assert main(["contest", "export", str(contest), str(out), "--problems", str(FIXTURES)]) == 0
+    with pytest.raises(ReplayError, match="not finalized and thawed"):
+        load_replay(out)

@@ -6,6 +6,8 @@ contest.yaml's ``fuzz``, the budget's options checked."""
 from __future__ import annotations
 
 import base64
+import shutil
+import stat
 import time
 from pathlib import Path
 
@@ -26,6 +28,7 @@ from judge.serve.model.upload import pack
 
 ADD = Path(__file__).parent / "fixtures_fuzz"
 WRONG = ADD / "add" / "submissions" / "fuzz_bugs" / "wa_big_both.py"  # wrong when both numbers are over 100
+RIGHT = ADD / "add" / "submissions" / "accepted" / "add.py"
 
 
 def test_judge_serve_fuzz_flags_a_wrong_but_accepted_submission(
@@ -33,7 +36,11 @@ def test_judge_serve_fuzz_flags_a_wrong_but_accepted_submission(
 ) -> None:
     contest = write_contest(tmp_path / "contest", start=format_time(time.time() - 60), extra=("fuzz: true",))
     (contest / "problems.yaml").write_text("- {id: add, label: A}\n")
-    server = Serve(contest, tmp_path / "serve.log", "--problems", str(ADD), "--fuzz-examples", "100")
+    problems = tmp_path / "problems"  # a copy: Hypothesis collects no constants from a `tests` folder's modules
+    shutil.copytree(ADD / "add", problems / "add")
+    cwd = tmp_path / "cwd"
+    cwd.mkdir()
+    server = Serve(contest, tmp_path / "serve.log", "--problems", str(problems), "--fuzz-examples", "100", cwd=cwd)
     servers.append(server)
     body = {
         "problem_id": "add",
@@ -54,6 +61,19 @@ def test_judge_serve_fuzz_flags_a_wrong_but_accepted_submission(
     log = server.log.read_text()
     assert "live fuzzing on idle slots (100 examples" in log and "live fuzzing: problems add" in log
     assert (contest / "fuzz-db").stat().st_mode & 0o077 == 0  # owner-only
+
+    # Hypothesis' own files: the constants it collects from the modules it runs, fuzz.py's among them, were
+    # written world-readable into the working folder's .hypothesis (issue 43); now owner-only in the contest's.
+    # A right submission is fuzzed to the end of its budget: Hypothesis draws its constants now and then
+    body["files"] = [{"data": base64.b64encode(pack({"add.py": RIGHT.read_bytes()})).decode()}]
+    r = httpx.post(server.url("submissions"), json=body, auth=("team2", PASSWORDS["team2"]), timeout=30)
+    assert r.status_code == 201, r.text
+    wait_for("its fuzzing", lambda: any(j["state"] == "survived" for j in server.get("fuzzing/jobs", "judge")))
+    assert not (cwd / ".hypothesis").exists()
+    home = contest / "fuzz-home"
+    assert stat.S_IMODE(home.stat().st_mode) == 0o700
+    headers = [p.read_text().splitlines()[0] for p in (home / "constants").iterdir()]
+    assert f"# file: {(problems / 'add' / 'fuzz.py').resolve()}" in headers, headers
 
 
 def test_the_command_line_wins_over_contest_yaml(tmp_path: Path) -> None:

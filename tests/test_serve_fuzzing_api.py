@@ -12,7 +12,7 @@ import pytest
 from serve_fixtures import HOUR, T0, Api, FakeClock, feed, make_server, write_contest
 
 from judge.serve.model.records import Counterexample
-from judge.serve.services.server import Server
+from judge.serve.site.server import Server
 
 C = "/api/contests/test"
 WRONG = Counterexample("sum", 1, 1, b"2\n1 \xff\n", b"3\n", b"4\n", "WA", "expected 3, got 4", True, T0 + HOUR)

@@ -16,9 +16,9 @@ import pytest
 from serve_fixtures import FIXTURES, HOUR, SUM_AC, T0, FakeClock, make_server, write_contest
 from test_serve_pages import Browser, client, csrf_of, login, submit, text
 
-from judge.serve.http import fuzz_views
+from judge.serve.http.pages import fuzz_views
 from judge.serve.model.records import Counterexample
-from judge.serve.services.server import Server
+from judge.serve.site.server import Server
 
 MARK = "zq-counterexample-mark"  # in the stored counterexample's message, input and answer: found if shown
 BINARY = bytes(range(256)) * 3  # not text: a hex dump, cut at HEX_BYTES

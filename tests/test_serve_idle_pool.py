@@ -1,4 +1,4 @@
-"""The judging pool's idle work (issue 33, services/idle.py): it runs only when no real job waits, on at
+"""The judging pool's idle work (issue 33, services/judging/idle.py): it runs only when no real job waits, on at
 most ``workers - 1`` slots, and gives its slot back as soon as a real job is queued."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import threading
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
-from judge.serve.services.idle import IdleJob
-from judge.serve.services.pool import JudgingPool
+from judge.serve.services.judging.idle import IdleJob
+from judge.serve.services.judging.pool import JudgingPool
 
 WAIT_S = 10.0
 

@@ -11,7 +11,7 @@ import pytest
 from serve_fixtures import HOUR, SUM_AC, T0, Api, FakeClock, feed, make_server, write_contest
 from test_serve_pages import csrf_of, login
 
-from judge.serve.services.server import Server
+from judge.serve.site.server import Server
 
 C = "/api/contests/test"
 
@@ -76,7 +76,7 @@ def test_an_ignored_submission_counts_nowhere(api: Api, server: Server, clock: F
     assert first(api) == ["team1"] and visible(api) == ["1", "2"]
     assert [e["data"] is not None for e in feed(api) if (e["type"], e["id"]) == ("submissions", "1")][-1]
     actions = [e["action"] for e in api.get(f"{C}/audit-log", "admin").json()]
-    assert actions == ["submission.unignore", "submission.ignore"]
+    assert actions == ["submission.unignore", "submission.rejudge", "submission.ignore"]
 
 
 def test_who_may_ignore(api: Api, server: Server) -> None:

@@ -32,8 +32,8 @@ from judge.scoreboard.model import Board
 from judge.scoreboard.ranking import standings
 from judge.serve.model.board import attempts, build_board, scoreboard_rows
 from judge.serve.model.contest import load_contest
-from judge.serve.services.judging import local_judge
-from judge.serve.services.server import Server
+from judge.serve.services.judging.queue import local_judge
+from judge.serve.site.server import Server
 
 C = "/api/contests/test"
 END = T0 + 5 * HOUR
@@ -142,7 +142,7 @@ def test_the_board_is_ranked_once_per_change(api: Api, server: Server, monkeypat
         ranked.append(1)
         return scoreboard_rows(*args, **kwargs)
 
-    monkeypatch.setattr("judge.serve.services.board.scoreboard_rows", counting)
+    monkeypatch.setattr("judge.serve.services.board.board.scoreboard_rows", counting)
     first = api.get(f"{C}/scoreboard").json()
     again = [api.get(f"{C}/scoreboard").json() for _ in range(3)]
     assert len(ranked) == 1 and all(b["rows"] == first["rows"] for b in again)

@@ -11,7 +11,7 @@ import pytest
 from serve_fixtures import HOUR, T0, Api, FakeClock, feed, make_server, write_contest
 from test_serve_pages import client, csrf_of, login
 
-from judge.serve.services.server import Server
+from judge.serve.site.server import Server
 
 C = "/api/contests/test"
 
@@ -107,6 +107,11 @@ def test_bad_bodies_and_who_may(api: Api) -> None:
     assert r.status_code == 400 and "start_time: null" in r.json()["message"]
     assert patch(api, duration="-1:00:00").status_code == 400
     assert patch(api, duration="0:00:00").status_code == 400
+    for body in ({"duration": "99999999:00:00"}, {"start_time": "9999-12-31T23:00:00Z"}):  # issue 43: a 500
+        r = patch(api, **body)
+        assert r.status_code == 400 and "\n" not in r.json()["message"], r.text
+    assert "a year" in patch(api, duration="8785:00:00").json()["message"]
+    assert "the year 9999" in patch(api, start_time="9999-12-31T23:00:00Z").json()["message"]
     assert patch(api, name="renamed").status_code == 400
     r = patch(api, start_time=None, scoreboard_thaw_time="2030-01-01T16:00:00Z")
     assert r.status_code == 400

@@ -23,8 +23,8 @@ from judge.judging.prepared import Packages
 from judge.judging.results import SubmissionResult
 from judge.serve.model.contest import load_contest
 from judge.serve.model.records import Counterexample, FuzzState
-from judge.serve.services.fuzz_jobs import MAX_BYTES, FuzzBudget, LiveFuzz, capped
-from judge.serve.services.server import ServeOptions, Server, open_server
+from judge.serve.services.judging.fuzz_jobs import MAX_BYTES, FuzzBudget, LiveFuzz, capped
+from judge.serve.site.server import ServeOptions, Server, open_server
 
 C = "/api/contests/test"
 WEAK = "x = int(input())\nprint(2 * x if x < 37 else 2 * x + 1)  # passes the tests: a + b\n"

@@ -24,8 +24,8 @@ from serve_fixtures import (
     write_contest,
 )
 
-from judge.serve.http.sessions import COOKIE
-from judge.serve.services.accounts import password_hasher
+from judge.serve.http.pages.sessions import COOKIE
+from judge.serve.services.people.accounts import password_hasher
 
 OLD_HASHER = PasswordHasher(time_cost=2, memory_cost=16, parallelism=2)  # "other parameters" than CHEAP_HASHER
 
@@ -266,10 +266,11 @@ def _answered_while_threads_are_taken(client: Any, ask: Any) -> bool:
 
 
 def test_a_board_behind_is_answered_on_the_loop_and_a_thread_makes_the_next(tmp_path: Path) -> None:
-    """`judge serve --board-interval`: after a change, once the interval is over, the next public poll (API
-    and page) is answered on the event loop with the board made before the change, and after that answer a
-    thread makes the new board, its JSON and its table; the poll after that gets them on the loop (every
-    request thread is taken), the same as a thread computes afresh."""
+    """`judge serve --board-interval`: after a change, once the interval since the last board is over but
+    not yet since the change (the bound: a board misses no change older than the interval), the next public
+    poll (API and page) is answered on the event loop with the board made before the change, and after that
+    answer a thread makes the new board, its JSON and its table; the poll after that gets them on the loop
+    (every request thread is taken), the same as a thread computes afresh."""
     import base64
 
     from starlette.testclient import TestClient
@@ -289,10 +290,11 @@ def test_a_board_behind_is_answered_on_the_loop_and_a_thread_makes_the_next(tmp_
             return client.get(path).text
 
         before = public(board), public(fragment)  # made in a thread: no board yet
+        clock.advance(0.5)
         auth = ("team1", PASSWORDS["team1"])
         assert client.post("/api/contests/test/submissions", json=body, auth=auth).status_code == 201
         assert server.judging.run_pending() == 1
-        clock.advance(5)  # the interval is over
+        clock.advance(0.9)  # the interval since the last board is over, not since the change
         behind = public(board), public(fragment)
         assert json.loads(behind[0])["rows"] == json.loads(before[0])["rows"]  # the board made before
         answers: list[str] = []

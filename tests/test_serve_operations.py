@@ -18,7 +18,7 @@ from judge.cluster.workers import judge_workers
 from judge.judging.jobs import JudgeJob
 from judge.judging.results import SubmissionResult
 from judge.serve.model.contest import load_contest
-from judge.serve.services.server import ServeOptions, Server, open_server
+from judge.serve.site.server import ServeOptions, Server, open_server
 
 C = "/api/contests/test"
 DIVISOR = "n = int(input())\nprint(1)\n"

@@ -17,7 +17,7 @@ from serve_fixtures import FIXTURES, T0, write_contest
 from judge.commands.cli import main
 from judge.serve.model.contest import ContestError, load_contest
 from judge.serve.model.times import TimeError, format_reltime, format_time, parse_reltime, parse_time
-from judge.serve.services.accounts import is_hash
+from judge.serve.services.people.accounts import is_hash
 
 
 def test_times_round_trip() -> None:
@@ -69,6 +69,13 @@ def test_the_fixture_contest_loads(tmp_path: Path) -> None:
         ),
         (lambda d: (d / "contest.yaml").write_text("id: 'bad id'\nname: X\nduration: 1:00:00\n"), "not a valid ID"),
         (lambda d: (d / "contest.yaml").write_text("id: x\nname: X\n"), "duration"),
+        (lambda d: (d / "contest.yaml").write_text("id: x\nname: X\nduration: '99999999:00:00'\n"), "a year"),
+        (
+            lambda d: (d / "contest.yaml").write_text(
+                "id: x\nname: X\nduration: '5:00:00'\nstart_time: '9999-12-31T23:00:00Z'\n"
+            ),
+            "after the year 9999",
+        ),
         (lambda d: (d / "problems.yaml").write_text("- {id: nosuch}\n"), "no problem package 'nosuch'"),
         (lambda d: (d / "problems.yaml").write_text("- {id: sum}\n- {id: sum}\n"), "appears twice"),
         (

@@ -22,8 +22,8 @@ from serve_fixtures import HOUR, PASSWORDS, SUM_AC, SUM_WA, T0, FakeClock, db, m
 from starlette.applications import Starlette
 
 from judge.serve.http.app import create_app
-from judge.serve.http.sessions import COOKIE
-from judge.serve.services.server import Server
+from judge.serve.http.pages.sessions import COOKIE
+from judge.serve.site.server import Server
 
 HOSTILE = "<script>alert(1)</script>"
 
@@ -325,7 +325,13 @@ def test_organizers_rejudge_thaw_and_download(server: Server, clock: FakeClock) 
 
     admin = login(server, "admin")
     clock.advance(6 * HOUR)  # after the end: the thaw is now
-    r = admin.post("/admin/thaw", data={"csrf": csrf_of(admin.get("/admin").text)})
+    r = admin.post("/admin/thaw", data={"csrf": csrf_of(admin.get("/admin").text)})  # not confirmed (issue 43)
+    assert r.status_code == 303 and r.headers["location"].startswith("/admin/thaw?")
+    assert server.timeline.phase.thawed_at is None
+    confirm = admin.get(r.headers["location"]).text
+    assert "not done: confirm it on this page" in confirm and 'id="thaw-now"' in confirm
+    assert 'name="confirm" value="yes"' in confirm and 'id="not-final-yet"' in confirm
+    r = admin.post("/admin/thaw", data={"csrf": csrf_of(confirm), "confirm": "yes"})
     assert r.status_code == 303 and "thawed" in r.headers["location"]
     assert server.timeline.phase.thawed_at is not None
 
@@ -357,6 +363,6 @@ def test_an_admin_freezes_the_board_early_and_thaws_it(server: Server, clock: Fa
     again = admin.post("/admin/freeze", data={"csrf": csrf_of(admin.get("/admin").text)})
     assert "already" in again.headers["location"] or "frozen+since" in again.headers["location"]
     clock.advance(5 * HOUR)
-    admin.post("/admin/thaw", data={"csrf": csrf_of(admin.get("/admin").text)})
+    admin.post("/admin/thaw", data={"csrf": csrf_of(admin.get("/admin").text), "confirm": "yes"})
     live = client(server).get("/api/contests/test/scoreboard").json()
     assert {r["team_id"]: r["score"]["score"] for r in live["rows"]}["team2"] == 100.0

@@ -23,7 +23,7 @@ from judge.judging.results import SubmissionResult
 from judge.judging.verdict import Verdict
 from judge.package.problem import Problem
 from judge.serve.model.contest import ContestError, load_contest
-from judge.serve.services.server import Server
+from judge.serve.site.server import Server
 
 C = "/api/contests/test"
 MIN = 60.0

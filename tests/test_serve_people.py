@@ -13,9 +13,9 @@ import pytest
 from serve_fixtures import HOUR, PASSWORDS, T0, Api, FakeClock, feed, make_server, write_contest
 from test_serve_pages import csrf_of, login
 
-from judge.serve.http.live_pages import LIVE_PAGES
-from judge.serve.http.people_pages import PEOPLE_PAGES
-from judge.serve.services.server import Server
+from judge.serve.http.pages.live_pages import LIVE_PAGES
+from judge.serve.http.pages.people_pages import PEOPLE_PAGES
+from judge.serve.site.server import Server
 
 C = "/api/contests/test"
 
@@ -287,6 +287,17 @@ def test_importing_files_on_the_page(server: Server) -> None:
     assert upload("teams.tsv", "nonsense\n").status_code == 400
     assert upload("notes.txt", "x").status_code == 400
     assert upload("teams.json", "[{").status_code == 400
+    # issue 43: deeply nested YAML and keys that are not strings were 500s with a traceback
+    for name, text, said in (
+        ("teams.yaml", "- {id: x, name: " + "[" * 5000 + "]" * 5000 + "}\n", "nested more than 32 deep"),
+        ("teams.yaml", "- {id: x, name: n, extra: " + "[" * 40 + "]" * 40 + "}\n", "nested more than 32 deep"),
+        ("teams.yaml", "- {1: x, id: t9, name: N}\n", "entry 1: a key that is not a string ('1')"),
+        ("accounts.yaml", "- {username: u, type: team, null: x}\n", "entry 1: a key that is not a string ('None')"),
+        ("teams.yaml", "- &a {id: x, name: n, extra: *a}\n", "unknown team properties: extra"),  # holds itself
+    ):
+        r = upload(name, text)
+        assert r.status_code == 400 and said in htmllib.unescape(r.text), (text[:40], r.status_code)
+    assert Api.of(server).get(f"{C}/teams/x").status_code == 404
 
 
 def test_another_sites_forms_change_nothing_on_these_pages(server: Server) -> None:

@@ -14,6 +14,7 @@ import json
 import shutil
 import sqlite3
 import threading
+import warnings
 import zipfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -42,9 +43,9 @@ from judge.package.problem import Problem
 from judge.serve.model.contest import load_contest
 from judge.serve.model.records import Counterexample
 from judge.serve.model.viewer import Role, Viewer
-from judge.serve.services import previews
-from judge.serve.services.server import ServeOptions, Server, open_server
-from judge.serve.services.versions import NewTestRefused, VersionTools
+from judge.serve.services.judging import previews
+from judge.serve.services.judging.versions import NewTestRefused, VersionTools
+from judge.serve.site.server import ServeOptions, Server, open_server
 
 C = "/api/contests/test"
 SUM_WEAK = "a, b = map(int, input().split())\nprint(a+b if abs(a) < 10**6 else 0)  # weak\n"
@@ -315,6 +316,40 @@ def stored_versions(server: Server) -> tuple[int, int, list[Path]]:
     packages = server.storage.path.parent / "packages"
     files = sorted(p for p in packages.rglob("*") if p.is_file()) if packages.exists() else []
     return counts[0], counts[1], files
+
+
+def odd_zip(*names: str) -> bytes:
+    """The sum package with more members of these names (each holding a line)."""
+    out = io.BytesIO(package_zip(FIXTURES / "sum", {}))
+    with zipfile.ZipFile(out, "a") as z:
+        for name in names:
+            z.writestr(name, b"x\n")
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(
+    "names, message",
+    [
+        (("sum/a", "sum/a/b"), "'sum/a' both as a file and as a folder"),
+        (("sum/data/secret",), "'sum/data/secret' both as a file and as a folder"),
+        (("sum/" + "n" * 300,), "a name longer than 255 bytes"),
+        ((".",), "a file without a name"),
+        (("sum/x", "sum/x"), "'sum/x' twice"),
+    ],
+)
+def test_a_zip_the_file_system_cannot_hold_is_a_400(served: tuple, names: tuple[str, ...], message: str) -> None:
+    """Issue 43: a package zip holding ``a`` and ``a/b``, a 300-character member name or a member ``.`` was a
+    500 with a traceback (the staging folder could not be written)."""
+    server, _ = served
+    api = Api.of(server)
+    zip_type = {"content-type": "application/zip"}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # zipfile's "Duplicate name"
+        body = odd_zip(*names)
+    r = api.request("POST", f"{C}/problems/sum/package", "admin", content=body, headers=zip_type)
+    assert r.status_code == 400 and message in r.json()["message"], r.text
+    assert "\n" not in r.json()["message"]
+    assert stored_versions(server) == (0, 0, [])
 
 
 def test_an_uploaded_package_is_previewed_in_full_and_a_bad_upload_stores_nothing(served: tuple) -> None:

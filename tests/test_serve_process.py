@@ -50,7 +50,9 @@ def wait_for(what: str, check: Callable[[], Any]) -> Any:
 class Serve:
     """One `judge serve` process."""
 
-    def __init__(self, contest: Path, log: Path, *extra: str, soft_open_files: int | None = None) -> None:
+    def __init__(
+        self, contest: Path, log: Path, *extra: str, soft_open_files: int | None = None, cwd: Path | None = None
+    ) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}/api"
         env = dict(os.environ, PYTHONPATH=str(ROOT))
@@ -76,7 +78,13 @@ class Serve:
                 resource.setrlimit(resource.RLIMIT_NOFILE, (soft_open_files, hard))
 
         self.proc = subprocess.Popen(
-            cmd, env=env, stdin=subprocess.DEVNULL, stdout=log.open("ab"), stderr=subprocess.STDOUT, preexec_fn=limit
+            cmd,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=log.open("ab"),
+            stderr=subprocess.STDOUT,
+            preexec_fn=limit,
+            cwd=cwd,
         )
         wait_for("the server to answer", self._up)
 

@@ -23,7 +23,7 @@ from test_serve_passfail import MarkedJudge, at, submit
 
 from judge.serve.http.app import create_app
 from judge.serve.model.contest import load_contest
-from judge.serve.services.server import Server
+from judge.serve.site.server import Server
 
 try:
     from playwright.sync_api import Browser, Page, sync_playwright
@@ -155,3 +155,83 @@ def test_the_resolver_steps_to_the_thawed_board(
     assert sorted(ranks) == sorted(
         [row["team_id"], str(row["rank"]), str(row["score"]["num_solved"])] for row in thawed
     )
+
+
+def test_the_end_of_the_contest_in_the_icpc_order(
+    served: tuple[Server, FakeClock, str],
+    browser: Browser,  # noqa: F811
+    shots: Path,  # noqa: F811
+) -> None:
+    """Issue 43, in Chromium: after the end the admin page lists the steps in order; "Finalize the results…"
+    leads to a confirmation page, and the finalize keeps the board frozen (the public's board and awards
+    page show nothing of the freeze); the resolver; "Thaw the scoreboard…", its confirmation; then the
+    public's board has the medals and the awards page the awards. Screenshots ``end-*.png``."""
+    server, clock, base = served
+    api = LiveApi(base)
+    for minute, team, problem, verdict in [
+        (10, "team1", "sum", "AC"),
+        (20, "team2", "sum", "AC"),
+        (250, "team3", "sum", "AC"),  # in the freeze: Mu passes Alpha
+        (260, "team3", "divisor", "AC"),
+    ]:
+        submit(api, server, clock, minute, team, problem, verdict)
+    at(clock, 301)
+    admin = Person(browser, base, shots, "end-admin")
+    admin.login("admin")
+    page = admin.go("/admin")
+    steps = page.locator("#end-steps li").all_inner_texts()
+    assert [s.split(":")[0].split(" (")[0] for s in steps[:3]] == [
+        "Finalize the results",
+        "The awards ceremony",
+        "Thaw the scoreboard",
+    ]
+    admin.shot("1-admin")
+    page.click("#finalize")
+    page.wait_for_load_state()
+    assert page.url.endswith("/admin/finalize") and page.locator("#stays-frozen").is_visible()
+    admin.shot("2-confirm-finalize")
+    page.click("#confirm")
+    page.wait_for_load_state()
+    assert "the scoreboard stays frozen: run the resolver, then thaw it" in page.locator("#message").inner_text()
+    assert page.locator("#finalized").is_visible()
+    admin.shot("3-finalized")
+    state = api.get(f"{C}/state").json()
+    assert state["finalized"] and not state["thawed"] and not state["end_of_updates"]
+
+    public = Person(browser, base, shots, "end-public")
+    board = public.go("/scoreboard")
+    assert board.locator("#frozen").is_visible() and board.locator(".medal").count() == 0
+    assert [r.get_attribute("data-team") for r in board.locator("table.board tr[data-team]").all()][:2] == [
+        "team1",
+        "team2",
+    ]
+    public.shot("1-frozen-board")
+    awards = public.go("/awards")
+    assert awards.locator("#awards-later").is_visible() and awards.locator("#awards").count() == 0
+    public.shot("2-awards-later")
+
+    admin.go("/admin/resolver")
+    assert admin.page.locator("#resolver-step").inner_text() == "1"
+    page = admin.go("/admin")
+    page.click("#thaw")
+    page.wait_for_load_state()
+    assert page.url.endswith("/admin/thaw") and page.locator("#thaw-now").is_visible()
+    admin.shot("4-confirm-thaw")
+    page.click("#confirm")
+    page.wait_for_load_state()
+    assert "the event feed has ended" in page.locator("#message").inner_text()
+    admin.shot("5-thawed")
+    assert api.get(f"{C}/state").json()["end_of_updates"]
+
+    board = public.go("/scoreboard")
+    medals = board.evaluate(
+        "Array.from(document.querySelectorAll('table.board tr[data-team]')).map(r => "
+        "[r.dataset.team, (r.querySelector('.medal') || {className: ''}).className])"
+    )
+    assert medals[:3] == [["team3", "medal gold"], ["team1", "medal silver"], ["team2", ""]]
+    public.shot("3-final-board")
+    awards = public.go("/awards")
+    items = awards.locator("#awards li").all_inner_texts()
+    assert items[0].startswith("Contest winner") and "Mu" in items[0]
+    assert "Gold medal winner: Mu" in items[1] and "Silver medal winner: Zeta" in items[2]
+    public.shot("4-awards")

@@ -34,15 +34,15 @@ from serve_fixtures import (
 
 from judge.commands.cli import main
 from judge.languages.table import load_languages
-from judge.serve.http.admin_pages import ADMIN_PAGES
-from judge.serve.http.api import ROUTES
-from judge.serve.http.pages import PAGES
-from judge.serve.http.sessions import COOKIE
+from judge.serve.http.api.contest import ROUTES
+from judge.serve.http.pages.admin_pages import ADMIN_PAGES
+from judge.serve.http.pages.sessions import COOKIE
+from judge.serve.http.pages.team_pages import PAGES
 from judge.serve.model.contest import ContestInfo, load_contest
 from judge.serve.model.times import format_time
 from judge.serve.model.upload import pack
-from judge.serve.services.accounts import Lockout, LoginLimits
-from judge.serve.services.server import ServeOptions, Server, open_server
+from judge.serve.services.people.accounts import Lockout, LoginLimits
+from judge.serve.site.server import ServeOptions, Server, open_server
 
 C = "/api/contests/test"
 JSON = {"content-type": "application/json"}
@@ -370,11 +370,13 @@ def test_a_page_shows_only_the_servers_own_messages(server: Server) -> None:
         assert api.submit("team1").status_code == 201
         admin, team = log_in(api, "admin"), log_in(api, "team1")
         for text in ("the contest is cancelled: go home", "the scoreboard is frozen <b>now</b>", "x" * 300):
-            for path in ("/admin", "/admin/submissions/1"):
+            for path in ("/admin", "/admin/submissions/1", "/admin/clarifications"):  # the last: issue 43
                 page = admin.get(f"{path}?message={quote(text)}").text
                 assert 'id="message"' not in page and "go home" not in page, (path, text)
         page = admin.get(f"/admin?message={quote('rejudge of problem sum: 2 submission(s) queued')}").text
         assert 'id="message"' in page  # one of the server's own
+        for own in ("clarification sent", "answer sent"):  # what the clarification forms redirect with
+            assert f'id="message">{own}<' in admin.get(f"/admin/clarifications?message={quote(own)}").text
         assert 'id="submitted"' not in team.get("/submissions?submitted=999").text
         assert 'id="submitted"' not in team.get("/submissions?submitted=please%20call%20us").text
         assert "Submission 1 received" in team.get("/submissions?submitted=1").text
@@ -384,7 +386,7 @@ def test_a_page_shows_only_the_servers_own_messages(server: Server) -> None:
 
 def test_every_message_the_organizers_pages_issue_is_shown() -> None:
     """The table covers what the handlers say, the freeze's refusals (model/phase.py) included."""
-    from judge.serve.http import notices
+    from judge.serve.http.pages import notices
     from judge.serve.model.phase import Phase
 
     info = ContestInfo("t", "T", "T", start_s=T0, duration_s=5 * HOUR, freeze_duration_s=HOUR)

@@ -23,8 +23,8 @@ from test_serve_pages import login
 from judge.languages.table import load_languages
 from judge.runner.typeset import problem2pdf
 from judge.serve.model.contest import load_contest
-from judge.serve.services.server import ServeOptions, Server, open_server
-from judge.serve.services.statements import Typeset
+from judge.serve.services.problems.statements import Typeset
+from judge.serve.site.server import ServeOptions, Server, open_server
 
 C = "/api/contests/test"
 TESTING_TOOL = b"#!/usr/bin/env python3\nprint('a testing tool')\n"
@@ -282,7 +282,7 @@ def test_problem2pdf_runs_the_tool_and_keeps_only_a_pdf(tmp_path: Path) -> None:
 
 def test_the_thread_typesets_and_tells_and_a_left_work_folder_goes(tmp_path: Path) -> None:
     from judge.package.problem import load_problem
-    from judge.serve.services.statements import Statements
+    from judge.serve.services.problems.statements import Statements
 
     cache = tmp_path / "statements"
     (cache / "typeset-left-by-a-kill").mkdir(parents=True)

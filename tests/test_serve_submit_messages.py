@@ -14,7 +14,7 @@ from test_serve_domjudge import domjudge_submit
 from test_serve_pages import csrf_of, login, stored, submit
 
 from judge.languages.table import load_languages
-from judge.serve.services.server import Server
+from judge.serve.site.server import Server
 
 LANGUAGES = ("python3", "pypy3", "java", "perl", "prolog")
 

@@ -23,7 +23,7 @@ from judge.judging.jobs import JudgeJob
 from judge.judging.results import SubmissionResult
 from judge.judging.verdict import Verdict
 from judge.serve.model.contest import load_contest
-from judge.serve.services.server import Server
+from judge.serve.site.server import Server
 from judge.serve.storage import open_storage
 from judge.serve.storage.schema import SCHEMA_VERSION
 
@@ -240,7 +240,7 @@ def test_a_schema_10_database_gets_the_delivered_mark(tmp_path: Path) -> None:
     )
     conn.close()
     upgraded = open_storage(path)
-    assert SCHEMA_VERSION == 11 and upgraded.schema_version() == SCHEMA_VERSION
+    assert SCHEMA_VERSION >= 11 and upgraded.schema_version() == SCHEMA_VERSION
     with upgraded.read() as r:
         (kept,) = r.prints()
     assert (kept.filename, kept.status, kept.delivered_s) == ("a.py", "listed", None)
@@ -330,3 +330,10 @@ def test_the_resolver_has_no_jury_navigation(passfail: Server, clock: FakeClock)
     assert page.status_code == 200 and 'id="resolver-board"' in page.text
     assert "<nav>" not in page.text and "Log out" not in page.text and 'href="/admin/people"' not in page.text
     assert 'id="resolver-exit"' in page.text
+
+
+def test_the_admin_page_shows_the_freeze_and_the_end_in_contest_time(passfail: Server, clock: FakeClock) -> None:
+    """Issue 43: the admin page's freeze line (and the end's steps) were ISO times with milliseconds in UTC."""
+    clock.t = T0 + 5 * HOUR + 60
+    admin = text(login(passfail, "admin").get("/admin"))
+    assert "Freeze: 4:00:00 into the contest (<time" in admin and "Freeze: 2030-" not in admin

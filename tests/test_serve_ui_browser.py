@@ -4,8 +4,9 @@ scripted, a TLE among them). A team's board, submit page, submissions and proble
 clock and its live countdown; the ICPC view (no scores); a TLE as "> 1 s"; a held submission "pending"; the
 jury's confirmations (Cancel does nothing, OK acts), the people page's POST-redirect-GET (a reload re-posts
 nothing and the password is gone), the print queue's delivered mark, the balloons' contest times, the 404
-page, the favicon; the resolver without the jury's navigation; the replay's board. Screenshots of every page
-in ``$JUDGE_ARTIFACTS/serve/ui-*.png`` (CI keeps them).
+page, the favicon; the resolver without the jury's navigation; the replay's board and 404 page, and a replay
+of two contests (its chooser, each board). Screenshots of every page in ``$JUDGE_ARTIFACTS/serve/ui-*.png``
+(CI keeps them).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import re
 import socket
 import threading
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -21,12 +23,14 @@ import uvicorn
 from serve_fixtures import HOUR, SUM_AC, SUM_WA, T0, FakeClock, write_contest
 from starlette.applications import Starlette
 from test_serve_browser import CHROMIUM, Person, browser, shots  # noqa: F401 - fixtures
+from test_serve_replay_site import make_archives
 from test_serve_resolver_browser import LiveApi
 from test_serve_ui import SUM_TLE, open_ui
 
 from judge.serve.http.replay import create_replay_app
-from judge.serve.services.replay import load_replay
-from judge.serve.services.server import Server
+from judge.serve.model.times import format_time
+from judge.serve.services.lifecycle.replay import load_replay, load_replays
+from judge.serve.site.server import Server
 
 try:
     from playwright.sync_api import expect, sync_playwright
@@ -252,6 +256,8 @@ def test_the_walk_before_during_and_after(served: tuple[Server, FakeClock, str],
 
     # finalized, exported and replayed: the replay's board with the live board's colours
     assert api.request("POST", f"{C}/finalize", "admin").status_code == 200
+    thaw = {"id": "test", "scoreboard_thaw_time": format_time(clock.now())}
+    assert api.request("PATCH", C, "admin", json=thaw).status_code == 200  # the ceremony's order: then the thaw
     archive = admin.context.request.get(base + "/admin/contest-package.zip")
     out = Path(shots) / "ui-archive.zip"
     out.write_bytes(archive.body())
@@ -263,6 +269,12 @@ def test_the_walk_before_during_and_after(served: tuple[Server, FakeClock, str],
         expect(first.first).to_be_visible()
         assert first.first.evaluate("e => getComputedStyle(e).backgroundColor") == "rgb(46, 158, 79)"
         public.shot("board")
+        # an unknown path: the replay's 404 page, not raw JSON (issue 44)
+        public.go("/nowhere")
+        expect(public.page.locator("#error")).to_have_text("there is no page /nowhere")
+        public.shot("not-found")
+        public.page.click("#replay-home")
+        expect(public.page.locator("#replay-board")).to_be_visible()
         public.context.close()
     finally:
         replay.close()
@@ -270,3 +282,37 @@ def test_the_walk_before_during_and_after(served: tuple[Server, FakeClock, str],
     for person in (team, admin):
         assert person.dialogs == [], person.name
         person.context.close()
+
+
+def test_a_replay_of_several_contests(browser, shots: Path, tmp_path: Path) -> None:  # noqa: F811
+    """Issue 44: two finished contests' archives as one site: the chooser, a contest's board under
+    /contests/<cid>/ with the live board's colours, back to the chooser, the 404 page."""
+    with ThreadPoolExecutor(1) as pool:  # the archives' contests run through asyncio: not on Playwright's loop
+        archives = pool.submit(make_archives, tmp_path).result()
+    replay = Served(create_replay_app(*load_replays([archives["practice"], archives["test"]])))
+    try:
+        public = Person(browser, replay.base, shots, "ui-replay-site")
+        public.go("/")
+        rows = public.page.locator("#replay-contests tr[data-contest]")
+        expect(rows).to_have_count(2)
+        assert [rows.nth(i).get_attribute("data-contest") for i in range(2)] == ["practice", "test"]
+        expect(rows.nth(0)).to_contain_text("2019-12-31 09:30 UTC")
+        public.shot("chooser")
+        public.page.click("text=Test contest")
+        assert public.page.url == replay.base + "/contests/test/"
+        first = public.page.locator("td.cell.pf-first")
+        expect(first.first).to_be_visible()
+        assert first.first.evaluate("e => getComputedStyle(e).backgroundColor") == "rgb(46, 158, 79)"
+        expect(public.page.locator("#replay-awards")).to_contain_text("Gold medal winner")
+        public.shot("board-test")
+        public.page.click("#replay-contests-link")
+        public.page.click("text=Practice")
+        expect(public.page.locator("#replay-board")).to_be_visible()
+        public.shot("board-practice")
+        public.go("/contests/nope/")
+        expect(public.page.locator("#error")).to_have_text("there is no contest 'nope' in this replay")
+        public.shot("not-found")
+        assert public.dialogs == []
+        public.context.close()
+    finally:
+        replay.close()

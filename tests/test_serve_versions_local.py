@@ -16,7 +16,7 @@ from judge.judging.submission import Environment
 from judge.languages.table import load_languages, toolchain
 from judge.package.problem import load_problem
 from judge.runner import Runner
-from judge.serve.services.versions import NewTestRefused, local_tools
+from judge.serve.services.judging.versions import NewTestRefused, local_tools
 
 ADD = Path(__file__).parent / "fixtures_fuzz" / "add"
 

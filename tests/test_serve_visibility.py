@@ -30,8 +30,8 @@ from judge.serve.model.phase import Phase
 from judge.serve.model.records import Audience, ClarificationRecord, EventRecord, Scope, SubmissionRecord
 from judge.serve.model.times import format_time, parse_time
 from judge.serve.model.viewer import PUBLIC, Role, Viewer
-from judge.serve.services import control
-from judge.serve.services.server import Server
+from judge.serve.services.lifecycle import control
+from judge.serve.site.server import Server
 from judge.serve.visibility import (
     Detail,
     FileAccess,
@@ -54,6 +54,7 @@ from judge.serve.visibility import (
     sees_problems,
     sees_runs,
     sees_submission,
+    shows_final_results,
     submission_audience,
 )
 from judge.serve.visibility import (
@@ -294,6 +295,19 @@ def test_who_sees_a_group(row: tuple[Any, ...]) -> None:
         s = Sight(VIEWERS[role], phase, now)
         assert sees_group(s, hidden) is shown
         assert sees_audience(s, group_audience(hidden)) is shown  # the feed agrees with the endpoint
+
+
+def test_the_final_results_are_everyones_after_the_thaw_and_nobodys_before() -> None:
+    """The awards page and the medals on the board (issue 43): for every role once the contest is over and
+    the board thawed, or never frozen; at no other state (staff's awards page says it is theirs only)."""
+    ended_frozen = (Phase(INFO, freeze_s=FREEZE, thaw_s=None, finalized_at=END + 60), END + HOUR)
+    never = Phase(replace(INFO, freeze_duration_s=0), freeze_s=None, thaw_s=None)
+    cases = {**STATES, "finalized, frozen": ended_frozen, "never frozen, running": (never, START + HOUR)}
+    cases["never frozen, over"] = (never, END)
+    for state, (phase, now) in cases.items():
+        for viewer in VIEWERS.values():
+            want = state in ("thawed", "never frozen, over")
+            assert shows_final_results(Sight(viewer, phase, now)) is want, (state, viewer)
 
 
 # ================================================================================================= the channels

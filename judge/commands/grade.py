@@ -83,6 +83,10 @@ def cmd_grade(args: argparse.Namespace) -> int:
     write_board(board, out)
     _print_board(board, issues, fuzz)
     extra = f", {write_results_json(board, out / 'results.json')}" if args.json else ""
+    if args.similarity:  # the jury's only: under OUT/staff/, which the board never links (docs/similarity.md)
+        from judge.commands.similarity import write_for_grade
+
+        extra += f"; similarity report (staff only, do not publish): {write_for_grade(root, problems, out)}"
     print(
         f"{len(contest.entries)} submissions from {len(contest.contestants)} contestants: "
         f"{summary.judged} judged, {summary.reused} reused, {len(issues)} not judged{_fuzz_line(fuzz)}; "

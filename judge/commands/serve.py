@@ -1,11 +1,10 @@
-"""`judge serve CONTEST_DIR` (a live contest over the ICPC Contest API) and `judge contest init DIR` (a
-demo contest package). See docs/serve.md."""
+"""`judge serve CONTEST_DIR` (a live contest over the ICPC Contest API; `judge contest init` and `judge
+contest export`: contest.py). See docs/serve.md."""
 
 from __future__ import annotations
 
 import argparse
 import fcntl
-import io
 import ipaddress
 import logging
 import logging.handlers
@@ -16,43 +15,34 @@ import shutil
 import socket
 import stat
 import sys
-import zipfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
-from typing import IO, NoReturn
+from typing import IO
 
-import judge
 from judge.cluster.coordinator import ClusterJudges, ClusterSpec
 from judge.commands.cluster import cluster_judges, cluster_spec
 from judge.commands.collector import frozen_heap
 from judge.commands.common import EXIT_OK, UsageError, make_environment
-from judge.commands.contest_times import demo_times
 from judge.commands.defaults import FUZZ_NICENESS, KEEP_ALIVE_S, SWITCH_INTERVAL_S
-from judge.fuzz.hooks import hooks_path
-from judge.grade.discovery import load_problems
 from judge.judging.identity import toolchain_languages
 from judge.judging.prepared import Packages
 from judge.judging.submission import Environment
-from judge.languages.table import Language, load_languages, missing_tool, toolchain
+from judge.languages.table import Language, missing_tool
 from judge.package.problem import Problem
 from judge.runner.api import SandboxRunner
 from judge.runner.typeset import problem2pdf
-from judge.scoreboard.passfail import ScoreboardType
 from judge.serve.model.contest import ContestError, ContestInfo, load_contest
-from judge.serve.model.times import format_reltime, format_time
-from judge.serve.services.accounts import Lockout, LoginLimits, password_hasher
-from judge.serve.services.demo import DemoOptions, write_demo
-from judge.serve.services.judging import JudgeFn
-from judge.serve.services.server import ServeOptions, Server, open_server
-from judge.serve.services.statements import Typeset
+from judge.serve.services.judging.queue import JudgeFn
+from judge.serve.services.people.accounts import Lockout, LoginLimits
+from judge.serve.services.problems.statements import Typeset
+from judge.serve.site.server import ServeOptions, Server, open_server
 from judge.serve.storage import DB_NAME, StorageError
 
 LOCK_NAME = "contest.sqlite.lock"
-MAX_DEMO_TEAMS = 1000  # `judge contest init --teams` (a 500-team regional: bench/serve.py --teams 500)
-VERIFY_AT_ONCE = os.cpu_count() or 1  # argon2 verifications at once: the cores (services/accounts.py)
+VERIFY_AT_ONCE = os.cpu_count() or 1  # argon2 verifications at once: the cores (services/people/accounts.py)
 CLUSTER_THREADS = 256  # at most this many jobs wait on the cluster at once
 # descriptors a contest needs: each team's event feed and its browser's kept-alive connections (pages, board),
 # and the server's own (database, logs, the runner's pipes, spectators and ICPC tools)
@@ -209,6 +199,21 @@ def fuzz_environment(env: Environment) -> Environment:
     return replace(env, runner=runner.with_niceness(max(FUZZ_NICENESS, runner.config.niceness)))
 
 
+def _private_hypothesis_home(root: Path) -> None:
+    """Hypothesis keeps files of its own under its home directory, by default ``.hypothesis`` in the working
+    folder, readable by everyone: the constants it collects from the modules it runs, the package's
+    ``fuzz.py`` among them (issue 43). Live fuzzing's go to ``CONTEST_DIR/fuzz-home``, owner-only (a
+    process-wide setting of Hypothesis': made here, at the edge, once)."""
+    from hypothesis.configuration import set_hypothesis_home_dir
+
+    from judge.serve.services.judging.fuzz_jobs import HOME_DIR
+
+    home = root / HOME_DIR
+    home.mkdir(mode=0o700, exist_ok=True)
+    os.chmod(home, 0o700)
+    set_hypothesis_home_dir(home)
+
+
 def _live_fuzz(args: argparse.Namespace, info: ContestInfo) -> bool:
     """Whether to fuzz live: --fuzz / --no-fuzz, else contest.yaml's ``fuzz``; the budget's options checked."""
     if args.fuzz_examples < 1:
@@ -221,8 +226,8 @@ def _live_fuzz(args: argparse.Namespace, info: ContestInfo) -> bool:
 def _judging(args: argparse.Namespace, spec: ClusterSpec | None, env: Environment, setup: _Setup) -> _JudgingChoice:
     """Judge here (``--jobs`` threads on this machine's sandbox) or on a Dask cluster. Live fuzzing
     (``setup.fuzz``) runs on the local judging threads only."""
-    from judge.serve.services.judging import judges_fn, local_judge
-    from judge.serve.services.versions import local_tools
+    from judge.serve.services.judging.queue import judges_fn, local_judge
+    from judge.serve.services.judging.versions import local_tools
 
     problems, languages = setup.problems, setup.languages
     if spec is None:
@@ -238,7 +243,7 @@ def _judging(args: argparse.Namespace, spec: ClusterSpec | None, env: Environmen
         )
         describe = f"{args.jobs} judging worker(s)"
         if setup.fuzz:
-            from judge.serve.services.fuzz_jobs import FuzzBudget, LiveFuzz
+            from judge.serve.services.judging.fuzz_jobs import FuzzBudget, LiveFuzz
 
             budget = FuzzBudget(examples=args.fuzz_examples, seconds=args.fuzz_seconds)
             options = replace(options, fuzz=LiveFuzz(fuzz_environment(env), packages, budget))
@@ -310,22 +315,27 @@ def _announce(server: Server, env: Environment, judging: _JudgingChoice, sock: s
 
 
 def _replay(args: argparse.Namespace) -> int:
-    """`judge serve --replay ARCHIVE`: the finished contest, read-only (services/replay.py)."""
+    """`judge serve --replay ARCHIVE [ARCHIVE ...]`: finished contests, read-only (services/lifecycle/replay.py)."""
     import uvicorn
 
     from judge.serve.http.replay import create_replay_app
-    from judge.serve.services.replay import ReplayError, load_replay
+    from judge.serve.services.lifecycle.replay import ReplayError, load_replays
 
     if args.contest_dir is not None:
         raise UsageError("--replay ARCHIVE serves the archive: give no CONTEST_DIR")
     try:
-        replay = load_replay(Path(args.replay))
+        replays = load_replays([Path(a) for a in args.replay])
     except ReplayError as exc:
         raise UsageError(str(exc)) from None
     sock = _listen(args.host, args.port)
     host, port = sock.getsockname()[:2]
-    _log(f"replay of contest {replay.contest_id!r} (read-only) at http://{host}:{port}/ , API at /api")
-    config = uvicorn.Config(create_replay_app(replay), log_level="info", timeout_graceful_shutdown=3, lifespan="off")
+    base = f"http://{f'[{host}]' if ':' in host else host}:{port}"
+    if len(replays) == 1:
+        _log(f"replay of contest {replays[0].contest_id!r} (read-only) at {base}/ , API at /api")
+    else:
+        ids = ", ".join(repr(r.contest_id) for r in replays)
+        _log(f"replay of contests {ids} (read-only) at {base}/ (each at /contests/<id>/), API at /api")
+    config = uvicorn.Config(create_replay_app(*replays), log_level="info", timeout_graceful_shutdown=3, lifespan="off")
     uvicorn.Server(config).run(sockets=[sock])
     return EXIT_OK
 
@@ -364,6 +374,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         problems = {p.id: p.problem for p in contest.problems}
         judging = _judging(args, spec, env, _Setup(problems, languages, limits, stack, fuzz))
         options = replace(judging.options, typeset=_typesetter())
+        if judging.options.fuzz is not None:
+            _private_hypothesis_home(contest.root)
         try:
             server = open_server(contest, languages, judging.judge_fn, options)
         except (ContestError, StorageError) as exc:
@@ -394,98 +406,4 @@ def cmd_serve(args: argparse.Namespace) -> int:
         finally:
             server.close()
             lock.close()
-    return EXIT_OK
-
-
-def demo_problems() -> Path:
-    """The project's own problems (``problems/`` beside the installed ``judge`` package: a checkout, or an
-    editable install of one), whatever the working directory."""
-    return Path(judge.__file__).resolve().parent.parent / "problems"
-
-
-def cmd_contest_init(args: argparse.Namespace) -> int:
-    dest = Path(args.dir)
-    if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
-        raise UsageError(f"{dest}: exists and is not an empty folder (nothing was written)")
-    problems_dir = Path(args.problems) if args.problems is not None else demo_problems()
-    if not problems_dir.is_dir():
-        where = "" if args.problems is not None else " (the judge's demo problems are not installed here)"
-        raise UsageError(f"{problems_dir}: not a folder of problem packages{where}: use --problems DIR")
-    problems, issues = load_problems(problems_dir)
-    if issues:
-        raise UsageError(f"{problems_dir}/{issues[0].path}: {issues[0].reason}")
-    if not problems:
-        raise UsageError(f"{problems_dir}: no problem packages")
-    if not 1 <= args.teams <= MAX_DEMO_TEAMS:
-        raise UsageError(f"--teams must be between 1 and {MAX_DEMO_TEAMS}")
-    start, duration, freeze = demo_times(args)
-    kind = ScoreboardType(args.type)
-    ordered = [problems[k] for k in sorted(problems)]
-    weak = _weak_tests_problem(args.weak_tests, problems)
-    options = DemoOptions(args.teams, start, duration_s=duration, freeze_s=freeze, kind=kind, weak_tests=weak)
-    logins = write_demo(dest, ordered, options, password_hasher())
-    frozen = f", the board frozen for the last {format_reltime(freeze)}" if freeze else ", never frozen"
-    print(
-        f"wrote the {kind.value} contest package {dest} ({len(problems)} problems, {args.teams} teams); "
-        f"it starts at {format_time(start)} and runs {format_reltime(duration)}{frozen}"
-    )
-    print("passwords (shown only this once; accounts.yaml keeps argon2 hashes):")
-    width = max(len(lg.username) for lg in logins)
-    for lg in logins:
-        print(f"  {lg.username:<{width}}  {lg.password}  ({lg.type})")
-    if weak is not None:
-        print(f"{weak}'s secret data is only its samples (--weak-tests): fuzz it live with `judge serve --fuzz {dest}`")
-    print(f"serve it with: judge serve {dest}")
-    return EXIT_OK
-
-
-def _weak_tests_problem(name: str | None, problems: Mapping[str, Problem]) -> str | None:
-    """``--weak-tests PROBLEM``: a problem of the set that live fuzzing can fuzz (it has a fuzz.py)."""
-    if name is None:
-        return None
-    if name not in problems:
-        raise UsageError(f"--weak-tests {name}: no such problem here (there are {', '.join(sorted(problems))})")
-    if not hooks_path(problems[name]).is_file():
-        raise UsageError(f"--weak-tests {name}: it has no fuzz.py: live fuzzing could not find what its samples miss")
-    return name
-
-
-def _languages_here() -> dict[str, Language]:
-    """The languages `judge serve` would offer on this machine (their toolchain is here)."""
-    tools = toolchain(inherited_pythonpath="")
-    return {lid: lang for lid, lang in load_languages().items() if missing_tool(lang, tools) is None}
-
-
-def _never_judge(job: object) -> NoReturn:
-    raise RuntimeError("`judge contest export` does not judge")
-
-
-def cmd_contest_export(args: argparse.Namespace) -> int:
-    """Write the contest package archive of a served contest, as an admin downloads it."""
-    from judge.serve.model.viewer import Role, Viewer
-    from judge.serve.services.archive import contest_package
-
-    out = Path(args.out)
-    if out.suffix != ".zip" and out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise UsageError(f"{out}: exists and is not an empty folder (nothing was written)")
-    try:
-        contest = load_contest(Path(args.dir), Path(args.problems) if args.problems else None)
-        if not (contest.root / DB_NAME).is_file():
-            raise UsageError(f"{contest.root}: no {DB_NAME} (has `judge serve` run this contest?)")
-        server = open_server(contest, _languages_here(), _never_judge, ServeOptions(log=_log, read_only=True))
-    except (ContestError, StorageError) as exc:
-        raise UsageError(str(exc)) from None
-    try:
-        admin = Viewer(Role.ADMIN, account_id="judge-contest-export")
-        data = contest_package(server, server.sight(admin, server.clock.now()))
-        finals = "final" if server.timeline.phase.finalized_at is not None else "not finalized: `--replay` needs that"
-    finally:
-        server.close()
-    if out.suffix == ".zip":
-        out.write_bytes(data)
-    else:
-        out.mkdir(parents=True, exist_ok=True)
-        with zipfile.ZipFile(io.BytesIO(data)) as zf:
-            zf.extractall(out)
-    print(f"wrote the contest package archive {out} (results {finals})")
     return EXIT_OK

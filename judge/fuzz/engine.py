@@ -124,7 +124,7 @@ def fuzz_submission(
     if cancelled is not None and cancelled():
         return replace(base, status=FuzzStatus.CANCELLED)
     work = Path(tempfile.mkdtemp(prefix="judge-fuzz-")) if workdir is None else workdir
-    work.chmod(0o711)  # the boxes inside belong to the sandbox's unprivileged uid
+    work.chmod(0o700)  # owner-only: the submission is inside (the sandbox gets its box as a mount: submission.py)
     try:
         built = build(source, lang, env, problem=problem, workdir=work, entry_point=options.entry_point)
         if built.program is None:

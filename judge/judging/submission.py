@@ -112,7 +112,11 @@ def judge_submission(
     lang = options.language or detect_language(source, env.languages)
     warnings = _sandbox_warnings(problem, env)
     work = Path(tempfile.mkdtemp(prefix="judge-")) if options.workdir is None else options.workdir
-    work.chmod(0o711)  # the boxes inside belong to the sandbox's unprivileged uid
+    # owner-only (issue 43): the submission's source, its build and the tests' data and outputs are inside.
+    # The sandbox's unprivileged uid never walks this path: the namespace backends give it the box as a
+    # mount (bwrap's bind, the box server's detached mount); the rlimits fallback opens the path to others
+    # itself (runner/osutil.let_others_traverse)
+    work.chmod(0o700)
     try:
         if prepared.error is not None:
             je = Build(None, Verdict.JE, prepared.error, lang.id)

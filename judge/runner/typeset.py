@@ -1,5 +1,5 @@
 """Typesetting a problem statement as a PDF with Kattis' problemtools (``problem2pdf``), for `judge serve`'s
-statements (services/statements.py). Not a sandboxed run: the tool is the organizer's, run on the organizer's
+statements (services/problems/statements.py). Not a sandboxed run: the tool is the organizer's, run on the organizer's
 own package (as `verifyproblem` is, tests/test_problemtools.py). It runs at the lowest priority (nice 19,
 through coreutils' ``nice``) with a time limit, in a folder of its own. Never changes a verdict
 (judging/identity.NOT_VERDICT_FILES)."""

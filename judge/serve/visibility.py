@@ -16,7 +16,9 @@ table, and tests/test_serve_visibility.py states and checks them).
 - An event (a row of the event feed) carries the audience decided here when it was published
   (``*_audience``); ``sees_event`` reads it. At the thaw the frozen judgements are published again, for all.
 - Groups marked hidden (and their boards): staff only; their teams are on no main board, nor in an award.
-- Awards: as the board the viewer sees (frozen for public and teams during the freeze); an admin's edited
+- Awards: as the board the viewer sees (frozen for public and teams during the freeze); the awards page and
+  the medals on the board only once the final results are public (the contest over, the board thawed or
+  never frozen: ``shows_final_results``); an admin's edited
   award as the admin left it, for everyone. The awards on the feed are final ones (at finalize) and the
   admins' edits after that, for everyone.
 - Clarifications: a team sees its own questions, what the jury sent to it (or to a group of its) and what
@@ -25,6 +27,8 @@ table, and tests/test_serve_visibility.py states and checks them).
   question (the spec's rule), and an answer to everyone brings the question's text (not its team) to the
   others (``clarification_shape``). Each kind of viewer's version is one event (``clarification_audiences``).
 - Live fuzzing (issue 33): its counterexamples, the jury's only, at every phase (``sees_fuzzing``).
+- Similar submissions (issue 49): the reports and the reviews of their pairs, the jury's only, at every phase
+  (``sees_similarity``).
 """
 
 from __future__ import annotations
@@ -155,6 +159,14 @@ def board_view(s: Sight) -> BoardView:
     )
 
 
+def shows_final_results(s: Sight) -> bool:
+    """The awards page and the medals on the board (issue 43): the final results, for everyone once the
+    contest has ended and the board is not frozen for the public (thawed, or never frozen); before that
+    nobody gets them there (staff see the awards page, marked as theirs only). The awards endpoint is
+    another matter: it gives the awards of the board the viewer sees, at any time."""
+    return s.phase.results_public(s.now)
+
+
 def sees_group(s: Sight, hidden: bool) -> bool:
     """A hidden group (groups.json's ``hidden: true``), its object and its board: staff only."""
     return s.staff or not hidden
@@ -172,6 +184,13 @@ def sees_downloads(s: Sight) -> bool:
 def sees_fuzzing(s: Sight) -> bool:
     """Live fuzzing (issue 33): its jobs and counterexamples, the Fuzzing page, the extension endpoint: the
     jury (staff) only, at every phase, also after the contest (docs/live-fuzzing.md)."""
+    return s.staff
+
+
+def sees_similarity(s: Sight) -> bool:
+    """Similar submissions (issue 49, docs/similarity.md): the reports, their pairs side by side, computing
+    them and marking a pair reviewed: the jury (staff) only, at every phase. Teams and the public never learn
+    that a report exists, nor which teams it pairs."""
     return s.staff
 
 
@@ -221,7 +240,7 @@ def sees_event(s: Sight, event: EventRecord) -> bool:
 
 def sees_audience(s: Sight, a: Audience) -> bool:
     """Whether an event published for ``a`` is in the viewer's feed. It depends on who looks and the audience
-    only, never on the time: a viewer's stream only grows, so the tokens that number it (services/events.py)
+    only, never on the time: a viewer's stream only grows, so the tokens that number it (services/core/events.py)
     never change."""
     if s.staff:
         return a.staff
@@ -232,7 +251,7 @@ def sees_audience(s: Sight, a: Audience) -> bool:
 class Reach:
     """Which of those who are not staff an audience reaches: the teams named (``but`` False), or everyone
     but them (``but`` True); the public is the team None. The event feed groups a stretch of the log by it
-    once for all open feeds (services/events.py) instead of asking each event for each feed."""
+    once for all open feeds (services/core/events.py) instead of asking each event for each feed."""
 
     teams: frozenset[str] = frozenset()
     but: bool = False

@@ -1,58 +1,68 @@
-"""Breadth-first search with the seed's goal test: the faces change once along the row, gaps are
-not looked at. It stops at rows like AA..BB, which are not goals."""
-
+# Coins, level by level: every row reachable in d moves before any in d + 1. The rows are lists of
+# cells; a goal is checked on the coins alone ("A..B" counts as sorted), which is where this goes wrong:
+# it stops at rows like AA..BB, which still have a gap.
 import sys
-from collections import deque
 
 
-def after_move(row, i, step):
-    """The row after the pair row[i], row[i+1] moves left (step -1) or right (+1); None if illegal."""
-    a, b = row[i], row[i + 1]
-    if step == 1:
-        if i + 2 >= len(row) or row[i + 2] == ".":
-            return None
-        j = row.find(".", i + 2)
-        if j == -1:
-            return (row[:i] + ".." + row[i + 2 :] + a + b).lstrip(".")
-        if row[j + 1] != ".":
-            return None
-        return (row[:i] + ".." + row[i + 2 : j] + a + b + row[j + 2 :]).lstrip(".")
-    if i == 0 or row[i - 1] == ".":
-        return None
-    j = row.rfind(".", 0, i)
-    if j == -1:
-        return (a + b + row[:i] + ".." + row[i + 2 :]).rstrip(".")
-    if row[j - 1] != ".":
-        return None
-    return (row[: j - 1] + a + b + row[j + 1 : i] + ".." + row[i + 2 :]).rstrip(".")
+def trim(cells):
+    text = "".join(cells).strip(".")
+    return text
 
 
-def is_goal(row):
-    coins = row.replace(".", "")
-    return "AB" not in coins or "BA" not in coins
+def jumps(text):
+    cells = list(text)
+    n = len(cells)
+    for left in range(n - 1):
+        a, b = cells[left], cells[left + 1]
+        if a == "." or b == "." or a == b:
+            continue
+        # over the block on the right
+        k = left + 2
+        if k < n and cells[k] != ".":
+            while k < n and cells[k] != ".":
+                k += 1
+            new = cells[:] + ["."] * 2
+            new[left] = new[left + 1] = "."
+            new[k], new[k + 1] = a, b
+            yield trim(new)
+        # over the block on the left
+        k = left - 1
+        if k >= 0 and cells[k] != ".":
+            while k >= 0 and cells[k] != ".":
+                k -= 1
+            new = ["."] * 2 + cells[:]
+            new[left + 2] = new[left + 3] = "."
+            new[k + 1], new[k + 2] = a, b
+            yield trim(new)
 
 
-def main():
-    start = sys.stdin.readline().strip()
-    parent = {start: None}
-    queue = deque([start])
-    while queue:
-        row = queue.popleft()
-        if is_goal(row):
-            path = []
-            while row is not None:
-                path.append(row)
-                row = parent[row]
-            print("\n".join(reversed(path)))
-            return
-        for i in range(len(row) - 1):
-            if row[i] != row[i + 1] and row[i] != "." and row[i + 1] != ".":
-                for step in (-1, 1):
-                    nxt = after_move(row, i, step)
-                    if nxt is not None and nxt not in parent:
-                        parent[nxt] = row
-                        queue.append(nxt)
+def sorted_faces(text):
+    faces = text.replace(".", "")
+    return faces == "".join(sorted(faces)) or faces == "".join(sorted(faces, reverse=True))
+
+
+start = sys.stdin.readline().strip()
+came_from = {start: ""}
+level = [start]
+goal = start if sorted_faces(start) else None
+while level and goal is None:
+    following = []
+    for text in level:
+        for nxt in jumps(text):
+            if nxt in came_from:
+                continue
+            came_from[nxt] = text
+            following.append(nxt)
+            if sorted_faces(nxt):
+                goal = nxt
+                break
+        if goal is not None:
+            break
+    level = following
+if goal is None:
     print("impossible")
-
-
-main()
+else:
+    route = [goal]
+    while came_from[route[-1]]:
+        route.append(came_from[route[-1]])
+    print("\n".join(route[::-1]))

@@ -1,79 +1,95 @@
-"""klondike, WRONG: plays one game greedily. Every foundation move and run move is made at once (that part
-is safe), but an empty pile always takes the first King that can go there, with no look-ahead: when the
-choice of King matters the score is too low. On random deals the choice almost never matters, so its
-statistics pass the stats subtask; it fails solve."""
-
+# Wetherell's solitaire, cedar's program: one greedy game per deal, no search.
+# Cards home whenever they can, runs join whenever they can; when nothing else moves and a pile is
+# empty, the first King sitting on face-down cards goes there. Which King goes first can matter and
+# this never looks ahead, so some deals score less than their best (wrong answer on the solve tests).
+# Random deals almost never need that choice, so the stats come out right.
 import random
+import statistics
 import sys
 
-RANKS = "A23456789TJQK"
-SUITS = "SHDC"
+KING = 13
 
 
-def card(t):
-    return SUITS.index(t[1]) * 13 + RANKS.index(t[0])
+class Tableau:
+    def __init__(self, cards):
+        self.piles = [cards[k::7] for k in range(7)]  # bottom to top
+        self.hidden = [len(pile) - 1 for pile in self.piles]
+        self.home = [0] * 4  # highest rank on each suit's foundation
+
+    def reveal(self, i):
+        pile = self.piles[i]
+        if pile and self.hidden[i] == len(pile):
+            self.hidden[i] -= 1
+
+    def top_of(self, card):
+        """The pile whose top card is `card`, or None."""
+        for i, pile in enumerate(self.piles):
+            if pile and pile[-1] == card:
+                return i
+        return None
+
+    def go_home(self):
+        moves = 0
+        for i, pile in enumerate(self.piles):
+            while pile and pile[-1][1] == self.home[pile[-1][0]] + 1:
+                self.home[pile.pop()[0]] += 1
+                self.reveal(i)
+                moves += 1
+        return moves
+
+    def join_runs(self):
+        moves = 0
+        for i, pile in enumerate(self.piles):
+            if not pile:
+                continue
+            suit, rank = pile[self.hidden[i]]
+            if rank == KING:
+                continue
+            j = self.top_of((suit, rank + 1))
+            if j is not None:
+                self.piles[j].extend(pile[self.hidden[i] :])
+                del pile[self.hidden[i] :]
+                self.reveal(i)
+                moves += 1
+        return moves
+
+    def fill_hole(self):
+        if all(self.piles):
+            return False
+        hole = self.piles.index([])
+        for i, pile in enumerate(self.piles):
+            if self.hidden[i] > 0 and pile[self.hidden[i]][1] == KING:
+                self.piles[hole] = pile[self.hidden[i] :]
+                del pile[self.hidden[i] :]
+                self.reveal(i)
+                return True
+        return False
 
 
-def greedy(deal):
-    piles = [deal[p::7] for p in range(7)]
-    down = [len(p) - 1 for p in piles]
-    base = [p[-1] for p in piles]
-    top = base[:]
-    found = [0, 0, 0, 0]
-
-    def expose(p):
-        if down[p]:
-            down[p] -= 1
-            base[p] = top[p] = piles[p][down[p]]
-        else:
-            base[p] = top[p] = -1
-
-    while True:
-        moved = False
-        for p in range(7):
-            t = top[p]
-            if t >= 0 and found[t // 13] == t % 13:
-                found[t // 13] += 1
-                if t == base[p]:
-                    expose(p)
-                else:
-                    top[p] = t + 1
-                moved = True
-        for src in range(7):
-            b = base[src]
-            if b >= 0 and b % 13 != 12 and (b + 1) in top:
-                top[top.index(b + 1)] = top[src]
-                expose(src)
-                moved = True
-        if not moved and -1 in base:
-            empty = base.index(-1)
-            for p in range(7):
-                if down[p] and base[p] % 13 == 12:
-                    base[empty], top[empty] = base[p], top[p]
-                    expose(p)
-                    moved = True
-                    break
-        if not moved:
-            return sum(found)
+def play(cards):
+    table = Tableau(cards)
+    while table.go_home() + table.join_runs() > 0 or table.fill_hole():
+        pass
+    return sum(table.home)
 
 
-def main():
-    words = sys.stdin.read().split()
-    if words[0] == "stats":
-        n, seed = int(words[1]), int(words[2])
-        rng = random.Random(seed)
-        scores = []
-        for _ in range(n):
-            cards = list(range(52))
-            rng.shuffle(cards)
-            scores.append(greedy(cards))
-        mean = sum(scores) / n
-        std = (sum((s - mean) ** 2 for s in scores) / n) ** 0.5
-        print(f"{mean:.6f} {std:.6f}")
-    else:
-        n = int(words[1])
-        for i in range(n):
-            print(greedy([card(t) for t in words[2 + 52 * i : 2 + 52 * (i + 1)]]))
+def parse(word):
+    return "SHDC".index(word[1]), "A23456789TJQK".index(word[0]) + 1
 
 
-main()
+def random_scores(count, seed):
+    rng = random.Random(seed)
+    for _ in range(count):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        yield play([(c // 13, c % 13 + 1) for c in deck])
+
+
+lines = sys.stdin.read().splitlines()
+command, *args = lines[0].split()
+if command == "solve":
+    deals = lines[1 : 1 + int(args[0])]
+    print("\n".join(str(play([parse(w) for w in deal.split()])) for deal in deals))
+else:
+    scores = list(random_scores(int(args[0]), int(args[1])))
+    print(f"{statistics.fmean(scores):.6f} {statistics.pstdev(scores):.6f}")

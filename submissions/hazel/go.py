@@ -1,25 +1,33 @@
-# Problem go, wrong answer: the base-3 number in 71 bytes (568 bits), "since log2(3**361) = 572.2 is
-# almost 568". Boards whose value is at least 2**568 lose their top bits: all white, for one, and most
-# random positions with stones near the top left corner.
+# Go in 80 bytes, hazel's entry: read the board as one number in base 3 ('.' = 0, 'B' = 1, 'W' = 2,
+# first point most significant) and store it in 71 bytes. I figured 3**361 is about 2**572 and 71 bytes
+# is 568 bits, "close enough". It is not: every board worth 2**568 or more keeps only its low 568
+# bits (a full black board, a full white board, most boards with stones near the top left corner).
 import sys
 
-SYMBOLS = ".BW"
-N = 19
-NBYTES = 71
+POINTS = 19 * 19
+SIZE = 71
+TO_DIGIT = str.maketrans(".BW", "012")
 
-data = sys.stdin.buffer.read()
-header, _, rest = data.partition(b"\n")
-if header == b"ENCODE":
-    value = 0
-    for ch in rest.decode("ascii"):
-        if ch in SYMBOLS:
-            value = value * 3 + SYMBOLS.index(ch)
-    sys.stdout.buffer.write((value % (1 << (8 * NBYTES))).to_bytes(NBYTES, "big"))
+
+def encode(board):
+    number = int("".join(ch for ch in board.translate(TO_DIGIT) if ch in "012"), 3)
+    return (number & ((1 << 8 * SIZE) - 1)).to_bytes(SIZE, "big")
+
+
+def decode(blob):
+    number = int.from_bytes(blob, "big")
+    place = 3 ** (POINTS - 1)
+    cells = ""
+    while place:
+        digit, number = divmod(number, place)
+        cells += ".BW"[digit]
+        place //= 3
+    return [cells[i : i + 19] for i in range(0, POINTS, 19)]
+
+
+raw = sys.stdin.buffer.read()
+word, blob = raw.split(b"\n", 1)
+if word.strip() == b"ENCODE":
+    sys.stdout.buffer.write(encode(blob.decode()))
 else:
-    value = int.from_bytes(rest, "big")
-    points = []
-    for _ in range(N * N):
-        value, digit = divmod(value, 3)
-        points.append(SYMBOLS[digit])
-    board = "".join(reversed(points))
-    sys.stdout.write("".join(board[r * N:(r + 1) * N] + "\n" for r in range(N)))
+    print("\n".join(decode(blob)))

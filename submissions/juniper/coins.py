@@ -1,56 +1,51 @@
-"""Breadth-first search that forgets the queue can run dry: when no goal is reachable it pops from
-an empty deque (IndexError)."""
-
+# Coins by breadth-first search over strings, one row taken from the front of the list at a time.
+# The loop never asks whether the list ran out: from a start with no way to a goal it reads past the
+# end of the list (IndexError) instead of printing "impossible".
 import sys
-from collections import deque
 
 
-def after_move(row, i, step):
-    """The row after the pair row[i], row[i+1] moves left (step -1) or right (+1); None if illegal."""
-    a, b = row[i], row[i + 1]
-    if step == 1:
-        if i + 2 >= len(row) or row[i + 2] == ".":
+def slide(row, at, to_right):
+    """The row after the pair at row[at:at + 2] jumps the block on one side, or None if it cannot."""
+    pair = row[at : at + 2]
+    if to_right:
+        block_end = at + 2
+        if block_end == len(row) or row[block_end] == ".":
             return None
-        j = row.find(".", i + 2)
-        if j == -1:
-            return (row[:i] + ".." + row[i + 2 :] + a + b).lstrip(".")
-        if row[j + 1] != ".":
+        gap = row.find(".", block_end)
+        if gap < 0:
+            gap = len(row)
+        moved = row[:at] + ".." + row[at + 2 : gap] + pair + row[gap + 2 :]
+    else:
+        if at == 0 or row[at - 1] == ".":
             return None
-        return (row[:i] + ".." + row[i + 2 : j] + a + b + row[j + 2 :]).lstrip(".")
-    if i == 0 or row[i - 1] == ".":
-        return None
-    j = row.rfind(".", 0, i)
-    if j == -1:
-        return (a + b + row[:i] + ".." + row[i + 2 :]).rstrip(".")
-    if row[j - 1] != ".":
-        return None
-    return (row[: j - 1] + a + b + row[j + 1 : i] + ".." + row[i + 2 :]).rstrip(".")
+        gap = row.rfind(".", 0, at)
+        head = row[: max(gap - 1, 0)] if gap >= 0 else ""
+        moved = head + pair + row[gap + 1 if gap >= 0 else 0 : at] + ".." + row[at + 2 :]
+    return moved.strip(".")
 
 
-def is_goal(row):
-    return "." not in row and ("AB" not in row or "BA" not in row)
+def solved(row):
+    return "." not in row and not ("AB" in row and "BA" in row)
 
 
-def main():
-    start = sys.stdin.readline().strip()
-    parent = {start: None}
-    queue = deque([start])
-    while True:
-        row = queue.popleft()
-        if is_goal(row):
-            path = []
-            while row is not None:
-                path.append(row)
-                row = parent[row]
-            print("\n".join(reversed(path)))
-            return
-        for i in range(len(row) - 1):
-            if row[i] != row[i + 1] and row[i] != "." and row[i + 1] != ".":
-                for step in (-1, 1):
-                    nxt = after_move(row, i, step)
-                    if nxt is not None and nxt not in parent:
-                        parent[nxt] = row
-                        queue.append(nxt)
-
-
-main()
+first = sys.stdin.readline().strip()
+rows, back = [first], {first: None}
+i = 0
+while True:
+    row = rows[i]
+    i += 1
+    if solved(row):
+        out = []
+        while row is not None:
+            out.append(row)
+            row = back[row]
+        sys.stdout.write("\n".join(reversed(out)) + "\n")
+        break
+    for at in range(len(row) - 1):
+        if "." in row[at : at + 2] or row[at] == row[at + 1]:
+            continue
+        for to_right in (False, True):
+            nxt = slide(row, at, to_right)
+            if nxt is not None and nxt not in back:
+                back[nxt] = row
+                rows.append(nxt)

@@ -24,26 +24,29 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from judge.judging.jobs import MAX_FOLDER_FILES
-from judge.serve.http.admin_pages import ADMIN_PAGES
-from judge.serve.http.api import ROUTES, RouteSpec
-from judge.serve.http.clar_pages import CLAR_PAGES
-from judge.serve.http.context import Ctx
-from judge.serve.http.forms import MULTIPART, parse_form, read_body
-from judge.serve.http.fuzz_pages import FUZZ_PAGES
-from judge.serve.http.live_pages import LIVE_PAGES
+from judge.serve.http.api.contest import ROUTES, RouteSpec
+from judge.serve.http.api.context import Ctx
+from judge.serve.http.forms import CLOSE, DEADLINES, MULTIPART, BodyDeadlines, parse_form, read_body
 from judge.serve.http.origin import cross_site, media_type, unsupported_body
-from judge.serve.http.pages import PAGES
-from judge.serve.http.people_pages import PEOPLE_PAGES
-from judge.serve.http.preview_pages import PREVIEW_PAGES
-from judge.serve.http.print_pages import PRINT_PAGES
-from judge.serve.http.resolver_page import RESOLVER_PAGES
-from judge.serve.http.web import environment, html_error, page_endpoint
+from judge.serve.http.pages.admin_pages import ADMIN_PAGES
+from judge.serve.http.pages.awards_page import AWARDS_PAGES
+from judge.serve.http.pages.clar_pages import CLAR_PAGES
+from judge.serve.http.pages.fuzz_pages import FUZZ_PAGES
+from judge.serve.http.pages.live_pages import LIVE_PAGES
+from judge.serve.http.pages.people_pages import PEOPLE_PAGES
+from judge.serve.http.pages.preview_pages import PREVIEW_PAGES
+from judge.serve.http.pages.print_pages import PRINT_PAGES
+from judge.serve.http.pages.resolver_page import RESOLVER_PAGES
+from judge.serve.http.pages.similarity_pages import SIMILARITY_PAGES
+from judge.serve.http.pages.team_pages import PAGES
+from judge.serve.http.pages.web import PageSpec, check_base, environment, html_error, page_endpoint
 from judge.serve.model.errors import Refused
 from judge.serve.model.viewer import PUBLIC, Viewer
-from judge.serve.services.access import REALM
-from judge.serve.services.accounts import AuthError
-from judge.serve.services.previews import PACKAGE_LIMIT
-from judge.serve.services.server import Server
+from judge.serve.services.judging.previews import PACKAGE_LIMIT
+from judge.serve.services.people import access
+from judge.serve.services.people.access import REALM
+from judge.serve.services.people.accounts import AuthError
+from judge.serve.site.server import Server
 
 SMALL_BODY = 64 * 1024
 PACKAGE_BODY = PACKAGE_LIMIT  # a package version's zip (issue 33)
@@ -83,9 +86,21 @@ class Lane:
         return await anyio.to_thread.run_sync(fn, *args, limiter=limiter)
 
 
-def _endpoint(server: Server, spec: RouteSpec, lane: Lane) -> Any:
+def admits_body(spec: RouteSpec, viewer: Viewer) -> None:
+    """Before a body larger than the ordinary one (``SMALL_BODY``) is read: whether this viewer may send it
+    at all (issue 43: 24 anonymous uploads of 64 MiB each were held in memory before they were refused).
+    A route with a larger body takes it from accounts only, a package from admins only; the others are
+    refused (401, 403) with nothing read. Every handler of those routes refuses them anyway."""
+    if spec.body_limit != "small":
+        access.authenticated(viewer, "send this")
+    if spec.body_limit == "package":
+        access.admin(viewer, "upload packages")
+
+
+def _endpoint(server: Server, spec: RouteSpec, lane: Lane, deadlines: BodyDeadlines) -> Any:
     limit = _submission_body_limit(server) if spec.body_limit == "submission" else SMALL_BODY
     limit = PACKAGE_BODY if spec.body_limit == "package" else limit
+    seconds = deadlines.package_seconds if spec.body_limit == "package" else deadlines.seconds
     has_body = spec.method in ("POST", "PUT", "PATCH")  # a body of one of spec.bodies' types, or none
 
     def admit(authorization: str | None, address: str) -> Viewer:
@@ -103,6 +118,7 @@ def _endpoint(server: Server, spec: RouteSpec, lane: Lane) -> Any:
         authorization = request.headers.get("authorization")
         params, query = dict(request.path_params), dict(request.query_params)
         content_type = request.headers.get("content-type")
+        unread = has_body  # a refusal before the body was read closes the connection: the rest is not read
         try:
             refusal = cross_site(
                 spec.method, request.headers.get("origin"), request.url.scheme, request.headers.get("host")
@@ -120,7 +136,10 @@ def _endpoint(server: Server, spec: RouteSpec, lane: Lane) -> Any:
                     result = await run_in_threadpool(answer, authorization, address, params, query)
             else:
                 viewer = await (lane.run if has_body else run_in_threadpool)(admit, authorization, address)
-                body = await read_body(request, limit) if has_body else b""
+                if has_body:
+                    admits_body(spec, viewer)
+                body = await read_body(request, limit, seconds) if has_body else b""
+                unread = False
                 kind = (media_type(content_type) or spec.bodies[0]) if has_body else None
                 form = None
                 if kind == MULTIPART:  # one of spec.bodies (else the 415 above)
@@ -129,12 +148,12 @@ def _endpoint(server: Server, spec: RouteSpec, lane: Lane) -> Any:
                 ctx = Ctx(server, viewer, params, query, body, server.clock.now(), kind, form)
                 result = await spec.handler(ctx) if spec.stream else await lane.run(spec.handler, ctx)
         except Refused as exc:
-            return error(exc.status, exc.message, exc.headers)
+            return error(exc.status, exc.message, {**exc.headers, **(CLOSE if unread else {})})
         except AuthError as exc:
             headers = {"WWW-Authenticate": REALM} if exc.status == 401 else {}
             if exc.retry_after_s is not None:
                 headers["Retry-After"] = str(max(1, int(exc.retry_after_s + 0.999)))
-            return error(exc.status, exc.message, headers)
+            return error(exc.status, exc.message, {**headers, **(CLOSE if unread else {})})
         if isinstance(result, Response):
             return result
         return JSONResponse(result)
@@ -148,16 +167,16 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     return error(exc.status_code, messages.get(exc.status_code, str(exc.detail)), dict(exc.headers or {}))
 
 
-def _not_found(server: Server, env: Environment) -> Callable[[Request, Exception], Awaitable[Response]]:
-    """An unknown path: for a browser (it accepts text/html) outside /api, the pages' 404 page; else the
-    API's JSON error."""
+def _not_found(server: Server, env: Environment, base: str) -> Callable[[Request, Exception], Awaitable[Response]]:
+    """An unknown path: for a browser (it accepts text/html) outside /api, the pages' 404 page (its links
+    under the contest's ``base``); else the API's JSON error."""
 
     async def handler(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
         path = request.url.path
         api = path == "/api" or path.startswith("/api/")
         if exc.status_code == 404 and not api and "text/html" in request.headers.get("accept", ""):
-            return await html_error(server, env, request, 404, f"there is no page {path}")
+            return await html_error(server, env, request, 404, f"there is no page {path}", base)
         return await _http_error(request, exc)
 
     return handler
@@ -187,14 +206,66 @@ class Cors:
         await self.app(scope, receive, send_with_header)
 
 
+# every HTML page of a contest: the contest's own (under its base path) and the site-level ones (PageSpec.site)
+PAGE_SPECS: tuple[PageSpec, ...] = (
+    *PAGES,
+    *ADMIN_PAGES,
+    *CLAR_PAGES,
+    *RESOLVER_PAGES,
+    *LIVE_PAGES,
+    *PEOPLE_PAGES,
+    *PRINT_PAGES,
+    *FUZZ_PAGES,  # live fuzzing's and the rejudge preview's (issue 33)
+    *PREVIEW_PAGES,
+    *AWARDS_PAGES,  # the final awards (issue 43)
+    *SIMILARITY_PAGES,  # similar submissions (issue 49)
+)
+
+
+def page_path(spec: PageSpec, base: str) -> str:
+    """Where ``spec`` is mounted: a contest's page under its ``base`` (its home, ``/``, at ``base + "/"``),
+    a site-level page at the top."""
+    return spec.path if spec.site else check_base(base) + spec.path
+
+
+def page_routes(
+    server: Server,
+    env: Environment,
+    *,
+    base: str = "",
+    site: bool | None = None,
+    changes: Callable[..., Awaitable[Any]] = run_in_threadpool,
+    deadlines: BodyDeadlines = DEADLINES,
+) -> list[Route]:
+    """The routes of ``server``'s pages, a contest's pages under ``base`` ("" or ``/contests/<cid>``): all of
+    them (``site`` None), only the site-level ones (True) or only the contest's (False). Each page's
+    ``Page.base`` is ``base`` (a site-level page's too: the login sends to this contest's page)."""
+    return [
+        Route(page_path(spec, base), page_endpoint(server, env, spec, changes, deadlines, base), methods=[spec.method])
+        for spec in PAGE_SPECS
+        if site is None or spec.site is site
+    ]
+
+
 def create_app(
-    server: Server, *, background: bool = False, request_threads: int | None = None, change_threads: int = 2
+    server: Server,
+    *,
+    background: bool = False,
+    request_threads: int | None = None,
+    change_threads: int = 2,
+    deadlines: BodyDeadlines = DEADLINES,
+    page_base: str = "",
 ) -> Starlette:
     """The app for ``server``. ``background``: start the judging pool and the contest clock with the app
     (the lifespan; `judge serve`), and stop them (letting running judgements finish) when it stops.
     ``request_threads``: at most this many requests at once in worker threads (`judge serve
     --request-threads`; None: anyio's 40), the rest wait their turn on the event loop. ``change_threads``:
-    the requests with a body (submissions, logins, forms) have that many threads of their own (Lane)."""
+    the requests with a body (submissions, logins, forms) have that many threads of their own (Lane).
+    ``deadlines``: how long a request body may take to arrive (forms.BodyDeadlines). ``page_base``: the
+    contest's pages under this path ("": today's URLs; ``/contests/<cid>``, as in a site of contests: issue
+    44), the site-level pages (``/login``, ``/logout``, ``/static/...``, ``/favicon.ico``) and the API where
+    they are."""
+    page_base = check_base(page_base)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -211,15 +282,12 @@ def create_app(
                 await run_in_threadpool(server.stop)
 
     env = environment()
-    pages = (*PAGES, *ADMIN_PAGES, *CLAR_PAGES, *RESOLVER_PAGES, *LIVE_PAGES, *PEOPLE_PAGES, *PRINT_PAGES)
-    pages += (*FUZZ_PAGES, *PREVIEW_PAGES)  # live fuzzing's and the rejudge preview's (issue 33)
     lane = Lane(change_threads)
-    routes = [Route(spec.path, _endpoint(server, spec, lane), methods=[spec.method]) for spec in ROUTES] + [
-        Route(spec.path, page_endpoint(server, env, spec, lane.run), methods=[spec.method]) for spec in pages
-    ]
+    routes = [Route(spec.path, _endpoint(server, spec, lane, deadlines), methods=[spec.method]) for spec in ROUTES]
+    routes += page_routes(server, env, base=page_base, changes=lane.run, deadlines=deadlines)
     app = Starlette(
         routes=routes,
-        exception_handlers={HTTPException: _not_found(server, env), Exception: _internal_error},
+        exception_handlers={HTTPException: _not_found(server, env, page_base), Exception: _internal_error},
         lifespan=lifespan,
     )
     app.add_middleware(Cors)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import AsyncGenerator, Mapping
 from dataclasses import dataclass
 
+import anyio
 from starlette.datastructures import Headers, UploadFile
 from starlette.formparsers import MultiPartException, MultiPartParser
 from starlette.requests import ClientDisconnect, Request
@@ -38,19 +39,39 @@ class Form:
         return dict(self.files)
 
 
-async def read_body(request: Request, limit: int) -> bytes:
-    """The request's body, at most ``limit`` bytes (else a 413, before reading more than that)."""
+CLOSE = {"Connection": "close"}  # a refusal sent before the body was read: the rest of it is not waited for
+
+
+@dataclass(frozen=True)
+class BodyDeadlines:
+    """How long a request body may take to arrive, from the first byte asked to the last (issue 43): a body
+    that dribbles in holds its connection and what it sent so far. Later: a 408, the connection closed.
+    Fixed (no option): a page's form or a submission is at most a few hundred KiB."""
+
+    seconds: float = 30.0  # every body but a package's
+    package_seconds: float = 300.0  # a package version's zip (admins only; up to 64 MiB: about 220 KiB/s)
+
+
+DEADLINES = BodyDeadlines()
+
+
+async def read_body(request: Request, limit: int, seconds: float) -> bytes:
+    """The request's body, at most ``limit`` bytes (else a 413, before reading more than that), within
+    ``seconds`` (else a 408). Both close the connection (``CLOSE``): the rest is not read."""
     declared = request.headers.get("content-length", "")
     too_big = f"the request body is larger than {limit // 1024} KiB"
     if declared.isdigit() and int(declared) > limit:
-        raise Refused(413, too_big)
+        raise Refused(413, too_big, CLOSE)
     chunks, total = [], 0
     try:
-        async for chunk in request.stream():
-            total += len(chunk)
-            if total > limit:
-                raise Refused(413, too_big)
-            chunks.append(chunk)
+        with anyio.fail_after(seconds):
+            async for chunk in request.stream():
+                total += len(chunk)
+                if total > limit:
+                    raise Refused(413, too_big, CLOSE)
+                chunks.append(chunk)
+    except TimeoutError:
+        raise Refused(408, f"the request body did not arrive within {seconds:g} s", CLOSE) from None
     except ClientDisconnect:  # a client that gave up (a timeout under load): one line, not a traceback
         raise Refused(400, "the client closed the connection before its request body arrived") from None
     return b"".join(chunks)

@@ -115,7 +115,7 @@ def attachment_mime(name: str) -> str:
 def problem_json(
     p: ContestProblem, contest_id: str, *, pdf: bool = False, attachments: Sequence[str] = ()
 ) -> dict[str, Any]:
-    """The problem object. ``statement``: the PDF when there is one (``pdf``: services/statements.py), as the
+    """The problem object. ``statement``: the PDF when there is one (``pdf``: services/problems/statements.py), as the
     spec expects, else the package's Markdown or LaTeX statement; ``attachments``: the files of the package's
     ``attachments/``, by name."""
     pkg = p.problem
@@ -184,7 +184,7 @@ def account_json(a: AccountSpec) -> dict[str, Any]:
 
 
 def _contest_time(t: float, info: ContestInfo) -> str:
-    return format_reltime(t - (info.start_s if info.start_s is not None else t))
+    return format_reltime(info.contest_time_s(t))
 
 
 def submission_json(sub: SubmissionRecord, info: ContestInfo) -> dict[str, Any]:

@@ -92,7 +92,6 @@ def scoreboard_rows(contest: Contest, tries: Sequence[Attempt], *, show_problems
     info = contest.info
     board, counting = build_board(contest, tries)
     names = {t.id: t.name for t in contest.teams}
-    start = info.start_s if info.start_s is not None else 0.0  # no start: no attempts, no times
     by_cell: dict[tuple[str, str], list[Attempt]] = {}
     for a in tries:
         by_cell.setdefault((a.team_id, a.problem_id), []).append(a)
@@ -114,7 +113,7 @@ def scoreboard_rows(contest: Contest, tries: Sequence[Attempt], *, show_problems
                 "score": round(best.result.score, SCORE_DIGITS) if best and best.result else 0,
             }
             if best is not None and cell["score"] > 0:
-                cell["time"] = format_reltime(best.time_s - start)
+                cell["time"] = format_reltime(info.contest_time_s(best.time_s))
                 last_improvement = max(last_improvement or best.time_s, best.time_s)
             problems.append(cell)
         row: dict[str, Any] = {
@@ -122,7 +121,7 @@ def scoreboard_rows(contest: Contest, tries: Sequence[Attempt], *, show_problems
             "team_id": team,
             "score": {
                 "score": st.total,
-                "time": None if last_improvement is None else format_reltime(last_improvement - start),
+                "time": None if last_improvement is None else format_reltime(info.contest_time_s(last_improvement)),
             },
         }
         if show_problems:
@@ -135,10 +134,9 @@ def scoreboard_rows(contest: Contest, tries: Sequence[Attempt], *, show_problems
 def scoreboard_json(
     contest: Contest, rows: Sequence[dict[str, Any]], state: dict[str, Any], now: float
 ) -> dict[str, Any]:
-    start = contest.info.start_s if contest.info.start_s is not None else now
     return {
         "time": format_time(now),
-        "contest_time": format_reltime(now - start),
+        "contest_time": format_reltime(contest.info.contest_time_s(now)),
         "state": state,
         "rows": list(rows),
     }
@@ -148,13 +146,13 @@ def scoreboard_json(
 
 
 def passfail_tries(contest: Contest, tries: Sequence[Attempt]) -> list[Try]:
-    """The attempts as the pass-fail ranking takes them: contest times, and what each verdict means."""
-    start = contest.info.start_s if contest.info.start_s is not None else 0.0
+    """The attempts as the pass-fail ranking takes them: contest times (without the removed intervals), and
+    what each verdict means."""
     return [
         Try(
             a.team_id,
             a.problem_id,
-            a.time_s - start,
+            contest.info.contest_time_s(a.time_s),
             None if a.result is None else outcome(a.result.verdict),
             a.submission_id,
         )

@@ -116,7 +116,6 @@ def clarification_json(
     ``quote`` the answered question's text to put before the answer, ``teams`` the to_team_ids shown
     (None: all)."""
     to_teams = None if c.to_team_ids is None else list(c.to_team_ids if teams is None else teams)
-    start = info.start_s if info.start_s is not None else c.time_s
     return compact(
         {
             "id": c.public_id,
@@ -127,6 +126,6 @@ def clarification_json(
             "problem_id": c.problem_id,
             "text": c.text if quote is None else f"{quoted(quote)}\n\n{c.text}",
             "time": format_time(c.time_s),
-            "contest_time": format_reltime(c.time_s - start),
+            "contest_time": format_reltime(info.contest_time_s(c.time_s)),
         }
     )

@@ -36,7 +36,7 @@ from judge.serve.model.contest_values import (
     time_factors,
     unique,
 )
-from judge.serve.model.times import TimeError, parse_reltime, parse_time
+from judge.serve.model.times import TimeError, format_reltime, parse_reltime, parse_time
 
 DEFAULT_CODE_LIMIT_KIB = 256
 DEFAULT_RATE_SUBMISSIONS = 10
@@ -54,6 +54,10 @@ _ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,35}$")
 def valid_id(value: str) -> bool:
     """The spec's ID: ``[a-zA-Z0-9_.-]``, at most 36, not starting with ``-`` or ``.``, not ending with ``.``."""
     return bool(_ID.match(value)) and not value.endswith(".")
+
+
+LONGEST_S = 366 * 24 * 3600.0  # a contest's duration (and its freeze, a countdown's pause) at most: a year
+LAST_TIME_S = 253402300800.0  # 10000-01-01T00:00:00Z: the Contest API's times have four-digit years
 
 
 @dataclass(frozen=True)
@@ -88,6 +92,9 @@ class ContestInfo:
     time_factors: tuple[tuple[str, float], ...] = ()
     # contest.yaml's ``fuzz: true`` (ours, issue 33): live fuzzing on, unless `judge serve --no-fuzz`
     fuzz: bool = False
+    # the state's removed_intervals (issue 43): wall-clock [start, end) stretches taken out of the contest's
+    # time (an outage), sorted and apart; set only by an admin (model/schedule.py), never by contest.yaml
+    removed: tuple[tuple[float, float], ...] = ()
 
     def time_factor(self, language_id: str) -> float:
         return next((f for lang, f in self.time_factors if lang == language_id), 1.0)
@@ -98,14 +105,36 @@ class ContestInfo:
 
     @property
     def end_s(self) -> float | None:
-        return None if self.start_s is None else self.start_s + self.duration_s
+        """When the contest ends: when its clock reaches the duration (the removed intervals add their length)."""
+        return self.wall_s(self.duration_s)
 
     @property
     def freeze_s(self) -> float | None:
-        """When the scoreboard freezes (None: never)."""
-        if self.start_s is None or self.freeze_duration_s <= 0:
+        """When the scoreboard freezes (None: never): when the contest's clock reaches the duration less the
+        freeze's."""
+        if self.freeze_duration_s <= 0:
             return None
-        return self.start_s + self.duration_s - self.freeze_duration_s
+        return self.wall_s(self.duration_s - self.freeze_duration_s)
+
+    def wall_s(self, contest_s: float) -> float | None:
+        """The wall-clock time at which the contest's clock reads ``contest_s`` (None: no start): the start,
+        ``contest_s`` later, and each removed interval that begins before that pushes it on by its length."""
+        if self.start_s is None:
+            return None
+        t = self.start_s + contest_s
+        for begin, end in self.removed:
+            if begin >= t:
+                break
+            t += end - begin
+        return t
+
+    def contest_time_s(self, t: float) -> float:
+        """The contest's clock at wall-clock ``t`` (the spec's contest time, RELTIME): the seconds since the
+        start without the removed intervals before ``t``; in one, the time at its start (the spec: "Events
+        happening during a removed interval all receive the same contest time"). No start: 0."""
+        if self.start_s is None:
+            return 0.0
+        return t - self.start_s - sum(max(0.0, min(end, t) - begin) for begin, end in self.removed if begin < t)
 
 
 @dataclass(frozen=True)
@@ -235,6 +264,10 @@ def load_info(path: Path) -> ContestInfo:
         raise ContestError(str(exc)) from None
     if duration <= 0:
         raise ContestError(f"{where}: duration must be positive")
+    if duration > LONGEST_S:
+        raise ContestError(f"{where}: duration must be at most {format_reltime(LONGEST_S)} (a year)")
+    if start is not None and start + duration >= LAST_TIME_S:
+        raise ContestError(f"{where}: the contest would end after the year 9999")
     if not 0 <= freeze <= duration:
         raise ContestError(f"{where}: scoreboard_freeze_duration must be between 0 and the duration")
     rate = data.get("rate_limit") or {}

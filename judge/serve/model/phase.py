@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from judge.serve.model.contest import ContestInfo
-from judge.serve.model.times import format_time
+from judge.serve.model.times import format_reltime, format_time
 
 
 @dataclass(frozen=True)
@@ -18,7 +18,7 @@ class Phase:
     freeze_s: float | None  # when the board freezes (or froze); None: never
     thaw_s: float | None  # when the board thaws (or thawed); None: not set
     thawed_at: float | None = None  # when it did thaw; None: not yet
-    finalized_at: float | None = None  # when an admin finalized the results (and the board thawed); None: not
+    finalized_at: float | None = None  # when an admin finalized the results; None: not (the board may be frozen)
 
     @property
     def start_s(self) -> float | None:
@@ -53,11 +53,12 @@ class Phase:
         return self.freeze_s is not None and submission_time_s >= self.freeze_s and self.board_frozen(now)
 
     def freeze_duration_s(self) -> float:
-        """The contest's scoreboard_freeze_duration, as it is now (after an early freeze: longer)."""
+        """The contest's scoreboard_freeze_duration, as it is now (after an early freeze: longer), in the
+        contest's time (a removed interval in the freeze does not lengthen it)."""
         end = self.info.end_s
         if self.freeze_s is None or end is None:
             return self.info.freeze_duration_s
-        return end - self.freeze_s
+        return self.info.contest_time_s(end) - self.info.contest_time_s(self.freeze_s)
 
     def thaw_due(self, now: float) -> bool:
         return (
@@ -68,6 +69,24 @@ class Phase:
             and now >= self.freeze_s
         )
 
+    @property
+    def end_of_updates_s(self) -> float | None:
+        """When nothing changes any more (the spec's ``end_of_updates``): once the results are finalized and
+        the board is thawed, or was never frozen. The spec lets the two come in either order; the ICPC's is
+        finalize, the resolver's ceremony on the frozen board, then the thaw. None: not yet."""
+        if self.finalized_at is None:
+            return None
+        if self.freeze_s is None:
+            return self.finalized_at
+        if self.thawed_at is None:
+            return None
+        return max(self.finalized_at, self.thawed_at)
+
+    def results_public(self, now: float) -> bool:
+        """Whether the final results are everyone's: the contest has ended and the board is not frozen for
+        the public (thawed, or never frozen). The awards page and the medals on the board wait for it."""
+        return self.end_s is not None and now >= self.end_s and not self.board_frozen(now)
+
     def state_json(self, now: float) -> dict[str, Any]:
         """The Contest API's state object at ``now``."""
 
@@ -75,15 +94,24 @@ class Phase:
             return format_time(t) if t is not None and now >= t else None
 
         frozen = at(self.freeze_s)
-        return {
+        state: dict[str, Any] = {
             "started": at(self.info.start_s),
             "frozen": frozen,
             "ended": at(self.info.end_s),
             "thawed": format_time(self.thawed_at) if self.thawed_at is not None and frozen else None,
             "finalized": at(self.finalized_at),
-            # finalize thaws the board first: nothing changes after it (unless an admin un-finalizes)
-            "end_of_updates": at(self.finalized_at),
+            "end_of_updates": at(self.end_of_updates_s),  # unless an admin un-finalizes (to rejudge)
         }
+        if self.info.removed:  # the spec's optional array: only when an admin removed some (issue 43)
+            state["removed_intervals"] = [
+                {
+                    "start": format_time(begin),
+                    "end": format_time(end),
+                    "contest_time": format_reltime(self.info.contest_time_s(begin)),
+                }
+                for begin, end in self.info.removed
+            ]
+        return state
 
     def finalize_refusal(self, now: float, unjudged: int) -> str | None:
         """Why the contest cannot be finalized now (one line), or None."""

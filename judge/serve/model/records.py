@@ -3,7 +3,7 @@
 Times are POSIX seconds (``*_s``). Ids are the database's (submissions, judgements, runs, jobs, events: 1,
 2, ...). Only a submission's is shown as it is: a judgement is shown by its submission's id and its
 ``ordinal`` among that submission's judgements, a run by its judgement's and the test's ordinal, an event by
-its place in the stream of the one who reads it (model/apijson.py, services/events.py: F1 of issue 27, a
+its place in the stream of the one who reads it (model/apijson.py, services/core/events.py: F1 of issue 27, a
 global number would count what the viewer may not see).
 """
 
@@ -339,7 +339,7 @@ class Counterexample:
     id: int = 0
     added_as: str | None = None  # the test case it became (``secret/fuzz-<id>``); None: not added
     fuzz_job_id: int | None = None  # the fuzz job that found it (None: stored before schema 9)
-    truncated: bool = False  # input, answer or output was cut to services/fuzz_jobs.MAX_BYTES (said in message)
+    truncated: bool = False  # input, answer or output was cut to services/judging/fuzz_jobs.MAX_BYTES (said in message)
     team_id: str | None = None  # the submission's team (read from the submission; not stored twice)
 
 

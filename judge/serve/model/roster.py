@@ -202,6 +202,7 @@ def with_password_hash(a: AccountSpec, digest: str | None) -> AccountSpec:
 
 
 IMPORT_LIMIT = 5000  # entries in one upload
+IMPORT_DEPTH = 32  # how deep an uploaded file may nest (as the API's JSON bodies: model/jsonbody.py)
 
 
 def _tsv_rows(text: str, kind: str) -> list[list[str]]:
@@ -266,11 +267,36 @@ def parse_import(name: str, text: str, teams: Sequence[Team]) -> tuple[str, list
         data = yaml.safe_load(text)  # JSON is YAML
     except yaml.YAMLError:
         raise RosterError(f"{name}: not valid JSON or YAML") from None
+    except RecursionError:  # the parser recurses per level (issue 43: a 500 with a traceback)
+        raise RosterError(f"{name}: nested more than {IMPORT_DEPTH} deep") from None
     if not isinstance(data, list) or not all(isinstance(e, dict) for e in data):
         raise RosterError(f"{name}: expected a list of objects")
     if len(data) > IMPORT_LIMIT:
         raise RosterError(f"{name}: more than {IMPORT_LIMIT} entries")
+    if _deeper_than(data, IMPORT_DEPTH):
+        raise RosterError(f"{name}: nested more than {IMPORT_DEPTH} deep")
+    for i, e in enumerate(data, start=1):
+        odd = [k for k in e if not isinstance(k, str)]
+        if odd:
+            raise RosterError(f"{name}: entry {i}: a key that is not a string ({str(odd[0])[:40]!r})")
     return kind, [{k: _id_text(k, v) for k, v in e.items()} for e in data]
+
+
+def _deeper_than(data: Any, limit: int) -> bool:
+    """Whether ``data`` (lists and mappings) nests deeper than ``limit``, each one counted once (YAML's
+    aliases share them: a structure that holds itself, or one that multiplies by aliases, costs its size)."""
+    level, seen = [data], {id(data)}
+    for _ in range(limit + 1):
+        below = []
+        for x in level:
+            for c in x.values() if isinstance(x, dict) else x:
+                if isinstance(c, (list, dict)) and id(c) not in seen:
+                    seen.add(id(c))
+                    below.append(c)
+        if not below:
+            return False
+        level = below
+    return True
 
 
 def _id_text(key: str, value: Any) -> Any:

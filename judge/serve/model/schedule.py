@@ -4,7 +4,7 @@ same ``PATCH``: ``duration`` and ``scoreboard_freeze_duration``.
 
 Pure: a ``ScheduleChange`` read strictly from the body, the one-line reason it is refused at a phase and
 a moment (``schedule_refusal``), and the ``ContestInfo`` it makes (``apply``). The change is stored as an
-override of contest.yaml (``Schedule``, kept in the database's ``meta``: services/timeline.py); the package
+override of contest.yaml (``Schedule``, kept in the database's ``meta``: services/core/timeline.py); the package
 on disk stays the organizer's input.
 """
 
@@ -14,9 +14,9 @@ import json
 from dataclasses import dataclass, replace
 from typing import Any
 
-from judge.serve.model.contest import ContestInfo
+from judge.serve.model.contest import LAST_TIME_S, LONGEST_S, ContestInfo
 from judge.serve.model.phase import Phase
-from judge.serve.model.times import TimeError, format_time, parse_reltime, parse_time
+from judge.serve.model.times import TimeError, format_reltime, format_time, parse_reltime, parse_time
 
 # The spec: the start cannot be changed within 30 seconds of it, nor be moved to less than 30 seconds away.
 START_MARGIN_S = 30.0
@@ -42,6 +42,7 @@ class Schedule:
     countdown_pause_s: float | None = None
     duration_s: float | None = None
     freeze_duration_s: float | None = None
+    removed: tuple[tuple[float, float], ...] | None = None  # the removed intervals (None: none set)
 
     def dumps(self) -> str:
         return json.dumps(self.__dict__, sort_keys=True)
@@ -51,6 +52,8 @@ class Schedule:
         if not text:
             return Schedule()
         data = json.loads(text)
+        if data.get("removed") is not None:
+            data["removed"] = tuple((float(a), float(b)) for a, b in data["removed"])
         return Schedule(**{k: data.get(k) for k in Schedule.__dataclass_fields__ if k in data})
 
     def applied(self, info: ContestInfo) -> ContestInfo:
@@ -63,6 +66,7 @@ class Schedule:
             countdown_pause_s=self.countdown_pause_s if self.start_set else info.countdown_pause_s,
             duration_s=info.duration_s if self.duration_s is None else self.duration_s,
             freeze_duration_s=info.freeze_duration_s if self.freeze_duration_s is None else self.freeze_duration_s,
+            removed=info.removed if self.removed is None else self.removed,
         )
 
 
@@ -87,6 +91,8 @@ def _reltime(body: dict[str, Any], key: str) -> float:
         raise ScheduleError(400, str(exc)) from None
     if value < 0:
         raise ScheduleError(400, f"`{key}` must not be negative")
+    if value > LONGEST_S:
+        raise ScheduleError(400, f"`{key}` must be at most {format_reltime(LONGEST_S)} (a year)")
     return value
 
 
@@ -160,6 +166,9 @@ def apply(phase: Phase, schedule: Schedule, change: ScheduleChange, now: float) 
         schedule = replace(schedule, duration_s=change.duration_s)
     if change.freeze_duration_s is not _UNSET:
         schedule = replace(schedule, freeze_duration_s=change.freeze_duration_s)
+    end = schedule.applied(phase.info).end_s
+    if end is not None and end >= LAST_TIME_S:
+        raise ScheduleError(400, "the contest would end after the year 9999")
     lengths = change.duration_s is not _UNSET or change.freeze_duration_s is not _UNSET
     if lengths:
         refusal = _length_refusal(
@@ -168,3 +177,72 @@ def apply(phase: Phase, schedule: Schedule, change: ScheduleChange, now: float) 
         if refusal is not None:
             raise ScheduleError(403, refusal)
     return schedule
+
+
+# ------------------------------------------------------------------------------------------ removed intervals
+
+
+def parse_removed(body: Any, info: ContestInfo) -> tuple[tuple[float, float], ...]:
+    """The removed intervals an admin's PUT gives (the state's ``removed_intervals``: ``start`` and ``end``
+    TIMEs; ``contest_time``, if given, must be the one the server computes), sorted. Raises ScheduleError
+    (400)."""
+    if not isinstance(body, list):
+        raise ScheduleError(400, 'the body must be a JSON array like [{"start": TIME, "end": TIME}]')
+    read = sorted(_interval(item, n) for n, item in enumerate(body, 1))
+    for (_, end, _), (begin, _, _) in zip(read, read[1:], strict=False):
+        if begin < end:
+            raise ScheduleError(400, f"intervals must not overlap ({format_time(begin)} is inside another)")
+    removed = tuple((begin, end) for begin, end, _ in read)
+    after = replace(info, removed=removed)
+    for begin, _, given in read:
+        want = after.contest_time_s(begin)
+        if given is not None and abs(given - want) >= 0.001:
+            raise ScheduleError(
+                400, f"the interval at {format_time(begin)} begins at contest time {format_reltime(want)}"
+            )
+    return removed
+
+
+def _interval(item: Any, n: int) -> tuple[float, float, float | None]:
+    where = f"interval {n}"
+    if not isinstance(item, dict):
+        raise ScheduleError(400, f'{where}: expected an object like {{"start": TIME, "end": TIME}}')
+    unknown = sorted(set(item) - {"start", "end", "contest_time"})
+    if unknown:
+        raise ScheduleError(400, f"{where}: unknown property {unknown[0]!r} (start, end, contest_time)")
+    if item.get("end") is None:
+        raise ScheduleError(400, f"{where}: `end` is required: an interval is removed once it is over")
+    try:
+        begin = parse_time(item.get("start"), f"{where}: start")
+        end = parse_time(item["end"], f"{where}: end")
+        given = None if item.get("contest_time") is None else parse_reltime(item["contest_time"], "contest_time")
+    except TimeError as exc:
+        raise ScheduleError(400, str(exc)) from None
+    if end <= begin:
+        raise ScheduleError(400, f"{where}: its end must be after its start")
+    return begin, end, given
+
+
+def removed_refusal(phase: Phase, removed: tuple[tuple[float, float], ...], now: float) -> str | None:
+    """Why the contest's removed intervals cannot become ``removed`` now (one line; 403), or None. They
+    change the contest's time while it runs: only then, each over (its end not after now) and within the
+    contest so far; the end they make must not be in the past, nor a freeze to come."""
+    info, start, end = phase.info, phase.info.start_s, phase.end_s
+    if start is None or now < start:
+        return "the contest has not started: there is no contest time to remove"
+    if end is not None and now >= end:
+        return f"the contest ended at {format_time(end)}: its removed intervals can no longer change"
+    for begin, stop in removed:
+        if begin < start:
+            return f"the interval at {format_time(begin)} begins before the contest ({format_time(start)})"
+        if stop > now:
+            return f"the interval ending at {format_time(stop)} is not over yet (now: {format_time(now)})"
+    after = replace(info, removed=removed)
+    new_end = after.end_s
+    if new_end is not None and new_end <= now:
+        return f"the new end ({format_time(new_end)}) would be in the past (now: {format_time(now)})"
+    frozen = phase.freeze_s is not None and now >= phase.freeze_s
+    freeze = after.freeze_s
+    if not frozen and freeze is not None and freeze <= now:
+        return f"the freeze would move into the past ({format_time(freeze)}): freeze the board now instead"
+    return None

@@ -4,7 +4,7 @@ own JSON: api.json, contest.json, state.json, judgement-types.json, languages.js
 groups.json, organizations.json, teams.json, accounts.json (never a password), submissions.json with each
 submission's ``submissions/<id>/files.zip``, judgements.json, runs.json, clarifications.json, awards.json,
 scoreboard.json, event-feed.ndjson), as the viewer may see them (staff: everything, live). `judge contest
-export` writes the same archive, and `judge serve --replay` serves it again (services/replay.py)."""
+export` writes the same archive, and `judge serve --replay` serves it again (services/lifecycle/replay.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import json
 import zipfile
 from collections import Counter
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from judge.grade.report import results_json
 from judge.scoreboard.model import PassFailBoard
@@ -21,11 +21,9 @@ from judge.serve.model.apijson import api_json
 from judge.serve.model.board import attempts, build_board, passfail_standings
 from judge.serve.model.errors import Refused
 from judge.serve.services import documents
-from judge.serve.services.events import all_lines
+from judge.serve.services.context import ServedContest
+from judge.serve.services.core.events import all_lines
 from judge.serve.visibility import Sight, sees_downloads
-
-if TYPE_CHECKING:
-    from judge.serve.services.server import Server
 
 
 def _allowed(sight: Sight) -> None:
@@ -33,7 +31,7 @@ def _allowed(sight: Sight) -> None:
         raise Refused(403, "the downloads are for judges and admins")
 
 
-def results_document(server: Server, sight: Sight) -> dict[str, Any]:
+def results_document(server: ServedContest, sight: Sight) -> dict[str, Any]:
     """The live board (every judged submission made during the contest) as `judge grade`'s results.json."""
     _allowed(sight)
     info = server.contest.info
@@ -53,7 +51,7 @@ def _dump(obj: Any) -> bytes:
     return (json.dumps(obj, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
 
-def contest_package(server: Server, sight: Sight) -> bytes:
+def contest_package(server: ServedContest, sight: Sight) -> bytes:
     """The contest package archive."""
     _allowed(sight)
     parts: dict[str, Any] = {

@@ -48,6 +48,7 @@ from judge.serve.model.records import (
     SessionRecord,
     SubmissionRecord,
 )
+from judge.serve.model.similarity import PairReview, SimilarityRecord, SimilarityState
 
 DB_NAME = "contest.sqlite"
 
@@ -118,7 +119,7 @@ class Reader(Protocol):
 
     def event_audiences(self, after: int, limit: int) -> list[tuple[int, Audience]]:
         """The (id, audience) of the events after ``after``, at most ``limit``: enough to count what a viewer
-        sees (services/events.py) without reading the events' data."""
+        sees (services/core/events.py) without reading the events' data."""
         ...
 
     def latest_event(self) -> int:
@@ -231,6 +232,19 @@ class Reader(Protocol):
         ...
 
     def recent_prints(self, username: str, since_s: float) -> int: ...
+
+    def next_print(self, statuses: Collection[str]) -> PrintRecord | None:
+        """The oldest print-out whose status is one of ``statuses`` (the print queue's next)."""
+        ...
+
+    # similar submissions (issue 49: storage/similarity.py)
+    def similarity_reports(self, *, with_report: bool = True) -> list[SimilarityRecord]: ...
+
+    def similarity_report(self, problem_id: str) -> SimilarityRecord | None: ...
+
+    def latest_submission_ids(self) -> dict[str, int]: ...
+
+    def similarity_reviews(self, problem_id: str) -> list[PairReview]: ...
 
 
 class Writer(Reader, Protocol):
@@ -375,6 +389,14 @@ class Writer(Reader, Protocol):
     def set_ignored(self, submission_id: int, ignored: bool, now: float) -> None:
         """Leave the submission out of everything that counts (or count it again)."""
         ...
+
+    def request_similarity(self, problem_id: str, by: str, now: float) -> bool: ...
+
+    def set_similarity_state(self, problem_id: str, state: SimilarityState, message: str = "") -> None: ...
+
+    def store_similarity(self, problem_id: str, report: str, submissions: int, latest_id: int, now: float) -> None: ...
+
+    def put_pair_review(self, review: PairReview) -> None: ...
 
 
 class Storage(Protocol):

@@ -153,6 +153,12 @@ def recent_prints(c: sqlite3.Connection, username: str, since_s: float) -> int:
     return int(row[0])
 
 
+def next_print(c: sqlite3.Connection, statuses: Collection[str]) -> PrintRecord | None:
+    marks = ", ".join("?" * len(statuses))
+    row = c.execute(f"SELECT * FROM prints WHERE status IN ({marks}) ORDER BY id LIMIT 1", tuple(statuses)).fetchone()
+    return None if row is None else _print(row)
+
+
 def add_print(c: sqlite3.Connection, p: PrintRecord) -> PrintRecord:
     cur = c.execute(
         "INSERT INTO prints (team_id, username, filename, text, time_s, status) VALUES (?, ?, ?, ?, ?, ?)",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-SCHEMA_VERSION = 11
+SCHEMA_VERSION = 12
 
 # The API's id of the judgement ``j`` (model/apijson.judgement_id, in SQL, for the upgrade to 4)
 JUDGEMENT_ID = "(CASE j.ordinal WHEN 1 THEN CAST(j.submission_id AS TEXT) ELSE j.submission_id || '-' || j.ordinal END)"
@@ -243,6 +243,25 @@ CREATE TABLE IF NOT EXISTS prints (
     status TEXT NOT NULL,
     delivered_s REAL
 );
+CREATE TABLE IF NOT EXISTS similarity_reports (
+    problem_id TEXT PRIMARY KEY,
+    state TEXT NOT NULL,
+    requested_s REAL NOT NULL,
+    requested_by TEXT NOT NULL,
+    computed_s REAL,
+    submissions INTEGER NOT NULL DEFAULT 0,
+    latest_submission_id INTEGER NOT NULL DEFAULT 0,
+    report TEXT,
+    message TEXT NOT NULL DEFAULT ''
+);
+CREATE TABLE IF NOT EXISTS similarity_reviews (
+    problem_id TEXT NOT NULL,
+    pair_key TEXT NOT NULL,
+    username TEXT NOT NULL,
+    note TEXT NOT NULL,
+    time_s REAL NOT NULL,
+    PRIMARY KEY (problem_id, pair_key)
+);
 CREATE TABLE IF NOT EXISTS audit_log (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     time_s REAL NOT NULL,
@@ -298,7 +317,7 @@ MIGRATIONS: dict[int, tuple[str | Step, ...]] = {
             ("events", "judgements", "runs"),
         ),
     ),
-    # the contest's scoreboard type is remembered (services/server.py): releases before 5 ran score contests
+    # the contest's scoreboard type is remembered (site/server.py): releases before 5 ran score contests
     4: ("INSERT OR IGNORE INTO meta (key, value) VALUES ('scoreboard_type', 'score')",),
     5: (  # issue 29, clarifications (their tables are created with the rest): events for chosen teams, and
         # versions of an object for some teams only (team_ids, staff); every existing event keeps its meaning
@@ -321,4 +340,7 @@ MIGRATIONS: dict[int, tuple[str | Step, ...]] = {
     ),
     # issue 43: a print-out is marked delivered by the jury (NULL: not yet)
     10: (Step("ALTER TABLE prints ADD COLUMN delivered_s REAL", ("prints",)),),
+    # issue 49, similar submissions: each problem's report and the jury's reviews of its pairs
+    # (similarity_reports, similarity_reviews: created with the rest); no existing table changes
+    11: (),
 }

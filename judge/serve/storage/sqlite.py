@@ -62,10 +62,11 @@ from judge.serve.storage.rows import (
     run_record,
     submission_record,
 )
+from judge.serve.storage.similarity import SimilarityReads, SimilarityWrites
 from judge.serve.storage.versions import VersionReads, VersionWrites
 
 
-class SqliteReader(VersionReads, PreviewReads):
+class SqliteReader(VersionReads, PreviewReads, SimilarityReads):
     def __init__(self, conn: sqlite3.Connection) -> None:
         self._c = conn
 
@@ -262,8 +263,11 @@ class SqliteReader(VersionReads, PreviewReads):
     def recent_prints(self, username: str, since_s: float) -> int:
         return live.recent_prints(self._c, username, since_s)
 
+    def next_print(self, statuses: Collection[str]) -> PrintRecord | None:
+        return live.next_print(self._c, statuses)
 
-class SqliteWriter(SqliteReader, VersionWrites, PreviewWrites):
+
+class SqliteWriter(SqliteReader, VersionWrites, PreviewWrites, SimilarityWrites):
     def set_meta(self, key: str, value: str) -> None:
         self._c.execute(
             "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",

@@ -1,0 +1,81 @@
+"""``GET contests/<id>/event-feed``: NDJSON, every event the viewer may see from the beginning (or after
+``since_token``), then the new ones as they are published; a newline every 120 s keeps the connection
+open. Each line carries its ``token`` (its place in this viewer's stream); a client that reconnects with
+``?since_token=<token>`` gets every event after it. A token this viewer was not given is a 400, as the spec
+says; ``since_id`` (the name
+older drafts and `check-api.sh` use) is read the same way. ``?stream=false`` (as DOMjudge) sends the
+events so far and ends. A finished contest's feed ends after its last event (``end_of_updates``).
+
+A feed opened with an account's credentials ends when that account's access changes (its password changed
+or reset, the account disabled, removed, or given another role or team: ``Authenticator.access_of``),
+before it sends anything published afterwards: the credentials it was opened with no longer hold, so a
+client that reconnects with them gets the 401 (docs/security.md, "Logins and sessions").
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator
+
+from starlette.concurrency import run_in_threadpool
+from starlette.responses import StreamingResponse
+
+from judge.serve.http.api.context import Ctx
+from judge.serve.services.board import feed
+from judge.serve.services.core.events import RECHECK_S, Cursor
+
+KEEPALIVE_S = 120.0
+BATCH = 500
+
+
+async def event_feed(ctx: Ctx) -> StreamingResponse:
+    ctx.contest()
+    server = ctx.server
+    token = ctx.query.get("since_token", ctx.query.get("since_id"))
+    viewer = ctx.viewer
+    account = viewer.account_id
+    granted = None if account is None else server.auth.access_of(account)
+    after = await run_in_threadpool(feed.start_after, server, viewer, token)
+    stream = ctx.query.get("stream", "true").lower() not in ("false", "0", "no")
+
+    def read(cursor: Cursor) -> tuple[list[str], Cursor, bool]:
+        return feed.next_lines(server, viewer, cursor, BATCH)
+
+    def revoked() -> bool:
+        """The account's access changed since the feed started (a change is in force before the events
+        published after it are read: people.py reloads the logins before it wakes the feeds)."""
+        return account is not None and server.auth.access_of(account) != granted
+
+    async def lines() -> AsyncIterator[str]:
+        nonlocal after
+        last_sent = last_read = time.monotonic()
+        seen = -1
+        while True:
+            if revoked():
+                return
+            generation = server.bus.generation
+            if generation != seen or time.monotonic() - last_read >= RECHECK_S:
+                if generation == seen and feed.stale(server, RECHECK_S):
+                    await run_in_threadpool(feed.recheck, server, RECHECK_S)
+                seen = generation
+                # the log's copy in memory is filtered here, on the loop: no thread trip per stream and change
+                memory = feed.in_memory(server, after)
+                out, after, more = read(after) if memory else await run_in_threadpool(read, after)
+                last_read = time.monotonic()
+                if revoked():
+                    return  # what was read may hold an event published after the change: not sent
+                if more:
+                    seen = -1  # more to read right away
+                if out:
+                    yield "".join(out)
+                    last_sent = last_read
+                if out or more:
+                    continue
+            if not stream or server.stopping.is_set() or server.timeline.phase.end_of_updates_s is not None:
+                return  # the feed ends with end_of_updates (the last event of a finalized contest)
+            if time.monotonic() - last_sent >= KEEPALIVE_S:
+                yield "\n"
+                last_sent = time.monotonic()
+            await server.bus.changed(seen)  # or at the bus's tick (RECHECK_S): the checks above again
+
+    return StreamingResponse(lines(), media_type="application/x-ndjson", headers={"Cache-Control": "no-store"})

@@ -1,0 +1,108 @@
+"""Leaving a submission out (issue 30), staff: an ignored submission stays in the jury's lists, marked, but
+counts nowhere: the board (storage's ``counted`` skips it, so a first to solve moves to the next team), the
+awards, results.json, and the public and teams' views (visibility.sees_submission). On the event feed those
+who saw the submission, its judgements and runs get a delete for each (staff keep them); un-ignoring
+publishes them again, to the audiences visibility.py gives them then. Audited."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from judge.serve.model.apijson import judgement_json, run_id, run_json, submission_json
+from judge.serve.model.errors import Refused
+from judge.serve.model.records import Audience, ReviewRecord, SubmissionRecord
+from judge.serve.model.viewer import Viewer
+from judge.serve.services.core.context import Served
+from judge.serve.services.core.events import dump, publish
+from judge.serve.services.people import access
+from judge.serve.services.people.audit import audit
+from judge.serve.storage import Writer
+from judge.serve.visibility import judgement_audience, run_audience, submission_audience
+
+Published = tuple[str, str, dict[str, Any], Audience]  # type, id, object, audience
+
+
+def republish_changed(w: Writer, server: Served, since_s: float, now: float) -> None:
+    """Publish again the submissions, judgements and runs made or begun since ``since_s`` whose object
+    changed (their contest times: a removed interval, services/lifecycle/control.py), each to the audience it has now
+    (a judgement hidden by the freeze stays hidden)."""
+    started = {j.submission_id for j in w.judgements() if j.start_s >= since_s}
+    for sub in w.submissions():
+        if sub.time_s < since_s and sub.id not in started:
+            continue
+        for kind, obj_id, obj, audience in _objects(w, server, sub, now):
+            last = w.last_event(kind, obj_id)
+            if last is not None and last.data != dump(obj):
+                publish(w, kind, obj_id, obj, now=now, audience=audience)
+
+
+def _objects(w: Writer, server: Served, sub: SubmissionRecord, now: float) -> list[Published]:
+    """(type, id, object, audience) of the submission, its judgements and their runs, as published now."""
+    phase, info = server.timeline.phase, server.contest.info
+    out: list[Published] = [("submissions", str(sub.id), submission_json(sub, info), submission_audience(phase, sub))]
+    judgements = w.judgements(submission_ids=[sub.id])
+    for j in judgements:
+        obj = judgement_json(j, info)
+        out.append(("judgements", obj["id"], obj, judgement_audience(phase, sub, now)))
+    for r in w.runs(judgement_ids=[j.id for j in judgements]):
+        out.append(("runs", run_id(r), run_json(r, info), run_audience(phase, sub)))
+    return out
+
+
+def set_ignored(
+    server: Served, viewer: Viewer, submission_id: int | None, ignored: bool, now: float, *, what: str
+) -> SubmissionRecord:
+    """Ignore the submission (or count it again). Returns it as it is now."""
+    access.staff(viewer, "ignore submissions")
+    with server.storage.write() as w:
+        found = w.submissions(ids=[submission_id]) if submission_id is not None else []
+        if not found:
+            raise Refused(404, f"no submission {what!r}")
+        before = found[0]
+        if before.ignored == ignored:
+            return before
+        w.set_ignored(before.id, ignored, now)
+        after = replace(before, ignored=ignored)
+        for kind, obj_id, obj, audience in _objects(w, server, after, now):
+            if ignored:  # a delete for whoever saw it (staff keep it)
+                last = w.last_event(kind, obj_id)
+                if last is not None and last.data != "null":
+                    publish(w, kind, obj_id, None, now=now, audience=replace(last.audience, staff=False))
+            else:
+                publish(w, kind, obj_id, obj, now=now, audience=audience)
+        audit(w, viewer, now, "submission.ignore" if ignored else "submission.unignore", {"id": str(before.id)})
+    server.bus.notify()
+    return after
+
+
+COMMENT_CHARS = 2000
+
+
+@dataclass(frozen=True)
+class Review:
+    verified: bool
+    comment: str
+
+
+def review(server: Served, viewer: Viewer, submission_id: int | None, asked: Review, now: float) -> ReviewRecord:
+    """Mark the submission's current judgement verified (or not) with a comment, for the jury. Audited."""
+    access.staff(viewer, "verify judgements")
+    verified, comment = asked.verified, asked.comment
+    if len(comment) > COMMENT_CHARS:
+        raise Refused(400, f"the comment is longer than {COMMENT_CHARS} characters")
+    with server.storage.write() as w:
+        current = w.judgements(submission_ids=[submission_id], current=True) if submission_id is not None else []
+        if not current or not current[0].done:
+            raise Refused(404, f"submission {submission_id!r} has no finished judgement to verify")
+        record = ReviewRecord(current[0].id, verified, comment.strip(), viewer.username or "?", now)
+        w.put_review(record)
+        detail = {"submission_id": str(submission_id), "verified": verified, "comment": record.comment}
+        audit(w, viewer, now, "judgement.review", detail)
+    return record
+
+
+def reviews_of(server: Served, viewer: Viewer, judgement_ids: list[int]) -> dict[int, ReviewRecord]:
+    access.staff(viewer, "see the reviews of judgements")
+    with server.storage.read() as r:
+        return {rv.judgement_id: rv for rv in r.reviews(judgement_ids)}

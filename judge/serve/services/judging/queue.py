@@ -1,0 +1,343 @@
+"""Judging from the durable queue (the storage's jobs), in four small steps: claim, judge, store, publish.
+
+A job is stored in the same transaction as its submission (or by a rejudge). ``claim`` gives a job its
+judgement (pending, published) the first time it is taken; ``judge`` runs the ``JudgeFn`` (the judge's
+own failures become a JE result, never charged); ``complete`` stores the result, the runs, the events
+and the job's ``done`` flag in one transaction and refuses a job already done. A server killed at any
+moment therefore finds on restart every job either done (stored once) or not (judged again, into the
+same pending judgement): every acknowledged submission is judged and stored exactly once. Who sees the
+events each step publishes is visibility.py's decision.
+
+The judging itself is a seam, ``JudgeFn``: a function from a ``JudgeJob`` to a ``SubmissionResult``. It is
+``judge_job`` on this machine (``local_judge``), or the judges of a Dask cluster (``judges_fn``: each
+thread blocks on its remote task). When the cluster cannot judge a job now (``NotJudged``: every worker
+that took it died; ``ClusterError``: the scheduler is gone), the job stays queued and is taken again; it
+never becomes a JE. The threads that run the queue are in pool.py.
+"""
+
+from __future__ import annotations
+
+import json
+import traceback
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass, replace
+
+from judge.cluster import ClusterError
+from judge.judging.build import SkipLanguage
+from judge.judging.identity import toolchain_hash
+from judge.judging.jobs import JudgeJob, judge_job
+from judge.judging.judges import Judges, NotJudged
+from judge.judging.prepared import Packages
+from judge.judging.results import SubmissionResult
+from judge.judging.submission import Environment, unjudged
+from judge.judging.verdict import Verdict
+from judge.languages.table import Language
+from judge.package.problem import Problem
+from judge.serve.model.apijson import judgement_json, judgement_type, run_id, run_json
+from judge.serve.model.contest import Contest, ContestProblem
+from judge.serve.model.phase import Phase
+from judge.serve.model.records import JobRecord, JudgementOutcome, JudgementRecord, NewRun, SubmissionRecord
+from judge.serve.model.upload import job_files, unpack
+from judge.serve.services.core.events import EventBus, publish
+from judge.serve.services.core.timeline import Timeline
+from judge.serve.storage import Storage, Writer
+from judge.serve.visibility import judgement_audience, run_audience
+
+JudgeFn = Callable[[JudgeJob], SubmissionResult]
+NOT_NOW = (NotJudged, ClusterError)  # the job could not be judged now: it stays queued
+UNPACK_LIMIT = 64 * 1024 * 1024  # stored zips were checked against the contest's limit when submitted
+
+
+def local_judge(packages: Packages, env: Environment) -> JudgeFn:
+    """Judge on this machine, in this process's sandbox."""
+
+    def run(job: JudgeJob) -> SubmissionResult:
+        return judge_job(job, packages, env)
+
+    return run
+
+
+def judges_fn(judges: Judges, problems: Mapping[str, Problem], languages: Mapping[str, Language]) -> JudgeFn:
+    """Judge with ``judges`` (a cluster's: judging.judges.Judges), results keyed like `judge grade`'s."""
+
+    def run(job: JudgeJob) -> SubmissionResult:
+        fingerprint = toolchain_hash(job.language, problems[job.problem], languages, judges.fingerprint)
+        return judges.judge(job, fingerprint)
+
+    return run
+
+
+@dataclass(frozen=True)
+class Claimed:
+    """A job taken for judging, with its (pending) judgement."""
+
+    job_id: int
+    judgement_id: int
+    submission: SubmissionRecord
+    files_zip: bytes
+
+
+def publish_judgement(w: Writer, phase: Phase, judgement: JudgementRecord, sub: SubmissionRecord, now: float) -> None:
+    audience = judgement_audience(phase, sub, now)
+    obj = judgement_json(judgement, phase.info)
+    publish(w, "judgements", obj["id"], obj, now=now, audience=audience)
+
+
+def republish_judgements(w: Writer, phase: Phase, since_s: float, now: float) -> None:
+    """Publish again the judgements of submissions made since ``since_s`` (at the thaw: for everyone now)."""
+    subs = {s.id: s for s in w.submissions() if s.time_s >= since_s}
+    for j in w.judgements(submission_ids=list(subs)):
+        publish_judgement(w, phase, j, subs[j.submission_id], now)
+
+
+def _outcome(result: SubmissionResult, current: bool, now: float, package_hash: str) -> JudgementOutcome:
+    tests = [t for t in result.tests if not t.skipped]
+    return JudgementOutcome(
+        current=current,
+        end_s=now,
+        verdict=result.verdict.value,
+        judgement_type=judgement_type(result.verdict),
+        score=result.score,
+        max_score=result.max_score,
+        max_run_time=round(max(t.time_s for t in tests), 3) if tests else None,
+        memory_kib=result.memory_kib,
+        metric=result.metric,
+        metric_name=result.metric_name,
+        compile_message=result.compile_message,
+        package_hash=package_hash,
+    )
+
+
+@dataclass(frozen=True)
+class JudgingSetup:
+    """What judging a job needs: the contest's problems and languages, the judge, and where to say what."""
+
+    contest: Contest
+    languages: Mapping[str, Language]
+    judge_fn: JudgeFn
+    log: Callable[[str], None] = lambda line: None
+    fuzzable: frozenset[str] = frozenset()  # live fuzzing (issue 33): the problems whose AC submissions are fuzzed
+    # a problem with its package version in force (issue 33: versions.CurrentPackages); None: as loaded
+    current: Callable[[Contest, str], ContestProblem | None] | None = None
+
+
+@dataclass(frozen=True)
+class Hold:
+    """What an admin holds back from judging (issue 30; kept in ``meta``): everything (paused), or some
+    problems (their packages being fixed). Submissions are still accepted and queued."""
+
+    paused: bool = False
+    problems: frozenset[str] = frozenset()
+
+    def dumps(self) -> str:
+        return json.dumps({"paused": self.paused, "problems": sorted(self.problems)})
+
+    @staticmethod
+    def loads(text: str | None) -> Hold:
+        data = json.loads(text) if text else {}
+        return Hold(bool(data.get("paused", False)), frozenset(data.get("problems", ())))
+
+
+class JobQueue:
+    """Claims, judges and stores jobs; ``run_pending`` does all of it in the calling thread (tests, tools)."""
+
+    def __init__(self, storage: Storage, timeline: Timeline, bus: EventBus, setup: JudgingSetup) -> None:
+        with storage.read() as r:
+            self._hold = Hold.loads(r.get_meta("judging_hold"))
+        self._storage = storage
+        self._timeline = timeline
+        self._bus = bus
+        self._contest = setup.contest
+        self._languages = setup.languages
+        self._judge_fn = setup.judge_fn
+        self._log = setup.log
+        self._fuzzable = setup.fuzzable
+        self._current = setup.current
+
+    def problem(self, problem_id: str) -> ContestProblem | None:
+        """The problem with the package version new judgements use."""
+        if self._current is None:
+            return self._contest.problem(problem_id)
+        return self._current(self._contest, problem_id)
+
+    # ------------------------------------------------------------------------------------- claim
+
+    def claim(self, limit: int, exclude: Collection[int] = frozenset()) -> list[Claimed]:
+        """Up to ``limit`` jobs to judge (new submissions before rejudges), each with its judgement."""
+        now, phase, hold = self._timeline.now(), self._timeline.phase, self._hold
+        if hold.paused:
+            return []
+        with self._storage.write() as w:
+            jobs = [j for j in w.todo_jobs(limit + len(exclude), hold.problems) if j.id not in exclude][:limit]
+            out = [Claimed(j.id, self._judgement_of(w, j, phase, now), j.submission, j.files_zip) for j in jobs]
+        if out:
+            self._bus.notify()
+        return out
+
+    def _judgement_of(self, w: Writer, job: JobRecord, phase: Phase, now: float) -> int:
+        """The job's judgement: made (and published) the first time the job is taken."""
+        if job.judgement_id is not None:
+            return job.judgement_id
+        first = not w.judgements(submission_ids=[job.submission.id], current=True)
+        judgement = w.add_judgement(job.submission.id, current=first, start_s=now)
+        w.attach_judgement(job.id, judgement.id)
+        publish_judgement(w, phase, judgement, job.submission, now)
+        return judgement.id
+
+    # ------------------------------------------------------------------------------------- judge
+
+    def job(self, c: Claimed) -> JudgeJob:
+        s = c.submission
+        cp = self.problem(s.problem_id)
+        lang = self._languages.get(s.language_id)
+        if cp is None or lang is None:
+            raise SkipLanguage(f"problem {s.problem_id!r} or language {s.language_id!r} is no longer in the contest")
+        files, folder = job_files(unpack(c.files_zip, UNPACK_LIMIT), lang, s.entry_point)
+        label = f"submission {s.id} (team {s.team_id})"
+        info = self._contest.info
+        lazy = info.pass_fail and not info.judge_all_tests  # the verdict is known at the first failed test
+        return JudgeJob(
+            s.problem_id,
+            cp.problem.content_hash,
+            s.language_id,
+            files,
+            folder,
+            label,
+            stop_at_failure=lazy,
+            entry_point=s.entry_point,
+            # the factor in force when it is judged (an admin may change it live: model/language_factors.py)
+            time_factor=self._timeline.phase.info.time_factor(s.language_id),
+        )
+
+    def judge(self, c: Claimed) -> SubmissionResult:
+        """Judge a claimed job; the judge's own failures become a JE result (never charged)."""
+        s = c.submission
+        cp = self.problem(s.problem_id)
+        try:
+            return self._judge_fn(self.job(c))
+        except NOT_NOW:
+            raise
+        except Exception as exc:  # noqa: BLE001 - SkipLanguage, an unreadable zip, an executor's failure
+            detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+            label = f"submission {s.id}"
+            if cp is None:  # the problem was removed from problems.yaml since
+                return SubmissionResult(s.problem_id, label, s.language_id, Verdict.JE, 0.0, 0.0, 0.0, 0, detail)
+            return unjudged(cp.problem, label, s.language_id, Verdict.JE, detail)
+
+    def judge_against(self, c: Claimed, package_hash: str) -> SubmissionResult:
+        """Judge a submission against another version of its package (a rejudge preview, issue 33); the
+        judge's failures raise (the preview tries again later)."""
+        return self._judge_fn(replace(self.job(c), package_hash=package_hash))
+
+    # ------------------------------------------------------------------------------------- store
+
+    def complete(self, c: Claimed, result: SubmissionResult) -> bool:
+        """Store the result (once) and publish it. False when the job was done already."""
+        now, phase = self._timeline.now(), self._timeline.phase
+        with self._storage.write() as w:
+            if w.job_done(c.job_id) is not False:
+                return False
+            changed = self._store(w, c, result, now)
+            self._publish_result(w, c, phase, now, changed)
+            self._fuzz_after(w, c, phase, now)
+            w.finish_job(c.job_id)
+        self._bus.notify()
+        s = c.submission
+        self._log(
+            f"submission {s.id} (team {s.team_id}, {s.problem_id}, {s.language_id}): "
+            f"{result.verdict.value} {result.score:g}/{result.max_score:g} (judgement {c.judgement_id})"
+        )
+        return True
+
+    def _store(self, w: Writer, c: Claimed, result: SubmissionResult, now: float) -> list[JudgementRecord]:
+        """The judgement's outcome and its runs; the judgements whose ``current`` flag changed."""
+        s = c.submission
+        cp = self.problem(s.problem_id)
+        current = not w.newer_done_job(s.id, c.job_id)
+        changed = []
+        if current:
+            for old in w.judgements(submission_ids=[s.id], current=True):
+                if old.id != c.judgement_id:
+                    w.set_current(old.id, False)
+                    changed.append(old.id)
+        w.finish_judgement(c.judgement_id, _outcome(result, current, now, cp.problem.content_hash if cp else ""))
+        ordinals = {t.name: i + 1 for i, t in enumerate(cp.problem.tests())} if cp else {}
+        tests = [(t, sc) for t, sc in zip(result.tests, result.test_scores, strict=True) if not t.skipped]
+        for i, (t, score) in enumerate(tests):
+            run = NewRun(
+                c.judgement_id,
+                ordinals.get(t.name, i + 1),
+                t.name,
+                t.verdict.value,
+                judgement_type(t.verdict),
+                now,
+                round(t.time_s, 3),
+                t.wall_time_s,
+                t.memory_kib,
+                score,
+                t.message,
+                t.transcript,
+            )
+            w.add_run(run)
+        return w.judgements(ids=changed)
+
+    # ------------------------------------------------------------------------------------- publish
+
+    def _publish_result(self, w: Writer, c: Claimed, phase: Phase, now: float, changed: list[JudgementRecord]) -> None:
+        # the submission as it is now, not as claimed: a judge may have ignored it meanwhile (issue 30)
+        s = next(iter(w.submissions(ids=[c.submission.id])), c.submission)
+        for old in changed:
+            publish_judgement(w, phase, old, s, now)
+        for run in w.runs(judgement_ids=[c.judgement_id]):
+            publish(w, "runs", run_id(run), run_json(run, phase.info), now=now, audience=run_audience(phase, s))
+        (judgement,) = w.judgements(ids=[c.judgement_id])
+        publish_judgement(w, phase, judgement, s, now)
+
+    def _fuzz_after(self, w: Writer, c: Claimed, phase: Phase, now: float) -> None:
+        """Live fuzzing (issue 33, docs/live-fuzzing.md), in the judgement's transaction: a current AC of a
+        fuzzable problem queues a fuzz job (not an ignored submission, not a staff account's, not one made
+        outside the contest); a current judgement that is not AC cancels the submission's open one."""
+        (j,) = w.judgements(ids=[c.judgement_id])
+        if not j.current:
+            return
+        if j.verdict != Verdict.AC.value or (j.max_score is not None and (j.score or 0.0) < j.max_score - 1e-6):
+            w.cancel_fuzz(c.submission.id, f"judgement {c.judgement_id}: {j.verdict}, no longer accepted", now)
+            return
+        s = next(iter(w.submissions(ids=[c.submission.id])), c.submission)
+        if s.problem_id not in self._fuzzable or s.ignored or not phase.in_contest(s.time_s):
+            return
+        if s.account_id is not None and any(a.id == s.account_id and a.type != "team" for a in w.accounts()):
+            return  # an admin's submission for a team: the jury's test, not a contestant's
+        w.enqueue_fuzz(s.id, j.id, j.package_hash or "", now)
+
+    # ------------------------------------------------------------------------------------- in this thread
+
+    def now(self) -> float:
+        return self._timeline.now()
+
+    @property
+    def hold(self) -> Hold:
+        return self._hold
+
+    @property
+    def fuzzable(self) -> frozenset[str]:
+        """The problems whose accepted submissions live fuzzing queues (none: it is off)."""
+        return self._fuzzable
+
+    def set_hold(self, w: Writer, hold: Hold) -> None:
+        """Hold judging back (in the caller's transaction; the pool is woken by the caller)."""
+        w.set_meta("judging_hold", hold.dumps())
+        self._hold = hold
+
+    def pending(self) -> int:
+        with self._storage.read() as r:
+            return r.pending_jobs()
+
+    def run_pending(self) -> int:
+        """Judge every queued job in this thread (tests, and tools); returns how many."""
+        n = 0
+        while claimed := self.claim(1):
+            for c in claimed:
+                self.complete(c, self.judge(c))
+                n += 1
+        return n

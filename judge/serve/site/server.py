@@ -1,0 +1,351 @@
+"""Wiring, at the edge of `judge serve`: open the contest's storage, bring it in line with the package
+(accounts, and the events for whatever changed in the configuration since the last start), and compose the
+parts the services receive (each domain's ``context.py`` Protocol; ``Server`` has them all). No service
+imports this module. No globals: `judge serve` and the tests each build a ``Server`` and pass it to
+``create_app``.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+from argon2 import PasswordHasher
+
+from judge.cluster.workers import ClusterWorker
+from judge.languages.table import Language
+from judge.runner.printer import send_to_printer
+from judge.serve.model.apijson import (
+    judgement_types_json,
+    language_json,
+    with_penalty,
+)
+from judge.serve.model.contest import Contest, ContestError
+from judge.serve.model.roster import Roster
+from judge.serve.model.times import Clock, SystemClock
+from judge.serve.model.viewer import Viewer
+from judge.serve.services.board.board import first_change
+from judge.serve.services.board.boardcache import BoardCache
+from judge.serve.services.core.events import EventBus, EventLog, publish_if_changed, sync_collection
+from judge.serve.services.core.timeline import Timeline
+from judge.serve.services.desk.print_queue import Printer, PrintQueue
+from judge.serve.services.desk.printing import send_next
+from judge.serve.services.judging.pool import JudgingPool
+from judge.serve.services.judging.preview_queue import PreviewQueue
+from judge.serve.services.judging.queue import JobQueue, JudgeFn, JudgingSetup, republish_judgements
+from judge.serve.services.judging.similarity_queue import QueueSetup as SimilaritySetup
+from judge.serve.services.judging.similarity_queue import SimilarityQueue
+from judge.serve.services.judging.versions import NO_TOOLS, CurrentPackages, VersionTools, restore
+from judge.serve.services.lifecycle.finalize import publish_if_final
+from judge.serve.services.people import sessions
+from judge.serve.services.people.accounts import (
+    ARGON2_AT_ONCE,
+    Authenticator,
+    LoginLimits,
+    password_hasher,
+    rehashed,
+    sync_accounts,
+)
+from judge.serve.services.people.live_roster import LiveRoster, publish_people, stored_roster
+from judge.serve.services.people.reveal import Reveals
+from judge.serve.services.people.session_cache import SessionCache
+from judge.serve.services.problems.statements import Statements, Typeset, cache_dir, problem_doc
+from judge.serve.storage import DB_NAME, Storage, Writer, open_storage
+from judge.serve.visibility import Sight, problems_audience
+
+if TYPE_CHECKING:  # live fuzzing loads the fuzzer (Hypothesis) only when it is on
+    from judge.serve.services.judging.fuzz_jobs import FuzzQueue, LiveFuzz, OnCounterexample
+
+
+@dataclass(frozen=True)
+class Server:
+    """The running contest: what the handlers call into, and the background parts' lifecycle."""
+
+    package: Contest  # as loaded from disk; ``contest`` is it with the admins' changes of the schedule
+    languages: Mapping[str, Language]
+    storage: Storage
+    clock: Clock
+    timeline: Timeline
+    bus: EventBus
+    auth: Authenticator
+    judging: JobQueue
+    pool: JudgingPool
+    log: Callable[[str], None]
+    roster: LiveRoster = field(default_factory=LiveRoster)  # the teams and accounts in force (people/live_roster.py)
+    printer: Printer = send_to_printer  # how a print-out reaches contest.yaml's print_command (desk/printing.py)
+    print_queue: PrintQueue = field(default_factory=PrintQueue)  # sends the queued print-outs (desk/print_queue.py)
+    boards: BoardCache = field(default_factory=BoardCache)
+    session_cache: SessionCache = field(default_factory=SessionCache)  # the pages' sessions found
+    reveals: Reveals = field(default_factory=Reveals)  # passwords a page shows once (people/reveal.py)
+    stopping: threading.Event = field(default_factory=threading.Event)
+    versions: CurrentPackages = field(default_factory=CurrentPackages)  # each problem's package in force (issue 33)
+    tools: VersionTools = NO_TOOLS  # how new package versions reach the judge (judging/versions.py)
+    previews: PreviewQueue | None = None  # the rejudge previews the pool runs when idle (judging/preview_queue.py)
+    _threads: list[threading.Thread] = field(default_factory=list)  # the clock, while started
+    _contest: list[tuple[tuple[object, ...], Contest]] = field(default_factory=list)  # the last ``contest`` made
+    fuzz: FuzzQueue | None = None  # live fuzzing's queue (issue 33; None: off)
+    # the problems' PDF statements and attachments; missing PDFs typeset in a thread (issue 43)
+    statements: Statements = field(default_factory=lambda: Statements(None))
+    similarity: SimilarityQueue | None = None  # similar submissions' reports (issue 49; None: read-only)
+
+    @property
+    def contest(self) -> Contest:
+        """The contest as it is now: the package with the times, teams and accounts an admin changed. Made
+        once per change of those (a page of 500 board rows asks for it per row: issue 32), not per call."""
+        roster = self.roster.current
+        if roster is None:
+            return self.package
+        info, generation = self.timeline.phase.info, self.versions.generation
+        memo = self._contest[-1] if self._contest else None
+        if memo is not None and memo[0][0] is roster and memo[0][1] is info and memo[0][2] == generation:
+            return memo[1]
+        contest = self.contest_with(roster)
+        self._contest[:] = [
+            ((roster, info, generation), contest)
+        ]  # one list item, replaced at once: safe across threads
+        return contest
+
+    def contest_with(self, roster: Roster) -> Contest:
+        """The contest as it is with ``roster``'s teams and accounts."""
+        info = self.timeline.phase.info
+        contest = replace(self.package, info=info, teams=roster.teams, accounts=roster.accounts)
+        contest = replace(contest, groups=roster.groups, organizations=roster.organizations)
+        return self.versions.of(contest)
+
+    def sight(self, viewer: Viewer, now: float) -> Sight:
+        """What ``viewer`` may see now (visibility.py)."""
+        return Sight(viewer, self.timeline.phase, now)
+
+    def start(self) -> None:
+        """The background parts: the judging pool, the print queue, the clock that publishes phase changes, the
+        typesetting."""
+        self.pool.start()
+        self.print_queue.start(lambda: send_next(self), self.stopping, self.log)
+        self.statements.start()
+        if self.similarity is not None:
+            self.similarity.start(self.stopping)  # a thread of its own only when the pool lends no idle slots
+        ticker = threading.Thread(target=self._tick_loop, name="contest-clock", daemon=True)
+        self._threads.append(ticker)
+        ticker.start()
+
+    def _tick_loop(self) -> None:
+        while not self.stopping.wait(1.0):
+            try:
+                self.timeline.tick()
+            except Exception as exc:  # noqa: BLE001 - keep serving; say why
+                self.log(f"contest clock: {type(exc).__name__}: {exc}")
+
+    def stop(self) -> None:
+        self.stopping.set()
+        self.bus.wake()  # waiting feeds see it and end
+        for ticker in self._threads:
+            ticker.join()
+        self.statements.stop()
+        self.print_queue.stop()
+        if self.similarity is not None:
+            self.similarity.join()
+        self.pool.stop()
+
+    def changed_packages(self) -> list[str]:
+        """Problems whose package changed since some of their submissions were judged (a rejudge may be due)."""
+        out = []
+        with self.storage.read() as r:
+            for p in self.contest.problems:
+                if self.versions.version(p.id) > 1:
+                    continue  # a version made while serving: its applied preview judged every judgement (issue 33)
+                stale = r.stale_judgements(p.id, p.problem.content_hash)
+                if stale:
+                    out.append(f"{p.id} ({stale} judgement(s) made with another version)")
+        return out
+
+    def close(self) -> None:
+        self.storage.close()
+
+
+@dataclass(frozen=True)
+class ServeOptions:
+    workers: int = 1  # threads that judge
+    capacity: Callable[[], int] | None = None  # how many of them may judge now (a cluster's slots)
+    hasher: PasswordHasher | None = None  # argon2 parameters (default: accounts.password_hasher; tests: cheap ones)
+    verify_at_once: int = ARGON2_AT_ONCE  # argon2 verifications at once (`judge serve`: its cores)
+    clock: Clock | None = None
+    log: Callable[[str], None] = lambda line: None
+    login_limits: LoginLimits = LoginLimits()  # --account-lockout, --address-lockout
+    read_only: bool = False  # `judge contest export`: read the database as it is (no sync, nothing published)
+    cluster_workers: Callable[[], list[ClusterWorker]] | None = None  # a cluster's judge workers (judges page)
+    tools: VersionTools = NO_TOOLS  # new package versions (issue 33): versions.local_tools when judging here
+    board_interval_s: float = 0.0  # at most one new board per this long (`judge serve --board-interval`; board.py)
+    feed_interval_s: float = 0.0  # open feeds woken at most once per this long (`judge serve --feed-interval`)
+    fuzz: LiveFuzz | None = None  # live fuzzing (`judge serve --fuzz`, issue 33): None, off
+    on_counterexample: OnCounterexample | None = None  # told of each counterexample stored (the pages' notice)
+    typeset: Typeset | None = None  # a PDF statement from a package without one (problem2pdf; statements.py)
+
+
+def _claim_database(w: Writer, contest: Contest, hasher: PasswordHasher, storage: Storage) -> Roster:
+    """Claim the database for ``contest``; returns the roster in force (the package's with the stored
+    changes over it), whose accounts the accounts table now holds."""
+    owner = w.get_meta("contest_id")
+    if owner is not None and owner != contest.info.id:
+        raise ContestError(
+            f"{storage.path} holds contest {owner!r}, but contest.yaml says {contest.info.id!r}: "
+            "move the database away to start a new contest"
+        )
+    w.set_meta("contest_id", contest.info.id)
+    _claim_type(w, contest, storage)
+    roster = stored_roster(contest, w)
+    for account_id in sync_accounts(w, roster.accounts, hasher):
+        sessions.end_all(w, account_id)  # a changed password (or a removed account) ends its sessions
+    return roster
+
+
+def _claim_type(w: Writer, contest: Contest, storage: Storage) -> None:
+    """A contest keeps its scoreboard type once it has submissions (a board ranked one way, then the other,
+    would tell everyone a different story). The spec's default, pass-fail, applies when contest.yaml has
+    no ``scoreboard_type``: a contest of an earlier release (all score contests) must now say so."""
+    kind = contest.info.scoreboard_type.value
+    before = w.get_meta("scoreboard_type")
+    if before is not None and before != kind and w.latest_submission_s(math.inf) is not None:
+        raise ContestError(
+            f"{storage.path} holds the submissions of a {before} contest, but contest.yaml makes it {kind} "
+            f"(without `scoreboard_type` a contest is pass-fail, as the spec says): write `scoreboard_type: "
+            f"{before}` in contest.yaml, or move the database away to start a new contest"
+        )
+    w.set_meta("scoreboard_type", kind)
+
+
+def _publish_configuration(w: Writer, server: Server, now: float) -> None:
+    contest, languages = server.contest, server.languages
+    publish_if_changed(w, "contest", None, server.timeline.contest_json(), now=now)
+    types = judgement_types_json()
+    sync_collection(w, "judgement-types", with_penalty(types) if contest.info.pass_fail else types, now=now)
+    factor = contest.info.time_factor
+    sync_collection(w, "languages", [language_json(lang, factor(lang.id)) for lang in languages.values()], now=now)
+    publish_people(w, contest, now)
+
+
+def _publish_problems(server: Server, w: Writer, now: float) -> None:
+    """The problems' events: what changed (a PDF statement made), to whom the phase shows them."""
+    phase, contest = server.timeline.phase, server.contest
+    problems = [problem_doc(p, contest.info.id, server.statements) for p in contest.problems]
+    audience = problems_audience(phase, now)
+    sync_collection(w, "problems", problems, now=now, audience=lambda o: audience)
+
+
+def _on_phase_change(server: Server) -> Callable[[Writer, float, float | None], None]:
+    """What a phase change reveals: the problems at the start, the frozen judgements at the thaw (and then,
+    when the results were finalized before it, the final awards: services/lifecycle/finalize.py)."""
+
+    def on_change(w: Writer, now: float, thawed_from: float | None) -> None:
+        _publish_problems(server, w, now)
+        if thawed_from is not None:
+            republish_judgements(w, server.timeline.phase, thawed_from, now)
+            publish_if_final(w, server, now)
+
+    return on_change
+
+
+def _on_statement(server: Server) -> Callable[[], None]:
+    """A PDF statement was typeset: the problems are published again (their ``statement`` is the PDF now)."""
+
+    def on_ready() -> None:
+        with server.storage.write() as w:
+            _publish_problems(server, w, server.clock.now())
+        server.bus.notify()
+
+    return on_ready
+
+
+def _fuzz_queue(
+    live: LiveFuzz, storage: Storage, queue: JobQueue, options: ServeOptions, contest: Callable[[], Contest]
+) -> FuzzQueue:
+    """Live fuzzing's queue: an idle queue of the judging pool, after the real judging (services/judging/idle.py)."""
+    from judge.serve.services.judging.fuzz_jobs import FuzzQueue, QueueSetup
+
+    setup = QueueSetup(contest=contest, hold=lambda: queue.hold, now=queue.now, log=options.log)
+    if options.on_counterexample is None:
+        return FuzzQueue(storage, live, setup)
+    return FuzzQueue(storage, live, setup, on_counterexample=options.on_counterexample)
+
+
+def open_server(
+    contest: Contest, languages: Mapping[str, Language], judge_fn: JudgeFn, options: ServeOptions = ServeOptions()
+) -> Server:
+    """Open (or create, or upgrade) CONTEST_DIR/contest.sqlite for ``contest``. Raises ContestError,
+    StorageError."""
+    clock = options.clock or SystemClock()
+    hasher = options.hasher or password_hasher()
+    for lang, _ in contest.info.time_factors:
+        if lang not in languages:
+            options.log(f"contest.yaml languages: {lang!r} is not a language of this server: its time_factor is unused")
+    storage = open_storage(contest.root / DB_NAME)
+    if options.read_only:
+        with storage.read() as r:
+            owner = r.get_meta("contest_id")
+            roster = stored_roster(contest, r)
+        if owner != contest.info.id:
+            raise ContestError(f"{storage.path} holds contest {owner!r}, but contest.yaml says {contest.info.id!r}")
+    else:
+        with storage.write() as w:
+            roster = _claim_database(w, contest, hasher, storage)
+
+    def store_rehash(account_id: str, old: str, new: str) -> None:
+        if not options.read_only:
+            with storage.write() as w:
+                rehashed(w, account_id, old, new)
+
+    versions = CurrentPackages()
+    with storage.read() as r:
+        accounts = r.accounts()
+        for line in restore(r, contest, versions, options.tools):
+            options.log(line)
+    auth = Authenticator(
+        accounts, hasher, clock, options.login_limits, roster.disabled, options.verify_at_once, store_rehash
+    )
+    bus = EventBus(EventLog(storage), wake_interval_s=options.feed_interval_s)
+    timeline = Timeline(contest.info, storage, clock, bus)
+    live = None if options.read_only else options.fuzz
+    fuzzable = frozenset[str]()
+    if live is not None:
+        from judge.serve.services.judging.fuzz_jobs import fuzzable_problems
+
+        fuzzable = fuzzable_problems(contest, options.log)
+    setup = JudgingSetup(contest, languages, judge_fn, options.log, fuzzable=fuzzable, current=versions.problem)
+    queue = JobQueue(storage, timeline, bus, setup)
+    previews = PreviewQueue(storage, queue, versions, options.tools, options.log)
+    fuzz = None if live is None else _fuzz_queue(live, storage, queue, options, lambda: server.contest)
+    similarity = None
+    if not options.read_only:  # similar submissions (issue 49): idle work too, or its own thread on a cluster
+        similarity_setup = SimilaritySetup(
+            storage, lambda: server.contest, lambda: timeline.phase, clock.now, options.log
+        )
+        similarity = SimilarityQueue(similarity_setup, own_thread=options.capacity is not None)
+    idle = [previews] + ([similarity] if similarity is not None else []) + ([fuzz] if fuzz is not None else [])
+    pool = JudgingPool(
+        queue,
+        workers=options.workers,
+        capacity=options.capacity,
+        log=options.log,
+        cluster=options.cluster_workers,
+        idle=idle,  # rejudge previews first, then similar submissions, then live fuzzing (judging/idle.py)
+    )
+    boards = BoardCache(interval_s=options.board_interval_s, clock=clock.now, since=first_change(bus))
+    typeset = None if options.read_only else options.typeset
+    statements = Statements(cache_dir(contest.root), typeset, options.log)
+    server = Server(
+        contest, languages, storage, clock, timeline, bus, auth, queue, pool, options.log, versions=versions,
+        tools=options.tools, previews=previews, boards=boards, fuzz=fuzz, statements=statements,
+        similarity=similarity,
+    )  # fmt: skip
+    server.roster.set(roster)
+    statements.on_ready = _on_statement(server)
+    statements.prepare(p.problem for p in server.contest.problems)  # queued: typeset once the server starts
+    timeline.on_change(_on_phase_change(server))
+    if not options.read_only:
+        with storage.write() as w:
+            _publish_configuration(w, server, clock.now())
+        timeline.tick()
+    bus.notify()  # the event log's copy in memory reads what is there
+    return server
