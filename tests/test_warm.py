@@ -445,6 +445,33 @@ def test_a_server_killed_during_a_run_is_the_judges_error(runner, tmp_path) -> N
     assert both(runner, tmp_path, script, ())[1].exit_code == 42
 
 
+def test_a_server_that_does_not_answer_is_killed_and_the_run_is_the_judges_error(
+    own_runner, tmp_path, monkeypatch
+) -> None:
+    """A server that does not answer a request in time may have forked the run (or may yet): it is killed,
+    with whatever it started, and the run is a sandbox error (a JE, judged again), never started a second
+    time on the same files (two processes writing one output: a wrong verdict)."""
+    runner = own_runner
+    (tmp_path / "prog").mkdir()
+    script = tmp_path / "prog" / "v.py"
+    script.write_text("print('ran')\n")
+    assert both(runner, tmp_path, script, ())[1].stdout == "ran\n"
+    (server,) = warm_servers(runner, script)
+    monkeypatch.setattr("judge.runner.warm.REPLY_TIMEOUT_S", 0.5)
+    os.kill(server.pid, signal.SIGSTOP)  # it gets the request, and never answers
+    try:
+        work = tmp_path / "run"
+        out = run_once(runner, work, script, (), b"", True)
+    finally:
+        if server.alive():
+            os.kill(server.pid, signal.SIGCONT)
+    assert out.sandbox_error is not None and "no answer" in out.sandbox_error, out
+    assert out.stdout == "" and server.proc.wait() == -signal.SIGKILL
+    monkeypatch.undo()
+    assert both(runner, tmp_path, script, ())[1].stdout == "ran\n"  # a new server
+    assert [s.pid for s in warm_servers(runner, script)] != [server.pid]
+
+
 def test_the_preloaded_modules_are_the_outside_imports(tmp_path) -> None:
     (tmp_path / "own.py").write_text("import numpy\nfrom reference import rummy\n")
     (tmp_path / "v.py").write_text(

@@ -12,10 +12,12 @@ The protocol, small and explicit (JSON over a SOCK_SEQPACKET socket, the run's f
 own failures come back apart from the program's, as ``WarmError``. A server that went away, refused a
 request or is stale (its program or a module it loaded changed on disk) is dropped and started anew once;
 when that does not work either, the run starts the usual way (a new interpreter): never a verdict of ours.
-A server that cannot start warm at all (its program's folder shadows a module it loads, say) is not tried
-again for that program. Servers are keyed by the program's command, environment and version (the
-package's hash); at most ``MAX_SERVERS`` are kept, the least recently used one retired when another is
-needed (it finishes its runs first).
+A server that does not answer a request in ``REPLY_TIMEOUT_S`` may have started the run, or may yet: it is
+killed (its runs with it) and the run is the judge's error (a JE, judged again), never started a second
+time on the same files. A server that cannot start warm at all (its program's folder shadows a module it
+loads, say) is not tried again for that program. Servers are keyed by the program's command, environment
+and version (the package's hash); at most ``MAX_SERVERS`` are kept, the least recently used one retired
+when another is needed (it finishes its runs first).
 """
 
 from __future__ import annotations
@@ -53,6 +55,10 @@ class WarmError(OSError):
 
 class Stale(WarmError):
     """The program or a module the server loaded changed on disk since the server started."""
+
+
+class NoAnswer(WarmError):
+    """The server did not answer a run's request in time: it may have forked the run, or may yet."""
 
 
 def _imports(path: Path) -> set[str]:
@@ -98,6 +104,8 @@ def _receive(sock: socket.socket, timeout_s: float) -> dict[str, object]:
     sock.settimeout(timeout_s)
     try:
         data = sock.recv(65536)
+    except TimeoutError as exc:
+        raise NoAnswer(f"no answer in {timeout_s:g} s") from exc
     except OSError as exc:
         raise WarmError(str(exc)) from exc
     finally:
@@ -154,7 +162,8 @@ class WarmServer:
         return self.proc.poll() is None
 
     def run(self, request: Mapping[str, object], fds: Sequence[int]) -> int:
-        """Fork a run (fds: its status pipe, stdin, stdout, stderr); its pid. Raises WarmError, Stale."""
+        """Fork a run (fds: its status pipe, stdin, stdout, stderr); its pid. Raises WarmError, Stale, and
+        NoAnswer (then the server has been killed, with whatever it had started)."""
         data = json.dumps(request).encode()
         with self._lock:
             try:
@@ -163,6 +172,9 @@ class WarmServer:
                 raise WarmError(f"{exc}{self.ended()}") from exc
             try:
                 answer = _receive(self.sock, REPLY_TIMEOUT_S)
+            except NoAnswer as exc:
+                self.kill()
+                raise NoAnswer(f"the warm server gave {exc}{self.ended()}") from None
             except WarmError as exc:
                 raise WarmError(f"{exc}{self.ended()}") from None
         pid = answer.get("pid")
@@ -194,6 +206,13 @@ class WarmServer:
                 self.sock.send(json.dumps({"retire": True}).encode())
             except OSError:
                 pass
+
+    def kill(self) -> None:
+        """SIGKILL to the server: its runs die with it (their parent-death signal), none starts any more."""
+        try:
+            self.proc.kill()
+        except OSError:
+            pass
 
     def close(self) -> None:
         """End the server (and any run still in it)."""
@@ -268,6 +287,9 @@ class WarmServers:
                         return None
                 try:
                     return server.run(request, fds), server
+                except NoAnswer:  # it may have started the run on these files: never a second one on them
+                    entry.server = None
+                    raise
                 except WarmError:
                     entry.server = None
                     server.retire()  # it finishes the runs it has, if it can
