@@ -472,6 +472,26 @@ def test_a_server_that_does_not_answer_is_killed_and_the_run_is_the_judges_error
     assert [s.pid for s in warm_servers(runner, script)] != [server.pid]
 
 
+def test_a_contestants_run_never_starts_warm(own_runner, tmp_path) -> None:
+    """``warm`` on an untrusted run (a contestant's program) is ignored: it runs in the sandbox, as the slot's
+    user, and no warm server is started or tried for it."""
+    runner = own_runner
+    box = tmp_path / "box"
+    box.mkdir()
+    spec = RunSpec(
+        argv=("/usr/bin/id", "-u"),
+        box=box,
+        limits=Limits(time_s=5, wall_time_s=10),
+        stdout=tmp_path / "out",
+        warm=WarmStart(script=1, key="contestant"),
+    )
+    result = runner.run(spec)
+    assert result.ok and result.sandbox_error is None, result
+    assert int((tmp_path / "out").read_text()) in runner.held_uids()
+    assert runner._backend is not None and runner._backend.warm is not None
+    assert runner._backend.warm.servers() == [] and runner._backend.warm.cold() == {}
+
+
 def test_the_preloaded_modules_are_the_outside_imports(tmp_path) -> None:
     (tmp_path / "own.py").write_text("import numpy\nfrom reference import rummy\n")
     (tmp_path / "v.py").write_text(
