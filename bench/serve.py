@@ -18,6 +18,13 @@ From 100 teams (or with ``--scenario regional``) it runs the regional scenario i
 feed per team, the public board at 100 requests/s, a last-minute submission rush (bench/serve_regional.py):
 
     python3 bench/serve.py --teams 500 [--login-s 60] [--steady-s 60] [--rush-s 60] [--board-rps 100]
+
+With ``--site`` (issue 44) the regional scenario runs against a site made by `judge site init --teams N`,
+its main contest started now beside the running practice: ``--practice-share`` (0.2) of the teams use the
+practice (their feed, submissions page and submission there; its own problem's programs, judged after the
+main contest's), the others and the public board the main contest:
+
+    python3 bench/serve.py --teams 500 --site [--practice-share 0.2]
 """
 
 from __future__ import annotations
@@ -220,6 +227,52 @@ def pct(values: list[float], q: float) -> float:
     return s[min(len(s) - 1, int(round(q * (len(s) - 1))))]
 
 
+def plan_of(args: argparse.Namespace, others_share: float = 0.0):  # noqa: ANN201
+    import serve_regional
+
+    return serve_regional.Plan(
+        args.teams,
+        args.login_s,
+        args.steady_s,
+        args.rush_s,
+        args.board_rps,
+        args.poll_s,
+        args.max_s,
+        keep_alive=not args.connection_per_request,
+        others_share=others_share,
+    )
+
+
+def site_run(args: argparse.Namespace, work: Path) -> int:
+    """The regional scenario against a site (`judge site init --teams N`): its main contest moved to start now,
+    beside the practice that runs from now (each contest's start as the demo writes it, to the minute)."""
+    import serve_regional
+
+    if not 0 < args.practice_share < 1:
+        sys.exit("--practice-share must be between 0 and 1")
+    site = work / "site"
+    out = subprocess.run(
+        [sys.executable, "-m", "judge", "site", "init", str(site), "--teams", str(args.teams)],
+        env=dict(os.environ, PYTHONPATH=str(ROOT)), capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    if out.returncode != 0:
+        sys.exit(out.stderr or out.stdout)
+    passwords = dict(re.findall(r"^\s+(\S+)\s+(\S+)\s+\((?:team|judge|admin)\)$", out.stdout, re.M))
+    practice, main_yaml = site / "contests" / "practice", site / "contests" / "main" / "contest.yaml"
+    start = re.search(r"^start_time:.*$", (practice / "contest.yaml").read_text(), re.M)
+    assert start is not None
+    main_yaml.write_text(re.sub(r"^start_time:.*$", start.group(0), main_yaml.read_text(), flags=re.M))
+    targets = [
+        serve_regional.Target("main", site / "contests" / "main" / "contest.sqlite", "/contests/main"),
+        serve_regional.Target(
+            "practice", practice / "contest.sqlite", "/contests/practice", serve_regional.PRACTICE_PROGRAMS
+        ),
+    ]
+    print(f"site {site}: main and practice both running, {args.teams} teams")
+    server = Server(site, free_port(), args.jobs, work / "serve.log")
+    return serve_regional.main(server, targets, passwords, plan_of(args, args.practice_share))
+
+
 def main() -> int:
     sys.stdout.reconfigure(line_buffering=True)  # type: ignore[attr-defined]
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -237,6 +290,12 @@ def main() -> int:
     ap.add_argument("--board-rps", type=float, default=100.0, help="regional: public board requests per second")
     ap.add_argument("--poll-s", type=float, default=5.0, help="regional: each team's submissions page every so often")
     ap.add_argument(
+        "--site",
+        action="store_true",
+        help="regional: serve a site (judge site init) with its practice running beside the main contest",
+    )
+    ap.add_argument("--practice-share", type=float, default=0.2, help="--site: the share of teams in the practice")
+    ap.add_argument(
         "--connection-per-request",
         action="store_true",
         help="regional: poll the pages and the board on a new connection per request (default: kept alive, as "
@@ -246,6 +305,10 @@ def main() -> int:
     regional = args.scenario == "regional" or (args.scenario is None and args.teams >= 100)
 
     work = args.keep or Path(tempfile.mkdtemp(prefix="bench-serve-"))
+    if args.site:
+        if not regional:
+            sys.exit("--site runs the regional scenario (100 teams or more, or --scenario regional)")
+        return site_run(args, work)
     contest = work / "contest"
     out = subprocess.run(
         [sys.executable, "-m", "judge", "contest", "init", str(contest), "--teams", str(args.teams)],
@@ -260,18 +323,10 @@ def main() -> int:
         import serve_regional
 
         server = Server(contest, free_port(), args.jobs, work / "serve.log")
-        plan = serve_regional.Plan(
-            args.teams,
-            args.login_s,
-            args.steady_s,
-            args.rush_s,
-            args.board_rps,
-            args.poll_s,
-            args.max_s,
-            keep_alive=not args.connection_per_request,
-        )
+        plan = plan_of(args)
         print(f"contest {contest} ({contest_id})")
-        return serve_regional.main(server, contest, passwords, contest_id, plan)
+        target = serve_regional.Target(contest_id, contest / "contest.sqlite")
+        return serve_regional.main(server, [target], passwords, plan)
     progs = programs({"TLE"} if args.no_tle else set())
     print(f"contest {contest} ({contest_id}): {args.teams} teams x {args.per_team} submissions; "
           f"programs: {', '.join(sorted({f'{p}/{n} ({v})' for p, n, _, v in progs}))}")  # fmt: skip

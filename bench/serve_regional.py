@@ -50,6 +50,8 @@ from pathlib import Path
 from typing import Any
 
 PROGRAMS = (("rummy", "wrong_answer/always_raises.py", 4), ("rummy", "accepted/closed_form.py", 1))
+# a site's practice contest (`--site`: judge site init's, with the first two problems): its own programs
+PRACTICE_PROGRAMS = (("coins", "wrong_answer/gaps_in_goal.py", 4), ("coins", "accepted/bfs.py", 1))
 EXPECTED = {"accepted": "AC", "wrong_answer": "WA"}  # a program's folder: its verdict (the Kattis convention)
 TIMEOUT_S = 30.0  # a request not answered by then is counted as failed (timed out), not timed
 
@@ -180,29 +182,53 @@ def parse_time(text: str) -> float:
     return datetime.fromisoformat(text).timestamp()
 
 
+@dataclass(frozen=True)
+class Target:
+    """A contest the teams use: its id, its database, its pages' base (``""``: a contest folder served alone;
+    ``/contests/<id>`` in a site) and the programs its teams submit (problem, path, weight)."""
+
+    cid: str
+    db: Path
+    base: str = ""
+    programs: tuple[tuple[str, str, int], ...] = PROGRAMS
+
+
+Key = tuple[str, str]  # (contest id, an id of that contest): ids are per contest in a site
+
+
 @dataclass
 class Run:
     port: int
-    cid: str
+    targets: dict[str, Target]  # the first: the main contest (the public board's, most teams')
     passwords: dict[str, str]
     stop: asyncio.Event = field(default_factory=asyncio.Event)
     latency: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     when: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))  # per latency, when sent
     failures: dict[str, int] = field(default_factory=lambda: defaultdict(int))
-    acked: dict[int, str] = field(default_factory=dict)
-    expected: dict[int, str] = field(default_factory=dict)  # per acknowledged submission: the verdict it should get
-    # per finished judgement id: its end_time, and when each feed client received it
-    received: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
-    ended: dict[str, float] = field(default_factory=dict)
+    acked: dict[Key, str] = field(default_factory=dict)
+    expected: dict[Key, str] = field(default_factory=dict)  # per acknowledged submission: the verdict it should get
+    # per finished judgement: its end_time, and when each feed client (of its contest) received it
+    received: dict[Key, list[float]] = field(default_factory=lambda: defaultdict(list))
+    ended: dict[Key, float] = field(default_factory=dict)
     duplicated: int = 0
     submits_done: int = 0  # teams whose submission was answered (or failed)
-    feeds_open: int = 0
-    at_stop: tuple[float, int, dict[str, float]] = field(default_factory=lambda: (0.0, 0, {}))  # when, feeds, judged
+    submitted: dict[str, int] = field(default_factory=lambda: defaultdict(int))  # per contest: submissions begun
+    feeds_open: dict[str, int] = field(default_factory=lambda: defaultdict(int))  # per contest
+    # when, the feeds open per contest, the finished judgements
+    at_stop: tuple[float, dict[str, int], dict[Key, float]] = field(default_factory=lambda: (0.0, {}, {}))
     feed_errors: list[str] = field(default_factory=list)
     keep_alive: bool = True  # the pages and the board polled on kept-alive connections (Pool)
     client_lag: list[tuple[float, float]] = field(default_factory=list)  # (how late, when) of this loop's ticks
     server_pid: int = 0
     rush_cpu: list[tuple[float, float, float, float, float, float]] = field(default_factory=list)  # cpu_sample
+
+    @property
+    def main(self) -> Target:
+        return next(iter(self.targets.values()))
+
+    def kind(self, kind: str, cid: str) -> str:
+        """A latency's kind: the main contest's as it always was, another contest's with its id."""
+        return kind if cid == self.main.cid else f"{kind} [{cid}]"
 
     async def timed(
         self, kind: str, method: str, path: str, headers: dict[str, str], body: bytes = b"", pool: Pool | None = None
@@ -244,9 +270,9 @@ async def login(run: Run, user: str) -> str | None:
     return cookie_of(reply)
 
 
-async def feed(run: Run, user: str) -> None:
-    """The team's event feed, kept open; every finished judgement's arrival is noted."""
-    path = f"/api/contests/{run.cid}/event-feed"
+async def feed(run: Run, user: str, cid: str) -> None:
+    """The team's event feed of its contest, kept open; every finished judgement's arrival is noted."""
+    path = f"/api/contests/{cid}/event-feed"
     try:
         reader, writer = await asyncio.open_connection("127.0.0.1", run.port, limit=1 << 22)
     except OSError as exc:
@@ -254,7 +280,8 @@ async def feed(run: Run, user: str) -> None:
         return
     head = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: {basic(user, run.passwords[user])}\r\n\r\n"
     writer.write(head.encode())
-    seen: set[str] = set()
+    seen: set[Key] = set()
+    opened = False
     try:
         status = await reader.readline()
         if b" 200 " not in status:
@@ -262,7 +289,8 @@ async def feed(run: Run, user: str) -> None:
             return
         while (await reader.readline()) not in (b"\r\n", b""):
             pass
-        run.feeds_open += 1
+        run.feeds_open[cid] += 1
+        opened = True
         pending = b""
         while True:
             size_line = await reader.readline()
@@ -282,7 +310,7 @@ async def feed(run: Run, user: str) -> None:
                 data = event.get("data") or {}
                 if data.get("end_time") is None:
                     continue
-                jid = data["id"]
+                jid = (cid, data["id"])
                 if jid in seen:
                     run.duplicated += 1
                     continue
@@ -292,17 +320,19 @@ async def feed(run: Run, user: str) -> None:
     except (OSError, asyncio.IncompleteReadError, ValueError) as exc:
         run.feed_errors.append(f"{user}: {type(exc).__name__}: {exc}")
     finally:
-        run.feeds_open -= 1
+        if opened:
+            run.feeds_open[cid] -= 1
         writer.close()
 
 
-async def poll_submissions(run: Run, cookie: str, every_s: float) -> None:
+async def poll_submissions(run: Run, cookie: str, every_s: float, cid: str) -> None:
     """The team's submissions page refreshing (its browser keeps its connection: Pool)."""
     browser = Pool(run.port, run.keep_alive)
+    kind, path = run.kind("submissions page", cid), f"{run.targets[cid].base}/submissions?fragment=1"
     await asyncio.sleep(random.uniform(0, every_s))
     try:
         while not run.stop.is_set():
-            await run.timed("submissions page", "GET", "/submissions?fragment=1", {"Cookie": cookie}, pool=browser)
+            await run.timed(kind, "GET", path, {"Cookie": cookie}, pool=browser)
             await asyncio.sleep(every_s)
     finally:
         browser.close()
@@ -311,7 +341,8 @@ async def poll_submissions(run: Run, cookie: str, every_s: float) -> None:
 async def poll_board(run: Run, rps: float) -> None:
     """``rps`` requests a second, whatever their answers take (each in its own task)."""
     tasks: set[asyncio.Task[None]] = set()
-    paths = (("board page", "/scoreboard"), ("board API", f"/api/contests/{run.cid}/scoreboard"))
+    main = run.main
+    paths = (("board page", f"{main.base}/scoreboard"), ("board API", f"/api/contests/{main.cid}/scoreboard"))
     spectators = Pool(run.port, run.keep_alive)
     n, t0 = 0, time.monotonic()
     while not run.stop.is_set():
@@ -340,8 +371,8 @@ async def _ignore(coro) -> None:  # noqa: ANN001
     await coro
 
 
-def submission_body(n: int) -> tuple[bytes, str]:
-    weighted = [(p, rel) for p, rel, w in PROGRAMS for _ in range(w)]
+def submission_body(n: int, programs: tuple[tuple[str, str, int], ...] = PROGRAMS) -> tuple[bytes, str]:
+    weighted = [(p, rel) for p, rel, w in programs for _ in range(w)]
     problem, rel = weighted[n % len(weighted)]
     path = Path(__file__).resolve().parent.parent / "problems" / problem / "submissions" / rel
     buf = io.BytesIO()
@@ -355,33 +386,38 @@ def submission_body(n: int) -> tuple[bytes, str]:
     return json.dumps(body).encode(), rel.split("/")[0]
 
 
-async def submit(run: Run, n: int, user: str, at_s: float) -> None:
+async def submit(run: Run, user: str, at_s: float, cid: str) -> None:
     await asyncio.sleep(at_s)
-    body, folder = submission_body(n)
+    n = run.submitted[cid]  # the contest's programs in turn (whichever teams use it)
+    run.submitted[cid] += 1
+    body, folder = submission_body(n, run.targets[cid].programs)
     headers = {"Authorization": basic(user, run.passwords[user]), "Content-Type": "application/json"}
     sent = time.time()
     try:
-        reply = await run.timed("submission ack", "POST", f"/api/contests/{run.cid}/submissions", headers, body)
+        path = f"/api/contests/{cid}/submissions"
+        reply = await run.timed(run.kind("submission ack", cid), "POST", path, headers, body)
     finally:
         run.submits_done += 1
     if reply is not None and reply.status == 201:
         answer = json.loads(reply.body)
-        run.acked[int(answer["id"])] = user
-        run.expected[int(answer["id"])] = EXPECTED[folder]
+        run.acked[(cid, answer["id"])] = user
+        run.expected[(cid, answer["id"])] = EXPECTED[folder]
         # where the time went: before the handler took it (its `time` is the server's clock then), and after
         taken = parse_time(answer["time"])
-        run.latency["ack: sent to taken"].append(max(0.0, taken - sent))
-        run.latency["ack: taken to answered"].append(max(0.0, time.time() - taken))
+        run.latency[run.kind("ack: sent to taken", cid)].append(max(0.0, taken - sent))
+        run.latency[run.kind("ack: taken to answered", cid)].append(max(0.0, time.time() - taken))
 
 
-async def team(run: Run, n: int, user: str, login_at_s: float, rush: tuple[float, float], poll_s: float) -> None:
+async def team(
+    run: Run, n: int, user: str, login_at_s: float, rush: tuple[float, float], poll_s: float, cid: str
+) -> None:
     await asyncio.sleep(login_at_s)
     cookie = await login(run, user)
-    tasks = [asyncio.create_task(feed(run, user))]
+    tasks = [asyncio.create_task(feed(run, user, cid))]
     if cookie is not None:
-        tasks.append(asyncio.create_task(poll_submissions(run, cookie, poll_s)))
+        tasks.append(asyncio.create_task(poll_submissions(run, cookie, poll_s, cid)))
     start = time.monotonic()
-    await submit(run, n, user, max(0.0, random.uniform(*rush) - (start - run_t0[0])))
+    await submit(run, user, max(0.0, random.uniform(*rush) - (start - run_t0[0])), cid)
     await run.stop.wait()
     for t in tasks:
         t.cancel()
@@ -401,9 +437,20 @@ class Plan:
     poll_s: float
     max_s: float
     keep_alive: bool = True
+    others_share: float = 0.0  # a site: this share of the teams uses the other contest (the practice), not the main
 
 
-async def drive(run: Run, plan: Plan, db: Path) -> float:
+def contest_of(run: Run, plan: Plan, n: int) -> str:
+    """The contest the ``n``-th team (in the shuffled order) uses: the other contest for every k-th team, so
+    that ``others_share`` of them are spread over the logins and the rush alike; the main one for the rest."""
+    others = [t.cid for t in run.targets.values()][1:]
+    if not others or plan.others_share <= 0:
+        return run.main.cid
+    every = max(1, round(1 / plan.others_share))
+    return others[(n // every) % len(others)] if n % every == every - 1 else run.main.cid
+
+
+async def drive(run: Run, plan: Plan) -> float:
     """The whole run; returns its wall time."""
     run_t0[0] = time.monotonic()
     rush_from = plan.login_s + plan.steady_s
@@ -412,21 +459,20 @@ async def drive(run: Run, plan: Plan, db: Path) -> float:
     sampler = asyncio.create_task(sample_rush(run, rush_from, plan.rush_s))
     users = [f"team{n}" for n in range(1, plan.teams + 1)]
     random.Random(32).shuffle(users)
+    rush = (rush_from, rush_from + plan.rush_s)
     teams = [
-        asyncio.create_task(
-            team(run, n, u, plan.login_s * n / plan.teams, (rush_from, rush_from + plan.rush_s), plan.poll_s)
-        )
+        asyncio.create_task(team(run, n, u, plan.login_s * n / plan.teams, rush, plan.poll_s, contest_of(run, plan, n)))
         for n, u in enumerate(users)
     ]
     await asyncio.sleep(rush_from + plan.rush_s)
     while time.monotonic() - run_t0[0] < plan.max_s:
-        finished = finished_judgements(db)
-        delivered = all(len(run.received.get(j, ())) >= run.feeds_open for j in finished)
+        finished = finished_judgements(run)
+        delivered = all(len(run.received.get(j, ())) >= run.feeds_open[j[0]] for j in finished)
         if run.submits_done >= plan.teams and len(finished) >= len(run.acked) and delivered:
             await asyncio.sleep(0.5)
             break
         await asyncio.sleep(1.0)
-    run.at_stop = (time.time(), run.feeds_open, finished_judgements(db))
+    run.at_stop = (time.time(), dict(run.feeds_open), finished_judgements(run))
     run.stop.set()
     await asyncio.sleep(1.0)
     for task in teams:  # a team still waiting for an answer at the end is not waited for
@@ -455,11 +501,14 @@ async def sample_rush(run: Run, rush_from: float, rush_s: float) -> None:
     run.rush_cpu.append(cpu_sample(run.server_pid))
 
 
-def finished_judgements(db: Path) -> dict[str, float]:
-    """Every finished judgement's API id, and when it finished."""
-    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as con:
-        rows = con.execute("SELECT submission_id, ordinal, end_s FROM judgements WHERE end_s IS NOT NULL").fetchall()
-    return {str(s) if o == 1 else f"{s}-{o}": e for s, o, e in rows}
+def finished_judgements(run: Run) -> dict[Key, float]:
+    """Every finished judgement of every contest (its contest and API id), and when it finished."""
+    out: dict[Key, float] = {}
+    for t in run.targets.values():
+        with sqlite3.connect(f"file:{t.db}?mode=ro", uri=True) as con:
+            rows = con.execute("SELECT submission_id, ordinal, end_s FROM judgements WHERE end_s IS NOT NULL")
+            out.update({(t.cid, str(s) if o == 1 else f"{s}-{o}"): e for s, o, e in rows.fetchall()})
+    return out
 
 
 def proc_usage(pid: int) -> tuple[float, float, int]:
@@ -477,30 +526,44 @@ def pct(values: list[float], q: float) -> float:
     return s[min(len(s) - 1, int(round(q * (len(s) - 1))))] if s else float("nan")
 
 
-def report(run: Run, plan: Plan, db: Path, wall_s: float, usage: tuple[float, float, int]) -> bool:
+def report(run: Run, plan: Plan, wall_s: float, usage: tuple[float, float, int]) -> bool:
     """Print the table; True when nothing was lost or duplicated."""
-    print(f"\n{'what':34} {'count':>7} {'p50':>9} {'p99':>9} {'max':>9}")
+    print(f"\n{'what':38} {'count':>7} {'p50':>9} {'p99':>9} {'max':>9}")
+    finished = finished_judgements(run)
+    stop_s, feeds, judged = run.at_stop
     rows = [
         ("login (GET + POST /login)", run.latency["login (both requests)"]),
         ("board page /scoreboard", run.latency["board page"]),
         ("board API scoreboard", run.latency["board API"]),
-        ("submissions page (fragment)", run.latency["submissions page"]),
-        ("submission acknowledgement", run.latency["submission ack"]),
-        ("  of it: sent to taken by handler", run.latency["ack: sent to taken"]),
-        ("  of it: taken to answered", run.latency["ack: taken to answered"]),
     ]
-    finished = finished_judgements(db)
-    stop_s, feeds, judged = run.at_stop
-    lags = [max(run.received[j]) - run.ended[j] for j in judged if len(run.received.get(j, ())) >= feeds]
-    rows.append(("event delivery lag (to the last feed)", lags))
+    for t in run.targets.values():  # the main contest's rows as they always were; another's with its id
+        lags = [
+            max(run.received[j]) - run.ended[j]
+            for j in judged
+            if j[0] == t.cid and len(run.received.get(j, ())) >= feeds.get(t.cid, 0)
+        ]
+        if t is run.main:
+            rows += [
+                ("submissions page (fragment)", run.latency["submissions page"]),
+                ("submission acknowledgement", run.latency["submission ack"]),
+                ("  of it: sent to taken by handler", run.latency["ack: sent to taken"]),
+                ("  of it: taken to answered", run.latency["ack: taken to answered"]),
+                ("event delivery lag (to the last feed)", lags),
+            ]
+        else:
+            rows += [
+                (f"submissions page [{t.cid}]", run.latency[run.kind("submissions page", t.cid)]),
+                (f"submission acknowledgement [{t.cid}]", run.latency[run.kind("submission ack", t.cid)]),
+                (f"event delivery lag [{t.cid}]", lags),
+            ]
     for name, v in rows:
         cells = [f"{pct(v, q) * 1000:7.0f}ms" for q in (0.5, 0.99, 1.0)] if v else ["-".rjust(9)] * 3
-        print(f"{name:34} {len(v):7d} {' '.join(cells)}")
+        print(f"{name:38} {len(v):7d} {' '.join(cells)}")
     rush = (plan.login_s + plan.steady_s, plan.login_s + plan.steady_s + plan.rush_s)
     for name, kind in (("board page, in the rush", "board page"), ("board API, in the rush", "board API")):
         v = [lat for lat, at in zip(run.latency[kind], run.when[kind], strict=True) if rush[0] <= at < rush[1]]
         cells = [f"{pct(v, q) * 1000:7.0f}ms" for q in (0.5, 0.99, 1.0)] if v else ["-".rjust(9)] * 3
-        print(f"{name:34} {len(v):7d} {' '.join(cells)}")
+        print(f"{name:38} {len(v):7d} {' '.join(cells)}")
     slow = defaultdict(list)  # the board's worst seconds: a stall shows as one
     for lat, at in zip(run.latency["board API"], run.when["board API"], strict=True):
         slow[int(at)].append(lat)
@@ -511,21 +574,33 @@ def report(run: Run, plan: Plan, db: Path, wall_s: float, usage: tuple[float, fl
     )
     lag = max(run.client_lag, default=(0.0, 0.0))
     print(f"this client's own loop: at most {lag[0] * 1000:.0f} ms late (at {lag[1]:.0f} s into the run)")
-    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as con:
-        stored = {r[0] for r in con.execute("SELECT id FROM submissions")}
-        twice = con.execute(
-            "SELECT count(*) FROM (SELECT submission_id FROM judgements GROUP BY 1 HAVING count(*) > 1)"
-        ).fetchone()[0]
-        done = "SELECT submission_id, verdict FROM judgements WHERE current AND verdict IS NOT NULL"
-        verdicts: dict[int, str] = dict(con.execute(done).fetchall())
+    stored: set[Key] = set()
+    twice = 0
+    verdicts: dict[Key, str] = {}
+    for t in run.targets.values():
+        with sqlite3.connect(f"file:{t.db}?mode=ro", uri=True) as con:
+            stored |= {(t.cid, str(r[0])) for r in con.execute("SELECT id FROM submissions")}
+            twice += con.execute(
+                "SELECT count(*) FROM (SELECT submission_id FROM judgements GROUP BY 1 HAVING count(*) > 1)"
+            ).fetchone()[0]
+            done = "SELECT submission_id, verdict FROM judgements WHERE current AND verdict IS NOT NULL"
+            verdicts |= {(t.cid, str(s)): v for s, v in con.execute(done).fetchall()}
     lost_subs = len(set(run.acked) - stored)
     # a submission judged other than its folder says (a JE above all: the judge failed) is not a judged run
     wrong = {s: v for s, v in verdicts.items() if s in run.expected and v != run.expected[s]}
     # a judgement finished 10 s before the end that an open feed never got is lost; later ones may be on the way
-    lost_events = sum(max(0, feeds - len(run.received.get(j, ()))) for j, e in judged.items() if e < stop_s - 10)
-    late = sum(1 for j, e in judged.items() if e >= stop_s - 10 and len(run.received.get(j, ())) < feeds)
+    lost_events = sum(
+        max(0, feeds.get(j[0], 0) - len(run.received.get(j, ()))) for j, e in judged.items() if e < stop_s - 10
+    )
+    late = sum(1 for j, e in judged.items() if e >= stop_s - 10 and len(run.received.get(j, ())) < feeds.get(j[0], 0))
+    print()
+    for t in run.targets.values() if len(run.targets) > 1 else ():
+        print(
+            f"submissions ({t.cid}): {sum(1 for k in run.acked if k[0] == t.cid)} acknowledged, "
+            f"{sum(1 for k in stored if k[0] == t.cid)} stored, {sum(1 for k in finished if k[0] == t.cid)} judged"
+        )
     print(
-        f"\nsubmissions: {len(run.acked)} of {plan.teams} acknowledged, {len(stored)} stored, {len(finished)} judged; "
+        f"submissions: {len(run.acked)} of {plan.teams} acknowledged, {len(stored)} stored, {len(finished)} judged; "
         f"lost {lost_subs}, judged twice {twice}"
     )
     tally = defaultdict(int)
@@ -536,8 +611,9 @@ def report(run: Run, plan: Plan, db: Path, wall_s: float, usage: tuple[float, fl
         "verdicts: " + ", ".join(f"{v} {n}" for v, n in sorted(tally.items()))
         + f"; not the verdict its folder says: {len(wrong)}{examples}"
     )  # fmt: skip
+    open_feeds = ", ".join(f"{n} ({cid})" for cid, n in feeds.items()) if len(run.targets) > 1 else sum(feeds.values())
     print(
-        f"feeds: {feeds} of {plan.teams} open at the end; finished judgements a feed never received (lost): "
+        f"feeds: {open_feeds} of {plan.teams} open at the end; finished judgements a feed never received (lost): "
         f"{lost_events}; received twice (duplicated): {run.duplicated}; finished in the last 10 s, not yet at "
         f"every feed: {late}"
     )
@@ -580,8 +656,9 @@ def run_loop(main: Coroutine[Any, Any, float]) -> float:
         return runner.run(main)
 
 
-def main(server, contest: Path, passwords: dict[str, str], contest_id: str, plan: Plan) -> int:  # noqa: ANN001
-    """Run the regional scenario against ``server`` (bench/serve.py's, not started yet)."""
+def main(server, targets: list[Target], passwords: dict[str, str], plan: Plan) -> int:  # noqa: ANN001
+    """Run the regional scenario against ``server`` (bench/serve.py's, not started yet) and ``targets`` (the
+    main contest first; a site's practice beside it, ``plan.others_share`` of the teams using it)."""
     print(
         f"regional: {plan.teams} teams log in over {plan.login_s:g} s, feeds and submissions page every "
         f"{plan.poll_s:g} s, public board at {plan.board_rps:g}/s; rush: {plan.teams} submissions in the last "
@@ -589,13 +666,20 @@ def main(server, contest: Path, passwords: dict[str, str], contest_id: str, plan
         + ("kept-alive connections" if plan.keep_alive else "a new connection per request")
     )
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}")
+    if len(targets) > 1:
+        print(
+            f"site: {', '.join(t.cid for t in targets)} running; {plan.others_share:.0%} of the teams use "
+            f"{', '.join(t.cid for t in targets[1:])} (feed, submissions page, their submission), the others "
+            f"{targets[0].cid}; the public board is {targets[0].cid}'s"
+        )
     print(f"server up in {server.start():.1f} s")
-    db = contest / "contest.sqlite"
-    run = Run(server.port, contest_id, passwords, keep_alive=plan.keep_alive, server_pid=server.proc.pid)
-    wall = run_loop(drive(run, plan, db))
+    run = Run(
+        server.port, {t.cid: t for t in targets}, passwords, keep_alive=plan.keep_alive, server_pid=server.proc.pid
+    )
+    wall = run_loop(drive(run, plan))
     usage = proc_usage(server.proc.pid)
     server.stop()
-    ok = report(run, plan, db, wall, usage)
+    ok = report(run, plan, wall, usage)
     print(f"load average after: {os.getloadavg()[0]:.2f}; run {wall:.0f} s")
     if len(run.acked) < plan.teams:
         print(f"NOTE: only {len(run.acked)} of {plan.teams} submissions were acknowledged (see the refusals above)")

@@ -39,6 +39,7 @@ class Reply:
     stdout: bytes | None = None  # written to the spec's stdout file
     feedback: Mapping[str, bytes] = field(default_factory=dict)  # validator: files in its feedback dir
     peer_first: bool = False  # interactive: the validator was first (InteractiveResult.peer_first)
+    stderr: bytes | None = None  # a program's: written to the spec's stderr file
 
 
 def ran(
@@ -51,6 +52,7 @@ def ran(
     memory_kib: int = 1024,
     sandbox_error: str | None = None,
     peer_first: bool = False,
+    stderr: bytes | None = None,
 ) -> Reply:
     """A program run."""
     result = RunResult(
@@ -60,11 +62,11 @@ def ran(
         wall_time_s=cpu_time_s,
         memory_kib=memory_kib,
         stdout_bytes=len(stdout),
-        stderr_bytes=0,
+        stderr_bytes=len(stderr or b""),
         limit_hit=limit,
         sandbox_error=sandbox_error,
     )
-    return Reply(result, stdout, peer_first=peer_first)
+    return Reply(result, stdout, peer_first=peer_first, stderr=stderr)
 
 
 def _validator(exit_code: int | None, files: dict[str, bytes], sandbox_error: str | None = None) -> Reply:
@@ -173,6 +175,8 @@ class FakeRunner:
                 self.stdins.append(spec.stdin.read_bytes() if spec.stdin is not None else b"")
         if spec.stdout is not None and reply.stdout is not None:
             spec.stdout.write_bytes(reply.stdout)
+        if spec.stderr is not None and reply.stderr is not None and not spec.trusted:
+            spec.stderr.write_bytes(reply.stderr)
         if on_end is not None:
             on_end()
         return reply.result
@@ -185,6 +189,8 @@ class FakeRunner:
         prog = self._next(self._programs, "program")
         val = self._next(self._validators, "validator")
         _write_feedback(peer, val)
+        if program.stderr is not None and prog.stderr is not None:
+            program.stderr.write_bytes(prog.stderr)
         if transcript is not None:
             transcript.write_text("> (scripted)\n")
         return InteractiveResult(prog.result, val.result, prog.peer_first)

@@ -20,7 +20,13 @@ ONE_TEST = {"secret/01": (b"1\n", b"1\n")}
 
 
 def judge(
-    tmp_path: Path, package: Path, runner: FakeRunner, *, all_tests: bool = False, stop_at_failure: bool = False
+    tmp_path: Path,
+    package: Path,
+    runner: FakeRunner,
+    *,
+    all_tests: bool = False,
+    stop_at_failure: bool = False,
+    keep_bytes: int = 0,
 ) -> SubmissionResult:
     """Judge ``sub.py`` (its syntax check is a compile run, which the fake passes) against ``package``."""
     source = tmp_path / "sub.py"
@@ -34,7 +40,9 @@ def judge(
         prepared,
         source,
         env,
-        options=JudgeOptions(workdir=tmp_path / "judge", all_tests=all_tests, stop_at_failure=stop_at_failure),
+        options=JudgeOptions(
+            workdir=tmp_path / "judge", all_tests=all_tests, stop_at_failure=stop_at_failure, keep_bytes=keep_bytes
+        ),
     )
 
 

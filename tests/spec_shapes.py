@@ -59,6 +59,7 @@ AWARDS = {
 }
 
 STATE_KEYS = ("started", "frozen", "ended", "thawed", "finalized", "end_of_updates")
+STATE = _object(list(STATE_KEYS), {k: {"oneOf": [TIME, {"type": "null"}]} for k in STATE_KEYS})
 
 _PROBLEM = _object(
     ["problem_id", "num_judged", "num_pending", "solved"],
@@ -93,7 +94,7 @@ SCOREBOARD = _object(
     {
         "time": TIME,
         "contest_time": RELTIME,
-        "state": _object(list(STATE_KEYS), {k: {"oneOf": [TIME, {"type": "null"}]} for k in STATE_KEYS}),
+        "state": STATE,
         "rows": {
             "type": "array",
             "items": _object(

@@ -122,7 +122,8 @@ def test_the_argument_tree_loads_no_command() -> None:
         "print(' '.join(sorted(m for m in sys.modules if m.split('.')[0] in "
         "('hypothesis', 'distributed', 'starlette', 'jinja2') or (m.startswith('judge.commands.') "
         "and m not in ('judge.commands.common', 'judge.commands.cli', 'judge.commands.defaults', "
-        "'judge.commands.args_common', 'judge.commands.args_judge', 'judge.commands.args_serve')))))"
+        "'judge.commands.args_common', 'judge.commands.args_judge', 'judge.commands.args_serve', "
+        "'judge.commands.args_course')))))"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert proc.returncode == 0, proc.stderr

@@ -570,6 +570,64 @@ def test_a_slot_server_that_went_away_is_made_anew_not_charged(kind, tmp_path):
         r.close()
 
 
+def test_a_slot_whose_namespace_fd_or_cgroup_went_away_is_set_up_anew(kind, tmp_path):
+    """CI flake: at judge serve's start the slot's fork server exited with status 124 twice in a row (it
+    could not join the slot's cgroup or network namespace), so the self-test failed. What it joins must be
+    made anew before the retry: a netns fd number that now names another file (a double close elsewhere
+    and a reuse look like this), and v1 cgroup directories that are gone. The error says which it was."""
+    r = make_runner(KINDS[kind])
+    try:
+        if r.info.backend != kind.split("-")[0]:
+            pytest.skip(f"{kind} backend not available here: {r.info.warnings}")
+        box = tmp_path / "box"
+        box.mkdir()
+        assert run(r, box, ["/bin/true"]).ok
+        slots = [s for s in r._pool._free if s.zygote is not None and s.zygote.alive() and s.netns_fd >= 0]
+        if not slots:
+            pytest.skip(f"{kind}: no fork server in a network namespace here")
+        slot = slots[0]
+        slot.zygote.proc.kill()  # gone: the next run makes a new one, which joins what the slot holds
+        slot.zygote.proc.wait()
+        group = r._tree.group(slot.index) if r._tree is not None else None
+        if group is not None and r._tree.version == 1:
+            group.kill_all()
+            for d in group._dirs.values():
+                for _ in range(500):  # a killed process leaves its group a moment later
+                    try:
+                        d.rmdir()
+                        break
+                    except OSError:
+                        time.sleep(0.01)
+                assert not d.exists()
+        other_r, other_w = os.pipe()
+        os.dup2(other_r, slot.netns_fd)  # the number now names a pipe
+        taken = slot.netns_fd
+        try:
+            (tmp_path / "in").write_text("3 4\n")
+            res = run(r, box, ["/bin/cat"], stdin=tmp_path / "in", stdout=tmp_path / "out")
+            assert res.ok and res.sandbox_error is None, res
+            assert (tmp_path / "out").read_text() == "3 4\n"
+            assert slot.netns_fd != taken or slot.netns_fd < 0
+        finally:
+            for fd in (other_r, other_w, taken):
+                if fd != slot.netns_fd:  # the pool closes the slot's own
+                    os.close(fd)
+    finally:
+        r.close()
+
+
+def test_a_fork_server_that_cannot_set_up_says_why(tmp_path):
+    from judge.runner.helper import helper_path
+    from judge.runner.zygote import Zygote, ZygoteError
+
+    z = Zygote(helper_path(tmp_path / "cache"), [tmp_path / "no-such-group" / "cgroup.procs"])
+    try:
+        with pytest.raises(ZygoteError, match=r"status 124: cannot join the cgroup .*no-such-group.*No such file"):
+            z.spawn(["/bin/true"], {}, None, [(os.open("/dev/null", os.O_WRONLY), 3)])
+    finally:
+        z.close()
+
+
 # -- interactive --------------------------------------------------------------------------------
 
 

@@ -263,8 +263,8 @@ def test_the_audit_log_has_rejudges_award_edits_finalize_and_unfinalize(server: 
     assert api.request("POST", f"{C}/unfinalize", "admin").status_code == 200
     log = [(e["username"], e["action"], json.loads(e["detail"])) for e in api.get(f"{C}/audit-log", "admin").json()]
     assert log[::-1][:8] == [
-        ("judge", "submission.rejudge", {"id": "1", "queued": True}),
-        ("admin", "problem.rejudge", {"id": "sum", "rejudged": [1]}),
+        ("judge", "submission.rejudge", {"id": "1", "queued": True, "rejudging": 1}),  # its set (issue 47)
+        ("admin", "problem.rejudge", {"id": "sum", "rejudged": [1], "rejudging": 2}),
         ("admin", "award.create", {"id": created["id"], "citation": "Best poster", "team_ids": ["team2"]}),
         ("admin", "award.change", {"id": created["id"], "citation": "Best talk", "team_ids": ["team2"]}),
         ("admin", "award.replace", {"id": "winner", "citation": "Winner", "team_ids": ["team3"]}),
@@ -299,6 +299,9 @@ def test_hidden_groups_and_the_main_scoreboard_group(tmp_path: Path, clock: Fake
         server.close()
 
 
+SCHEMA_13_CHANGED = ("judgements", "jobs", "previews", "preview_runs")  # issue 47 added columns to them
+
+
 def test_a_schema_6_database_is_upgraded_with_the_award_edits(tmp_path: Path) -> None:
     """Schema 7 (issue 31) brought the admins' award edits: a database of schema 6 opens upgraded (to the
     newest schema, 7 or later) with an award_edits table that keeps an edit, and keeps what it held."""
@@ -308,7 +311,7 @@ def test_a_schema_6_database_is_upgraded_with_the_award_edits(tmp_path: Path) ->
         w.set_meta("contest_id", "kept")
     storage.close()
     conn = sqlite3.connect(path)  # what the schema-6 release wrote: no award_edits (nor later tables), version 6
-    for table in ("award_edits", "counterexamples", "fuzz_jobs", "prints"):  # prints: schema 11 changed it
+    for table in ("award_edits", "counterexamples", "fuzz_jobs", "prints", *SCHEMA_13_CHANGED):  # prints: schema 11
         conn.execute(f"DROP TABLE {table}")
     conn.executescript("DELETE FROM schema_version; INSERT INTO schema_version VALUES (6, 0);")
     conn.close()

@@ -23,6 +23,7 @@ from serve_fixtures import PASSWORDS, SUM_AC, SUM_WA, write_contest
 from test_serve_process import Serve
 
 from judge.runner import Runner
+from judge.serve.http.pages import confirm
 from judge.serve.model.times import format_time
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -192,11 +193,14 @@ def test_a_contest_in_the_browser(server: Serve, browser: Browser, shots: Path) 
     expect(admin.page.locator("#verdict")).to_have_text("WA")
     admin.answer = False  # asked first (issue 43): Cancel rejudges nothing
     admin.page.click("#rejudge")
-    assert admin.confirms == ["Rejudge submission 2? Its verdict may change, for its team and on the scoreboard."]
+    assert admin.confirms == [confirm.question("rejudge-submission", id=2)]
     expect(admin.page.locator("#message")).to_have_count(0)
     admin.answer = True
+    admin.page.check("#rejudge-auto_apply")  # issue 47: a rejudging set that applies itself
     admin.page.click("#rejudge")
     expect(admin.page.locator("#message")).to_contain_text("1 submission(s) queued")
+    expect(admin.page.locator("#preview-state b")).to_have_text("applied", timeout=WAIT_MS)
+    admin.go("/admin/submissions/2")
     expect(admin.page.locator("#detail")).to_contain_text("(replaced)", timeout=WAIT_MS)
     expect(admin.page.locator("#detail h2").first).to_contain_text("(current): WA", timeout=WAIT_MS)
     admin.shot("submission-detail")

@@ -102,6 +102,7 @@ def test_a_schema_8_database_is_upgraded_and_keeps_its_counterexamples(tmp_path:
     conn.executescript(
         """
         DROP TABLE fuzz_jobs; DROP TABLE counterexamples; DROP TABLE prints;
+        DROP TABLE judgements; DROP TABLE jobs; DROP TABLE previews;  -- changed by schema 14 (issue 47)
         CREATE TABLE counterexamples (
             id INTEGER PRIMARY KEY AUTOINCREMENT, problem_id TEXT NOT NULL, submission_id INTEGER NOT NULL,
             judgement_id INTEGER NOT NULL, input BLOB NOT NULL, answer BLOB NOT NULL, output BLOB,

@@ -168,7 +168,8 @@ def test_a_judge_error_is_never_charged_and_a_rejudge_replaces_it(root: Path, cl
     board = api.get(f"{C}/scoreboard").json()
     assert cell(board, "team1", "sum") == {"problem_id": "sum", "num_judged": 0, "num_pending": 0, "score": 0}
     broken.fail = False
-    assert api.request("POST", f"{C}/submissions/{sid}/rejudge", "admin").json() == {"submission_ids": [sid]}
+    r = api.request("POST", f"{C}/submissions/{sid}/rejudge", "admin").json()
+    assert r == {"submission_ids": [sid], "rejudging_id": "1"}  # a set that applies itself (issue 47)
     server.judging.run_pending()
     old, new = judgements_of(api, sid)
     assert (old["id"], old["current"], old["judgement_type_id"]) == (je["id"], False, "JE")
@@ -187,8 +188,9 @@ def test_rejudge_a_problem(api: Api, server: Server, clock: FakeClock) -> None:
     assert api.request("POST", f"{C}/problems/nosuch/rejudge", "judge").status_code == 404
     assert api.request("POST", f"{C}/submissions/99/rejudge", "judge").status_code == 404
     r = api.request("POST", f"{C}/problems/sum/rejudge", "judge")
-    assert r.status_code == 202 and r.json() == {"submission_ids": [s1, s2]}
-    assert api.request("POST", f"{C}/problems/sum/rejudge", "judge").json() == {"submission_ids": []}  # queued
+    assert r.status_code == 202 and r.json() == {"submission_ids": [s1, s2], "rejudging_id": "1"}
+    again = api.request("POST", f"{C}/problems/sum/rejudge", "judge").json()
+    assert again == {"submission_ids": [], "rejudging_id": "2"}  # queued already
     clock.advance(5)
     assert server.judging.run_pending() == 2
     for sid in (s1, s2):

@@ -302,8 +302,13 @@ def test_organizers_rejudge_thaw_and_download(server: Server, clock: FakeClock) 
     r = judge.post("/admin/submissions/1/rejudge", data={"csrf": token})  # not confirmed: the question
     assert r.status_code == 200 and "Rejudge submission 1?" in r.text and server.judging.run_pending() == 0
     r = judge.post("/admin/submissions/1/rejudge", data={"csrf": token, "confirmed": "yes"})
-    assert r.status_code == 303 and "1+submission" in r.headers["location"]
+    assert r.status_code == 303 and r.headers["location"].startswith("/admin/previews/1?")  # its set (issue 47)
+    assert "1+submission" in r.headers["location"]
     server.judging.run_pending()
+    detail = judge.get("/admin/submissions/1").text
+    assert "Judgement 2" not in detail and "Held by" in detail  # held for review
+    r = judge.post("/admin/previews/1/apply", data={"csrf": token, "confirmed": "yes"})
+    assert r.status_code == 303
     detail = judge.get("/admin/submissions/1").text
     assert "Judgement 2 (current)" in detail and "(replaced)" in detail
     assert judge.post("/admin/thaw", data={"csrf": token}).status_code == 403  # judges do not thaw

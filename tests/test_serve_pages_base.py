@@ -23,7 +23,7 @@ from urllib.parse import urljoin, urlsplit
 
 import httpx
 import pytest
-from serve_fixtures import HOUR, PASSWORDS, SUM_WA, T0, FakeClock
+from serve_fixtures import CHEAP_HASHER, HOUR, PASSWORDS, SUM_WA, T0, FakeClock
 from starlette.routing import compile_path
 from test_serve_pages import Browser, csrf_of
 from test_serve_previews import open_contest, package_zip
@@ -309,10 +309,14 @@ def test_every_contest_page_link_form_and_redirect_is_under_the_base(
     team1.landed(team1.get(base + "/team/submission/1"), "/submissions/1")
     team1.landed(team1.get(base + "/problems/sum"), "/problems/sum/")
     assert team1.get(base + "/admin").status_code == 403  # the error page, checked too
+    # issue 47: a run's downloads (the crawl reaches the run pages that link them; asked here by hand)
+    assert team2.get(base + "/submissions/2/runs/1/input").status_code == 200
 
     # --- the jury
     judge = walk.login("judge")
     judge.landed(judge.get(base + "/submit"), "/admin")  # a team's page sends the jury to theirs
+    assert judge.get(base + "/admin/judgements/2/runs/2/answer").status_code == 200
+    assert judge.page("/admin/compare?a=1&b=2").urls  # two submissions compared (issue 47): its links checked
     judge.landed(judge.get(base + "/clarifications"), "/admin/clarifications")
     clar = re.findall(r'href="[^"]*/admin/clarifications/([^"/?]+)"', judge.get(base + "/admin/clarifications").text)
     r = judge.send(f"/admin/clarifications/{clar[0]}", f"/admin/clarifications/{clar[0]}", {"text": "Yes."})
@@ -326,9 +330,18 @@ def test_every_contest_page_link_form_and_redirect_is_under_the_base(
     )
     judge.landed(judge.send("/admin/submissions/2", "/admin/submissions/2/ignored"), "/admin/submissions/2")
     judge.landed(judge.send("/admin/submissions/2", "/admin/submissions/2/ignored"), "/admin/submissions/2")
-    judge.landed(judge.confirmed("/admin/submissions/1", "/admin/submissions/1/rejudge"), "/admin/submissions/1")
-    judge.landed(judge.confirmed("/admin?problem_id=divisor", "/admin/problems/divisor/rejudge"), "/admin")
+    # issue 47: each rejudge is a set, reviewed on its page, applied or cancelled there
+    sets = [
+        judge.landed(judge.confirmed("/admin/submissions/1", "/admin/submissions/1/rejudge"), "/admin/previews/", True),
+        judge.landed(
+            judge.confirmed("/admin?problem_id=divisor", "/admin/problems/divisor/rejudge"), "/admin/previews/", True
+        ),
+        judge.landed(judge.confirmed("/admin/rejudgings", "/admin/rejudgings"), "/admin/previews/", True),
+    ]
     server.judging.run_pending()
+    first, second = (s.removeprefix(base).split("?")[0] for s in sets[:2])
+    judge.landed(judge.confirmed(first, f"{first}/apply"), first, True)
+    judge.landed(judge.confirmed(second, f"{second}/discard"), second, True)
     judge.landed(judge.send("/admin/similarity", "/admin/similarity"), "/admin/similarity")
     compute_queued(server)
     pairs = re.findall(r'href="[^"]*(/admin/similarity/sum/pairs/\d+)"', judge.get(base + "/admin/similarity/sum").text)
@@ -379,12 +392,35 @@ def test_every_contest_page_link_form_and_redirect_is_under_the_base(
     admin.landed(hold, "/admin/judging")
     release = admin.send("/admin/judging", "/admin/judging", pick=lambda f: f.fields.get("action") == "release")
     admin.landed(release, "/admin/judging")
+    # issue 47: verification turned on, a judgement verified from the queue, turned off again
+    verify = "/admin/verification"
+    admin.landed(admin.send(verify, verify, pick=lambda f: f.fields.get("required") == "1"), verify)
+    team3.landed(
+        team3.send("/submit", "/submit", {"problem": "sum", "language": "python3", "code": ORIGINAL}), "/submissions"
+    )
+    server.judging.run_pending()
+    waiting = re.findall(r'action="[^"]*/admin/verification/(\d+)"', admin.get(base + verify).text)
+    assert waiting, "nothing awaits verification"
+    admin.landed(admin.send(verify, f"{verify}/{waiting[0]}"), verify)
+    admin.landed(admin.confirmed(verify, verify), verify)
     admin.landed(admin.send("/admin", "/admin/freeze"), "/admin")
     admin.landed(admin.post(base + "/admin/thaw", data={"csrf": admin.csrf()}), "/admin/thaw")  # not confirmed
     admin.landed(admin.send("/admin/thaw", "/admin/thaw"), "/admin")  # thaws at the end
     for b, start in ((public, "/"), (team1, "/"), (judge, "/"), (admin, "/")):
         assert crawl(walk, b, start) > 3, start
     assert admin.get(base + "/no/such/page", headers={"Accept": "text/html"}).status_code == 404
+
+    # --- a course's pages (issue 45; tests/test_serve_course_instructor.py has them in a course): this contest is
+    # not one, so each answers as a page that is not there, under the base all the same
+    for spec in PAGE_SPECS:
+        if spec.path.startswith("/admin/course"):
+            data = {"csrf": admin.csrf()} if spec.method == "POST" else None
+            r = admin.request(spec.method, base + spec.path, data=data)
+            assert r.status_code in (400, 403, 404), (spec.method, spec.path, r.status_code, r.text[:200])
+    # a counterexample's part of a submission's page and its files (issue 46; tests/test_serve_explain_pages.py
+    # has them with a policy): requested here for their links and answers under the base
+    for path in ("/submissions/1/counterexample", "/submissions/1/counterexample/input"):
+        assert team1.get(base + path).status_code in (200, 404), path
 
     # --- after the end: finalize, un-finalize, the resolver, the awards
     clock.advance(5 * HOUR)
@@ -396,6 +432,9 @@ def test_every_contest_page_link_form_and_redirect_is_under_the_base(
         assert crawl(walk, b, start) > 3, start
     team1.landed(team1.send("/scoreboard", "/logout", site=True), "/scoreboard")  # back to the contest's board
 
+    course = course_walk(tmp_path / "course", base)  # a course's pages (issue 45): a contest with an assignment
+    walk.requested |= course.requested
+    walk.problems += course.problems
     assert walk.problems == [], "\n".join(list(dict.fromkeys(walk.problems))[:40])
     assert walk.checked > 500  # the walk looked at URLs (not an empty pass)
     missing = [
@@ -405,6 +444,72 @@ def test_every_contest_page_link_form_and_redirect_is_under_the_base(
         and not any(m == spec.method and compile_path(base + spec.path)[0].fullmatch(p) for m, p in walk.requested)
     ]
     assert missing == [], f"contest pages this walk never requested (add them to it): {missing}"
+
+
+COURSE = (  # an assignment (docs/course.md) for write_contest's contest: 10:00 to 15:00
+    "assignment:",
+    '  due: "2030-01-01T12:00:00Z"',
+    "  late: [{for: 1h, credit: 80}]",
+    "  rate_limit: {submissions: 3, every: 30m}",
+    "  feedback: {before: samples, after: details}",
+)
+
+
+def course_walk(root: Path, base: str) -> Walk:
+    """The same walk over a course's pages (issue 45): a contest folder with an assignment and a roster (the
+    teams in the group ``students`` and sections), served alone as `judge serve` serves it; a team submits, an
+    admin publishes the grades, reads the gradebook and its CSV, sets an override, imports a roster (its
+    preview, the confirmation, the logins once); then everything reachable is crawled."""
+    import json
+
+    from serve_fixtures import ScriptedJudge, write_contest
+
+    from judge.languages.table import load_languages
+    from judge.serve.model.site import load_site
+    from judge.serve.site.server import ServeOptions
+    from judge.serve.site.site import open_site
+
+    write_contest(root, extra=COURSE)
+    groups = [{"id": "students", "name": "Students"}, {"id": "A", "name": "A", "type": "section"}]
+    (root / "groups.json").write_text(json.dumps(groups))
+    teams = json.loads((root / "teams.json").read_text())
+    (root / "teams.json").write_text(json.dumps([{**t, "group_ids": ["students", "A"]} for t in teams]))
+    spec = load_site(root, Path(__file__).parent / "fixtures")
+    judge = ScriptedJudge({p.id: p.problem for p in spec.contests[0].problems})
+    langs = {k: v for k, v in load_languages().items() if k == "python3"}
+    site = open_site(spec, langs, judge, ServeOptions(hasher=CHEAP_HASHER, clock=FakeClock(T0 + HOUR)))
+    try:
+        server = site.contests()[0].server
+        walk = Walk(server, base)
+        team1 = walk.login("team1")
+        sent = team1.send("/submit", "/submit", {"problem": "sum", "language": "python3", "code": SUM_WA})
+        team1.landed(sent, "/submissions")
+        assert server.judging.run_pending() == 1
+        admin = walk.login("admin")
+        admin.landed(admin.confirmed("/admin/course", "/admin/course/publish"), "/admin/course")
+        admin.page("/admin/course/gradebook")
+        assert admin.get(base + "/admin/course/gradebook.csv?format=moodle").status_code == 200
+        roster = "/admin/course/roster"
+        override = {"student:team1": "on", "kind": "extension", "value": "1h"}
+        admin.landed(admin.send(roster, "/admin/course/overrides", override), roster)
+        csv_file = {"file": ("roster.csv", b"id,name,section\nteam1,Zeta,A\nteam2,Alpha,A\nteam3,Mu,B\nteam5,Nu,B\n")}
+        shown = admin.send(roster, "/admin/course/roster/preview", files=csv_file)
+        assert shown.status_code == 200 and admin.last is not None, shown.text[:300]
+        here = base + "/admin/course/roster/preview"
+        apply = admin.form(admin.last, here, "/admin/course/roster/apply", None, False)
+        asked = admin.post(base + "/admin/course/roster/apply", data=apply.fields)
+        assert asked.status_code == 200 and "confirmed" in asked.text  # the confirmation page
+        done = admin.post(base + "/admin/course/roster/apply", data={**apply.fields, "confirmed": "yes"})
+        location = admin.landed(done, roster)
+        assert "shown=" in location
+        page = admin.get(location)
+        logins = re.search(r'href="([^"]*logins\.csv[^"]*)"', page.text)
+        assert logins is not None and admin.get(logins.group(1).replace("&amp;", "&")).status_code == 200
+        for b, start in ((admin, "/admin/course"), (team1, "/")):
+            assert crawl(walk, b, start) > 3, start
+        return walk
+    finally:
+        site.close()
 
 
 def test_the_pages_scripts_hold_no_absolute_path() -> None:

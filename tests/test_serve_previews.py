@@ -208,6 +208,14 @@ def test_applying_rejudges_only_those_against_the_new_version_which_a_restart_ke
         ids["team2"]: [("AC", False), ("WA", True)],  # the old judgement kept, non-current
         ids["team3"]: [("WA", True)],
     }
+    # issue 47: the rejudge is a rejudging set (the one mechanism), applying itself, with its before -> after
+    (rejudged,) = api.get(f"{C}/rejudgings", "judge").json()
+    assert (rejudged["scope"], rejudged["state"], rejudged["auto_apply"], rejudged["changes"]) == (
+        "problem sum",
+        "applied",
+        True,
+        1,
+    )
     new = server.contest.problem("sum")
     assert new is not None and f"secret/fuzz-{cid}" in [t.name for t in new.problem.tests()]
     assert judge.calls[-1].package_hash == new.problem.content_hash  # the rejudge used the new version

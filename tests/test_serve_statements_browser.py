@@ -83,7 +83,7 @@ def test_the_problem_page_and_the_time_factors_in_the_browser(server: Serve, bro
     row = admin.page.locator("#factor-java")
     expect(row.locator("td.factor")).to_have_text("× 1.5")
     row.locator("input[name=time_factor]").fill("2")
-    row.locator("button").click()
+    row.get_by_role("button", name="Set").click()  # (the row also has issue 47's Forbid)
     expect(admin.page.locator("#message")).to_contain_text("the time factor of java is changed")
     expect(admin.page.locator("#factor-java td.factor")).to_have_text("× 2.0")
     admin.shot("contest-time-factors")

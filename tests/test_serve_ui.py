@@ -232,6 +232,7 @@ def test_a_schema_10_database_gets_the_delivered_mark(tmp_path: Path) -> None:
     open_storage(path).close()
     conn = sqlite3.connect(path)  # what the schema-10 release wrote: prints without delivered_s, a print-out
     conn.executescript(
+        "DROP TABLE judgements; DROP TABLE jobs; DROP TABLE previews;"  # changed by schema 13 (issue 47)
         "DROP TABLE prints; CREATE TABLE prints (id INTEGER PRIMARY KEY AUTOINCREMENT, team_id TEXT, "
         "username TEXT NOT NULL, filename TEXT NOT NULL, text TEXT NOT NULL, time_s REAL NOT NULL, "
         "status TEXT NOT NULL);"

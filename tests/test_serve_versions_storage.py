@@ -79,6 +79,7 @@ def test_a_schema_8_database_is_upgraded_and_keeps_its_counterexamples(tmp_path:
     conn.executescript(
         "DROP TABLE counterexamples; DROP TABLE problem_versions; DROP TABLE previews; DROP TABLE preview_runs;"
         "DROP TABLE prints;"  # changed by schema 11
+        "DROP TABLE judgements; DROP TABLE jobs;"  # changed by schema 13 (issue 47)
         "CREATE TABLE counterexamples (id INTEGER PRIMARY KEY AUTOINCREMENT, problem_id TEXT NOT NULL, "
         "submission_id INTEGER NOT NULL, judgement_id INTEGER NOT NULL, input BLOB NOT NULL, answer BLOB NOT NULL, "
         "output BLOB, verdict TEXT NOT NULL, message TEXT NOT NULL, confirmed INTEGER NOT NULL, found_s REAL NOT NULL);"

@@ -27,7 +27,14 @@ from serve_fixtures import HOUR, SUM_AC, SUM_WA, T0, Api, FakeClock, feed, make_
 
 from judge.serve.model.contest import ContestInfo
 from judge.serve.model.phase import Phase
-from judge.serve.model.records import Audience, ClarificationRecord, EventRecord, Scope, SubmissionRecord
+from judge.serve.model.records import (
+    Audience,
+    ClarificationRecord,
+    EventRecord,
+    JudgementRecord,
+    Scope,
+    SubmissionRecord,
+)
 from judge.serve.model.times import format_time, parse_time
 from judge.serve.model.viewer import PUBLIC, Role, Viewer
 from judge.serve.services.lifecycle import control
@@ -87,6 +94,9 @@ SUBMISSIONS: dict[str, SubmissionRecord] = {
     "during": SubmissionRecord(2, "team1", "team1", "sum", "python3", "sum.py", START + 4.2 * HOUR),
     "outside": SubmissionRecord(3, "team1", "admin", "sum", "python3", "sum.py", START - 2 * HOUR),
 }
+
+# a finished judgement of a submission (the contests of these tables require no verification: issue 47)
+JUDGED = JudgementRecord(1, 1, True, START, end_s=START + 60, verdict="AC", judgement_type="AC")
 
 VIEWERS: dict[str, Viewer] = {
     "public": PUBLIC,
@@ -196,7 +206,7 @@ def test_who_sees_what(row: tuple[Any, ...]) -> None:
         "problems": sees_problems(s),
         "submission": sees_submission(s, sub),
         "judgement": sees_judgement(s, sub),
-        "runs": sees_runs(s, sub),
+        "runs": sees_runs(s, sub, JUDGED),
         "files": file_access(s, sub),
         "board": (board.frozen_from, board.show_problems),
         "events": tuple(sees_event(s, EventRecord(1, "judgements", "1", "{}", a, now)) for a in AUDIENCES.values()),
@@ -252,12 +262,17 @@ def test_hidden_teams_and_ignored_submissions(row: tuple[Any, ...], state: str) 
     s = Sight(VIEWERS[role], phase, now)
     ignored = replace(SUBMISSIONS["pre"], ignored=True)
     assert sees_hidden_teams(s) is hidden
-    seen = (sees_submission(s, ignored), sees_judgement(s, ignored), sees_runs(s, ignored), file_access(s, ignored))
+    seen = (
+        sees_submission(s, ignored),
+        sees_judgement(s, ignored),
+        sees_runs(s, ignored, JUDGED),
+        file_access(s, ignored),
+    )
     assert seen == (submission, judgement, runs, files)
     # its events are the staff's only, whatever the state
-    audiences = (submission_audience(phase, ignored), judgement_audience(phase, ignored, now))
+    audiences = (submission_audience(phase, ignored), judgement_audience(phase, ignored, now, JUDGED))
     assert audiences == (Audience(Scope.ADMIN, "team1"), Audience(Scope.ADMIN, "team1"))
-    assert run_audience(phase, ignored) == Audience(Scope.ADMIN, "team1")
+    assert run_audience(phase, ignored, JUDGED) == Audience(Scope.ADMIN, "team1")
 
 
 @pytest.mark.parametrize("row", AUDIENCE_TABLE, ids=lambda r: f"{r[0]}-{r[1]}")
@@ -266,8 +281,8 @@ def test_the_audience_of_an_event(row: tuple[Any, ...]) -> None:
     phase, now = STATES[state]
     sub = SUBMISSIONS[which]
     assert submission_audience(phase, sub) == Audience(submission, "team1")
-    assert judgement_audience(phase, sub, now) == Audience(judgement, "team1", frozen=frozen)
-    assert run_audience(phase, sub) == Audience(runs, "team1")
+    assert judgement_audience(phase, sub, now, JUDGED) == Audience(judgement, "team1", frozen=frozen)
+    assert run_audience(phase, sub, JUDGED) == Audience(runs, "team1")
     assert problems_audience(phase, now).scope is problems
 
 

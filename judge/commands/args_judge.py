@@ -10,7 +10,7 @@ from judge.commands.args_common import Subcommands, cluster_options, command, jo
 from judge.commands.defaults import (
     default_jobs,
 )
-from judge.fuzz.options import FUZZ_SHRINK_TIME_S
+from judge.fuzz.options import EXPLAIN_EXAMPLES, EXPLAIN_SECONDS, FUZZ_SHRINK_TIME_S
 from judge.grade.options import FUZZ_SEED, GRADE_DB_NAME, PENALTY_MINUTES
 
 
@@ -102,10 +102,53 @@ def grade_args(sub: Subcommands) -> None:
         help=f"the fuzzer's seed (default {FUZZ_SEED}: the same contest gives the same board)",
     )
     p.add_argument(
+        "--explain",
+        action="store_true",
+        help="also search every rejected submission (WA, RTE, PV) on a problem with a fuzz.py for a fresh, small "
+        "input it fails on, never one of the tests, and show it on the submission's page (docs/explain.md)",
+    )
+    p.add_argument(
+        "--explain-examples",
+        type=int,
+        default=EXPLAIN_EXAMPLES,
+        metavar="N",
+        help=f"--explain: generated inputs per submission at most (default {EXPLAIN_EXAMPLES})",
+    )
+    p.add_argument(
+        "--explain-seconds",
+        type=float,
+        default=EXPLAIN_SECONDS,
+        metavar="S",
+        help=f"--explain: seconds per submission at most, the build and the shrinking included "
+        f"(default {EXPLAIN_SECONDS:g})",
+    )
+    p.add_argument(
         "--similarity",
         action="store_true",
         help="also write the similarity report (judge similarity) to OUT/staff/similarity/, for the jury only: "
         "the board never links it (docs/similarity.md)",
+    )
+    p.add_argument(
+        "--assignment",
+        default=None,
+        metavar="FILE",
+        help="grade the folder as a course's assignment (docs/course.md): FILE is a contest.yaml with an "
+        "`assignment:` (or that mapping alone): the window, the late penalty, overrides, last or best; every "
+        "file of a problem is an attempt, made when SUBMISSIONS_DIR/times.yaml or the file's time says; the "
+        "board shows the score after the penalty and OUT/gradebook.csv is written",
+    )
+    p.add_argument(
+        "--roster",
+        default=None,
+        metavar="PATH",
+        help="with --assignment: the students (a roster CSV, columns by header, or a course folder); default: "
+        "every contestant folder that is not a group's",
+    )
+    p.add_argument(
+        "--gradebook-format",
+        choices=("csv", "canvas", "moodle"),
+        default="csv",
+        help="with --assignment: OUT/gradebook.csv's columns: csv (everything, default), canvas, moodle",
     )
     cluster_options(p)
     p.set_defaults(func=command("grade", "cmd_grade"))

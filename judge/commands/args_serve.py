@@ -187,6 +187,28 @@ def contest_args(sub: Subcommands) -> None:
     p.set_defaults(func=command("contest", "cmd_contest_export"))
 
 
+def site_args(sub: Subcommands) -> None:
+    """`judge site init` (issue 44)."""
+    site_sub = sub.add_parser("site", help="sites of several contests for `judge serve`").add_subparsers(
+        dest="site_command", metavar="SUBCOMMAND"
+    )
+    site_sub.required = True
+    p = site_sub.add_parser(
+        "init",
+        help="write a ready demo site: a practice contest running now and a main contest an hour later, "
+        "sharing the teams and the problems (passwords printed once)",
+    )
+    p.add_argument("dir", metavar="DIR")
+    p.add_argument(
+        "--problems",
+        default=None,
+        metavar="DIR",
+        help="problem packages to copy in (default: the judge's own demo problems, from any folder)",
+    )
+    p.add_argument("--teams", type=int, default=4, metavar="N", help="number of teams (default 4)")
+    p.set_defaults(func=command("contest", "cmd_site_init"))
+
+
 def worker_args(sub: Subcommands) -> None:
     p = sub.add_parser(
         "worker",

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 from judge import __version__
 from judge.cluster import ClusterError
+from judge.commands.args_course import course_args
 from judge.commands.args_judge import (
     doctor_args,
     export_args,
@@ -27,7 +28,7 @@ from judge.commands.args_judge import (
     similarity_args,
     verify_args,
 )
-from judge.commands.args_serve import contest_args, serve_args, worker_args
+from judge.commands.args_serve import contest_args, serve_args, site_args, worker_args
 from judge.commands.common import EXIT_JE, EXIT_OK, EXIT_USAGE, SelfTestFailed, UsageError
 from judge.languages.table import LanguageError
 from judge.package.problem import PackageError
@@ -62,6 +63,8 @@ def build_parser() -> argparse.ArgumentParser:
         fuzz_args,
         serve_args,
         contest_args,
+        course_args,
+        site_args,
         worker_args,
     ):
         add_command(sub)

@@ -7,8 +7,9 @@ import argparse
 import io
 import os
 import sys
+import time
 import zipfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path, PurePosixPath
 from typing import NoReturn
 
@@ -21,10 +22,20 @@ from judge.languages.table import Language, load_languages, missing_tool, toolch
 from judge.package.problem import Problem
 from judge.scoreboard.passfail import ScoreboardType
 from judge.serve.model.contest import ContestError, load_contest
+from judge.serve.model.site import CONTESTS_DIR, is_site, load_site
 from judge.serve.model.times import format_reltime, format_time
-from judge.serve.services.lifecycle.demo import DemoOptions, write_demo
+from judge.serve.services.lifecycle.demo import (
+    MAIN_AFTER_S,
+    MAIN_S,
+    PRACTICE_PROBLEMS,
+    PRACTICE_S,
+    DemoOptions,
+    write_demo,
+    write_demo_site,
+)
 from judge.serve.services.people.accounts import password_hasher
-from judge.serve.site.server import ServeOptions, open_server
+from judge.serve.site.server import ServeOptions, Server, open_server
+from judge.serve.site.site import SITE_DB, open_site
 from judge.serve.storage import DB_NAME, StorageError
 
 MAX_DEMO_TEAMS = 1000  # `judge contest init --teams` (a 500-team regional: bench/serve.py --teams 500)
@@ -76,6 +87,51 @@ def cmd_contest_init(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _demo_problem_set(given: str | None) -> list[Problem]:
+    """--problems DIR (or the judge's own), loaded, sorted by id; a UsageError for a folder without any."""
+    problems_dir = Path(given) if given is not None else demo_problems()
+    if not problems_dir.is_dir():
+        where = "" if given is not None else " (the judge's demo problems are not installed here)"
+        raise UsageError(f"{problems_dir}: not a folder of problem packages{where}: use --problems DIR")
+    problems, issues = load_problems(problems_dir)
+    if issues:
+        raise UsageError(f"{problems_dir}/{issues[0].path}: {issues[0].reason}")
+    if not problems:
+        raise UsageError(f"{problems_dir}: no problem packages")
+    return [problems[k] for k in sorted(problems)]
+
+
+def cmd_site_init(args: argparse.Namespace) -> int:
+    """`judge site init DIR`: a demo site of two contests (issue 44; services/lifecycle/demo.write_demo_site)."""
+    dest = Path(args.dir)
+    if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
+        raise UsageError(f"{dest}: exists and is not an empty folder (nothing was written)")
+    ordered = _demo_problem_set(args.problems)
+    if not 1 <= args.teams <= MAX_DEMO_TEAMS:
+        raise UsageError(f"--teams must be between 1 and {MAX_DEMO_TEAMS}")
+    now = time.time() // 60 * 60  # to the minute: the practice is running
+    logins = write_demo_site(dest, ordered, args.teams, now, password_hasher())
+    practice = ", ".join(p.id for p in ordered[:PRACTICE_PROBLEMS])
+    print(
+        f"wrote the site {dest} ({len(ordered)} problems in {dest / 'problems'}, {args.teams} teams): two pass-fail "
+        f"contests, each in {dest / 'contests'}/<id>/"
+    )
+    print(
+        f"  practice: {practice}; running now (from {format_time(now)}), {format_reltime(PRACTICE_S)}, "
+        "judging priority -1 (judged after the main contest)"
+    )
+    print(
+        f"  main: every problem; starts at {format_time(now + MAIN_AFTER_S)}, runs {format_reltime(MAIN_S)}, "
+        "the board frozen for the last hour"
+    )
+    print("passwords, one login for both contests (shown only this once; accounts.yaml keeps argon2 hashes):")
+    width = max(len(lg.username) for lg in logins)
+    for lg in logins:
+        print(f"  {lg.username:<{width}}  {lg.password}  ({lg.type})")
+    print(f"serve it with: judge serve {dest}")
+    return EXIT_OK
+
+
 def _weak_tests_problem(name: str | None, problems: Mapping[str, Problem]) -> str | None:
     """``--weak-tests PROBLEM``: a problem of the set that live fuzzing can fuzz (it has a fuzz.py)."""
     if name is None:
@@ -97,6 +153,29 @@ def _never_judge(job: object) -> NoReturn:
     raise RuntimeError("`judge contest export` does not judge")
 
 
+def _served_contest(folder: Path, problems: Path | None) -> tuple[Server, Callable[[], None]]:
+    """The contest of ``folder``, read-only, and how to close it: a contest folder alone, or a contest of a
+    site (SITE/contests/<cid>/: the site's people read from SITE/site.sqlite; issue 44)."""
+    options = ServeOptions(log=_log, read_only=True)
+    resolved = folder.resolve()
+    site_root = resolved.parent.parent
+    if resolved.parent.name == CONTESTS_DIR and is_site(site_root):
+        spec = load_site(site_root)
+        if not (folder / DB_NAME).is_file() or not (site_root / SITE_DB).is_file():
+            raise UsageError(f"{folder}: no {DB_NAME} beside the site's {SITE_DB} (has `judge serve` run this site?)")
+        site = open_site(spec, _languages_here(), _never_judge, options)
+        found = site.contest(resolved.name)
+        if found is None:  # load_site refuses a folder whose contest.yaml names another id
+            site.close()
+            raise UsageError(f"{folder}: not a contest of the site {site_root}")
+        return found.server, site.close
+    contest = load_contest(folder, problems)
+    if not (contest.root / DB_NAME).is_file():
+        raise UsageError(f"{contest.root}: no {DB_NAME} (has `judge serve` run this contest?)")
+    server = open_server(contest, _languages_here(), _never_judge, options)
+    return server, server.close
+
+
 def cmd_contest_export(args: argparse.Namespace) -> int:
     """Write the contest package archive of a served contest, as an admin downloads it."""
     from judge.serve.model.viewer import Role, Viewer
@@ -106,10 +185,7 @@ def cmd_contest_export(args: argparse.Namespace) -> int:
     if out.suffix != ".zip" and out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise UsageError(f"{out}: exists and is not an empty folder (nothing was written)")
     try:
-        contest = load_contest(Path(args.dir), Path(args.problems) if args.problems else None)
-        if not (contest.root / DB_NAME).is_file():
-            raise UsageError(f"{contest.root}: no {DB_NAME} (has `judge serve` run this contest?)")
-        server = open_server(contest, _languages_here(), _never_judge, ServeOptions(log=_log, read_only=True))
+        server, close = _served_contest(Path(args.dir), Path(args.problems) if args.problems else None)
     except (ContestError, StorageError) as exc:
         raise UsageError(str(exc)) from None
     try:
@@ -118,7 +194,7 @@ def cmd_contest_export(args: argparse.Namespace) -> int:
         phase = server.timeline.phase
         finals = "final" if phase.end_of_updates_s is not None else "not finalized and thawed: `--replay` needs both"
     finally:
-        server.close()
+        close()
     if out.suffix == ".zip":
         _write_private(out, data)
     else:

@@ -34,14 +34,18 @@ from judge.languages.table import Language, missing_tool
 from judge.package.problem import Problem
 from judge.runner.api import SandboxRunner
 from judge.runner.typeset import problem2pdf
-from judge.serve.model.contest import ContestError, ContestInfo, load_contest
+from judge.serve.model.contest import ContestError, ContestInfo
+from judge.serve.model.site import SiteSpec, load_site
+from judge.serve.services.judging.explain_plan import LiveExplain, searches_any
 from judge.serve.services.judging.queue import JudgeFn
 from judge.serve.services.people.accounts import Lockout, LoginLimits
 from judge.serve.services.problems.statements import Typeset
 from judge.serve.site.server import ServeOptions, Server, open_server
+from judge.serve.site.site import SITE_DB, Site, open_site, with_course
 from judge.serve.storage import DB_NAME, StorageError
 
 LOCK_NAME = "contest.sqlite.lock"
+SITE_LOCK_NAME = "site.sqlite.lock"
 VERIFY_AT_ONCE = os.cpu_count() or 1  # argon2 verifications at once: the cores (services/people/accounts.py)
 CLUSTER_THREADS = 256  # at most this many jobs wait on the cluster at once
 # descriptors a contest needs: each team's event feed and its browser's kept-alive connections (pages, board),
@@ -117,9 +121,10 @@ def _open_files(teams: int) -> None:
         )
 
 
-def _lock(root: Path) -> IO[bytes]:
-    """One server per contest: a second would judge the same jobs twice (stored once, but wasted)."""
-    path = root / LOCK_NAME
+def _lock(root: Path, name: str = LOCK_NAME) -> IO[bytes]:
+    """One server per contest (and per site): a second would judge the same jobs twice (stored once, but
+    wasted)."""
+    path = root / name
     f = os.fdopen(os.open(path, os.O_CREAT | os.O_WRONLY | os.O_APPEND, 0o600), "ab")
     try:
         fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -158,11 +163,11 @@ def _trusted_proxies(value: str) -> str:
     return ",".join(entries)
 
 
-def _exposed(root: Path) -> list[str]:
-    """Warnings for the files of the contest that hold secrets (every team's code, password hashes, sessions)
-    but that other users of this machine may read (F5 of issue 27; docs/security.md)."""
+def _exposed(root: Path, db: str = DB_NAME) -> list[str]:
+    """Warnings for the files of the contest (or the site) that hold secrets (every team's code, password
+    hashes, sessions) but that other users of this machine may read (F5 of issue 27; docs/security.md)."""
     out = []
-    names = (DB_NAME, f"{DB_NAME}-wal", f"{DB_NAME}-shm", "accounts.yaml", "accounts.json")
+    names = (db, f"{db}-wal", f"{db}-shm", "accounts.yaml", "accounts.json")
     for path in (root / n for n in names):
         try:
             mode = stat.S_IMODE(path.stat().st_mode)
@@ -180,6 +185,7 @@ class _Setup:
     limits: LoginLimits
     stack: ExitStack
     fuzz: bool = False  # live fuzzing asked for (--fuzz, or contest.yaml's fuzz)
+    explain: bool = False  # counterexamples for rejected submissions (a contest.yaml's counterexamples not off)
 
 
 @dataclass(frozen=True)
@@ -248,9 +254,14 @@ def _judging(args: argparse.Namespace, spec: ClusterSpec | None, env: Environmen
             budget = FuzzBudget(examples=args.fuzz_examples, seconds=args.fuzz_seconds)
             options = replace(options, fuzz=LiveFuzz(fuzz_environment(env), packages, budget))
             describe += f"; live fuzzing on idle slots ({budget.examples} examples, {budget.seconds:g} s each)"
+        if setup.explain:  # the searches run at the fuzzer's niceness too (docs/explain.md)
+            options = replace(options, explain=LiveExplain(fuzz_environment(env), packages))
+            describe += "; counterexamples for rejected submissions on idle slots"
         return _JudgingChoice(local_judge(packages, env), options, describe)
     if setup.fuzz:
         _log("note: no live fuzzing with --cluster in this version (docs/live-fuzzing.md): --fuzz is ignored")
+    if setup.explain:
+        _log("note: no counterexamples for rejected submissions with --cluster in this version (docs/explain.md)")
     wanted = {lang for lid in languages for p in problems.values() for lang in toolchain_languages(lid, p, languages)}
     judges = cluster_judges(args, spec, problems, wanted, setup.stack)
     options = ServeOptions(
@@ -340,16 +351,75 @@ def _replay(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def cmd_serve(args: argparse.Namespace) -> int:
+def _announce_site(site: Site, env: Environment, judging: _JudgingChoice, sock: socket.socket) -> None:
+    """The start lines of a site: warnings, each contest, what runs, where."""
+    for w in env.runner.info.warnings:
+        _log(f"WARNING: {w}")
+    if not site.spec.people.accounts:
+        _log("WARNING: the site's accounts.yaml lists no accounts: nobody can log in or submit")
+    for exposed in _exposed(site.spec.root, SITE_DB):
+        _log(f"WARNING: {exposed}")
+    _log(
+        f"site {site.name!r}: {len(site.contests())} contests, {len(site.spec.people.teams)} teams; "
+        f"{judging.describe} for all of them; database {site.spec.root / SITE_DB}"
+    )
+    for c in site.contests():
+        contest = c.server.contest
+        _log(
+            f"contest {contest.info.id!r} ({_kind(contest.info)}): {len(contest.problems)} problems, "
+            f"{len(contest.teams)} teams taking part, judging priority {c.priority}"
+            f"{', hidden' if c.hidden else ''}{', archived' if c.archived else ''}; database "
+            f"{contest.root / DB_NAME}; {c.server.judging.pending()} submission(s) waiting to be judged"
+        )
+        for exposed in _exposed(contest.root):
+            _log(f"WARNING: {exposed}")
+        for changed in c.server.changed_packages():
+            _log(
+                f"note: contest {contest.info.id!r}: package {changed}: rejudge with "
+                f"POST /api/contests/{contest.info.id}/problems/<id>/rejudge"
+            )
+    host, port = sock.getsockname()[:2]
+    base = f"http://{f'[{host}]' if ':' in host else host}:{port}"
+    _log(
+        f"pages at {base}/ (each contest at /contests/<id>/), API at {base}/api "
+        "(plain HTTP: put a TLS proxy in front on a network)"
+    )
+
+
+def _run(app: object, args: argparse.Namespace, proxies: str, sock: socket.socket, stack: ExitStack) -> None:
+    """uvicorn, until it stops."""
     import uvicorn
 
+    # X-Forwarded-For/-Proto only from the proxies named (uvicorn's default trusts 127.0.0.1: F3 of issue 27)
+    config = uvicorn.Config(
+        app,  # type: ignore[arg-type]
+        log_level="info",
+        timeout_graceful_shutdown=3,
+        lifespan="on",
+        # a team's browser polls its pages every 2-10 s: it keeps its connection (uvicorn's 5 s would drop
+        # most between polls, and a new connection per request costs the event loop more than the page)
+        timeout_keep_alive=KEEP_ALIVE_S,
+        proxy_headers=bool(proxies),
+        forwarded_allow_ips=proxies or "",
+    )
+    # what was loaded so far (the packages, the roster, the event log's copy) lives as long as the server,
+    # and so does most of what survives a full collection (open feeds, kept-alive connections): the
+    # collector's full passes, each one stopping every thread, go through what is newer
+    stack.enter_context(frozen_heap())
+    stack.enter_context(_log_off_the_loop())
+    stack.callback(sys.setswitchinterval, sys.getswitchinterval())
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
+    uvicorn.Server(config).run(sockets=[sock])
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
     from judge.serve.http.app import create_app
 
     if args.replay is not None:
         return _replay(args)
     if args.contest_dir is None:
         raise UsageError("give CONTEST_DIR (or --replay ARCHIVE)")
-    spec = cluster_spec(args) if args.cluster else None
+    cluster = cluster_spec(args) if args.cluster else None
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
     if args.request_threads < 1:
@@ -359,51 +429,73 @@ def cmd_serve(args: argparse.Namespace) -> int:
         _lockout("--account-lockout", args.account_lockout), _lockout("--address-lockout", args.address_lockout)
     )
     try:
-        contest = load_contest(Path(args.contest_dir), Path(args.problems) if args.problems else None)
+        site_spec = load_site(Path(args.contest_dir), Path(args.problems) if args.problems else None)
     except ContestError as exc:
         raise UsageError(str(exc)) from None
+    if not site_spec.single:
+        return _serve_site(args, site_spec, cluster, proxies, limits)
+    contest = site_spec.contests[0]
     fuzz = _live_fuzz(args, contest.info)
+    explain = searches_any(contest)
     lock = _lock(contest.root)
     sock = _listen(args.host, args.port)
     _open_files(len(contest.teams))
     # On a cluster the workers judge, each after its own self-test; a local cluster's workers share this
     # machine, so its self-test comes first.
-    env = make_environment(args, check=spec is None or spec.local_workers > 0, niceness=args.judge_nice)
+    env = make_environment(args, check=cluster is None or cluster.local_workers > 0, niceness=args.judge_nice)
     languages = {lid: lang for lid, lang in env.languages.items() if missing_tool(lang, env.tools) is None}
     with ExitStack() as stack:
         problems = {p.id: p.problem for p in contest.problems}
-        judging = _judging(args, spec, env, _Setup(problems, languages, limits, stack, fuzz))
+        judging = _judging(args, cluster, env, _Setup(problems, languages, limits, stack, fuzz, explain))
         options = replace(judging.options, typeset=_typesetter())
-        if judging.options.fuzz is not None:
+        if judging.options.fuzz is not None or judging.options.explain is not None:
             _private_hypothesis_home(contest.root)
         try:
-            server = open_server(contest, languages, judging.judge_fn, options)
+            server = with_course(open_server(contest, languages, judging.judge_fn, options), site_spec)
         except (ContestError, StorageError) as exc:
             raise UsageError(str(exc)) from None
         _announce(server, env, judging, sock)
         app = create_app(server, background=True, request_threads=args.request_threads)
-        # X-Forwarded-For/-Proto only from the proxies named (uvicorn's default trusts 127.0.0.1: F3 of issue 27)
-        config = uvicorn.Config(
-            app,
-            log_level="info",
-            timeout_graceful_shutdown=3,
-            lifespan="on",
-            # a team's browser polls its pages every 2-10 s: it keeps its connection (uvicorn's 5 s would drop
-            # most between polls, and a new connection per request costs the event loop more than the page)
-            timeout_keep_alive=KEEP_ALIVE_S,
-            proxy_headers=bool(proxies),
-            forwarded_allow_ips=proxies or "",
-        )
-        # what was loaded so far (the packages, the roster, the event log's copy) lives as long as the server,
-        # and so does most of what survives a full collection (open feeds, kept-alive connections): the
-        # collector's full passes, each one stopping every thread, go through what is newer
-        stack.enter_context(frozen_heap())
-        stack.enter_context(_log_off_the_loop())
-        stack.callback(sys.setswitchinterval, sys.getswitchinterval())
-        sys.setswitchinterval(SWITCH_INTERVAL_S)
         try:
-            uvicorn.Server(config).run(sockets=[sock])
+            _run(app, args, proxies, sock, stack)
         finally:
             server.close()
+            lock.close()
+    return EXIT_OK
+
+
+def _serve_site(
+    args: argparse.Namespace, spec: SiteSpec, cluster: ClusterSpec | None, proxies: str, limits: LoginLimits
+) -> int:
+    """`judge serve SITE_DIR`: every contest of the site (issue 44), one judging pool, the site's people."""
+    from judge.serve.http.site_app import create_site_app
+
+    fuzz = any(_live_fuzz(args, c.info) for c in spec.contests)
+    explain = any(searches_any(c) for c in spec.contests)
+    locks = [_lock(spec.root, SITE_LOCK_NAME)]
+    try:
+        locks += [_lock(c.root) for c in spec.contests]  # a contest of the site is not served alone meanwhile
+        sock = _listen(args.host, args.port)
+        _open_files(len(spec.people.teams))
+        env = make_environment(args, check=cluster is None or cluster.local_workers > 0, niceness=args.judge_nice)
+        languages = {lid: lang for lid, lang in env.languages.items() if missing_tool(lang, env.tools) is None}
+        with ExitStack() as stack:
+            problems = {p.id: p.problem for c in spec.contests for p in c.problems}
+            judging = _judging(args, cluster, env, _Setup(problems, languages, limits, stack, fuzz, explain))
+            options = replace(judging.options, typeset=_typesetter())
+            if judging.options.fuzz is not None or judging.options.explain is not None:
+                _private_hypothesis_home(spec.root)
+            try:
+                site = open_site(spec, languages, judging.judge_fn, options)
+            except (ContestError, StorageError) as exc:
+                raise UsageError(str(exc)) from None
+            _announce_site(site, env, judging, sock)
+            app = create_site_app(site, background=True, request_threads=args.request_threads)
+            try:
+                _run(app, args, proxies, sock, stack)
+            finally:
+                site.close()
+    finally:
+        for lock in locks:
             lock.close()
     return EXIT_OK

@@ -3,7 +3,8 @@
 Modules: ``options`` (``FuzzOptions`` and the defaults; light, for the command line), ``engine``
 (``fuzz_submission``), ``search`` (one Hypothesis run), ``trial`` (judging one example), ``tokens`` (the
 second shrinking stage), ``handover`` (the run slots), ``hooks`` (the package's fuzz.py), ``outcome``
-(the results), ``save`` (a counterexample as a regression test). For other commands (``judge grade --fuzz N``)::
+(the results), ``save`` (a counterexample as a regression test), ``explain`` and ``explanation`` (a
+counterexample for a rejected submission: docs/explain.md). For other commands (``judge grade --fuzz N``)::
 
     from judge.fuzz.engine import fuzz_submission
     from judge.fuzz.options import FuzzOptions

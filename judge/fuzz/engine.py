@@ -25,7 +25,16 @@ from judge.fuzz.options import FuzzOptions
 from judge.fuzz.outcome import Counterexample, FuzzOutcome, FuzzStatus
 from judge.fuzz.search import OnExample, SearchEvents, SearchPlan, search
 from judge.fuzz.tokens import Found, shrink_tokens
-from judge.fuzz.trial import RUN_FAILURES, Examiner, HookError, Trial, TrialSetup, input_validators
+from judge.fuzz.trial import (
+    RUN_FAILURES,
+    Disagrees,
+    Examiner,
+    HookError,
+    Trial,
+    TrialSetup,
+    any_rejection,
+    input_validators,
+)
 from judge.judging.build import build, detect_language
 from judge.judging.inputcheck import InputValidator
 from judge.judging.submission import Environment, Prepared
@@ -98,6 +107,7 @@ def fuzz_submission(
     on_example: OnExample | None = None,
     workdir: Path | None = None,
     cancelled: Callable[[], bool] | None = None,
+    disagrees: Disagrees = any_rejection,
 ) -> FuzzOutcome:
     """Fuzz one submission against the package's reference, as ``options`` say. Raises build.SkipLanguage
     like judge_submission.
@@ -107,7 +117,8 @@ def fuzz_submission(
     when there are several). ``workdir``: where to build and run (default: a temporary folder of its own).
     ``cancelled``: asked before the build and before every example (never while a disagreement found is
     shrunk and confirmed); once true, the run ends with status CANCELLED and ``examples`` the examples judged
-    (a caller resumes with the rest of its budget: `judge serve`'s live fuzzing).
+    (a caller resumes with the rest of its budget: `judge serve`'s live fuzzing). ``disagrees(input, trial)``:
+    what the search looks for and the shrinkers keep (default: any verdict but AC; `--explain`: fewer).
     """
     problem = prepared.problem
     seed = options.seed if options.seed is not None else random.SystemRandom().randrange(2**32)
@@ -142,6 +153,7 @@ def fuzz_submission(
             use_accepts=options.use_accepts,
             input_validators=validators if options.check_inputs else (),
             run_slots=RunSlots(max(1, options.jobs)),
+            disagrees=disagrees,
         )
         return _fuzz_built(setup, work, options, base, validators, SearchEvents(on_example, cancelled or _never))
     finally:
@@ -241,7 +253,7 @@ def _shrink_tokens(
     if found is start:
         return replace(outcome, shrink_runs=outcome.shrink_runs + runs)
     t = found.trial
-    smaller = Counterexample(found.test_input, found.answer, t.output, t.verdict, t.message, False)
+    smaller = Counterexample(found.test_input, found.answer, t.output, t.verdict, t.message, False, t.transcript)
     return replace(outcome, counterexample=smaller, shrink_runs=outcome.shrink_runs + runs)
 
 

@@ -12,7 +12,10 @@ and may define
   package's output validator, for batch problems. ``output`` is what the validator would read as the team
   output (stdout, or ``"<status>\\n"`` for ``judge: {answer: exit_code}``). It must agree with the
   validator; ``judge fuzz`` uses it to skip a validator process per example and re-checks every
-  counterexample with the real validator.
+  counterexample with the real validator;
+- ``EXPLAIN_TLE = True``: a time-out on an input of ``strategy()`` is the submission's fault (the strategy's
+  inputs are small and the reference is fast on every one), so counterexamples for rejected submissions
+  (`judge grade --explain`, docs/explain.md) are searched for TLE submissions too, and may be time-outs.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ class FuzzHooks:
     answer: Callable[[bytes], bytes]
     accepts: Accepts | None  # None: the package's validator judges every example
     digest: str  # of the file's contents, part of the example database key
+    explain_tle: bool = False  # ``EXPLAIN_TLE``: a time-out on a generated input is a counterexample to show
 
 
 def hooks_path(problem: Problem) -> Path:
@@ -80,4 +84,7 @@ def load_hooks(problem: Problem) -> FuzzHooks | None:
         raise PackageError(f"{path}: strategy() must return a Hypothesis strategy, not {type(strategy).__name__}")
     if accepts_fn is not None and (problem.interactive or problem.multi_pass):
         accepts_fn = None  # only batch problems have a single output to check in-process
-    return FuzzHooks(path, strategy, answer_fn, accepts_fn, digest)
+    explain_tle = getattr(module, "EXPLAIN_TLE", False)
+    if not isinstance(explain_tle, bool):
+        raise PackageError(f"{path}: EXPLAIN_TLE must be True or False, not {explain_tle!r}")
+    return FuzzHooks(path, strategy, answer_fn, accepts_fn, digest, explain_tle)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -35,7 +36,7 @@ def show_bytes(data: bytes | None, limit: int = 2000, max_lines: int = 30) -> st
     return text if len(text) <= limit else text[:limit] + f"... ({len(text) - limit} more characters)"
 
 
-def _json_bytes(key: str, data: bytes | None) -> dict[str, str | None]:
+def json_bytes(key: str, data: bytes | None) -> dict[str, str | None]:
     """``key``: the text (None when it is not UTF-8), ``key_hex``: the exact bytes."""
     if data is None:
         return {key: None, f"{key}_hex": None}
@@ -46,6 +47,12 @@ def _json_bytes(key: str, data: bytes | None) -> dict[str, str | None]:
     return {key: text, f"{key}_hex": data.hex()}
 
 
+def bytes_from_json(doc: Mapping[str, Any], key: str) -> bytes | None:
+    """The inverse of ``json_bytes``."""
+    hexed = doc.get(f"{key}_hex")
+    return None if hexed is None else bytes.fromhex(hexed)
+
+
 @dataclass(frozen=True)
 class Counterexample:
     input: bytes  # the shrunk test input (.in)
@@ -54,15 +61,17 @@ class Counterexample:
     verdict: Verdict
     message: str
     confirmed: bool  # the full judging path (the package's own output validator) gives the same rejection
+    transcript: str = ""  # interactive and multi-pass problems: the exchange, as the package's validator made it
 
     def to_json(self) -> dict[str, Any]:
         return {
-            **_json_bytes("input", self.input),
-            **_json_bytes("answer", self.answer),
-            **_json_bytes("output", self.output),
+            **json_bytes("input", self.input),
+            **json_bytes("answer", self.answer),
+            **json_bytes("output", self.output),
             "verdict": self.verdict.value,
             "message": self.message,
             "confirmed": self.confirmed,
+            "transcript": self.transcript,
         }
 
 

@@ -1,8 +1,9 @@
 """One Hypothesis run over a package's strategy: examples judged by an ``Examiner``, the first
 disagreement shrunk by Hypothesis.
 
-A *disagreement* is any verdict but AC: a wrong answer, and also TLE / MLE / RTE / OLE / PV (shrunk too).
-JE (the package's own failure) and failures of ``fuzz.py`` stop the run instead.
+A *disagreement* is any verdict but AC: a wrong answer, and also TLE / MLE / RTE / OLE / PV (shrunk too);
+a caller may look for fewer (``TrialSetup.disagrees``). JE (the package's own failure) and failures of
+``fuzz.py`` stop the run instead.
 """
 
 from __future__ import annotations
@@ -110,7 +111,7 @@ class _Examples:
         if shrinking and time.monotonic() > self.shrink_deadline:
             return None  # shrinking budget spent: unseen inputs pass, so the shrinker stops
         answer, trial = self._judge(test_input, shrinking)
-        if trial.accepted:
+        if not self.examiner.disagrees(test_input, trial):  # AC (or what the caller does not look for)
             self.passed.add(digest)
             return None
         self.failed[digest] = (answer, trial)
@@ -175,7 +176,9 @@ def search(examiner: Examiner, plan: SearchPlan, events: SearchEvents) -> FuzzOu
     except _Disagreement as found:
         end = seen.first_failure_at or time.monotonic()
         trial = found.trial
-        cex = Counterexample(found.test_input, found.answer, trial.output, trial.verdict, trial.message, False)
+        cex = Counterexample(
+            found.test_input, found.answer, trial.output, trial.verdict, trial.message, False, trial.transcript
+        )
         return replace(
             outcome,
             status=FuzzStatus.COUNTEREXAMPLE,

@@ -73,7 +73,7 @@ def shrink_tokens(
                         continue  # fuzz.py cannot answer it: not an input it knows how to make
                     trial = examiner.judge(test_input, answer)
                     runs += 1
-                    if trial.verdict not in (Verdict.AC, Verdict.JE):
+                    if trial.verdict is not Verdict.JE and examiner.disagrees(test_input, trial):
                         best, parts[i] = Found(test_input, answer, trial), candidate
                         changed = retry = True
                         break

@@ -16,6 +16,7 @@ from __future__ import annotations
 import queue
 import shutil
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -42,10 +43,21 @@ class Trial:
     message: str
     output: bytes | None  # the team output the validator saw (None: the run failed before that)
     time_s: float  # CPU time of the program (max over passes)
+    # interactive and multi-pass problems: the exchange, as the package's validator made it (full path only)
+    transcript: str = ""
 
     @property
     def accepted(self) -> bool:
         return self.verdict is Verdict.AC
+
+
+# Whether an example's trial is a disagreement the search looks for (default: any verdict but AC). A caller
+# may count fewer: `judge grade --explain` skips inputs equal to a test's and verdicts it does not show.
+Disagrees = Callable[[bytes, Trial], bool]
+
+
+def any_rejection(test_input: bytes, trial: Trial) -> bool:
+    return not trial.accepted
 
 
 def input_validators(problem: Problem, env: Environment, workdir: Path) -> tuple[InputValidator, ...]:
@@ -170,6 +182,7 @@ class TrialSetup:
     input_validators: tuple[InputValidator, ...] = ()  # run on every example when given
     # How many submission runs may be under way at once, over all the run's examiners.
     run_slots: RunSlots = field(default_factory=RunSlots)
+    disagrees: Disagrees = any_rejection  # what the search and the shrinkers look for
 
 
 class Examiner:
@@ -194,6 +207,7 @@ class Examiner:
         self._extra_args = program_args(*self._view)
         self.input_validators = setup.input_validators
         self.run_slots = setup.run_slots
+        self.disagrees = setup.disagrees
 
     def close(self) -> None:
         self._boxes.close()
@@ -240,11 +254,14 @@ class Examiner:
                 ctx = Context(view, self.program, self.validator, self.runner, case_dir, on_program_end=ended)
                 result = judge_test(ctx, test)
             output = _last_output(case_dir, result.passes) if result.verdict not in RUN_FAILURES else None
+            transcript = result.transcript
             if self.problem.interactive and result.transcript:
                 output = result.transcript.encode()
+            elif self.problem.multi_pass:
+                transcript = _passes(case_dir, test_input, result.passes)
         finally:
             shutil.rmtree(case_dir, ignore_errors=True)
-        return Trial(result.verdict, result.message, output, result.time_s)
+        return Trial(result.verdict, result.message, output, result.time_s, transcript)
 
     # ------------------------------------------------------------------ in-process check
 
@@ -297,3 +314,29 @@ def _last_output(case_dir: Path, passes: int) -> bytes | None:
         return None
     with path.open("rb") as f:
         return f.read(SHOWN_BYTES)
+
+
+def _shown(data: bytes, size: int) -> str:
+    text = data[:SHOWN_BYTES].decode("utf-8", errors="replace")
+    return text + (f"\n... ({size - SHOWN_BYTES} more bytes)" if size > SHOWN_BYTES else "")
+
+
+def _shown_file(path: Path) -> str | None:
+    if not path.is_file():
+        return None
+    with path.open("rb") as f:
+        return _shown(f.read(SHOWN_BYTES), path.stat().st_size)
+
+
+def _passes(case_dir: Path, test_input: bytes, passes: int) -> str:
+    """A multi-pass batch test's exchange: each pass's input (the first: the test's; the next ones: the
+    ``nextpass.in`` the validator wrote) and the program's output in it, as far as the passes went."""
+    parts: list[str] = []
+    for n in range(1, passes + 1):
+        given = _shown(test_input, len(test_input)) if n == 1 else _shown_file(case_dir / f"pass{n}.in")
+        if given is not None:
+            parts.append(f"--- pass {n}: input{' (the test)' if n == 1 else ' (from the validator)'}\n{given}")
+        output = _shown_file(case_dir / f"pass{n}.out")
+        if output is not None:
+            parts.append(f"--- pass {n}: the program's output\n{output}")
+    return "\n".join(parts)

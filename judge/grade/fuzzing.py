@@ -27,7 +27,7 @@ import judge.fuzz
 from judge.fuzz.engine import fuzz_submission
 from judge.fuzz.hooks import hooks_path
 from judge.fuzz.options import FuzzOptions
-from judge.fuzz.outcome import Counterexample, FuzzOutcome, FuzzStatus
+from judge.fuzz.outcome import Counterexample, FuzzOutcome, FuzzStatus, bytes_from_json
 from judge.grade.discovery import Entry
 from judge.grade.options import GradeFuzzOptions
 from judge.grade.schedule import Grading, Summary, entry_job
@@ -64,23 +64,19 @@ def full_score(run: StoredRun) -> bool:
     return r.verdict is Verdict.AC and r.score >= r.max_score - 1e-6
 
 
-def _bytes(doc: Mapping[str, Any], key: str) -> bytes | None:
-    hexed = doc.get(f"{key}_hex")
-    return None if hexed is None else bytes.fromhex(hexed)
-
-
 def outcome_from_json(doc: Mapping[str, Any]) -> FuzzOutcome:
     """The inverse of ``FuzzOutcome.to_json()`` (what the database stores)."""
     cex_doc = doc.get("counterexample")
     cex = None
     if cex_doc is not None:
         cex = Counterexample(
-            input=_bytes(cex_doc, "input") or b"",
-            answer=_bytes(cex_doc, "answer") or b"",
-            output=_bytes(cex_doc, "output"),
+            input=bytes_from_json(cex_doc, "input") or b"",
+            answer=bytes_from_json(cex_doc, "answer") or b"",
+            output=bytes_from_json(cex_doc, "output"),
             verdict=Verdict(cex_doc["verdict"]),
             message=cex_doc.get("message", ""),
             confirmed=bool(cex_doc.get("confirmed", False)),
+            transcript=str(cex_doc.get("transcript", "")),
         )
     return FuzzOutcome(
         problem=doc["problem"],

@@ -6,11 +6,13 @@ import shutil
 import time
 from typing import TextIO
 
+from judge.fuzz.explanation import ExplainStatus, Explanation
 from judge.fuzz.outcome import FuzzStatus
 from judge.grade.discovery import Entry
+from judge.grade.explaining import ExplainListener
 from judge.grade.fuzzing import FuzzListener, outcome_from_json
 from judge.grade.schedule import Listener
-from judge.grade.storage import StoredFuzz, StoredRun
+from judge.grade.storage import StoredExplanation, StoredFuzz, StoredRun
 
 BAR_WIDTH = 24
 
@@ -38,7 +40,15 @@ def describe_fuzz(fuzzed: StoredFuzz) -> str:
     return o.scoreboard_note() or o.status.value
 
 
-class Progress(Listener, FuzzListener):
+def describe_explanation(stored: StoredExplanation) -> str:
+    x = Explanation.from_json(stored.explanation)
+    if x.status is ExplainStatus.FOUND and x.failure is not None:
+        return f"counterexample ({x.failure.value}, {len(x.input or b'')} bytes, {x.elapsed_s:.1f} s)"
+    first = x.note.strip().splitlines()[0] if x.note.strip() else ""
+    return f"{x.status.value}: {first}" if first else x.status.value
+
+
+class Progress(Listener, FuzzListener, ExplainListener):
     def __init__(self, stream: TextIO, *, tty: bool) -> None:
         self.stream = stream
         self.tty = tty
@@ -84,6 +94,19 @@ class Progress(Listener, FuzzListener):
         self.count += 1
         what = note if fuzzed is None else f"{entry.contestant}/{entry.problem}: {describe_fuzz(fuzzed)}"
         self._line(printable(f"[fuzz {self.count}/{self.total}] {what}"))
+
+    def explain_start(self, total: int, reused: int) -> None:
+        self.total, self.count = total, reused
+        if total == reused:
+            if total:
+                self._line(f"explain: all {total} rejected submissions already searched (reused)")
+            return
+        self._line(f"explain: searching {total - reused} of {total} rejected submissions ({reused} reused)")
+
+    def explain_done(self, entry: Entry, stored: StoredExplanation | None, note: str) -> None:
+        self.count += 1
+        what = note if stored is None else f"{entry.contestant}/{entry.problem}: {describe_explanation(stored)}"
+        self._line(printable(f"[explain {self.count}/{self.total}] {what}"))
 
     def _line(self, text: str) -> None:
         self.stream.write(text + "\n")

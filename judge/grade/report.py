@@ -8,15 +8,27 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from judge.fuzz.explanation import ExplainStatus, Explanation
 from judge.fuzz.outcome import FuzzStatus, show_bytes
 from judge.grade.discovery import ContestFolder, Issue
+from judge.grade.explaining import ExplainSummary
 from judge.grade.fuzzing import FuzzSummary, outcome_from_json
 from judge.grade.options import BoardOptions, PassFailSettings
 from judge.grade.progress import printable
 from judge.grade.schedule import Summary
-from judge.grade.storage import StoredFuzz
+from judge.grade.storage import StoredExplanation, StoredFuzz
 from judge.package.problem import Problem
-from judge.scoreboard.model import Board, BoardFuzz, BoardProblem, BoardRun, FuzzSettings, Notice, PassFailBoard
+from judge.scoreboard.model import (
+    Board,
+    BoardExplanation,
+    BoardFuzz,
+    BoardProblem,
+    BoardRun,
+    ExplainSettings,
+    FuzzSettings,
+    Notice,
+    PassFailBoard,
+)
 from judge.scoreboard.pages import fmt_metric, fmt_score
 from judge.scoreboard.passfail import Outcome, Team, Try, outcome, rank
 from judge.scoreboard.passfailview import minutes
@@ -58,6 +70,10 @@ def board_fuzz(fuzzed: StoredFuzz, problems_dir: Path, contest_root: Path) -> Bo
     )
 
 
+def board_explanation(stored: StoredExplanation) -> BoardExplanation:
+    return BoardExplanation(Explanation.from_json(stored.explanation), stored.explained_at, stored.key.explain_version)
+
+
 def build_board(
     contest: ContestFolder,
     problems: Mapping[str, Problem],
@@ -65,10 +81,13 @@ def build_board(
     issues: Sequence[Issue],
     options: BoardOptions,
     fuzz: FuzzSummary | None = None,
+    explain: ExplainSummary | None = None,
 ) -> Board:
     """The board's records: ``summary``'s runs (and the sandbox's warnings where they ran), ``issues`` as
-    notices. ``fuzz``: the outcomes of ``--fuzz`` (None: graded without it)."""
+    notices. ``fuzz``: the outcomes of ``--fuzz``, ``explain``: the searches of ``--explain`` (None: graded
+    without it)."""
     fuzzed = fuzz.outcomes if fuzz is not None else {}
+    explained = explain.outcomes if explain is not None else {}
     problems_dir = options.problems_dir
     runs = {
         key: BoardRun(
@@ -82,6 +101,7 @@ def build_board(
             judged_at=run.judged_at,
             seeds=run.seeds,
             fuzz=board_fuzz(fuzzed[key], problems_dir, contest.root) if key in fuzzed else None,
+            explanation=board_explanation(explained[key]) if key in explained else None,
         )
         for key, run in summary.runs.items()
     }
@@ -94,6 +114,7 @@ def build_board(
         judge_version=summary.judge_version,
         sandbox_warnings=tuple(summary.warnings),
         fuzz=None if fuzz is None else FuzzSettings(fuzz.examples, fuzz.seed),
+        explain=None if explain is None else ExplainSettings(explain.budget.examples, explain.budget.seconds),
     )
     return board if options.pass_fail is None else pass_fail_board(board, contest, summary, options.pass_fail)
 
@@ -133,7 +154,12 @@ def fuzz_json(f: BoardFuzz) -> dict[str, Any]:
     }
 
 
-def _run_json(run: BoardRun, with_fuzz: bool) -> dict[str, Any]:
+def explanation_json(e: BoardExplanation) -> dict[str, Any]:
+    """``Explanation.to_json()``, with when and by which fuzzer it was searched."""
+    return {**e.explanation.to_json(), "explained_at": e.explained_at, "explain_version": e.version}
+
+
+def _run_json(run: BoardRun, with_fuzz: bool, with_explain: bool = False) -> dict[str, Any]:
     r = run.result
     out = r.to_json()
     for test_json, t in zip(out["tests"], r.tests, strict=True):
@@ -152,6 +178,8 @@ def _run_json(run: BoardRun, with_fuzz: bool) -> dict[str, Any]:
     )
     if with_fuzz:
         out["fuzz"] = None if run.fuzz is None else fuzz_json(run.fuzz)
+    if with_explain:
+        out["explanation"] = None if run.explanation is None else explanation_json(run.explanation)
     return out
 
 
@@ -159,7 +187,7 @@ def results_json(board: Board) -> dict[str, Any]:
     """The `--json` document: problems, standings, and per contestant and problem the full result."""
     results: dict[str, dict[str, Any]] = {c: {} for c in board.contestants}
     for (contestant, pid), run in sorted(board.runs.items()):
-        results.setdefault(contestant, {})[pid] = _run_json(run, board.fuzz is not None)
+        results.setdefault(contestant, {})[pid] = _run_json(run, board.fuzz is not None, board.explain is not None)
     doc: dict[str, Any] = {
         "judge_version": board.judge_version,
         "problems": [
@@ -174,6 +202,7 @@ def results_json(board: Board) -> dict[str, Any]:
         ],
         "standings": [{"rank": s.rank, "contestant": s.contestant, "total": s.total} for s in standings(board)],
         **_pass_fail_json(board),
+        **_assignment_json(board),
         "results": results,
         "not_judged": [
             {"kind": n.kind, "path": n.path, "reason": n.reason, "contestant": n.contestant} for n in board.notices
@@ -182,6 +211,8 @@ def results_json(board: Board) -> dict[str, Any]:
     }
     if board.fuzz is not None:  # without --fuzz the document is as it always was
         doc["fuzz"] = {"examples": board.fuzz.examples, "seed": board.fuzz.seed}
+    if board.explain is not None:  # so is it without --explain
+        doc["explain"] = {"examples": board.explain.examples, "seconds": board.explain.seconds}
     return doc
 
 
@@ -214,6 +245,23 @@ def _pass_fail_json(board: Board) -> dict[str, Any]:
     return {"scoreboard_type": "pass-fail", "penalty_minutes": pf.penalty_s / 60, "pass_fail_standings": rows}
 
 
+def _assignment_json(board: Board) -> dict[str, Any]:
+    """An assignment's board (`--assignment`): the rules, and per student and problem what counts; nothing else."""
+    a = board.assignment
+    if a is None:
+        return {}
+    credits: dict[str, dict[str, Any]] = {c: {} for c in board.contestants}
+    for (who, pid), c in sorted(a.credits.items()):
+        credits.setdefault(who, {})[pid] = {
+            "score": c.score,
+            "raw": c.raw,
+            "percent": c.percent,
+            "minutes_late": c.minutes_late,
+            "note": c.note,
+        }
+    return {"assignment": {"rules": a.rules, "gradebook": a.gradebook, "counts": credits}}
+
+
 def write_results_json(board: Board, path: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
@@ -227,6 +275,7 @@ def standings_table(board: Board) -> str:
     if board.pass_fail is not None:
         return _pass_fail_table(board, board.pass_fail)
     headers = ["rank", "contestant", *[p.id for p in board.problems], "total"]
+    credits = board.assignment.credits if board.assignment is not None else {}
     rows = []
     for s in standings(board):
         cells = []
@@ -237,9 +286,13 @@ def standings_table(board: Board) -> str:
             r = run.result
             value = counted_metric(run)
             metric = f" {fmt_metric(value)} {p.metric_name}" if p.metric_name and value is not None else ""
-            cells.append(f"{fmt_score(r.score)} {r.verdict.value}{metric}")
+            credit = credits.get((s.contestant, p.id))
+            late = "" if credit is None or credit.percent == 100 else f" ({fmt_score(credit.percent)} %)"
+            score = r.score if credit is None else credit.score
+            cells.append(f"{fmt_score(score)} {r.verdict.value}{metric}{late}")
         rows.append([str(s.rank), printable(s.contestant), *cells, fmt_score(s.total)])
-    return table(headers, rows)
+    note = "\n(an assignment: the points that count, after the late penalty; (80 %): the credit applied)"
+    return table(headers, rows) + (note if credits else "")
 
 
 def _pass_fail_table(board: Board, pf: PassFailBoard) -> str:
@@ -274,4 +327,22 @@ def fuzz_text(board: Board) -> str:
         else:
             detail = o.message.strip().splitlines()[0] if o.message.strip() else "failed"
         lines.append(printable(f"  {o.scoreboard_note()}: {contestant}/{pid}: {detail}"))
+    return "\n".join(lines)
+
+
+def explain_text(board: Board) -> str:
+    """The counterexamples and failed searches of an ``--explain`` board, for the terminal ("" when none)."""
+    lines = []
+    for (contestant, pid), run in sorted(board.runs.items()):
+        if run.explanation is None:
+            continue
+        x = run.explanation.explanation
+        if x.status is ExplainStatus.FOUND and x.failure is not None:
+            shown = show_bytes(x.input, limit=60, max_lines=1).replace("\n", " ").strip()
+            detail = f"fails ({x.failure.value}) on input {shown!r}"
+        elif x.status is ExplainStatus.ERROR:
+            detail = "search failed: " + (x.note.strip().splitlines()[0] if x.note.strip() else "")
+        else:
+            continue
+        lines.append(printable(f"  explain: {contestant}/{pid}: {detail}"))
     return "\n".join(lines)

@@ -1,5 +1,6 @@
 """Results in SQLite: one row per judged submission (``runs``) and one per test (``tests``), plus one per
-fuzzed submission (``fuzz``, `judge grade --fuzz N`). WAL mode.
+fuzzed submission (``fuzz``, `judge grade --fuzz N`) and one per rejected submission searched for a
+counterexample (``explain``, `judge grade --explain`). WAL mode.
 
 A run is identified by its ``RunKey``: contestant, problem, the submission's content hash, the hash of what
 can change a verdict in and outside the problem package, the judge version and the language's toolchain.
@@ -82,6 +83,22 @@ FUZZ_COLUMNS = (
     ("duration_s", "REAL NOT NULL"),
 )
 
+EXPLAIN_KEY_COLUMNS = (
+    *KEY_COLUMNS,
+    ("explain_version", "TEXT NOT NULL"),
+    ("examples", "INTEGER NOT NULL"),
+    ("seconds", "REAL NOT NULL"),
+    ("seed", "INTEGER NOT NULL"),
+)
+EXPLAIN_COLUMNS = (
+    *EXPLAIN_KEY_COLUMNS,
+    ("source", "TEXT NOT NULL"),
+    ("status", "TEXT NOT NULL"),
+    ("explanation_json", "TEXT NOT NULL"),
+    ("explained_at", "TEXT NOT NULL"),
+    ("duration_s", "REAL NOT NULL"),
+)
+
 
 def _names(columns: tuple[tuple[str, str], ...]) -> tuple[str, ...]:
     return tuple(name for name, _ in columns)
@@ -103,6 +120,8 @@ SCHEMA = "\n".join(
         _table("tests", TEST_COLUMNS, "PRIMARY KEY (run_id, idx)"),
         "CREATE INDEX IF NOT EXISTS runs_by_submission ON runs (contestant, problem);",
         _table("fuzz", (("id", "INTEGER PRIMARY KEY"), *FUZZ_COLUMNS), _unique(FUZZ_KEY_COLUMNS)),
+        # issue 46: a new table, no existing one changed (a database of the release before gets it when opened)
+        _table("explain", (("id", "INTEGER PRIMARY KEY"), *EXPLAIN_COLUMNS), _unique(EXPLAIN_KEY_COLUMNS)),
     ]
 )
 
@@ -142,6 +161,29 @@ class FuzzKey:
     fuzz_version: str  # the fuzzer's code and Hypothesis' version (see grade.fuzzing.fuzz_version)
     examples: int
     seed: int
+
+
+@dataclass(frozen=True)
+class ExplainKey:
+    """A counterexample search is reused only for the same submission, package, judge, fuzzer (the explain
+    engine is part of it), budget and seed."""
+
+    run: RunKey
+    explain_version: str  # the fuzzer's code, Hypothesis' version and the package's fuzz.py (grade/explaining.py)
+    examples: int
+    seconds: float
+    seed: int
+
+
+@dataclass(frozen=True)
+class StoredExplanation:
+    id: int
+    key: ExplainKey
+    source: str  # relative to the contest folder
+    status: str  # a judge.fuzz.explanation.ExplainStatus value
+    explanation: dict[str, Any]  # Explanation.to_json()
+    explained_at: str  # ISO 8601, UTC
+    duration_s: float
 
 
 @dataclass(frozen=True)
@@ -263,6 +305,21 @@ class Store:
         cur = self._db.execute(_insert("fuzz", FUZZ_COLUMNS).replace("INSERT", "INSERT OR REPLACE", 1), row)
         return int(cur.lastrowid or 0)
 
+    def save_explanation(
+        self, key: ExplainKey, source: str, status: str, explanation: dict[str, Any], duration_s: float
+    ) -> int:
+        """Store one counterexample search (one row, one statement: atomic); replaces one with the same key."""
+        row = {
+            **_explain_key_values(key),
+            "source": source,
+            "status": status,
+            "explanation_json": json.dumps(explanation, sort_keys=True),
+            "explained_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            "duration_s": duration_s,
+        }
+        cur = self._db.execute(_insert("explain", EXPLAIN_COLUMNS).replace("INSERT", "INSERT OR REPLACE", 1), row)
+        return int(cur.lastrowid or 0)
+
     # ------------------------------------------------------------------ reading
 
     def lookup(self, key: RunKey) -> StoredRun | None:
@@ -287,6 +344,22 @@ class Store:
         fkey = FuzzKey(_run_key(row), row["fuzz_version"], int(row["examples"]), int(row["seed"]))
         outcome = json.loads(row["outcome_json"])
         return StoredFuzz(row["id"], fkey, row["source"], row["status"], outcome, row["fuzzed_at"], row["duration_s"])
+
+    def lookup_explanation(self, key: ExplainKey) -> StoredExplanation | None:
+        query = f"SELECT * FROM explain WHERE {_where(EXPLAIN_KEY_COLUMNS)}"
+        row = self._db.execute(query, _explain_key_values(key)).fetchone()
+        if row is None:
+            return None
+        ekey = ExplainKey(
+            _run_key(row), row["explain_version"], int(row["examples"]), float(row["seconds"]), int(row["seed"])
+        )
+        doc = json.loads(row["explanation_json"])
+        when, duration = row["explained_at"], row["duration_s"]
+        return StoredExplanation(row["id"], ekey, row["source"], row["status"], doc, when, duration)
+
+    def explain_count(self) -> int:
+        """Rows in the ``explain`` table."""
+        return int(self._db.execute("SELECT COUNT(*) FROM explain").fetchone()[0])
 
     def fuzz_count(self) -> int:
         """Rows in the ``fuzz`` table."""
@@ -344,6 +417,16 @@ def _key_values(key: RunKey) -> dict[str, str]:
 
 def _fuzz_key_values(key: FuzzKey) -> dict[str, object]:
     return {**_key_values(key.run), "fuzz_version": key.fuzz_version, "examples": key.examples, "seed": key.seed}
+
+
+def _explain_key_values(key: ExplainKey) -> dict[str, object]:
+    return {
+        **_key_values(key.run),
+        "explain_version": key.explain_version,
+        "examples": key.examples,
+        "seconds": key.seconds,
+        "seed": key.seed,
+    }
 
 
 def _run_key(row: sqlite3.Row) -> RunKey:

@@ -8,6 +8,10 @@ name was made when its file was last modified (a folder: its newest file). Witho
 contest starts at the earliest absolute time of all (so the first submission is at 0:00). Copies and
 clones reset file times: for a board that must not change, write times.yaml.
 
+`judge grade --assignment` (docs/course.md) needs when each submission was made, not how long after a start:
+``made_at`` gives the absolute times (a contest time in times.yaml counts from its ``start``, else from the
+assignment's opening).
+
 Every mistake is a ``TimesError`` with one line. Nothing here runs a program.
 """
 
@@ -84,4 +88,33 @@ def submission_times(root: Path, entries: Sequence[Entry]) -> Mapping[str, float
         out[rel] = t - start if absolute else t
         if out[rel] < 0:
             raise TimesError(f"{path}: {rel} was made {-out[rel]:.0f} s before the start")
+    return out
+
+
+def made_at(root: Path, entries: Sequence[Entry], default_start_s: float | None) -> Mapping[str, float]:
+    """When each entry was made, in seconds since the epoch, by its ``rel``: times.yaml's absolute times, its
+    contest times after its ``start`` (else after ``default_start_s``), else the file's time. Raises TimesError."""
+    path = root / TIMES_NAME
+    data = _read(path)
+    start = default_start_s
+    if START_KEY in data:
+        absolute, start = _when(data[START_KEY], f"{path}: start")
+        if not absolute:
+            raise TimesError(f"{path}: start must be a time with a time zone, like 2026-03-01T10:00:00+01:00")
+    out: dict[str, float] = {}
+    given: dict[str, tuple[bool, float]] = {}
+    for key, value in data.items():
+        if key == START_KEY:
+            continue
+        if "/" not in key or not (root / key).exists():
+            raise TimesError(f"{path}: {key!r} names no submission (write <contestant>/<file>)")
+        given[key] = _when(value, f"{path}: {key}")
+    for e in entries:
+        absolute, t = given.get(e.rel) or (True, _modified(e.path))
+        if not absolute and start is None:
+            raise TimesError(
+                f"{path}: {e.rel} has a time after the start, and neither times.yaml nor the assignment "
+                "says when that is (write `start`, or an absolute time)"
+            )
+        out[e.rel] = t if absolute else t + (start or 0.0)
     return out

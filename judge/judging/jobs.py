@@ -52,6 +52,7 @@ class JudgeJob:
     stop_at_failure: bool = False  # stop at the first failed test (a pass-fail contest's lazy judging)
     entry_point: str | None = None  # the file (or class) a folder submission runs (2025-09 ``entrypoint``)
     time_factor: float = 1.0  # the problem's time limit times this (a contest's language factor, DOMjudge's)
+    keep_bytes: int = 0  # keep each test's output and stderr, their first this many bytes (issue 47; 0: none)
 
     def source_hash(self) -> str:
         return source_hash(self.files)
@@ -193,6 +194,7 @@ def judge_job(
                 stop_at_failure=job.stop_at_failure,
                 on_test=on_test,
                 entry_point=job.entry_point,
+                keep_bytes=job.keep_bytes,
             )
             result = judge_submission(prepared, source, env, options=options)
         except SkipLanguage:

@@ -9,6 +9,31 @@ from judge.judging.verdict import Verdict
 
 
 @dataclass(frozen=True)
+class PassDetail:
+    """What one pass of a test left for the jury to read (issue 47), kept only when the caller asks
+    (``JudgeOptions.keep_bytes`` > 0): the program's output and stderr (their first ``keep_bytes``, with
+    the sizes written), how it ended, and what the validator said. An interactive pass has no output here
+    (its traffic is the test's transcript); a multi-pass test's later passes carry their input (the
+    previous pass's ``nextpass.in``)."""
+
+    n: int  # the pass, from 1
+    verdict: Verdict
+    output: bytes
+    output_bytes: int  # what the program wrote (more than ``output`` holds when it was cut)
+    stderr: bytes
+    stderr_bytes: int
+    exit_code: int | None  # None: killed by a signal, or it did not run
+    signal: int | None
+    time_s: float
+    wall_time_s: float
+    memory_kib: int
+    judge_message: str = ""  # the validator's judgemessage.txt (this pass's part of it)
+    team_message: str = ""  # teammessage.txt
+    input: bytes | None = None  # a later pass's input (multi-pass), its first ``keep_bytes``; None: the test's .in
+    input_bytes: int = 0
+
+
+@dataclass(frozen=True)
 class CaseResult:
     name: str  # "secret/group1/003"
     group: str  # "secret/group1"
@@ -24,6 +49,7 @@ class CaseResult:
     # beyond where judging stops (an earlier test of its group was rejected, on_reject: break): such tests are
     # normally not run; `judge verify --all-tests` runs them, and then they count for nothing
     skipped: bool = False
+    details: tuple[PassDetail, ...] = ()  # per pass, when the caller asked to keep them (issue 47)
 
     def to_json(self, score: float) -> dict[str, Any]:
         return {

@@ -101,6 +101,9 @@ class JudgeOptions:
     workdir: Path | None = None  # None: a temporary folder, removed afterwards
     on_test: Callable[[CaseResult], None] | None = None  # called with each test's result as soon as it is known
     entry_point: str | None = None  # the file (or class) a folder submission runs (2025-09 ``entrypoint``)
+    # keep each pass's output and stderr for the jury, their first this many bytes (0: none; issue 47:
+    # `judge serve` keeps them per judgement, `judge grade` does not)
+    keep_bytes: int = 0
 
 
 def judge_submission(
@@ -124,7 +127,15 @@ def judge_submission(
         built = build(source, lang, env, problem=problem, workdir=work, entry_point=options.entry_point)
         if built.program is None:
             return _failed_build(problem, source, built, warnings)
-        ctx = Context(problem, built.program, prepared.validator, env.runner, work, prepared.static_validator)
+        ctx = Context(
+            problem,
+            built.program,
+            prepared.validator,
+            env.runner,
+            work,
+            prepared.static_validator,
+            keep_bytes=options.keep_bytes,
+        )
         results = _judge_tests(ctx, options)
         scored = score_submission(problem, results)
         ordered = tuple(results[t.name] for t in problem.judged_cases() if t.name in results)

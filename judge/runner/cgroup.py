@@ -3,8 +3,8 @@
 cgroup v1 (separate ``memory``, ``pids``, ``cpuacct`` hierarchies) and cgroup v2
 (unified, when the memory and pids controllers are delegated to us) are supported;
 which one is found at runtime. Our groups live *below the judge's own cgroup* in
-each hierarchy (``<own>/judge-<pid>/slot-<n>``), so whatever limits the machine
-puts on the judge still apply to the programs it runs. v1 groups are reused by the
+each hierarchy (``<own>/judge-<pid namespace>-<pid>-<start time>/slot-<n>``), so whatever limits
+the machine puts on the judge still apply to the programs it runs. v1 groups are reused by the
 slot from run to run (counters are reset); v2 groups are made fresh per run
 (``memory.peak`` cannot be reset there). Everything is removed at exit.
 """
@@ -102,11 +102,26 @@ class SlotGroup:
     # -- lifecycle of one run ------------------------------------------------------
     def prepare(self, memory_bytes: int | None, pids_max: int) -> list[Path]:
         """Set limits and reset counters; returns the cgroup.procs files to join."""
-        if self.tree.version == 1:
+        if self.tree.version == 2:
+            return self._prepare_v2(memory_bytes, pids_max)
+        try:
             return self._prepare_v1(memory_bytes, pids_max)
-        return self._prepare_v2(memory_bytes, pids_max)
+        except FileNotFoundError:  # v1's groups are kept between runs: if they are gone, they are made again
+            self.forget()
+            return self._prepare_v1(memory_bytes, pids_max)
+
+    def forget(self) -> None:
+        """Make the group's directories (and the judge's own parents) again on the next run and write its
+        limits again (v1 makes them once and keeps them; a judge of old removed them while they were used)."""
+        if self.tree.version == 1:
+            for parent in self.tree.parents.values():
+                parent.mkdir(exist_ok=True)
+            self._dirs = {}
+            self._last_limits = None
 
     def _prepare_v1(self, memory_bytes: int | None, pids_max: int) -> list[Path]:
+        if self._dirs and not all(d.is_dir() for d in self._dirs.values()):
+            raise FileNotFoundError("the slot's groups are gone")  # made again by prepare
         if not self._dirs:
             for c, parent in self.tree.parents.items():
                 d = parent / f"slot-{self.index}"
@@ -288,14 +303,40 @@ class CgroupTree:
                 _rmdir_retry(p)
 
 
+def _own_name() -> str:
+    """This process's group name: ``judge-<pid namespace>-<pid>-<start time>``. A pid alone names no
+    process: a judge in another PID namespace (a container; tests/test_container.py) sees other pids,
+    and a pid is reused after its process died. Both once made a judge remove a live judge's groups."""
+    return _name_of("self")
+
+
+def _name_of(pid: str) -> str:
+    ns = os.stat(f"/proc/{pid}/ns/pid").st_ino
+    with open(f"/proc/{pid}/stat", "rb") as f:
+        start = f.read().rsplit(b")", 1)[1].split()[19].decode()  # field 22: the start time, in ticks
+    real = os.getpid() if pid == "self" else int(pid)
+    return f"judge-{ns}-{real}-{start}"
+
+
+def _dead(name: str) -> bool:
+    """Whether the judge that made the group ``name`` is gone (never for a group of another PID
+    namespace, or of the old ``judge-<pid>`` form: whose it is cannot be told from here)."""
+    parts = name.split("-")
+    if len(parts) != 4 or not all(p.isdigit() for p in parts[1:]):
+        return False
+    ns, pid = int(parts[1]), parts[2]
+    if ns != os.stat("/proc/self/ns/pid").st_ino:
+        return False
+    try:
+        return _name_of(pid) != name
+    except (OSError, IndexError):
+        return True
+
+
 def _clean_stale(parent: Path) -> None:
-    """Remove judge-<pid> groups left behind by judges that died."""
+    """Remove the groups left behind by judges of this PID namespace that died."""
     for d in parent.glob("judge-*"):
-        try:
-            pid = int(d.name.split("-", 1)[1])
-        except ValueError:
-            continue
-        if pid == os.getpid() or Path(f"/proc/{pid}").exists():
+        if not _dead(d.name):
             continue
         for sub in d.iterdir():
             if sub.is_dir():
@@ -325,7 +366,7 @@ def _try_v1(own: dict[str, str], v1: dict[str, Path]) -> CgroupTree | None:
         for c in V1_CONTROLLERS:
             base = v1[c] / own.get(c, "/").lstrip("/")
             _clean_stale(base)
-            p = base / f"judge-{os.getpid()}"
+            p = base / _own_name()
             p.mkdir(exist_ok=True)
             parents[c] = p
         mem = parents["memory"]
@@ -344,7 +385,7 @@ def _try_v2(own: dict[str, str], v2: Path | None) -> CgroupTree | None:
     if v2 is None:
         return None
     base = v2 / own.get("", "/").lstrip("/")
-    p = base / f"judge-{os.getpid()}"
+    p = base / _own_name()
     try:
         _clean_stale(base)
         p.mkdir(exist_ok=True)
@@ -359,8 +400,9 @@ def _try_v2(own: dict[str, str], v2: Path | None) -> CgroupTree | None:
 
 
 def cgroup_tree() -> CgroupTree | None:
-    """A cgroup tree for this judge process (``judge-<pid>``), or None when no writable memory+pids
-    cgroup exists here. Each runner makes its own (their slot groups never overlap: slots are exclusive)."""
+    """A cgroup tree for this judge process (``judge-<pid namespace>-<pid>-<start time>``), or None when
+    no writable memory+pids cgroup exists here. Each runner makes its own (their slot groups never
+    overlap: slots are exclusive)."""
     try:
         own = _own_paths()
         v1, v2 = _mounts()

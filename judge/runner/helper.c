@@ -217,6 +217,13 @@ static void z_child(int *fds, int *targets, int nfds, char *cwd, char **av, char
     _exit(125);
 }
 
+static void z_fail(int sock, const char *what, const char *where) {
+    char msg[512];
+    int n = snprintf(msg, sizeof msg, "error %s (%s): %s", what, where, strerror(errno));
+    if (n > 0 && send(sock, msg, (size_t)(n < (int)sizeof msg ? n : (int)sizeof msg - 1), MSG_NOSIGNAL) < 0) {
+    }
+}
+
 static int zygote(int sock) {
     sigset_t chld;
     sigemptyset(&chld);
@@ -377,13 +384,22 @@ int launcher_main(int argc, char **argv) {
     if (zsock >= 0) {
         char pidbuf[32];
         int plen = snprintf(pidbuf, sizeof pidbuf, "%d\n", (int)getpid());
+        /* A failure to set up is told over the socket (the judge reads it when the socket fails). */
         for (int c = 0; c < ncg; c++) {
             int fd = open(cgroups[c], O_WRONLY | O_CLOEXEC);
-            if (fd < 0 || write(fd, pidbuf, plen) != plen) return 124;
+            if (fd < 0 || write(fd, pidbuf, plen) != plen) {
+                z_fail(zsock, "cannot join the cgroup", cgroups[c]);
+                return 124;
+            }
             close(fd);
         }
         if (netns_fd >= 0) {
-            if (setns(netns_fd, CLONE_NEWNET) < 0) return 124;
+            if (setns(netns_fd, CLONE_NEWNET) < 0) {
+                char where[32];
+                snprintf(where, sizeof where, "fd %d", netns_fd);
+                z_fail(zsock, "cannot join the slot's network namespace", where);
+                return 124;
+            }
             close(netns_fd);
         }
         return zygote(zsock);

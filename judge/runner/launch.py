@@ -79,6 +79,7 @@ class Launch(Starts):
             try:
                 self._start_as_backend(status_w)
             except ZygoteError:  # the slot's fork server went away, so nothing started: once more, with a new one
+                self._renew_slot()
                 self._start_as_backend(status_w)
         except Exception as exc:  # the runner's own failure: never the program's
             self.sandbox_error = self.sandbox_error or f"cannot start: {exc}"

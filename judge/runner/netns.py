@@ -26,3 +26,11 @@ def make_netns(helper: Path) -> int:
         proc.stdin.close()
         proc.wait()
         proc.stdout.close()
+
+
+def is_netns(fd: int) -> bool:
+    """Whether ``fd`` (still) refers to a network namespace."""
+    try:
+        return os.readlink(f"/proc/self/fd/{fd}").startswith("net:")
+    except OSError:
+        return False

@@ -29,7 +29,7 @@ from judge.runner.bwrap import BOX, HELPER_INSIDE, TMP_MIN_BYTES, Layout, RunBox
 from judge.runner.cgroup import SlotGroup
 from judge.runner.limits import rlimit_args, rlimits
 from judge.runner.mountfd import detached_mount
-from judge.runner.netns import make_netns
+from judge.runner.netns import is_netns, make_netns
 from judge.runner.osutil import anonymous_file, chown_tree, let_others_traverse, not_world_accessible, seal_tree
 from judge.runner.slots import Slot
 from judge.runner.spec import SANDBOX_PATH, RunSpec
@@ -180,6 +180,19 @@ class Starts:
                     self.slot.netns_fd = -1
             z = self.slot.zygote = Zygote(self.backend.helper, procs, self.slot.netns_fd)
         return z, []
+
+    def _renew_slot(self) -> None:
+        """After the slot's fork server failed: what it joins made anew (a retry must not meet the same
+        fault). Its network namespace fd, if that number no longer refers to a network namespace (it
+        is then not ours to close), and its cgroup directories (made again if they are gone)."""
+        assert self.slot is not None
+        if self.slot.zygote is not None:
+            self.slot.zygote.close()
+            self.slot.zygote = None
+        if self.slot.netns_fd >= 0 and not is_netns(self.slot.netns_fd):
+            self.slot.netns_fd = -1
+        if self.group is not None:
+            self.group.forget()
 
     def _residents(self, *, zygote: bool = False, box: bool = False) -> int:
         """How many of the slot's servers will be in its group (``zygote``/``box``: that one will be)."""

@@ -83,23 +83,32 @@ class Zygote:
     def reply(self) -> int:
         """The second half of ``spawn``: the child's pid."""
         try:
-            reply = self.sock.recv(16)
+            reply = self.sock.recv(512)
         except OSError as exc:
             raise ZygoteError(f"fork server: {exc}{self._ended()}") from exc
         if len(reply) != 4:
-            raise ZygoteError(f"fork server is gone{self._ended()}")
+            raise ZygoteError(f"fork server is gone{self._ended(reply)}")
         (pid,) = struct.unpack("<i", reply)
         if pid < 0:
             raise ZygoteError(f"fork server: {os.strerror(-pid)}")
         return pid
 
-    def _ended(self) -> str:
-        """How the server ended, for an error message (it is ending when its socket fails)."""
+    def _ended(self, told: bytes = b"") -> str:
+        """How the server ended, for an error message (it is ending when its socket fails); ``told``:
+        what it sent instead of a reply."""
         try:
             status = self.proc.wait(timeout=1)
         except subprocess.TimeoutExpired:
             return " (it is still running)"
-        return f" (it exited with status {status})" if status >= 0 else f" (it was killed by signal {-status})"
+        why = ""
+        try:  # a server that could not set itself up says why before it exits (helper.c, z_fail)
+            told = told or self.sock.recv(512, socket.MSG_DONTWAIT)
+        except OSError:
+            pass
+        if told.startswith(b"error "):
+            why = f": {told[6:].decode(errors='replace')}"
+        ended = f"it exited with status {status}" if status >= 0 else f"it was killed by signal {-status}"
+        return f" ({ended}{why})"
 
     def close(self) -> None:
         self.sock.close()

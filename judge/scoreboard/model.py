@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from judge.fuzz.explanation import Explanation
 from judge.fuzz.outcome import FuzzOutcome
 from judge.judging.results import SubmissionResult
 from judge.package.constants import Constants
@@ -41,6 +42,23 @@ class BoardFuzz:
 
 
 @dataclass(frozen=True)
+class BoardExplanation:
+    """The counterexample searched for a rejected submission (`judge grade --explain`, docs/explain.md)."""
+
+    explanation: Explanation
+    explained_at: str = ""
+    version: str = ""  # the fuzzer's version and the package's fuzz.py it was searched with
+
+
+@dataclass(frozen=True)
+class ExplainSettings:
+    """The board was graded with ``--explain``, with this budget per rejected submission."""
+
+    examples: int
+    seconds: float
+
+
+@dataclass(frozen=True)
 class FuzzSettings:
     """The board was graded with ``--fuzz examples --fuzz-seed seed``."""
 
@@ -62,6 +80,7 @@ class BoardRun:
     judged_at: str = ""
     seeds: Mapping[str, Any] = field(default_factory=dict)
     fuzz: BoardFuzz | None = None  # only with --fuzz, for a submission with full score that was fuzzed
+    explanation: BoardExplanation | None = None  # only with --explain, for a rejected submission searched
 
 
 @dataclass(frozen=True)
@@ -85,6 +104,28 @@ class PassFailBoard:
 
 
 @dataclass(frozen=True)
+class CellCredit:
+    """What a cell counts on an assignment's board (`judge grade --assignment`, docs/course.md): the counted
+    submission's score after the late penalty, and in words why (the cell's run is that submission, or the
+    last one when none counts)."""
+
+    score: float  # after the penalty: what the total adds up
+    raw: float  # the run's own score
+    percent: float  # the credit applied (100 on time; 0: the submission does not count)
+    minutes_late: int
+    note: str  # "on time", "late 61 min: 80 %", "after the close: practice", "extension 2d: on time"
+
+
+@dataclass(frozen=True)
+class AssignmentView:
+    """An assignment's board: each cell's credit (a cell without one has no submission) and its rules in words."""
+
+    credits: Mapping[tuple[str, str], CellCredit]
+    rules: str  # "due 2026-09-08T23:59:00+00:00; 80 % for 1 d after, then 50 % until ...; counts the last"
+    gradebook: str = ""  # the gradebook CSV's file name beside the board ("" none written)
+
+
+@dataclass(frozen=True)
 class Board:
     title: str
     problems: tuple[BoardProblem, ...]
@@ -95,6 +136,8 @@ class Board:
     sandbox_warnings: tuple[str, ...] = ()
     fuzz: FuzzSettings | None = None  # None: graded without --fuzz (the board shows nothing of it)
     pass_fail: PassFailBoard | None = None  # None: ranked by score (scoreboard/ranking.py)
+    assignment: AssignmentView | None = None  # an assignment's board: totals after the late penalty
+    explain: ExplainSettings | None = None  # None: graded without --explain
 
 
 _SAFE = re.compile(r"[^A-Za-z0-9_-]")

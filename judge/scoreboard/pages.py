@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from judge.scoreboard.charts import Chart, bar_chart, score_bins, value_bins
+from judge.scoreboard.explainview import board_explain, submission_explanation
 from judge.scoreboard.fuzzview import board_fuzz, cell_fuzz, submission_fuzz
-from judge.scoreboard.model import Board, BoardProblem, BoardRun, PassFailBoard, slug
+from judge.scoreboard.model import Board, BoardProblem, BoardRun, CellCredit, PassFailBoard, slug
 from judge.scoreboard.passfailview import cell_view, minutes, row_totals
 from judge.scoreboard.ranking import cell_class, counted_metric, problem_order, standings
 
@@ -55,7 +56,7 @@ def _problem_header(p: BoardProblem) -> dict[str, Any]:
     }
 
 
-def _cell(p: BoardProblem, run: BoardRun | None, contestant: str) -> dict[str, Any]:
+def _cell(p: BoardProblem, run: BoardRun | None, contestant: str, credit: CellCredit | None = None) -> dict[str, Any]:
     if run is None:
         return {
             "cls": "none",
@@ -65,6 +66,7 @@ def _cell(p: BoardProblem, run: BoardRun | None, contestant: str) -> dict[str, A
             "href": None,
             "title": "no submission",
             "fuzz": None,
+            "credit": None,
         }
     r = run.result
     metric = ""
@@ -77,13 +79,23 @@ def _cell(p: BoardProblem, run: BoardRun | None, contestant: str) -> dict[str, A
         title += f"; {fuzz['title']}"
     return {
         "cls": cell_class(run),
-        "score": fmt_score(r.score),
+        "score": fmt_score(r.score if credit is None else credit.score),
         "verdict": r.verdict.value,
         "metric": metric,
         "href": submission_href(contestant, p.id),
-        "title": title,
+        "title": title if credit is None else f"{title}; counts {fmt_score(credit.score)}: {credit.note}",
         "fuzz": fuzz,
+        "credit": credit_view(credit),
     }
+
+
+def credit_view(credit: CellCredit | None) -> dict[str, str] | None:
+    """An assignment's cell: the raw score and the penalty in words (nothing on time without an override)."""
+    if credit is None or (credit.percent == 100 and credit.note == "on time"):
+        return None
+    cls = "late" if 0 < credit.percent < 100 else ("void" if credit.percent == 0 else "extended")
+    raw = f"{fmt_score(credit.raw)} × {fmt_score(credit.percent)} %: " if 0 < credit.percent < 100 else ""
+    return {"cls": cls, "note": f"{raw}{credit.note}"}
 
 
 def _passfail_rows(board: Board, pf: PassFailBoard) -> list[dict[str, Any]]:
@@ -107,15 +119,13 @@ def index_context(board: Board) -> dict[str, Any]:
             "penalty_minutes": minutes(pf.penalty_s),
         }
     rows = []
+    credits = board.assignment.credits if board.assignment is not None else {}
     for s in standings(board):
-        rows.append(
-            {
-                "rank": s.rank,
-                "contestant": s.contestant,
-                "total": fmt_score(s.total),
-                "cells": [_cell(p, r, s.contestant) for p, r in zip(board.problems, s.runs, strict=True)],
-            }
-        )
+        cells = [
+            _cell(p, r, s.contestant, credits.get((s.contestant, p.id)))
+            for p, r in zip(board.problems, s.runs, strict=True)
+        ]
+        rows.append({"rank": s.rank, "contestant": s.contestant, "total": fmt_score(s.total), "cells": cells})
     return {**_index_base(board), "pass_fail": False, "rows": rows}
 
 
@@ -132,6 +142,10 @@ def _index_base(board: Board) -> dict[str, Any]:
         "tie_metrics": [p for p in board.problems if p.metric_name is not None],
         "verdict_names": VERDICT_NAMES,
         "fuzz": board_fuzz(board),
+        "assignment": None
+        if board.assignment is None
+        else {"rules": board.assignment.rules, "gradebook": board.assignment.gradebook},
+        "explain": board_explain(board),
     }
 
 
@@ -230,7 +244,9 @@ def test_class(verdict: str, fraction: float) -> str:
 
 def submission_context(board: Board, problem: BoardProblem, run: BoardRun) -> dict[str, Any]:
     r = run.result
+    credit = board.assignment.credits.get((run.contestant, problem.id)) if board.assignment is not None else None
     return {
+        "credit": None if credit is None else {"score": fmt_score(credit.score), "note": credit.note},
         "title": f"{run.contestant} — {problem.name}",
         "root": "../../",
         "contestant": run.contestant,
@@ -266,4 +282,5 @@ def submission_context(board: Board, problem: BoardProblem, run: BoardRun) -> di
         "env_seeds": dict(run.seeds.get("env", {})) if isinstance(run.seeds, dict) else {},
         "warnings": list(r.sandbox_warnings),
         "fuzz": submission_fuzz(run.fuzz),
+        "explanation": submission_explanation(run.explanation),
     }

@@ -50,16 +50,25 @@ def sort_key(problems: Sequence[BoardProblem], runs: Sequence[BoardRun | None]) 
     return (-total_score(runs), *metrics)
 
 
+def credited_total(board: Board, name: str) -> float:
+    """An assignment's board: the contestant's total after the late penalty (scoreboard/model.AssignmentView)."""
+    credits = board.assignment.credits if board.assignment is not None else {}
+    return round(sum(c.score for (who, _), c in credits.items() if who == name), SCORE_DIGITS)
+
+
 def standings(board: Board) -> list[Standing]:
     rows = []
     for name in board.contestants:
         runs = tuple(board.runs.get((name, p.id)) for p in board.problems)
-        rows.append((sort_key(board.problems, runs), name, runs))
+        key = sort_key(board.problems, runs)
+        if board.assignment is not None:  # ranked by the points that count, ties by name
+            key = (-credited_total(board, name),)
+        rows.append((key, name, runs))
     rows.sort(key=lambda r: (r[0], r[1]))
     out: list[Standing] = []
     for i, (key, name, runs) in enumerate(rows):
         rank = out[-1].rank if out and rows[i - 1][0] == key else i + 1
-        out.append(Standing(rank, name, total_score(runs), runs))
+        out.append(Standing(rank, name, -key[0] if board.assignment is not None else total_score(runs), runs))
     return out
 
 

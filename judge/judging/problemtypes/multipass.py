@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import shutil
 from dataclasses import replace
+from pathlib import Path
 
 from judge.judging.feedback import Feedback
 from judge.judging.problemtypes.batch import batch_pass
 from judge.judging.problemtypes.interactive import interactive_pass
 from judge.judging.problemtypes.program import Context, Pass, PassSetup
 from judge.judging.problemtypes.static import static_case
-from judge.judging.results import CaseResult
+from judge.judging.results import CaseResult, PassDetail
 from judge.judging.verdict import Verdict
 from judge.package.problem import ScoreAggregation, TestCase
 
@@ -69,7 +70,52 @@ def judge_test(ctx: Context, test: TestCase) -> CaseResult:
             if p.transcript
         ),
         passes=len(passes),
+        details=_details(ctx, passes, multi) if ctx.keep_bytes > 0 else (),
     )
+
+
+def _head(path: Path, limit: int) -> tuple[bytes, int]:
+    """The first ``limit`` bytes of the file at ``path`` and its size ((b"", 0) when there is none)."""
+    if not path.is_file():
+        return b"", 0
+    with path.open("rb") as f:
+        return f.read(limit), path.stat().st_size
+
+
+def _details(ctx: Context, passes: list[Pass], multi: bool) -> tuple[PassDetail, ...]:
+    """What each pass left for the jury (issue 47): its output and stderr (bounded), how it ended, what the
+    validator said (a multi-pass validator appends to judgemessage.txt: each pass's own part)."""
+    out = []
+    said = ""
+    for n, p in enumerate(passes, 1):
+        output, output_bytes = _head(ctx.workdir / f"pass{n}.out", ctx.keep_bytes)
+        stderr, stderr_bytes = _head(ctx.workdir / f"pass{n}.err", ctx.keep_bytes)
+        given, given_bytes = _head(ctx.workdir / f"pass{n}.in", ctx.keep_bytes) if n > 1 else (b"", 0)
+        fb = _feedback(p)
+        judge_message = fb.judge_message
+        if multi:
+            judge_message, said = _new_text(said, fb.judge_message), fb.judge_message
+        r = p.result
+        out.append(
+            PassDetail(
+                n=n,
+                verdict=p.verdict,
+                output=output,
+                output_bytes=max(output_bytes, r.stdout_bytes if not ctx.problem.interactive else 0),
+                stderr=stderr,
+                stderr_bytes=max(stderr_bytes, r.stderr_bytes),
+                exit_code=r.exit_code,
+                signal=r.signal,
+                time_s=r.cpu_time_s,
+                wall_time_s=r.wall_time_s,
+                memory_kib=r.memory_kib,
+                judge_message=judge_message,
+                team_message=fb.team_message,
+                input=given if n > 1 else None,
+                input_bytes=given_bytes,
+            )
+        )
+    return tuple(out)
 
 
 def _run_passes(ctx: Context, first: PassSetup) -> tuple[list[Pass], Verdict, str]:

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import anyio.to_thread
@@ -31,22 +32,30 @@ from judge.serve.http.origin import cross_site, media_type, unsupported_body
 from judge.serve.http.pages.admin_pages import ADMIN_PAGES
 from judge.serve.http.pages.awards_page import AWARDS_PAGES
 from judge.serve.http.pages.clar_pages import CLAR_PAGES
+from judge.serve.http.pages.compare_pages import COMPARE_PAGES
+from judge.serve.http.pages.course_pages import COURSE_PAGES
+from judge.serve.http.pages.explain_pages import EXPLAIN_PAGES
 from judge.serve.http.pages.fuzz_pages import FUZZ_PAGES
 from judge.serve.http.pages.live_pages import LIVE_PAGES
+from judge.serve.http.pages.overview_pages import OVERVIEW_PAGES
 from judge.serve.http.pages.people_pages import PEOPLE_PAGES
 from judge.serve.http.pages.preview_pages import PREVIEW_PAGES
 from judge.serve.http.pages.print_pages import PRINT_PAGES
+from judge.serve.http.pages.rejudging_pages import REJUDGING_PAGES
 from judge.serve.http.pages.resolver_page import RESOLVER_PAGES
+from judge.serve.http.pages.run_pages import RUN_PAGES
 from judge.serve.http.pages.similarity_pages import SIMILARITY_PAGES
 from judge.serve.http.pages.team_pages import PAGES
+from judge.serve.http.pages.verification_pages import VERIFICATION_PAGES
 from judge.serve.http.pages.web import PageSpec, check_base, environment, html_error, page_endpoint
 from judge.serve.model.errors import Refused
-from judge.serve.model.viewer import PUBLIC, Viewer
+from judge.serve.model.viewer import PUBLIC, Role, Viewer
 from judge.serve.services.judging.previews import PACKAGE_LIMIT
 from judge.serve.services.people import access
 from judge.serve.services.people.access import REALM
-from judge.serve.services.people.accounts import AuthError
+from judge.serve.services.people.accounts import Authenticator, AuthError
 from judge.serve.site.server import Server
+from judge.serve.visibility import runner_only
 
 SMALL_BODY = 64 * 1024
 PACKAGE_BODY = PACKAGE_LIMIT  # a package version's zip (issue 33)
@@ -97,20 +106,44 @@ def admits_body(spec: RouteSpec, viewer: Viewer) -> None:
         access.admin(viewer, "upload packages")
 
 
-def _endpoint(server: Server, spec: RouteSpec, lane: Lane, deadlines: BodyDeadlines) -> Any:
-    limit = _submission_body_limit(server) if spec.body_limit == "submission" else SMALL_BODY
-    limit = PACKAGE_BODY if spec.body_limit == "package" else limit
+@dataclass(frozen=True)
+class ApiContests:
+    """Where an API request's contest comes from: a single contest's server (its handlers check the URL's
+    id), or a site's, resolved from the URL's ``cid`` for who asks (site/site.py: a contest hidden from them
+    is a 404 exactly as an unknown id). ``auth``: the logins (the site's: one login for every contest)."""
+
+    auth: Authenticator
+    resolve: Callable[[str | None, Viewer], Server]
+
+    @staticmethod
+    def single(server: Server) -> ApiContests:
+        return ApiContests(server.auth, lambda cid, viewer: server)
+
+
+def api_endpoint(contests: ApiContests, spec: RouteSpec, lane: Lane, deadlines: BodyDeadlines) -> Any:
     seconds = deadlines.package_seconds if spec.body_limit == "package" else deadlines.seconds
     has_body = spec.method in ("POST", "PUT", "PATCH")  # a body of one of spec.bodies' types, or none
 
-    def admit(authorization: str | None, address: str) -> Viewer:
+    def body_limit(server: Server) -> int:
+        limit = _submission_body_limit(server) if spec.body_limit == "submission" else SMALL_BODY
+        return PACKAGE_BODY if spec.body_limit == "package" else limit
+
+    def admit(authorization: str | None, address: str, cid: str | None) -> tuple[Server, Viewer]:
+        """Who asks (the site's account), the contest they ask of, and who they are there."""
+        account = contests.auth.authenticate(authorization, address)
+        server = contests.resolve(cid, account)
         server.timeline.tick()
-        return server.auth.authenticate(authorization, address)
+        viewer = server.viewer_in(account)  # as this contest sees them
+        if has_body and account.role is Role.TEAM and viewer.role is Role.PUBLIC:
+            raise Refused(403, f"your team does not take part in contest {cid!r}")  # a site's (issue 44)
+        if runner_only(viewer) and not spec.runner:  # issue 47: a balloon runner's account, the balloons only
+            raise Refused(403, "a balloon runner's account sees the balloons and nothing else")
+        return server, viewer
 
     def answer(authorization: str | None, address: str, params: dict[str, Any], query: dict[str, str]) -> Any:
         """A request without a body, in one trip to a worker thread (the answer under load is mostly the
         wait for a thread, so one trip instead of three)."""
-        viewer = admit(authorization, address)
+        server, viewer = admit(authorization, address, params.get("cid"))
         return spec.handler(Ctx(server, viewer, params, query, b"", server.clock.now()))
 
     async def endpoint(request: Request) -> Response:
@@ -129,15 +162,19 @@ def _endpoint(server: Server, spec: RouteSpec, lane: Lane, deadlines: BodyDeadli
                 raise Refused(415, refusal)
             if not has_body and not spec.stream:
                 result = None
-                if spec.on_loop is not None and authorization is None and server.timeline.settled():
+                if spec.on_loop is not None and authorization is None:
                     # the public's, when made: on the loop (no storage, no hashing), else in a thread
-                    result = spec.on_loop(Ctx(server, PUBLIC, params, query, b"", server.clock.now()))
+                    public = contests.resolve(params.get("cid"), PUBLIC)
+                    if public.timeline.settled():
+                        result = spec.on_loop(Ctx(public, PUBLIC, params, query, b"", public.clock.now()))
                 if result is None:
                     result = await run_in_threadpool(answer, authorization, address, params, query)
             else:
-                viewer = await (lane.run if has_body else run_in_threadpool)(admit, authorization, address)
+                run = lane.run if has_body else run_in_threadpool
+                server, viewer = await run(admit, authorization, address, params.get("cid"))
                 if has_body:
                     admits_body(spec, viewer)
+                limit = body_limit(server)
                 body = await read_body(request, limit, seconds) if has_body else b""
                 unread = False
                 kind = (media_type(content_type) or spec.bodies[0]) if has_body else None
@@ -161,7 +198,7 @@ def _endpoint(server: Server, spec: RouteSpec, lane: Lane, deadlines: BodyDeadli
     return endpoint
 
 
-async def _http_error(request: Request, exc: Exception) -> Response:
+async def http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
     messages = {404: f"no such endpoint: {request.url.path}", 405: f"{request.method} is not allowed here"}
     return error(exc.status_code, messages.get(exc.status_code, str(exc.detail)), dict(exc.headers or {}))
@@ -177,12 +214,12 @@ def _not_found(server: Server, env: Environment, base: str) -> Callable[[Request
         api = path == "/api" or path.startswith("/api/")
         if exc.status_code == 404 and not api and "text/html" in request.headers.get("accept", ""):
             return await html_error(server, env, request, 404, f"there is no page {path}", base)
-        return await _http_error(request, exc)
+        return await http_error(request, exc)
 
     return handler
 
 
-async def _internal_error(request: Request, exc: Exception) -> Response:
+async def internal_error(request: Request, exc: Exception) -> Response:
     return error(500, f"internal error (judge's bug, not yours): {type(exc).__name__}")
 
 
@@ -218,7 +255,14 @@ PAGE_SPECS: tuple[PageSpec, ...] = (
     *FUZZ_PAGES,  # live fuzzing's and the rejudge preview's (issue 33)
     *PREVIEW_PAGES,
     *AWARDS_PAGES,  # the final awards (issue 43)
+    *COURSE_PAGES,  # a course's assignment (issue 45)
     *SIMILARITY_PAGES,  # similar submissions (issue 49)
+    *RUN_PAGES,  # why a run failed (issue 47)
+    *COMPARE_PAGES,  # two submissions compared (issue 47)
+    *REJUDGING_PAGES,  # rejudgings as sets (issue 47)
+    *VERIFICATION_PAGES,  # judgements verified before the teams see them (issue 47)
+    *OVERVIEW_PAGES,  # the team overview and the statistics (issue 47)
+    *EXPLAIN_PAGES,  # counterexamples for rejected submissions (issue 46)
 )
 
 
@@ -236,12 +280,17 @@ def page_routes(
     site: bool | None = None,
     changes: Callable[..., Awaitable[Any]] = run_in_threadpool,
     deadlines: BodyDeadlines = DEADLINES,
+    site_name: str | None = None,
 ) -> list[Route]:
     """The routes of ``server``'s pages, a contest's pages under ``base`` ("" or ``/contests/<cid>``): all of
     them (``site`` None), only the site-level ones (True) or only the contest's (False). Each page's
     ``Page.base`` is ``base`` (a site-level page's too: the login sends to this contest's page)."""
     return [
-        Route(page_path(spec, base), page_endpoint(server, env, spec, changes, deadlines, base), methods=[spec.method])
+        Route(
+            page_path(spec, base),
+            page_endpoint(server, env, spec, changes, deadlines, base, site_name),
+            methods=[spec.method],
+        )
         for spec in PAGE_SPECS
         if site is None or spec.site is site
     ]
@@ -283,11 +332,12 @@ def create_app(
 
     env = environment()
     lane = Lane(change_threads)
-    routes = [Route(spec.path, _endpoint(server, spec, lane, deadlines), methods=[spec.method]) for spec in ROUTES]
+    contests = ApiContests.single(server)
+    routes = [Route(spec.path, api_endpoint(contests, spec, lane, deadlines), methods=[spec.method]) for spec in ROUTES]
     routes += page_routes(server, env, base=page_base, changes=lane.run, deadlines=deadlines)
     app = Starlette(
         routes=routes,
-        exception_handlers={HTTPException: _not_found(server, env, page_base), Exception: _internal_error},
+        exception_handlers={HTTPException: _not_found(server, env, page_base), Exception: internal_error},
         lifespan=lifespan,
     )
     app.add_middleware(Cors)

@@ -65,6 +65,8 @@ def judges_json(status: PoolStatus, now: float) -> dict[str, Any]:
                 "judging_s": None if s.since_s is None else round(now - s.since_s, 1),
                 "judged": s.judged,
                 "last": None if s.last_s is None else format_time(s.last_s),
+                # a site's pool (issue 44): the contest of the submission it judges
+                **({"contest_id": s.contest_id} if s.contest_id else {}),
             }
             for s in status.slots
         ],

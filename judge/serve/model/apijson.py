@@ -153,15 +153,20 @@ def problem_json(
     )
 
 
-def language_json(lang: Language, time_factor: float = 1.0) -> dict[str, Any]:
-    """``time_factor`` (DOMjudge's property) only when the contest gives the language one."""
-    obj = {
+def language_json(lang: Language, time_factor: float = 1.0, allow_submit: bool = True) -> dict[str, Any]:
+    """``time_factor`` (DOMjudge's property) only when the contest gives the language one; ``allow_submit``
+    (DOMjudge's, issue 47) only when the language takes no submissions."""
+    obj: dict[str, Any] = {
         "id": lang.id,
         "name": lang.name,
         "entry_point_required": False,
         "extensions": [e.lstrip(".") for e in lang.extensions],
     }
-    return obj if time_factor == 1.0 else {**obj, "time_factor": time_factor}
+    if time_factor != 1.0:
+        obj["time_factor"] = time_factor
+    if not allow_submit:
+        obj["allow_submit"] = False
+    return obj
 
 
 def team_json(t: Team) -> dict[str, Any]:
@@ -234,7 +239,7 @@ def judgement_json(j: JudgementRecord, info: ContestInfo) -> dict[str, Any]:
             "id": judgement_id(j.submission_id, j.ordinal),
             "submission_id": str(j.submission_id),
             "judgement_type_id": j.judgement_type if end is not None else None,
-            "score": round(j.score or 0.0, 6) if end is not None else None,
+            "score": round(j.score, 6) if end is not None and j.score is not None else None,  # None: withheld
             "current": j.current,
             "start_time": format_time(j.start_s),
             "start_contest_time": _contest_time(j.start_s, info),

@@ -22,26 +22,40 @@ from judge.package.problem import PackageError, Problem, load_problem
 from judge.scoreboard.awards import Medals
 from judge.scoreboard.passfail import DEFAULT_PENALTY_S, ScoreboardType
 from judge.serve.model.contest_values import (
+    EVERYONE,
     ClarLimits,
     ContestError,
+    OutputStorage,
+    TeamChoice,
     clar_limits,
     flag,
+    forbidden_languages,
+    judging_priority,
     medals,
+    output_storage,
     penalty_s,
     positive_int,
     print_command,
     scoreboard_type,
     shortname,
+    team_choice,
+    team_outputs,
     text,
     time_factors,
     unique,
+)
+from judge.serve.model.counterexamples import (
+    CounterexamplePolicy,
+    CounterexampleView,
+    counterexample_policy,
+    counterexample_view,
 )
 from judge.serve.model.times import TimeError, format_reltime, parse_reltime, parse_time
 
 DEFAULT_CODE_LIMIT_KIB = 256
 DEFAULT_RATE_SUBMISSIONS = 10
 DEFAULT_RATE_SECONDS = 60.0
-ACCOUNT_TYPES = ("team", "judge", "admin")
+ACCOUNT_TYPES = ("team", "judge", "admin", "balloon")  # balloon: a balloon runner (issue 47)
 LABELS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 # The properties of groups and organizations we pass on (the spec's; files may hold more).
@@ -95,6 +109,24 @@ class ContestInfo:
     # the state's removed_intervals (issue 43): wall-clock [start, end) stretches taken out of the contest's
     # time (an outage), sorted and apart; set only by an admin (model/schedule.py), never by contest.yaml
     removed: tuple[tuple[float, float], ...] = ()
+    # contest.yaml's ``counterexamples`` (ours, issue 46: model/counterexamples.py): read and checked; not
+    # acted on yet (docs/serve.md, "Counterexamples (coming)")
+    counterexamples: CounterexamplePolicy = CounterexamplePolicy()
+    # contest.yaml's ``teams:`` (ours, issue 44): which of the site's teams take part (default: all)
+    teams: TeamChoice = EVERYONE
+    # contest.yaml's ``judging_priority:`` (ours, issue 44): higher is judged first across a site's contests
+    judging_priority: int = 0
+    # issue 47, the jury's workbench (ours, docs/serve.md): what is kept of each run's output; what a team sees
+    # of its own runs' output (none | samples | all); judgements shown to the teams and the public board only
+    # once a judge verified them (DOMjudge's verification_required); the languages that take no submissions
+    # (``languages: [{id: java, allow_submit: false}]``, DOMjudge's property; an admin may change both live)
+    output_storage: OutputStorage = OutputStorage()
+    team_outputs: str = "samples"
+    verification_required: bool = False
+    forbidden_languages: tuple[str, ...] = ()
+
+    def allows_language(self, language_id: str) -> bool:
+        return language_id not in self.forbidden_languages
 
     def time_factor(self, language_id: str) -> float:
         return next((f for lang, f in self.time_factors if lang == language_id), 1.0)
@@ -147,6 +179,7 @@ class ContestProblem:
     code_limit_kib: int
     rgb: str | None = None
     color: str | None = None
+    counterexamples: CounterexampleView | None = None  # problems.yaml's (issue 46); None: the contest's
 
 
 @dataclass(frozen=True)
@@ -172,6 +205,17 @@ class AccountSpec:
 
 
 @dataclass(frozen=True)
+class People:
+    """The people as their files hold them: a contest package's, or a site's shared by its contests (issue 44)."""
+
+    teams: tuple[Team, ...] = ()
+    accounts: tuple[AccountSpec, ...] = ()
+    groups: tuple[Mapping[str, Any], ...] = ()
+    organizations: tuple[Mapping[str, Any], ...] = ()
+    hidden_groups: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
 class Contest:
     root: Path
     info: ContestInfo
@@ -181,6 +225,11 @@ class Contest:
     groups: tuple[Mapping[str, Any], ...] = ()
     organizations: tuple[Mapping[str, Any], ...] = ()
     hidden_groups: frozenset[str] = frozenset()  # groups.json's ``hidden: true`` (DOMjudge's): on no main board
+
+    @property
+    def people(self) -> People:
+        """The contest's people as loaded (a site's contest: the site's, all of them: issue 44)."""
+        return People(self.teams, self.accounts, self.groups, self.organizations, self.hidden_groups)
 
     def on_main_board(self, team: Team) -> bool:
         """Whether the team is ranked on the main scoreboard: in ``main_scoreboard_group_id`` (when set), in
@@ -301,26 +350,43 @@ def load_info(path: Path) -> ContestInfo:
         print_command=print_command(data.get("print_command"), where),
         time_factors=time_factors(data.get("languages"), f"{where}: languages"),
         fuzz=flag(data, "fuzz", where),
+        counterexamples=counterexample_policy(data.get("counterexamples"), f"{where}: counterexamples"),
+        teams=team_choice(data.get("teams"), where),
+        judging_priority=judging_priority(data.get("judging_priority"), where),
+        output_storage=output_storage(data.get("output_storage"), f"{where}: output_storage"),
+        team_outputs=team_outputs(data, where),
+        verification_required=flag(data, "verification_required", where),
+        forbidden_languages=forbidden_languages(data.get("languages"), f"{where}: languages"),
     )
 
 
-def _package(problem_id: str, roots: Sequence[Path], where: str) -> Problem:
+def _package(
+    problem_id: str, roots: Sequence[Path], where: str, packages: dict[Path, Problem] | None = None
+) -> Problem:
     for root in roots:
-        if (root / problem_id / "problem.yaml").is_file():
+        folder = root / problem_id
+        if (folder / "problem.yaml").is_file():
+            if packages is not None and folder in packages:
+                return packages[folder]
             try:
-                return load_problem(root / problem_id)
+                problem = load_problem(folder)
             except PackageError as exc:
                 raise ContestError(f"{where}: {exc}") from None
+            if packages is not None:
+                packages[folder] = problem
+            return problem
     tried = " or ".join(str(r / problem_id) for r in roots)
     raise ContestError(f"{where}: no problem package {problem_id!r} at {tried}")
 
 
-def load_problems(path: Path, roots: Sequence[Path], code_limit_kib: int) -> tuple[ContestProblem, ...]:
+def load_problems(
+    path: Path, roots: Sequence[Path], code_limit_kib: int, packages: dict[Path, Problem] | None = None
+) -> tuple[ContestProblem, ...]:
     out: list[ContestProblem] = []
     for i, entry in enumerate(_list(_read(path), path)):
         where = f"{path} entry {i + 1}"
         pid = _id(entry, "id", where)
-        problem = _package(pid, roots, where)
+        problem = _package(pid, roots, where, packages)
         rgb = entry.get("rgb")
         if rgb is not None and not re.fullmatch(r"#[0-9A-Fa-f]{3}([0-9A-Fa-f]{3})?", str(rgb)):
             raise ContestError(f"{where}: rgb {rgb!r} is not like #ff8800")
@@ -339,6 +405,7 @@ def load_problems(path: Path, roots: Sequence[Path], code_limit_kib: int) -> tup
                 code_limit_kib=positive_int(limit, f"{where}: code_limit"),
                 rgb=None if rgb is None else str(rgb),
                 color=None if entry.get("color") is None else str(entry["color"]),
+                counterexamples=counterexample_view(entry.get("counterexamples"), f"{where}: counterexamples"),
             )
         )
     unique([p.id for p in out], path, "problem id")
@@ -436,8 +503,51 @@ def load_accounts(path: Path | None, teams: set[str]) -> tuple[AccountSpec, ...]
     return tuple(accounts)
 
 
-def load_contest(root: Path, problems_dir: Path | None = None) -> Contest:
-    """Read CONTEST_DIR. Packages are looked up in CONTEST_DIR/problems/ first, then in ``problems_dir``."""
+PEOPLE_FILES = ("accounts", "teams", "groups", "organizations")  # a site's, never a site's contest's (issue 44)
+
+
+def load_people(root: Path) -> People:
+    """``accounts.yaml``, ``teams.json``, ``groups.json``, ``organizations.json`` of ROOT (each optional)."""
+    groups_path = _find(root, "groups", (".json", ".yaml"), False)
+    groups = _objects(groups_path, GROUP_KEYS)
+    organizations = _objects(_find(root, "organizations", (".json", ".yaml"), False), ORGANIZATION_KEYS)
+    teams = load_teams(
+        _find(root, "teams", (".json", ".yaml"), False),
+        {g["id"] for g in groups},
+        {o["id"] for o in organizations},
+    )
+    accounts = load_accounts(_find(root, "accounts", (".yaml", ".json"), False), {t.id for t in teams})
+    return People(teams, accounts, groups, organizations, _hidden(groups_path))
+
+
+def people_files(root: Path) -> list[Path]:
+    """The people's files ROOT holds (a contest folder of a site must hold none)."""
+    exts = (".yaml", ".yml", ".json")
+    return [root / f"{stem}{ext}" for stem in PEOPLE_FILES for ext in exts if (root / f"{stem}{ext}").is_file()]
+
+
+def _check_choice(info: ContestInfo, people: People, info_path: Path) -> None:
+    """contest.yaml's ``teams:`` names teams and groups that exist (a typo would leave a team out quietly)."""
+    choice = info.teams
+    known_teams = {t.id for t in people.teams}
+    for tid in choice.team_ids or ():
+        if tid not in known_teams:
+            raise ContestError(f"{info_path}: teams: {tid!r} is not a team (teams.json)")
+    known_groups = {str(g["id"]) for g in people.groups}
+    for gid in choice.group_ids or ():
+        if gid not in known_groups:
+            raise ContestError(f"{info_path}: teams: groups: {gid!r} is not a group (groups.json)")
+
+
+def load_contest(
+    root: Path,
+    problems_dir: Path | None = None,
+    people: People | None = None,
+    packages: dict[Path, Problem] | None = None,
+) -> Contest:
+    """Read CONTEST_DIR. Packages are looked up in CONTEST_DIR/problems/ first, then in ``problems_dir``.
+    ``people``: a site's contest (issue 44): the site's people, and the folder may hold none of its own;
+    None: the folder's own. ``packages``: problems loaded already (a site loads a shared package once)."""
     if not root.is_dir():
         raise ContestError(f"{root}: not a folder (a contest package; `judge contest init DIR` makes one)")
     info_path = _find(root, "contest", (".yaml", ".json"), True)
@@ -446,19 +556,29 @@ def load_contest(root: Path, problems_dir: Path | None = None) -> Contest:
     roots = [root / "problems"] + ([problems_dir] if problems_dir is not None else [])
     problems_path = _find(root, "problems", (".yaml", ".json"), True)
     assert problems_path is not None
-    problems = load_problems(problems_path, roots, info.code_limit_kib)
+    problems = load_problems(problems_path, roots, info.code_limit_kib, packages)
     if not problems:
         raise ContestError(f"{problems_path}: no problems")
-    groups_path = _find(root, "groups", (".json", ".yaml"), False)
-    groups = _objects(groups_path, GROUP_KEYS)
+    if people is None:
+        people = load_people(root)
+    else:
+        own = people_files(root)
+        if own:
+            raise ContestError(
+                f"{own[0]}: a site's contest has no people of its own (they are the site's: move it to the "
+                f"site's folder, and choose the contest's teams with `teams:` in contest.yaml)"
+            )
     main = info.main_scoreboard_group_id
-    if main is not None and all(g["id"] != main for g in groups):
+    if main is not None and all(g["id"] != main for g in people.groups):
         raise ContestError(f"{info_path}: main_scoreboard_group_id {main!r} is not a group of groups.json")
-    organizations = _objects(_find(root, "organizations", (".json", ".yaml"), False), ORGANIZATION_KEYS)
-    teams = load_teams(
-        _find(root, "teams", (".json", ".yaml"), False),
-        {g["id"] for g in groups},
-        {o["id"] for o in organizations},
+    _check_choice(info, people, info_path)
+    return Contest(
+        root,
+        info,
+        problems,
+        people.teams,
+        people.accounts,
+        people.groups,
+        people.organizations,
+        people.hidden_groups,
     )
-    accounts = load_accounts(_find(root, "accounts", (".yaml", ".json"), False), {t.id for t in teams})
-    return Contest(root, info, problems, teams, accounts, groups, organizations, _hidden(groups_path))

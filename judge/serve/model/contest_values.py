@@ -150,9 +150,136 @@ def clar_limits(data: Any, where: str) -> ClarLimits:
     )
 
 
+@dataclass(frozen=True)
+class TeamChoice:
+    """contest.yaml's ``teams:`` (ours, issue 44): which teams of the site take part in the contest. ``all``
+    (the default), a list of team ids, or ``{groups: [group ids]}`` (the teams in any of them)."""
+
+    team_ids: tuple[str, ...] | None = None  # a list of teams
+    group_ids: tuple[str, ...] | None = None  # the teams of these groups
+
+    @property
+    def everyone(self) -> bool:
+        return self.team_ids is None and self.group_ids is None
+
+    def takes_part(self, team_id: str, group_ids: Sequence[str]) -> bool:
+        if self.team_ids is not None:
+            return team_id in self.team_ids
+        if self.group_ids is not None:
+            return any(g in self.group_ids for g in group_ids)
+        return True
+
+    def describe(self) -> str:
+        if self.team_ids is not None:
+            return f"teams {', '.join(self.team_ids) or '(none)'}"
+        if self.group_ids is not None:
+            return f"the teams of groups {', '.join(self.group_ids)}"
+        return "all teams"
+
+
+EVERYONE = TeamChoice()
+PRIORITY_MIN, PRIORITY_MAX = -1000, 1000  # contest.yaml's judging_priority (and an admin's: the site's registry)
+
+
+def team_choice(value: Any, where: str) -> TeamChoice:
+    """``teams: all`` | ``teams: [team ids]`` | ``teams: {groups: [group ids]}`` (the ids are checked against
+    the site's teams and groups by the loader)."""
+    if value is None or value == "all":
+        return EVERYONE
+    how = "`all`, a list of team ids, or {groups: [group ids]}"
+    if isinstance(value, list):
+        if not all(isinstance(v, str | int) and not isinstance(v, bool) for v in value):
+            raise ContestError(f"{where}: `teams` must be {how}, got {value!r}")
+        ids = tuple(str(v) for v in value)
+        unique(ids, Path(where), "team id in `teams`")
+        return TeamChoice(team_ids=ids)
+    if isinstance(value, dict) and set(value) == {"groups"} and isinstance(value["groups"], list):
+        groups = value["groups"]
+        if groups and all(isinstance(v, str | int) and not isinstance(v, bool) for v in groups):
+            ids = tuple(str(v) for v in groups)
+            unique(ids, Path(where), "group id in `teams`")
+            return TeamChoice(group_ids=ids)
+    raise ContestError(f"{where}: `teams` must be {how}, got {value!r}")
+
+
+def judging_priority(value: Any, where: str) -> int:
+    """``judging_priority``: an integer, higher judged first (default 0)."""
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, int) or not PRIORITY_MIN <= value <= PRIORITY_MAX:
+        raise ContestError(
+            f"{where}: `judging_priority` must be a whole number from {PRIORITY_MIN} to {PRIORITY_MAX} "
+            f"(higher is judged first), got {value!r}"
+        )
+    return value
+
+
 def unique(values: Sequence[str], path: Path, what: str) -> None:
     seen: set[str] = set()
     for v in values:
         if v in seen:
             raise ContestError(f"{path}: {what} {v!r} appears twice")
         seen.add(v)
+
+
+@dataclass(frozen=True)
+class OutputStorage:
+    """contest.yaml's ``output_storage: {run_kib: 64, contest_mib: 512}`` (ours, issue 47): what the database
+    keeps of each run for the jury: each pass's output and stderr up to ``run_kib`` each, and all runs'
+    together up to ``contest_mib`` (then only how they ended and the messages; 0: no output at all)."""
+
+    run_kib: int = 64
+    contest_mib: int = 512
+
+    @property
+    def run_bytes(self) -> int:
+        return self.run_kib * 1024 if self.contest_mib > 0 else 0
+
+    @property
+    def contest_bytes(self) -> int:
+        return self.contest_mib * 1024 * 1024
+
+
+def output_storage(data: Any, where: str) -> OutputStorage:
+    if data is None:
+        return OutputStorage()
+    if not isinstance(data, dict) or set(data) - {"run_kib", "contest_mib"}:
+        raise ContestError(f"{where}: expected a mapping like {{run_kib: 64, contest_mib: 512}}")
+    default = OutputStorage()
+    values = {}
+    for key in ("run_kib", "contest_mib"):
+        value = data.get(key, getattr(default, key))
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0 or value > 1024 * 1024:
+            raise ContestError(f"{where}.{key}: expected a whole number from 0 to 1048576, got {value!r}")
+        values[key] = value
+    return OutputStorage(**values)
+
+
+TEAM_OUTPUTS = ("none", "samples", "all")  # contest.yaml's team_outputs (issue 47): what a team sees of its runs
+
+
+def team_outputs(data: Mapping[str, Any], where: str) -> str:
+    """``team_outputs: samples`` (ours, issue 47): of its own runs a team sees the output, the diff against
+    the answer, stderr and the validator's team message for the sample tests (default), none, or all
+    tests (then the secret tests' input and answer too: a classroom's choice)."""
+    value = data.get("team_outputs", "samples")
+    if value not in TEAM_OUTPUTS:
+        raise ContestError(f"{where}: team_outputs must be one of {', '.join(TEAM_OUTPUTS)}, got {value!r}")
+    return str(value)
+
+
+def forbidden_languages(data: Any, where: str) -> tuple[str, ...]:
+    """The languages of ``languages: [{id: java, allow_submit: false}]`` (DOMjudge's property, issue 47) that
+    take no submissions (the list is checked whole by ``time_factors``)."""
+    if not isinstance(data, list):
+        return ()
+    out = []
+    for i, entry in enumerate(data, start=1):
+        if not isinstance(entry, dict):
+            continue
+        allowed = entry.get("allow_submit", True)
+        if not isinstance(allowed, bool):
+            raise ContestError(f"{where} entry {i}: allow_submit must be true or false, got {allowed!r}")
+        if not allowed:
+            out.append(text(entry, "id", f"{where} entry {i}"))
+    return tuple(sorted(out))

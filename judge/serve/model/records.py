@@ -90,6 +90,18 @@ class AuditRecord:
 
 
 @dataclass(frozen=True)
+class SiteContestRecord:
+    """A contest of a site as its admins left it (issue 44: the site database's ``site_contests``): hidden
+    (staff only), archived (read-only), its judging priority over contest.yaml's (None: contest.yaml's)."""
+
+    id: str
+    hidden: bool = False
+    archived: bool = False
+    judging_priority: int | None = None
+    time_s: float = 0.0  # the last change
+
+
+@dataclass(frozen=True)
 class SubmissionRecord:
     id: int
     team_id: str
@@ -130,6 +142,11 @@ class JudgementRecord:
     compile_message: str | None = None
     package_hash: str | None = None
     ordinal: int = 1  # 1 for the submission's first judgement, 2 for its first rejudge's, ...
+    rejudging_id: int | None = None  # the rejudging set that made it (issue 47; None: a submission's judging)
+    # a set's judgement not applied yet (issue 47): non-current, in no document, numbered only when applied
+    held: bool = False
+    # issue 47: finished while the contest required verification, and no judge verified it yet: the jury's only
+    awaiting: bool = False
 
     @property
     def done(self) -> bool:
@@ -152,6 +169,7 @@ class JudgementOutcome:
     metric_name: str | None
     compile_message: str | None
     package_hash: str
+    awaiting: bool = False  # the contest requires verification (issue 47): the jury's until a judge verifies it
 
 
 @dataclass(frozen=True)
@@ -192,6 +210,36 @@ class NewRun:
 
 
 @dataclass(frozen=True)
+class RunDetail:
+    """What one pass of a run printed and how it ended (issue 47), kept per judgement for the jury:
+    ``output`` and ``stderr`` cut to the contest's ``output_storage.run_kib`` (None: not kept, the contest's
+    cap was reached), their sizes as written, the validator's messages, a later pass's input."""
+
+    judgement_id: int
+    ordinal: int  # the run's (the test's ordinal)
+    pass_n: int  # 1, 2, ... (multi-pass)
+    verdict: str
+    output: bytes | None
+    output_bytes: int
+    stderr: bytes | None
+    stderr_bytes: int
+    input: bytes | None  # a multi-pass test's later pass: its input (nextpass.in); None: the test's .in
+    input_bytes: int
+    exit_code: int | None
+    signal: int | None
+    time_s: float
+    wall_time_s: float
+    memory_kib: int
+    judge_message: str
+    team_message: str
+
+    @property
+    def stored_bytes(self) -> int:
+        """What it holds of the contest's cap."""
+        return len(self.output or b"") + len(self.stderr or b"") + len(self.input or b"")
+
+
+@dataclass(frozen=True)
 class JobRecord:
     """A queued job with its submission (and the submission's stored zip)."""
 
@@ -200,6 +248,7 @@ class JobRecord:
     reason: str  # submit | rejudge
     submission: SubmissionRecord
     files_zip: bytes
+    rejudging_id: int | None = None  # the rejudging set it belongs to (issue 47)
 
 
 class Scope(StrEnum):
@@ -374,6 +423,12 @@ class PreviewRecord:
     created_s: float
     test_name: str | None = None  # add-test: the new test (``secret/fuzz-<n>``)
     id: int = 0
+    # issue 47: every rejudging is such a set. kind ``rejudge``: the submissions ``scope`` names (JSON:
+    # submission_ids, problem_id, language_id, team_id or all) judged again into held judgements, made
+    # current when the set is applied (by itself when ``auto_apply``); ``created_by``: who started it
+    scope: str = ""
+    auto_apply: bool = False
+    created_by: str = ""
 
 
 @dataclass(frozen=True)
@@ -422,3 +477,11 @@ class FuzzJobRecord:
     finished_s: float | None
     problem_id: str = ""  # the submission's (read with it)
     team_id: str = ""
+
+
+@dataclass(frozen=True)
+class TeamSessions:
+    """A team's page sessions (issue 47's team overview)."""
+
+    live: int  # page sessions not expired (logged in now)
+    last_login_s: float | None  # the newest one kept (a logout deletes its session)

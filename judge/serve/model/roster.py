@@ -9,7 +9,7 @@ import re
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Protocol
 
 import yaml
 
@@ -18,7 +18,8 @@ from judge.serve.model.contest import (
     GROUP_KEYS,
     ORGANIZATION_KEYS,
     AccountSpec,
-    Contest,
+    ContestInfo,
+    People,
     Team,
     valid_id,
 )
@@ -67,7 +68,7 @@ def _over(package: Sequence[Mapping[str, Any]], changed: Sequence[Mapping[str, A
     return tuple(by_id.values())
 
 
-def merged(package: Contest, changes: Changes) -> Roster:
+def merged(package: People, changes: Changes) -> Roster:
     """The package's teams and accounts with the stored changes over them (a change replaces the package's
     entry of its id; a new id is added, in the order it was added). A changed password is the stored
     argon2 hash (sync_accounts keeps a hash as it is)."""
@@ -84,6 +85,25 @@ def merged(package: Contest, changes: Changes) -> Roster:
     groups = _over(package.groups, changes.groups)
     organizations = _over(package.organizations, changes.organizations)
     return Roster(tuple(by_id.values()), tuple(specs.values()), disabled, groups, organizations)
+
+
+def taking_part(roster: Roster, info: ContestInfo) -> Roster:
+    """The people of a contest (issue 44): the site's teams that take part (contest.yaml's ``teams:``), the
+    accounts of those teams and every staff account, the groups and organizations those teams are in (and
+    the groups ``teams:`` names, and the main scoreboard's group). ``teams: all``: ``roster`` itself."""
+    choice = info.teams
+    if choice.everyone:
+        return roster
+    teams = tuple(t for t in roster.teams if choice.takes_part(t.id, t.group_ids))
+    ids = {t.id for t in teams}
+    accounts = tuple(a for a in roster.accounts if a.type != "team" or a.team_id in ids)
+    used = {g for t in teams for g in t.group_ids} | set(choice.group_ids or ())
+    if info.main_scoreboard_group_id is not None:
+        used.add(info.main_scoreboard_group_id)
+    groups = tuple(g for g in roster.groups if str(g["id"]) in used)
+    orgs = {t.organization_id for t in teams}
+    organizations = tuple(o for o in roster.organizations if str(o["id"]) in orgs)
+    return Roster(teams, accounts, roster.disabled, groups, organizations)
 
 
 def object_from(body: Any, kind: str) -> dict[str, Any]:
@@ -127,7 +147,17 @@ def _an_id(body: Mapping[str, Any], key: str = "id") -> str:
 TEAM_KEYS = {"id", "name", "label", "display_name", "organization_id", "group_ids", "icpc_id", "hidden"}
 
 
-def team_from(body: Any, contest: Contest) -> Team:
+class Grouped(Protocol):
+    """What a team's references are checked against: a roster's (or a contest's) groups and organizations."""
+
+    @property
+    def groups(self) -> tuple[Mapping[str, Any], ...]: ...
+
+    @property
+    def organizations(self) -> tuple[Mapping[str, Any], ...]: ...
+
+
+def team_from(body: Any, contest: Grouped) -> Team:
     """A team as the API's team object writes it (teams.json's entries), plus ``hidden``."""
     if not isinstance(body, dict):
         raise RosterError("the body must be a JSON object: a team as teams.json writes it")

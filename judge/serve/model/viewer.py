@@ -1,5 +1,5 @@
-"""Who is asking: a role (public, team, judge, admin: the account types of accounts.yaml) and, for an
-account, its id, username and team."""
+"""Who is asking: a role (public, team, judge, admin, balloon: the account types of accounts.yaml) and, for
+an account, its id, username and team."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ class Role(StrEnum):
     TEAM = "team"
     JUDGE = "judge"
     ADMIN = "admin"
+    BALLOON = "balloon"  # a balloon runner (issue 47): the balloons, nothing else (visibility.runner_only)
 
 
 @dataclass(frozen=True)

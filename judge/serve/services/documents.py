@@ -44,7 +44,10 @@ def judgement_types(server: ServedContest, sight: Sight) -> list[Doc]:
 
 def languages(server: ServedContest, sight: Sight) -> list[Doc]:
     info = server.contest.info
-    return [language_json(lang, info.time_factor(lang.id)) for lang in server.languages.values()]
+    return [
+        language_json(lang, info.time_factor(lang.id), info.allows_language(lang.id))
+        for lang in server.languages.values()
+    ]
 
 
 def problems(server: ServedContest, sight: Sight) -> list[Doc]:

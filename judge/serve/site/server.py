@@ -23,16 +23,21 @@ from judge.serve.model.apijson import (
     language_json,
     with_penalty,
 )
-from judge.serve.model.contest import Contest, ContestError
-from judge.serve.model.roster import Roster
+from judge.serve.model.contest import Contest, ContestError, People
+from judge.serve.model.roster import Roster, taking_part
 from judge.serve.model.times import Clock, SystemClock
 from judge.serve.model.viewer import Viewer
 from judge.serve.services.board.board import first_change
 from judge.serve.services.board.boardcache import BoardCache
+from judge.serve.services.core.coursework import Coursework
 from judge.serve.services.core.events import EventBus, EventLog, publish_if_changed, sync_collection
+from judge.serve.services.core.standing import Standing
 from judge.serve.services.core.timeline import Timeline
 from judge.serve.services.desk.print_queue import Printer, PrintQueue
 from judge.serve.services.desk.printing import send_next
+from judge.serve.services.judging.course_feedback import publish_switched
+from judge.serve.services.judging.explain_plan import AfterJudgement, explainable_problems, queue_after, searches_any
+from judge.serve.services.judging.idle import IdleQueue
 from judge.serve.services.judging.pool import JudgingPool
 from judge.serve.services.judging.preview_queue import PreviewQueue
 from judge.serve.services.judging.queue import JobQueue, JudgeFn, JudgingSetup, republish_judgements
@@ -52,11 +57,14 @@ from judge.serve.services.people.accounts import (
 from judge.serve.services.people.live_roster import LiveRoster, publish_people, stored_roster
 from judge.serve.services.people.reveal import Reveals
 from judge.serve.services.people.session_cache import SessionCache
+from judge.serve.services.people.site_people import SitePeople
 from judge.serve.services.problems.statements import Statements, Typeset, cache_dir, problem_doc
 from judge.serve.storage import DB_NAME, Storage, Writer, open_storage
-from judge.serve.visibility import Sight, problems_audience
+from judge.serve.visibility import Sight, contest_viewer, problems_audience
 
-if TYPE_CHECKING:  # live fuzzing loads the fuzzer (Hypothesis) only when it is on
+if TYPE_CHECKING:  # live fuzzing and counterexamples load the fuzzer (Hypothesis) only when they are on
+    from judge.serve.services.judging.explain_jobs import ExplainQueue
+    from judge.serve.services.judging.explain_plan import LiveExplain
     from judge.serve.services.judging.fuzz_jobs import FuzzQueue, LiveFuzz, OnCounterexample
 
 
@@ -70,15 +78,14 @@ class Server:
     clock: Clock
     timeline: Timeline
     bus: EventBus
-    auth: Authenticator
+    people: SitePeople  # the site's people: their storage, logins, sessions (a single contest's own: issue 44)
     judging: JobQueue
-    pool: JudgingPool
+    pool: JudgingPool  # a site's one pool, shared by its contests (``owns_pool`` False then)
     log: Callable[[str], None]
-    roster: LiveRoster = field(default_factory=LiveRoster)  # the teams and accounts in force (people/live_roster.py)
+    roster: LiveRoster = field(default_factory=LiveRoster)  # the contest's teams and accounts in force (live_roster.py)
     printer: Printer = send_to_printer  # how a print-out reaches contest.yaml's print_command (desk/printing.py)
     print_queue: PrintQueue = field(default_factory=PrintQueue)  # sends the queued print-outs (desk/print_queue.py)
     boards: BoardCache = field(default_factory=BoardCache)
-    session_cache: SessionCache = field(default_factory=SessionCache)  # the pages' sessions found
     reveals: Reveals = field(default_factory=Reveals)  # passwords a page shows once (people/reveal.py)
     stopping: threading.Event = field(default_factory=threading.Event)
     versions: CurrentPackages = field(default_factory=CurrentPackages)  # each problem's package in force (issue 33)
@@ -90,6 +97,31 @@ class Server:
     # the problems' PDF statements and attachments; missing PDFs typeset in a thread (issue 43)
     statements: Statements = field(default_factory=lambda: Statements(None))
     similarity: SimilarityQueue | None = None  # similar submissions' reports (issue 49; None: read-only)
+    owns_pool: bool = True  # starts and stops ``pool`` (a site's contests share the site's: issue 44)
+    standing: Standing = field(default_factory=Standing)  # archived by a site's admin: read-only (issue 44)
+    explain: ExplainQueue | None = None  # counterexamples for rejected submissions (issue 46; None: none searched)
+    course: Coursework = field(default_factory=Coursework)  # a course's assignment (issue 45; None: not one)
+
+    @property
+    def auth(self) -> Authenticator:
+        """The logins (the site's: one login for every contest)."""
+        return self.people.auth
+
+    @property
+    def session_cache(self) -> SessionCache:
+        """The pages' sessions found (the site's)."""
+        return self.people.session_cache
+
+    def idle_queues(self) -> list[IdleQueue]:
+        """The idle work of this contest, in its order: rejudge previews, counterexamples for rejected
+        submissions (a team waits for them), similar submissions, live fuzzing."""
+        queues: list[IdleQueue] = [] if self.previews is None else [self.previews]
+        return queues + [q for q in (self.explain, self.similarity, self.fuzz) if q is not None]
+
+    def viewer_in(self, viewer: Viewer) -> Viewer:
+        """``viewer`` (the site's account) as this contest sees them (visibility.contest_viewer): a team that
+        does not take part is the public here."""
+        return contest_viewer(viewer, viewer.team_id is not None and self.contest.team(viewer.team_id) is not None)
 
     @property
     def contest(self) -> Contest:
@@ -117,12 +149,13 @@ class Server:
 
     def sight(self, viewer: Viewer, now: float) -> Sight:
         """What ``viewer`` may see now (visibility.py)."""
-        return Sight(viewer, self.timeline.phase, now)
+        return Sight(viewer, self.timeline.phase, now, self.course.view(self.contest))
 
     def start(self) -> None:
-        """The background parts: the judging pool, the print queue, the clock that publishes phase changes, the
-        typesetting."""
-        self.pool.start()
+        """The background parts: the judging pool (unless the site's), the print queue, the clock that publishes
+        phase changes, the typesetting."""
+        if self.owns_pool:
+            self.pool.start()
         self.print_queue.start(lambda: send_next(self), self.stopping, self.log)
         self.statements.start()
         if self.similarity is not None:
@@ -131,10 +164,16 @@ class Server:
         self._threads.append(ticker)
         ticker.start()
 
+    def tick(self) -> None:
+        """The clock's tick: the phases (timeline.py), and what a course's switch time passing shows a student
+        (issue 45: services/judging/course_feedback.py)."""
+        self.timeline.tick()
+        publish_switched(self, self.clock.now())
+
     def _tick_loop(self) -> None:
         while not self.stopping.wait(1.0):
             try:
-                self.timeline.tick()
+                self.tick()
             except Exception as exc:  # noqa: BLE001 - keep serving; say why
                 self.log(f"contest clock: {type(exc).__name__}: {exc}")
 
@@ -147,7 +186,8 @@ class Server:
         self.print_queue.stop()
         if self.similarity is not None:
             self.similarity.join()
-        self.pool.stop()
+        if self.owns_pool:
+            self.pool.stop()
 
     def changed_packages(self) -> list[str]:
         """Problems whose package changed since some of their submissions were judged (a rejudge may be due)."""
@@ -162,6 +202,7 @@ class Server:
         return out
 
     def close(self) -> None:
+        """Close the contest's database (a single contest's is also its people's)."""
         self.storage.close()
 
 
@@ -182,11 +223,13 @@ class ServeOptions:
     fuzz: LiveFuzz | None = None  # live fuzzing (`judge serve --fuzz`, issue 33): None, off
     on_counterexample: OnCounterexample | None = None  # told of each counterexample stored (the pages' notice)
     typeset: Typeset | None = None  # a PDF statement from a package without one (problem2pdf; statements.py)
+    # counterexamples for rejected submissions (issue 46): how to search, for the contests whose policy is not
+    # off (contest.yaml's ``counterexamples``); None: nothing is searched (a cluster, an export)
+    explain: LiveExplain | None = None
 
 
-def _claim_database(w: Writer, contest: Contest, hasher: PasswordHasher, storage: Storage) -> Roster:
-    """Claim the database for ``contest``; returns the roster in force (the package's with the stored
-    changes over it), whose accounts the accounts table now holds."""
+def _claim_contest(w: Writer, contest: Contest, storage: Storage) -> None:
+    """Claim the contest's database for ``contest`` (its id, its scoreboard type)."""
     owner = w.get_meta("contest_id")
     if owner is not None and owner != contest.info.id:
         raise ContestError(
@@ -195,7 +238,12 @@ def _claim_database(w: Writer, contest: Contest, hasher: PasswordHasher, storage
         )
     w.set_meta("contest_id", contest.info.id)
     _claim_type(w, contest, storage)
-    roster = stored_roster(contest, w)
+
+
+def claim_people(w: Writer, people: People, hasher: PasswordHasher) -> Roster:
+    """The people's roster in force (the files' with the stored changes over it), whose accounts the accounts
+    table now holds; the sessions of an account whose password changed (or that is gone) end."""
+    roster = stored_roster(people, w)
     for account_id in sync_accounts(w, roster.accounts, hasher):
         sessions.end_all(w, account_id)  # a changed password (or a removed account) ends its sessions
     return roster
@@ -221,8 +269,9 @@ def _publish_configuration(w: Writer, server: Server, now: float) -> None:
     publish_if_changed(w, "contest", None, server.timeline.contest_json(), now=now)
     types = judgement_types_json()
     sync_collection(w, "judgement-types", with_penalty(types) if contest.info.pass_fail else types, now=now)
-    factor = contest.info.time_factor
-    sync_collection(w, "languages", [language_json(lang, factor(lang.id)) for lang in languages.values()], now=now)
+    factor, allows = contest.info.time_factor, contest.info.allows_language  # (allows: issue 47)
+    langs = [language_json(lang, factor(lang.id), allows(lang.id)) for lang in languages.values()]
+    sync_collection(w, "languages", langs, now=now)
     publish_people(w, contest, now)
 
 
@@ -241,7 +290,7 @@ def _on_phase_change(server: Server) -> Callable[[Writer, float, float | None], 
     def on_change(w: Writer, now: float, thawed_from: float | None) -> None:
         _publish_problems(server, w, now)
         if thawed_from is not None:
-            republish_judgements(w, server.timeline.phase, thawed_from, now)
+            republish_judgements(w, server.timeline.phase, thawed_from, now, server.course.view(server.contest))
             publish_if_final(w, server, now)
 
     return on_change
@@ -270,40 +319,121 @@ def _fuzz_queue(
     return FuzzQueue(storage, live, setup, on_counterexample=options.on_counterexample)
 
 
-def open_server(
-    contest: Contest, languages: Mapping[str, Language], judge_fn: JudgeFn, options: ServeOptions = ServeOptions()
-) -> Server:
-    """Open (or create, or upgrade) CONTEST_DIR/contest.sqlite for ``contest``. Raises ContestError,
-    StorageError."""
+def _explaining(
+    contest: Contest, options: ServeOptions, server: Callable[[], Contest]
+) -> tuple[tuple[AfterJudgement, ...], dict[str, bool]]:
+    """Counterexamples for rejected submissions (issue 46): the judging queue's hook (a rejected judgement
+    queues a search, an accepted one cancels them), and the problems searched (none: no queue)."""
+    if options.read_only or options.explain is None:
+        return (), {}
+    explainable = explainable_problems(contest, options.log) if searches_any(contest) else {}
+    if explainable:
+        policy = contest.info.counterexamples
+        budget = policy.budget
+        options.log(
+            f"contest {contest.info.id!r}: counterexamples for rejected submissions of "
+            f"{', '.join(sorted(explainable))} (shown to: {policy.show.value}, problems.yaml may differ; "
+            f"{budget.examples} examples, {budget.seconds:g} s each; at most {policy.per_team} per team)"
+        )
+    return (queue_after(explainable, server),), explainable
+
+
+def _explain_queue(
+    live: LiveExplain, storage: Storage, queue: JobQueue, options: ServeOptions, contest: Callable[[], Contest]
+) -> ExplainQueue:
+    """The counterexample searches' queue: an idle queue of the judging pool (services/judging/idle.py)."""
+    from judge.serve.services.judging.explain_jobs import ExplainQueue, QueueSetup
+
+    return ExplainQueue(
+        storage, live, QueueSetup(contest=contest, hold=lambda: queue.hold, now=queue.now, log=options.log)
+    )
+
+
+def open_people(storage: Storage, package: People, roster: Roster, options: ServeOptions) -> SitePeople:
+    """The people's part over ``storage`` (claimed: ``claim_people``): the logins, the roster in force."""
     clock = options.clock or SystemClock()
     hasher = options.hasher or password_hasher()
-    for lang, _ in contest.info.time_factors:
-        if lang not in languages:
-            options.log(f"contest.yaml languages: {lang!r} is not a language of this server: its time_factor is unused")
-    storage = open_storage(contest.root / DB_NAME)
-    if options.read_only:
-        with storage.read() as r:
-            owner = r.get_meta("contest_id")
-            roster = stored_roster(contest, r)
-        if owner != contest.info.id:
-            raise ContestError(f"{storage.path} holds contest {owner!r}, but contest.yaml says {contest.info.id!r}")
-    else:
-        with storage.write() as w:
-            roster = _claim_database(w, contest, hasher, storage)
 
     def store_rehash(account_id: str, old: str, new: str) -> None:
         if not options.read_only:
             with storage.write() as w:
                 rehashed(w, account_id, old, new)
 
-    versions = CurrentPackages()
     with storage.read() as r:
         accounts = r.accounts()
-        for line in restore(r, contest, versions, options.tools):
-            options.log(line)
     auth = Authenticator(
         accounts, hasher, clock, options.login_limits, roster.disabled, options.verify_at_once, store_rehash
     )
+    people = SitePeople(storage, package, auth)
+    people.roster.set(roster)
+    return people
+
+
+def open_server(
+    contest: Contest, languages: Mapping[str, Language], judge_fn: JudgeFn, options: ServeOptions = ServeOptions()
+) -> Server:
+    """Open (or create, or upgrade) CONTEST_DIR/contest.sqlite for ``contest``, a contest folder served alone:
+    a site of one whose database is both the contest's and its people's. Raises ContestError,
+    StorageError."""
+    hasher = options.hasher or password_hasher()
+    storage = open_storage(contest.root / DB_NAME)
+    if options.read_only:
+        with storage.read() as r:
+            owner = r.get_meta("contest_id")
+            roster = stored_roster(contest.people, r)
+        if owner != contest.info.id:
+            raise ContestError(f"{storage.path} holds contest {owner!r}, but contest.yaml says {contest.info.id!r}")
+    else:
+        with storage.write() as w:
+            _claim_contest(w, contest, storage)
+            roster = claim_people(w, contest.people, hasher)
+    people = open_people(storage, contest.people, roster, options)
+    server = open_contest(contest, languages, judge_fn, options, people, storage)
+    people.contests = lambda: (server,)
+    return server
+
+
+def open_site_contest(
+    contest: Contest,
+    languages: Mapping[str, Language],
+    judge_fn: JudgeFn,
+    options: ServeOptions,
+    people: SitePeople,
+    pool: JudgingPool,
+) -> Server:
+    """A contest of a site (issue 44): its own database CONTEST_DIR/contest.sqlite (opened, created or
+    upgraded, and claimed), the site's people, the site's judging pool."""
+    storage = open_storage(contest.root / DB_NAME)
+    try:
+        if not options.read_only:
+            with storage.write() as w:
+                _claim_contest(w, contest, storage)
+        return open_contest(contest, languages, judge_fn, options, people, storage, pool)
+    except BaseException:
+        storage.close()
+        raise
+
+
+def open_contest(
+    contest: Contest,
+    languages: Mapping[str, Language],
+    judge_fn: JudgeFn,
+    options: ServeOptions,
+    people: SitePeople,
+    storage: Storage,
+    pool: JudgingPool | None = None,
+) -> Server:
+    """Compose a contest's parts over its claimed ``storage``: the timeline, event bus, judging queue (and its
+    own pool, unless the site's ``pool`` is given), the idle queues, the caches; publish what changed in its
+    configuration since the last start."""
+    clock = options.clock or SystemClock()
+    for lang, _ in contest.info.time_factors:
+        if lang not in languages:
+            options.log(f"contest.yaml languages: {lang!r} is not a language of this server: its time_factor is unused")
+    versions = CurrentPackages()
+    with storage.read() as r:
+        for line in restore(r, contest, versions, options.tools):
+            options.log(line)
     bus = EventBus(EventLog(storage), wake_interval_s=options.feed_interval_s)
     timeline = Timeline(contest.info, storage, clock, bus)
     live = None if options.read_only else options.fuzz
@@ -312,34 +442,51 @@ def open_server(
         from judge.serve.services.judging.fuzz_jobs import fuzzable_problems
 
         fuzzable = fuzzable_problems(contest, options.log)
-    setup = JudgingSetup(contest, languages, judge_fn, options.log, fuzzable=fuzzable, current=versions.problem)
+    after, explainable = _explaining(contest, options, lambda: server.contest)
+    setup = JudgingSetup(
+        contest,
+        languages,
+        judge_fn,
+        options.log,
+        fuzzable=fuzzable,
+        current=versions.problem,
+        accounts=lambda: server.contest.accounts,
+        after=after,
+        course=lambda: server.course.view(server.contest),  # a course's feedback rules (issue 45)
+    )
     queue = JobQueue(storage, timeline, bus, setup)
     previews = PreviewQueue(storage, queue, versions, options.tools, options.log)
     fuzz = None if live is None else _fuzz_queue(live, storage, queue, options, lambda: server.contest)
+    explain = None
+    if explainable and options.explain is not None:
+        explain = _explain_queue(options.explain, storage, queue, options, lambda: server.contest)
     similarity = None
     if not options.read_only:  # similar submissions (issue 49): idle work too, or its own thread on a cluster
         similarity_setup = SimilaritySetup(
             storage, lambda: server.contest, lambda: timeline.phase, clock.now, options.log
         )
         similarity = SimilarityQueue(similarity_setup, own_thread=options.capacity is not None)
-    idle = [previews] + ([similarity] if similarity is not None else []) + ([fuzz] if fuzz is not None else [])
-    pool = JudgingPool(
-        queue,
-        workers=options.workers,
-        capacity=options.capacity,
-        log=options.log,
-        cluster=options.cluster_workers,
-        idle=idle,  # rejudge previews first, then similar submissions, then live fuzzing (judging/idle.py)
-    )
+    idle: list[IdleQueue] = [previews]
+    idle += [q for q in (explain, similarity, fuzz) if q is not None]
+    owns_pool = pool is None
+    if pool is None:
+        pool = JudgingPool(
+            queue,
+            workers=options.workers,
+            capacity=options.capacity,
+            log=options.log,
+            cluster=options.cluster_workers,
+            idle=idle,  # rejudge previews, counterexamples, similar submissions, live fuzzing (judging/idle.py)
+        )
     boards = BoardCache(interval_s=options.board_interval_s, clock=clock.now, since=first_change(bus))
     typeset = None if options.read_only else options.typeset
     statements = Statements(cache_dir(contest.root), typeset, options.log)
     server = Server(
-        contest, languages, storage, clock, timeline, bus, auth, queue, pool, options.log, versions=versions,
+        contest, languages, storage, clock, timeline, bus, people, queue, pool, options.log, versions=versions,
         tools=options.tools, previews=previews, boards=boards, fuzz=fuzz, statements=statements,
-        similarity=similarity,
+        similarity=similarity, owns_pool=owns_pool, explain=explain,
     )  # fmt: skip
-    server.roster.set(roster)
+    server.roster.set(taking_part(people.current(), contest.info))
     statements.on_ready = _on_statement(server)
     statements.prepare(p.problem for p in server.contest.problems)  # queued: typeset once the server starts
     timeline.on_change(_on_phase_change(server))

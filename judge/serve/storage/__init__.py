@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from judge.serve.model.contest import Team
+from judge.serve.model.explanations import ExplainRecord
 from judge.serve.model.records import (
     AccountRecord,
     Audience,
@@ -44,9 +45,12 @@ from judge.serve.model.records import (
     ProblemVersion,
     QueuedJob,
     ReviewRecord,
+    RunDetail,
     RunRecord,
     SessionRecord,
+    SiteContestRecord,
     SubmissionRecord,
+    TeamSessions,
 )
 from judge.serve.model.similarity import PairReview, SimilarityRecord, SimilarityState
 
@@ -86,11 +90,44 @@ class Reader(Protocol):
         submission_ids: Collection[int] | None = None,
         current: bool | None = None,
         verdict: str | None = None,
-    ) -> list[JudgementRecord]: ...
+        held: bool | None = False,
+        rejudging_id: int | None = None,
+        awaiting: bool | None = None,
+    ) -> list[JudgementRecord]:
+        """Judgements, narrowed by whichever of the arguments are given. ``held``: a rejudging set's judgements
+        not applied yet (issue 47) are left out unless asked for (True: only those; None: all); ``awaiting``:
+        those that await a judge's verification (issue 47), or those that do not."""
+        ...
 
     def runs(
-        self, *, ids: Collection[int] | None = None, judgement_ids: Collection[int] | None = None
-    ) -> list[RunRecord]: ...
+        self,
+        *,
+        ids: Collection[int] | None = None,
+        judgement_ids: Collection[int] | None = None,
+        held: bool | None = False,
+    ) -> list[RunRecord]:
+        """Runs (of a held judgement only when asked: ``held`` as for ``judgements``)."""
+        ...
+
+    def run_details(self, judgement_ids: Collection[int], ordinal: int | None = None) -> list[RunDetail]:
+        """What each pass of the judgements' runs printed (of one run: ``ordinal``), by judgement, run, pass."""
+        ...
+
+    def team_sessions(self, now: float) -> dict[str, TeamSessions]:
+        """Each team's page sessions: how many are live at ``now``, and the newest login still kept."""
+        ...
+
+    def last_prints(self) -> dict[str, float]:
+        """Each team's newest print-out's time."""
+        ...
+
+    def run_details_bytes(self) -> int:
+        """The bytes of output, stderr and input the run details hold (the contest's cap is on this)."""
+        ...
+
+    def rejudging_jobs(self, rejudging_id: int) -> tuple[list[int], int]:
+        """The submissions of a rejudging set's jobs (in the order queued), and how many are not done."""
+        ...
 
     def counted(self, window: tuple[float, float] | None) -> list[Counted]:
         """Submissions made in ``[start, end)`` (None: all), each with its current finished judgement, in
@@ -246,6 +283,37 @@ class Reader(Protocol):
 
     def similarity_reviews(self, problem_id: str) -> list[PairReview]: ...
 
+    def next_job(self, held: Collection[str] = (), exclude: Collection[int] = ()) -> tuple[str, float] | None:
+        """The job ``todo_jobs`` would give first (none of the ``held`` problems, none of the ``exclude`` job
+        ids): its reason and its submission's time; None: nothing to judge (the judging pool's order across
+        a site's contests, issue 44)."""
+        ...
+
+    # counterexamples for rejected submissions (issue 46: storage/explanations.py)
+    def explanations(
+        self, *, submission_ids: Collection[int] | None = None, problem_id: str | None = None
+    ) -> list[ExplainRecord]:
+        """The searches (of those submissions, or that problem, or all), newest first."""
+        ...
+
+    def explanation(self, explain_id: int) -> ExplainRecord | None: ...
+
+    def open_explanations(
+        self, limit: int, exclude: Collection[int] = (), held: Collection[str] = ()
+    ) -> list[ExplainRecord]:
+        """Queued or running searches not in ``exclude``, oldest first: none of the ``held`` problems', none of
+        an ignored submission."""
+        ...
+
+    def team_shown_explanations(self, team_id: str) -> int:
+        """How many counterexamples the team was shown (cancelled ones too)."""
+        ...
+
+    # a site of contests (issue 44: storage/site.py), in the site database
+    def site_contests(self) -> list[SiteContestRecord]:
+        """The contests' registry: what the site's admins changed of each contest, by id."""
+        ...
+
 
 class Writer(Reader, Protocol):
     """A reader that changes things; all of it one transaction."""
@@ -260,15 +328,31 @@ class Writer(Reader, Protocol):
 
     def add_submission(self, new: NewSubmission) -> SubmissionRecord: ...
 
-    def enqueue(self, submission_id: int, reason: str, now: float) -> int:
-        """A job to judge the submission; returns its id."""
+    def enqueue(self, submission_id: int, reason: str, now: float, rejudging_id: int | None = None) -> int:
+        """A job to judge the submission (for the rejudging set ``rejudging_id``); returns its id."""
         ...
 
     def todo_jobs(self, limit: int, held: Collection[str] = ()) -> list[JobRecord]:
         """Jobs not done yet, new submissions before rejudges, oldest first (none of the ``held`` problems)."""
         ...
 
-    def add_judgement(self, submission_id: int, current: bool, start_s: float) -> JudgementRecord: ...
+    def add_judgement(
+        self, submission_id: int, current: bool, start_s: float, *, held: bool = False, rejudging_id: int | None = None
+    ) -> JudgementRecord:
+        """A new judgement; ``held`` (a rejudging set's, issue 47): non-current, unnumbered until released."""
+        ...
+
+    def release_judgement(self, judgement_id: int) -> None:
+        """A held judgement's set is applied: it is held no more, and numbered after the submission's others."""
+        ...
+
+    def close_jobs(self, rejudging_id: int) -> int:
+        """Mark the set's jobs not done yet done (the set is cancelled); how many there were."""
+        ...
+
+    def add_run_detail(self, detail: RunDetail) -> None:
+        """Keep what a run's pass printed (its bytes counted toward ``run_details_bytes``)."""
+        ...
 
     def attach_judgement(self, job_id: int, judgement_id: int) -> None: ...
 
@@ -281,6 +365,10 @@ class Writer(Reader, Protocol):
         ...
 
     def set_current(self, judgement_id: int, current: bool) -> None: ...
+
+    def set_awaiting(self, judgement_id: int, awaiting: bool) -> None:
+        """Whether the judgement awaits a judge's verification (issue 47): cleared once verified."""
+        ...
 
     def finish_judgement(self, judgement_id: int, outcome: JudgementOutcome) -> None: ...
 
@@ -397,6 +485,35 @@ class Writer(Reader, Protocol):
     def store_similarity(self, problem_id: str, report: str, submissions: int, latest_id: int, now: float) -> None: ...
 
     def put_pair_review(self, review: PairReview) -> None: ...
+
+    def put_site_contest(self, record: SiteContestRecord) -> None:
+        """Keep a contest's registry entry (replacing the one of its id)."""
+        ...
+
+    # counterexamples for rejected submissions (issue 46: storage/explanations.py)
+    def enqueue_explanation(
+        self, submission_id: int, judgement_id: int, package_hash: str, verdict: str, policy: str, now: float
+    ) -> int | None:
+        """Queue a search; None when the submission has one for that package already (not cancelled). An open
+        one of another package is cancelled."""
+        ...
+
+    def start_explanation(self, explain_id: int) -> ExplainRecord | None:
+        """An open search is running, one attempt more (returned so); None: it is no longer open."""
+        ...
+
+    def explanation_progress(self, explain_id: int, examples_done: int, spent_s: float, withheld: int) -> None:
+        """A search gave its slot back: queued again, with what it has done so far."""
+        ...
+
+    def finish_explanation(self, done: ExplainRecord, result: str, now: float) -> bool:
+        """The search ends (``done``'s counts and ``team_shown``; ``result``: the Explanation's JSON); False: it
+        was no longer open."""
+        ...
+
+    def cancel_explanations(self, submission_id: int, message: str, now: float) -> int:
+        """Cancel the submission's searches, open or ended; how many."""
+        ...
 
 
 class Storage(Protocol):

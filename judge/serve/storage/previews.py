@@ -1,4 +1,5 @@
-"""Rejudge previews and their runs (issue 33; storage/sqlite.py's reader and writer call these): every
+"""Rejudge previews and their runs (issue 33), and every rejudging set (issue 47: kind ``rejudge``, its scope,
+whether it applies itself, who started it); storage/sqlite.py's reader and writer call these: every
 statement parameterized."""
 
 from __future__ import annotations
@@ -7,7 +8,10 @@ import sqlite3
 
 from judge.serve.model.records import PreviewRecord, PreviewRun
 
-COLUMNS = "problem_id, version, base_version, kind, counterexample_id, state, message, created_s, test_name"
+COLUMNS = (
+    "problem_id, version, base_version, kind, counterexample_id, state, message, created_s, test_name, scope, "
+    "auto_apply, created_by"
+)
 RUN_COLUMNS = (
     "preview_id, submission_id, verdict_before, verdict_after, score_before, score_after, failing_test, time_s"
 )
@@ -25,14 +29,17 @@ def _record(r: sqlite3.Row) -> PreviewRecord:
         created_s=r["created_s"],
         test_name=r["test_name"],
         id=r["id"],
+        scope=r["scope"],
+        auto_apply=bool(r["auto_apply"]),
+        created_by=r["created_by"],
     )
 
 
 def add_preview(conn: sqlite3.Connection, p: PreviewRecord) -> int:
     cur = conn.execute(
-        f"INSERT INTO previews ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        f"INSERT INTO previews ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (p.problem_id, p.version, p.base_version, p.kind, p.counterexample_id, p.state, p.message, p.created_s,
-         p.test_name),
+         p.test_name, p.scope, int(p.auto_apply), p.created_by),
     )  # fmt: skip
     assert cur.lastrowid is not None
     return cur.lastrowid

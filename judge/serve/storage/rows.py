@@ -16,7 +16,7 @@ SUBMISSION_COLUMNS = (
 )
 JUDGEMENT_FIELDS = (
     "id submission_id current start_s end_s verdict judgement_type score max_score max_run_time memory_kib metric "
-    "metric_name compile_message package_hash ordinal"
+    "metric_name compile_message package_hash ordinal rejudging_id held awaiting"
 ).split()
 # a run, with its judgement's submission and ordinal
 RUN_SELECT = (
@@ -58,6 +58,9 @@ def judgement_record(r: sqlite3.Row, prefix: str = "") -> JudgementRecord:
         compile_message=r[prefix + "compile_message"],
         package_hash=r[prefix + "package_hash"],
         ordinal=int(r[prefix + "ordinal"]),
+        rejudging_id=r[prefix + "rejudging_id"],
+        held=bool(r[prefix + "held"]),
+        awaiting=bool(r[prefix + "awaiting"]),
     )
 
 

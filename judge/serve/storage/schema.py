@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-SCHEMA_VERSION = 12
+SCHEMA_VERSION = 15
 
 # The API's id of the judgement ``j`` (model/apijson.judgement_id, in SQL, for the upgrade to 4)
 JUDGEMENT_ID = "(CASE j.ordinal WHEN 1 THEN CAST(j.submission_id AS TEXT) ELSE j.submission_id || '-' || j.ordinal END)"
@@ -55,7 +55,10 @@ CREATE TABLE IF NOT EXISTS judgements (
     metric_name TEXT,
     compile_message TEXT,
     package_hash TEXT,
-    ordinal INTEGER NOT NULL DEFAULT 1
+    ordinal INTEGER NOT NULL DEFAULT 1,
+    rejudging_id INTEGER,
+    held INTEGER NOT NULL DEFAULT 0,
+    awaiting INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS judgements_submission ON judgements(submission_id);
 CREATE UNIQUE INDEX IF NOT EXISTS judgements_ordinal ON judgements(submission_id, ordinal);
@@ -81,10 +84,33 @@ CREATE TABLE IF NOT EXISTS jobs (
     judgement_id INTEGER UNIQUE REFERENCES judgements(id),
     reason TEXT NOT NULL,
     created_s REAL NOT NULL,
-    done INTEGER NOT NULL DEFAULT 0
+    done INTEGER NOT NULL DEFAULT 0,
+    rejudging_id INTEGER
 );
 CREATE INDEX IF NOT EXISTS jobs_todo ON jobs(done, id);
 CREATE INDEX IF NOT EXISTS jobs_submission ON jobs(submission_id, done, id);
+CREATE INDEX IF NOT EXISTS jobs_rejudging ON jobs(rejudging_id, done);
+CREATE INDEX IF NOT EXISTS judgements_rejudging ON judgements(rejudging_id);
+CREATE TABLE IF NOT EXISTS run_details (
+    judgement_id INTEGER NOT NULL REFERENCES judgements(id),
+    ordinal INTEGER NOT NULL,
+    pass INTEGER NOT NULL,
+    verdict TEXT NOT NULL,
+    output BLOB,
+    output_bytes INTEGER NOT NULL,
+    stderr BLOB,
+    stderr_bytes INTEGER NOT NULL,
+    input BLOB,
+    input_bytes INTEGER NOT NULL DEFAULT 0,
+    exit_code INTEGER,
+    signal INTEGER,
+    time_s REAL NOT NULL,
+    wall_time_s REAL NOT NULL,
+    memory_kib INTEGER NOT NULL,
+    judge_message TEXT NOT NULL,
+    team_message TEXT NOT NULL,
+    PRIMARY KEY (judgement_id, ordinal, pass)
+);
 CREATE TABLE IF NOT EXISTS events (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     type TEXT NOT NULL,
@@ -165,7 +191,10 @@ CREATE TABLE IF NOT EXISTS previews (
     test_name TEXT,
     state TEXT NOT NULL,
     message TEXT NOT NULL DEFAULT '',
-    created_s REAL NOT NULL
+    created_s REAL NOT NULL,
+    scope TEXT NOT NULL DEFAULT '',
+    auto_apply INTEGER NOT NULL DEFAULT 0,
+    created_by TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS preview_runs (
     preview_id INTEGER NOT NULL REFERENCES previews(id),
@@ -262,6 +291,33 @@ CREATE TABLE IF NOT EXISTS similarity_reviews (
     time_s REAL NOT NULL,
     PRIMARY KEY (problem_id, pair_key)
 );
+CREATE TABLE IF NOT EXISTS site_contests (
+    id TEXT PRIMARY KEY,
+    hidden INTEGER NOT NULL DEFAULT 0,
+    archived INTEGER NOT NULL DEFAULT 0,
+    judging_priority INTEGER,
+    time_s REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS explanations (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    submission_id INTEGER NOT NULL REFERENCES submissions(id),
+    judgement_id INTEGER NOT NULL REFERENCES judgements(id),
+    package_hash TEXT NOT NULL,
+    verdict TEXT NOT NULL,
+    policy TEXT NOT NULL,
+    state TEXT NOT NULL,
+    examples_done INTEGER NOT NULL DEFAULT 0,
+    spent_s REAL NOT NULL DEFAULT 0,
+    withheld INTEGER NOT NULL DEFAULT 0,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    result TEXT,
+    team_shown INTEGER NOT NULL DEFAULT 0,
+    message TEXT NOT NULL DEFAULT '',
+    queued_s REAL NOT NULL,
+    finished_s REAL
+);
+CREATE INDEX IF NOT EXISTS explanations_state ON explanations(state, id);
+CREATE INDEX IF NOT EXISTS explanations_submission ON explanations(submission_id, id);
 CREATE TABLE IF NOT EXISTS audit_log (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     time_s REAL NOT NULL,
@@ -343,4 +399,26 @@ MIGRATIONS: dict[int, tuple[str | Step, ...]] = {
     # issue 49, similar submissions: each problem's report and the jury's reviews of its pairs
     # (similarity_reports, similarity_reviews: created with the rest); no existing table changes
     11: (),
+    # issue 44, a site of contests: the site database (the same schema) holds the contests' registry
+    # (site_contests, created with the rest: hidden, archived, a judging priority an admin set); a contest's
+    # own database leaves it empty, as a site database leaves the contest tables; no existing table changes
+    12: (),
+    # issue 47, the jury's workbench: what each run printed and why it failed (run_details, created with the
+    # rest; what it holds is counted in meta's ``run_details_bytes``); rejudgings as sets reviewed before they
+    # count: the previews table holds every set (a rejudge's scope, whether it applies itself, who started
+    # it), a job and a judgement name the set they belong to, and a set's judgement is held (non-current,
+    # in no document) until the set is applied
+    13: (
+        Step("ALTER TABLE judgements ADD COLUMN rejudging_id INTEGER", ("judgements",)),
+        Step("ALTER TABLE judgements ADD COLUMN held INTEGER NOT NULL DEFAULT 0", ("judgements",)),
+        # a judgement finished while the contest required verification, not verified yet: the jury's only
+        Step("ALTER TABLE judgements ADD COLUMN awaiting INTEGER NOT NULL DEFAULT 0", ("judgements",)),
+        Step("ALTER TABLE jobs ADD COLUMN rejudging_id INTEGER", ("jobs",)),
+        Step("ALTER TABLE previews ADD COLUMN scope TEXT NOT NULL DEFAULT ''", ("previews",)),
+        Step("ALTER TABLE previews ADD COLUMN auto_apply INTEGER NOT NULL DEFAULT 0", ("previews",)),
+        Step("ALTER TABLE previews ADD COLUMN created_by TEXT NOT NULL DEFAULT ''", ("previews",)),
+    ),
+    # issue 46, counterexamples for rejected submissions (docs/explain.md): the searches, each with the policy
+    # it was queued under and its result (explanations, created with the rest); no existing table changes
+    14: (),
 }

@@ -44,12 +44,16 @@ from judge.serve.model.records import (
     RunRecord,
     Scope,
     SessionRecord,
+    SiteContestRecord,
     SubmissionRecord,
 )
 from judge.serve.storage import StorageError, fuzz_jobs, live, migrate
 from judge.serve.storage import awards as award_rows
 from judge.serve.storage import clarifications as clars
 from judge.serve.storage import fuzzing as fuzz_rows
+from judge.serve.storage import site as site_rows
+from judge.serve.storage.activity import ActivityReads
+from judge.serve.storage.explanations import ExplainReads, ExplainWrites
 from judge.serve.storage.previews import PreviewReads, PreviewWrites
 from judge.serve.storage.rows import (
     JUDGEMENT_COLUMNS,
@@ -62,11 +66,12 @@ from judge.serve.storage.rows import (
     run_record,
     submission_record,
 )
+from judge.serve.storage.run_details import RunDetailReads, RunDetailWrites
 from judge.serve.storage.similarity import SimilarityReads, SimilarityWrites
 from judge.serve.storage.versions import VersionReads, VersionWrites
 
 
-class SqliteReader(VersionReads, PreviewReads, SimilarityReads):
+class SqliteReader(VersionReads, PreviewReads, SimilarityReads, RunDetailReads, ActivityReads, ExplainReads):
     def __init__(self, conn: sqlite3.Connection) -> None:
         self._c = conn
 
@@ -102,16 +107,26 @@ class SqliteReader(VersionReads, PreviewReads, SimilarityReads):
         submission_ids: Collection[int] | None = None,
         current: bool | None = None,
         verdict: str | None = None,
+        held: bool | None = False,
+        rejudging_id: int | None = None,
+        awaiting: bool | None = None,
     ) -> list[JudgementRecord]:
         w = Where().among("j.id", ids).among("j.submission_id", submission_ids)
         w.equal("j.current", None if current is None else int(current)).equal("j.verdict", verdict)
+        w.equal("j.held", None if held is None else int(held)).equal("j.rejudging_id", rejudging_id)
+        w.equal("j.awaiting", None if awaiting is None else int(awaiting))
         rows = self._c.execute(f"SELECT {JUDGEMENT_COLUMNS} FROM judgements j WHERE {w.sql} ORDER BY j.id", w.args)
         return [judgement_record(r) for r in rows]
 
     def runs(
-        self, *, ids: Collection[int] | None = None, judgement_ids: Collection[int] | None = None
+        self,
+        *,
+        ids: Collection[int] | None = None,
+        judgement_ids: Collection[int] | None = None,
+        held: bool | None = False,
     ) -> list[RunRecord]:
         w = Where().among("r.id", ids).among("r.judgement_id", judgement_ids)
+        w.equal("coalesce(j.held, 0)", None if held is None else int(held))
         return [run_record(r) for r in self._c.execute(f"{RUN_SELECT} WHERE {w.sql} ORDER BY r.id", w.args)]
 
     def counted(self, window: tuple[float, float] | None) -> list[Counted]:
@@ -149,6 +164,13 @@ class SqliteReader(VersionReads, PreviewReads, SimilarityReads):
     def has_open_job(self, submission_id: int) -> bool:
         row = self._c.execute("SELECT 1 FROM jobs WHERE submission_id = ? AND done = 0", (submission_id,))
         return row.fetchone() is not None
+
+    def rejudging_jobs(self, rejudging_id: int) -> tuple[list[int], int]:
+        """The submissions of a rejudging set's jobs (in the order queued), and how many are not done."""
+        rows = self._c.execute(
+            "SELECT submission_id, done FROM jobs WHERE rejudging_id = ? ORDER BY id", (rejudging_id,)
+        ).fetchall()
+        return [int(r[0]) for r in rows], sum(1 for r in rows if not r[1])
 
     def events(self, after: int, limit: int) -> list[EventRecord]:
         rows = self._c.execute("SELECT * FROM events WHERE id > ? ORDER BY id LIMIT ?", (after, limit))
@@ -248,6 +270,20 @@ class SqliteReader(VersionReads, PreviewReads, SimilarityReads):
     def audit(self, limit: int) -> list[AuditRecord]:
         return live.audit(self._c, limit)
 
+    def next_job(self, held: Collection[str] = (), exclude: Collection[int] = ()) -> tuple[str, float] | None:
+        where = Where().among("jb.id", exclude) if exclude else Where()
+        skip = Where().among("s.problem_id", held) if held else Where()
+        row = self._c.execute(
+            "SELECT jb.reason, s.time_s FROM jobs jb JOIN submissions s ON s.id = jb.submission_id "
+            f"WHERE jb.done = 0 AND NOT ({where.sql if exclude else '0'}) AND NOT ({skip.sql if held else '0'}) "
+            "ORDER BY (jb.reason != 'submit'), jb.id LIMIT 1",
+            (*where.args, *skip.args),
+        ).fetchone()
+        return None if row is None else (str(row[0]), float(row[1]))
+
+    def site_contests(self) -> list[SiteContestRecord]:
+        return site_rows.site_contests(self._c)
+
     def job_queue(self) -> list[QueuedJob]:
         return live.job_queue(self._c)
 
@@ -267,7 +303,7 @@ class SqliteReader(VersionReads, PreviewReads, SimilarityReads):
         return live.next_print(self._c, statuses)
 
 
-class SqliteWriter(SqliteReader, VersionWrites, PreviewWrites, SimilarityWrites):
+class SqliteWriter(SqliteReader, VersionWrites, PreviewWrites, SimilarityWrites, RunDetailWrites, ExplainWrites):
     def set_meta(self, key: str, value: str) -> None:
         self._c.execute(
             "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
@@ -300,9 +336,10 @@ class SqliteWriter(SqliteReader, VersionWrites, PreviewWrites, SimilarityWrites)
             new.time_s,
         )
 
-    def enqueue(self, submission_id: int, reason: str, now: float) -> int:
+    def enqueue(self, submission_id: int, reason: str, now: float, rejudging_id: int | None = None) -> int:
         cur = self._c.execute(
-            "INSERT INTO jobs (submission_id, reason, created_s) VALUES (?, ?, ?)", (submission_id, reason, now)
+            "INSERT INTO jobs (submission_id, reason, created_s, rejudging_id) VALUES (?, ?, ?, ?)",
+            (submission_id, reason, now, rejudging_id),
         )
         return int(cur.lastrowid or 0)
 
@@ -310,24 +347,66 @@ class SqliteWriter(SqliteReader, VersionWrites, PreviewWrites, SimilarityWrites)
         skip = Where().among("s.problem_id", held) if held else Where()
         where = f"NOT ({skip.sql})" if held else "1"
         rows = self._c.execute(
-            f"SELECT jb.id AS job_id, jb.judgement_id, jb.reason, {SUBMISSION_COLUMNS}, s.files FROM jobs jb "
+            f"SELECT jb.id AS job_id, jb.judgement_id, jb.reason, jb.rejudging_id, {SUBMISSION_COLUMNS}, s.files "
+            "FROM jobs jb "
             f"JOIN submissions s ON s.id = jb.submission_id WHERE jb.done = 0 AND {where} "
             "ORDER BY (jb.reason != 'submit'), jb.id LIMIT ?",
             (*skip.args, limit),
         )
         return [
-            JobRecord(int(r["job_id"]), r["judgement_id"], r["reason"], submission_record(r), bytes(r["files"]))
+            JobRecord(
+                int(r["job_id"]),
+                r["judgement_id"],
+                r["reason"],
+                submission_record(r),
+                bytes(r["files"]),
+                r["rejudging_id"],
+            )
             for r in rows
         ]
 
-    def add_judgement(self, submission_id: int, current: bool, start_s: float) -> JudgementRecord:
-        row = self._c.execute("SELECT max(ordinal) FROM judgements WHERE submission_id = ?", (submission_id,))
-        ordinal = int(row.fetchone()[0] or 0) + 1
-        cur = self._c.execute(
-            "INSERT INTO judgements (submission_id, current, start_s, ordinal) VALUES (?, ?, ?, ?)",
-            (submission_id, int(current), start_s, ordinal),
+    def _next_ordinal(self, submission_id: int) -> int:
+        row = self._c.execute(
+            "SELECT max(ordinal) FROM judgements WHERE submission_id = ? AND ordinal > 0", (submission_id,)
         )
-        return JudgementRecord(int(cur.lastrowid or 0), submission_id, current, start_s, ordinal=ordinal)
+        return int(row.fetchone()[0] or 0) + 1
+
+    def add_judgement(
+        self, submission_id: int, current: bool, start_s: float, *, held: bool = False, rejudging_id: int | None = None
+    ) -> JudgementRecord:
+        ordinal = 0 if held else self._next_ordinal(submission_id)
+        cur = self._c.execute(
+            "INSERT INTO judgements (submission_id, current, start_s, ordinal, rejudging_id, held) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (submission_id, int(current and not held), start_s, ordinal, rejudging_id, int(held)),
+        )
+        judgement_id = int(cur.lastrowid or 0)
+        if held:  # numbered when its set is applied (release_judgement); until then a number of its own, < 1
+            ordinal = -judgement_id
+            self._c.execute("UPDATE judgements SET ordinal = ? WHERE id = ?", (ordinal, judgement_id))
+        return JudgementRecord(
+            judgement_id,
+            submission_id,
+            current and not held,
+            start_s,
+            ordinal=ordinal,
+            rejudging_id=rejudging_id,
+            held=held,
+        )
+
+    def release_judgement(self, judgement_id: int) -> None:
+        (submission_id,) = self._c.execute(
+            "SELECT submission_id FROM judgements WHERE id = ?", (judgement_id,)
+        ).fetchone()
+        self._c.execute(
+            "UPDATE judgements SET held = 0, ordinal = ? WHERE id = ?",
+            (self._next_ordinal(submission_id), judgement_id),
+        )
+
+    def close_jobs(self, rejudging_id: int) -> int:
+        return int(
+            self._c.execute("UPDATE jobs SET done = 1 WHERE rejudging_id = ? AND done = 0", (rejudging_id,)).rowcount
+        )
 
     def attach_judgement(self, job_id: int, judgement_id: int) -> None:
         self._c.execute("UPDATE jobs SET judgement_id = ? WHERE id = ?", (judgement_id, job_id))
@@ -345,12 +424,15 @@ class SqliteWriter(SqliteReader, VersionWrites, PreviewWrites, SimilarityWrites)
     def set_current(self, judgement_id: int, current: bool) -> None:
         self._c.execute("UPDATE judgements SET current = ? WHERE id = ?", (int(current), judgement_id))
 
+    def set_awaiting(self, judgement_id: int, awaiting: bool) -> None:
+        self._c.execute("UPDATE judgements SET awaiting = ? WHERE id = ?", (int(awaiting), judgement_id))
+
     def finish_judgement(self, judgement_id: int, outcome: JudgementOutcome) -> None:
         o = outcome
         self._c.execute(
             "UPDATE judgements SET current = ?, end_s = ?, verdict = ?, judgement_type = ?, score = ?, "
             "max_score = ?, max_run_time = ?, memory_kib = ?, metric = ?, metric_name = ?, compile_message = ?, "
-            "package_hash = ? WHERE id = ?",
+            "package_hash = ?, awaiting = ? WHERE id = ?",
             (
                 int(o.current),
                 o.end_s,
@@ -364,6 +446,7 @@ class SqliteWriter(SqliteReader, VersionWrites, PreviewWrites, SimilarityWrites)
                 o.metric_name,
                 o.compile_message,
                 o.package_hash,
+                int(o.awaiting),
                 judgement_id,
             ),
         )
@@ -487,6 +570,9 @@ class SqliteWriter(SqliteReader, VersionWrites, PreviewWrites, SimilarityWrites)
 
     def set_ignored(self, submission_id: int, ignored: bool, now: float) -> None:
         live.set_ignored(self._c, submission_id, ignored, now)
+
+    def put_site_contest(self, record: SiteContestRecord) -> None:
+        site_rows.put_site_contest(self._c, record)
 
 
 class SqliteStorage:

@@ -18,7 +18,7 @@ from typing import Any
 from starlette.background import BackgroundTask
 from starlette.responses import JSONResponse, Response
 
-from judge.serve.http.api import feed, live, previews
+from judge.serve.http.api import explain, feed, live, previews, workbench
 from judge.serve.http.api.context import Ctx
 from judge.serve.http.api.domjudge import domjudge_submission
 from judge.serve.http.api.previews import ZIP
@@ -115,7 +115,10 @@ PASS_FAIL_PROPERTIES = {"contest": ("penalty_time",), "judgement-types": ("penal
 # What ``?strict=true`` (DOMjudge's parameter; check-api.sh's ``-a strict=1``) leaves out: properties the spec's
 # JSON schemas do not have. DOMjudge's ``time_factor`` of a language; the problems' ``attachments`` are the
 # spec's (JSON_Format.md) but not yet in its schema (problem.json). The contest's ``shortname``: contests_json.
-NOT_IN_SCHEMAS: dict[str, tuple[str, ...]] = {"languages": ("time_factor",), "problems": ("attachments",)}
+NOT_IN_SCHEMAS: dict[str, tuple[str, ...]] = {
+    "languages": ("time_factor", "allow_submit"),
+    "problems": ("attachments",),
+}
 
 
 def filtered(items: list[dict[str, Any]], ctx: Ctx, kind: str) -> list[dict[str, Any]]:
@@ -324,9 +327,10 @@ def patch_contest(ctx: Ctx) -> Response:
 
 
 def patch_language(ctx: Ctx) -> Response:
-    """Ours (DOMjudge's property, changed live): ``{"id": <language id>, "time_factor": <number>}``, admins."""
+    """Ours (DOMjudge's properties, changed live): ``{"id": <language id>, "time_factor": <number>,
+    "allow_submit": <bool>}`` (issue 47: allow_submit), admins."""
     ctx.contest()
-    return JSONResponse(control.set_time_factor(ctx.server, ctx.viewer, ctx.param("id"), ctx.json, ctx.now))
+    return JSONResponse(control.set_language(ctx.server, ctx.viewer, ctx.param("id"), ctx.json, ctx.now))
 
 
 def put_removed_intervals(ctx: Ctx) -> Any:
@@ -336,16 +340,14 @@ def put_removed_intervals(ctx: Ctx) -> Any:
 
 
 def rejudge_submission(ctx: Ctx) -> Response:
+    """Ours: a rejudging set of the submission (issue 47); without a body it applies itself, as before."""
     ctx.contest()
-    what = ctx.param("id")
-    queued = submissions.rejudge_submission(ctx.server, ctx.viewer, number_id(what), ctx.now, what=what)
-    return JSONResponse({"submission_ids": [str(s) for s in queued]}, status_code=202)
+    return workbench.rejudge(ctx, "submission", ctx.param("id"), default_auto_apply=True)
 
 
 def rejudge_problem(ctx: Ctx) -> Response:
     ctx.contest()
-    queued = submissions.rejudge_problem(ctx.server, ctx.viewer, ctx.param("id"), ctx.now)
-    return JSONResponse({"submission_ids": [str(s) for s in queued]}, status_code=202)
+    return workbench.rejudge(ctx, "problem", ctx.param("id"), default_auto_apply=True)
 
 
 def change_award(method: str) -> Callable[[Ctx], Response]:
@@ -394,6 +396,7 @@ class RouteSpec:
     # the public's answer on the event loop when it needs no storage (None: then ``handler``, in a request
     # thread): what a rush's 100 board polls a second would otherwise wait for a request thread to give
     on_loop: Callable[[Ctx], Any | None] | None = None
+    runner: bool = False  # open to a balloon runner's account (issue 47: the balloons' endpoints only)
 
 
 C = "/api/contests/{cid}"
@@ -438,9 +441,17 @@ ROUTES: tuple[RouteSpec, ...] = (
     *_live("submissions", documents.submissions_doc),
     RouteSpec("POST", f"{C}/submissions", post_submission, body_limit="submission", bodies=(JSON, MULTIPART)),
     RouteSpec("GET", f"{C}/submissions/{{id}}/files", submission_files),
+    RouteSpec("GET", f"{C}/submissions/{{id}}/counterexample", explain.get_counterexample),  # issue 46
+    RouteSpec("GET", f"{C}/submissions/{{id}}/counterexample/{{part}}", explain.get_counterexample_file),
     RouteSpec("POST", f"{C}/submissions/{{id}}/rejudge", rejudge_submission),
+    RouteSpec("GET", f"{C}/verification", workbench.get_verification),  # ours (issue 47)
+    RouteSpec("GET", f"{C}/rejudgings", workbench.get_rejudgings),  # ours (issue 47): rejudging sets
+    RouteSpec("POST", f"{C}/rejudgings", workbench.post_rejudging),
+    RouteSpec("POST", f"{C}/rejudgings/{{id}}/apply", workbench.apply_rejudging),
+    RouteSpec("POST", f"{C}/rejudgings/{{id}}/cancel", workbench.cancel_rejudging),
     *_live("judgements", documents.judgements),
     *_live("runs", documents.runs),
+    RouteSpec("GET", f"{C}/runs/{{id}}/output", workbench.get_run_output),  # ours (issue 47)
     *_config("awards", documents.awards),
     RouteSpec("POST", f"{C}/awards", change_award("POST")),
     RouteSpec("PUT", f"{C}/awards/{{id}}", change_award("PUT")),
@@ -470,8 +481,8 @@ ROUTES: tuple[RouteSpec, ...] = (
     RouteSpec("GET", f"{C}/judging/queue", live.judging_queue),
     RouteSpec("GET", f"{C}/judging/judges", live.judges),
     RouteSpec("GET", f"{C}/judging/errors", live.judging_errors),
-    RouteSpec("GET", f"{C}/balloons", live.balloon_list),
-    RouteSpec("POST", f"{C}/balloons/{{id}}/done", live.balloon_done),
+    RouteSpec("GET", f"{C}/balloons", live.balloon_list, runner=True),
+    RouteSpec("POST", f"{C}/balloons/{{id}}/done", live.balloon_done, runner=True),
     RouteSpec("POST", f"{C}/submissions/{{id}}/review", live.review),
     RouteSpec("POST", f"{C}/prints", live.post_print, body_limit="submission"),
     RouteSpec("GET", f"{C}/prints", live.get_prints),

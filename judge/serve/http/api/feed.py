@@ -7,9 +7,10 @@ older drafts and `check-api.sh` use) is read the same way. ``?stream=false`` (as
 events so far and ends. A finished contest's feed ends after its last event (``end_of_updates``).
 
 A feed opened with an account's credentials ends when that account's access changes (its password changed
-or reset, the account disabled, removed, or given another role or team: ``Authenticator.access_of``),
-before it sends anything published afterwards: the credentials it was opened with no longer hold, so a
-client that reconnects with them gets the 401 (docs/security.md, "Logins and sessions").
+or reset, the account disabled, removed, or given another role or team: ``Authenticator.access_of``; or its
+team no longer takes part in the contest: issue 44), before it sends anything published afterwards: the
+credentials it was opened with no longer hold, so a client that reconnects with them gets the 401
+(docs/security.md, "Logins and sessions").
 """
 
 from __future__ import annotations
@@ -44,7 +45,10 @@ async def event_feed(ctx: Ctx) -> StreamingResponse:
     def revoked() -> bool:
         """The account's access changed since the feed started (a change is in force before the events
         published after it are read: people.py reloads the logins before it wakes the feeds)."""
-        return account is not None and server.auth.access_of(account) != granted
+        if account is None:
+            return False
+        team = viewer.team_id  # a team that no longer takes part in the contest (issue 44: its groups changed)
+        return server.auth.access_of(account) != granted or (team is not None and server.contest.team(team) is None)
 
     async def lines() -> AsyncIterator[str]:
         nonlocal after

@@ -5,6 +5,7 @@ other jury endpoints give."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from starlette.responses import JSONResponse, Response
@@ -32,6 +33,10 @@ def preview_json(v: PreviewView) -> dict[str, Any]:
         "state": p.state,
         "message": p.message,
         "stale": v.stale,
+        # a rejudging set (issue 47, kind "rejudge"): what it rejudges, whether it applies itself, who started it
+        "scope": json.loads(p.scope) if p.scope else None,
+        "auto_apply": p.auto_apply,
+        "created_by": p.created_by or None,
         "created_time": format_time(p.created_s),
         "runs": [
             {

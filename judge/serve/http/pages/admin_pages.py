@@ -15,7 +15,7 @@ from starlette.responses import Response
 
 from judge.judging.verdict import Verdict
 from judge.serve.http.ids import number_id
-from judge.serve.http.pages import notices
+from judge.serve.http.pages import explain_pages, notices, run_pages
 from judge.serve.http.pages.rows import newest_first, submission_row, verdict_class
 from judge.serve.http.pages.web import Page, PageSpec, Redirect, clock_time, contest_time
 from judge.serve.model.apijson import judgement_id
@@ -23,7 +23,7 @@ from judge.serve.model.errors import Refused
 from judge.serve.model.times import format_time
 from judge.serve.model.viewer import Role
 from judge.serve.services import archive
-from judge.serve.services.judging import moderation, results, submissions
+from judge.serve.services.judging import compare, moderation, rejudgings, results, run_output, submissions
 from judge.serve.services.judging.results import JudgementDetail
 from judge.serve.services.judging.submissions import SubmissionView
 from judge.serve.services.lifecycle import control, finalize
@@ -95,7 +95,7 @@ def all_submissions(page: Page) -> Response:
     )
 
 
-def _judgement_view(d: JudgementDetail) -> dict[str, Any]:
+def _judgement_view(page: Page, d: JudgementDetail) -> dict[str, Any]:
     j = d.judgement
     runs = [
         {
@@ -110,6 +110,7 @@ def _judgement_view(d: JudgementDetail) -> dict[str, Any]:
             "score": r.score,
             "message": r.message,
             "transcript": r.transcript,
+            "link": page.url(run_pages.staff_links(j.id, r.ordinal)),  # what it printed (issue 47)
         }
         for r in d.runs
     ]
@@ -117,6 +118,8 @@ def _judgement_view(d: JudgementDetail) -> dict[str, Any]:
         "id": judgement_id(j.submission_id, j.ordinal),
         "ordinal": j.ordinal,  # the submission's first judgement, its second, ...
         "current": j.current,
+        "held": j.held,  # a rejudging set's, not applied (issue 47)
+        "rejudging_id": j.rejudging_id,
         "verdict": j.verdict,
         "css": verdict_class(j.verdict),
         "score": j.score,
@@ -132,6 +135,17 @@ def _judgement_view(d: JudgementDetail) -> dict[str, Any]:
     }
 
 
+def _failing(page: Page, detail: results.StaffDetail) -> dict[str, Any] | None:
+    """The current judgement's first test not accepted, with what it printed (issue 47); None: none."""
+    current = next((d for d in detail.judgements if d.judgement.current and d.judgement.done), None)
+    failed = next((r for r in current.runs if r.verdict != Verdict.AC.value), None) if current else None
+    if current is None or failed is None or page.query.get("fragment"):
+        return None
+    found = run_output.find_run(page.server, page.sight, ordinal=failed.ordinal, judgement_id=current.judgement.id)
+    out = run_output.run_output(page.server, page.sight, found)
+    return run_pages.run_view(out, page.url(run_pages.staff_links(current.judgement.id, failed.ordinal)))
+
+
 def submission_detail(page: Page) -> Response:
     page.need_staff()
     what = page.params["id"]
@@ -142,27 +156,37 @@ def submission_detail(page: Page) -> Response:
     context: dict[str, Any] = {
         "review": None if review is None else {**review.__dict__, "time": format_time(review.time_s)},
         "row": submission_row(page, detail.view),
-        "judgements": [_judgement_view(d) for d in detail.judgements],
+        "judgements": [_judgement_view(page, d) for d in detail.judgements],
+        "failing": _failing(page, detail),
+        "previous": compare.previous_try(page.server, page.sight, detail.view.submission.id),  # issue 47
         "files": detail.files,
         "message": notices.shown(page.query.get("message")),
     }
     if page.query.get("fragment"):
         return page.render("serve/_admin_detail.html", **context)
+    context["cx"] = explain_pages.on_page(
+        page, detail.view.submission, detail.view.judgement
+    )  # issue 46: its own live part
     return page.render("serve/admin_submission.html", **context)
 
 
-def _queued_message(queued: list[int], what: str, what_id: str) -> str:
-    template = notices.REJUDGED if queued else notices.REJUDGED_NONE
-    return notices.notice(template, what=what, id=what_id, n=len(queued))
+def _started_message(started: rejudgings.Started, auto_apply: bool) -> str:
+    template = notices.REJUDGING_AUTO if auto_apply else notices.REJUDGING
+    return notices.notice(template, id=started.rejudging_id, n=len(started.queued))
 
 
 def rejudge_submission(page: Page) -> Response:
+    """A rejudging set of the submission (issue 47), to the set's page: held for review unless the form's
+    ``auto_apply`` box was ticked."""
     page.need_staff()
     what = page.params["id"]
     page.confirm("rejudge-submission", back=page.url(f"/admin/submissions/{quote(what, safe='')}"), id=what)
-    queued = submissions.rejudge_submission(page.server, page.viewer, number_id(what), page.now, what=what)
-    message = _queued_message(queued, "submission", what)
-    raise Redirect(page.url(f"/admin/submissions/{what}?" + urlencode({"message": message})))
+    auto = page.form.get("auto_apply") == "1"
+    started = rejudgings.start(
+        page.server, page.viewer, "submission", what, page.now, auto_apply=auto, id_of=number_id(what)
+    )
+    message = urlencode({"message": _started_message(started, auto)})
+    raise Redirect(page.url(f"/admin/previews/{started.rejudging_id}?{message}"))
 
 
 def rejudge_problem(page: Page) -> Response:
@@ -170,9 +194,10 @@ def rejudge_problem(page: Page) -> Response:
     page.confirm(
         "rejudge-problem", back=page.url("/admin?" + urlencode({"problem_id": page.params["id"]})), id=page.params["id"]
     )
-    queued = submissions.rejudge_problem(page.server, page.viewer, page.params["id"], page.now)
-    message = _queued_message(queued, "problem", page.params["id"])
-    raise Redirect(page.url("/admin?" + urlencode({"message": message})))
+    auto = page.form.get("auto_apply") == "1"
+    started = rejudgings.start(page.server, page.viewer, "problem", page.params["id"], page.now, auto_apply=auto)
+    message = urlencode({"message": _started_message(started, auto)})
+    raise Redirect(page.url(f"/admin/previews/{started.rejudging_id}?{message}"))
 
 
 def _confirmed(page: Page, what: str) -> None:

@@ -18,9 +18,27 @@ QUESTIONS = {
     "disable": "Disable account {id}? It can no longer log in, and its sessions end now.",
     "reset-password": "Reset the password of account {id}? The old one stops working and its sessions end now.",
     "pause": "Pause judging? Submissions are still accepted and wait in the queue until judging is resumed.",
-    "rejudge-submission": "Rejudge submission {id}? Its verdict may change, for its team and on the scoreboard.",
+    "rejudge-submission": (
+        "Rejudge submission {id}? It is judged again in a rejudging set: its verdict changes for its team and on "
+        "the scoreboard once the set is applied (as it is judged, if it applies itself)."
+    ),
     "rejudge-problem": (
-        "Rejudge every submission of problem {id}? Verdicts may change, for the teams and on the scoreboard."
+        "Rejudge every submission of problem {id}? They are judged again in a rejudging set: verdicts change for "
+        "the teams and on the scoreboard once the set is applied (as they are judged, if it applies itself)."
+    ),
+    "rejudge": (
+        "Rejudge every submission of {what}? They are judged again in a rejudging set: verdicts change once the "
+        "set is applied (as they are judged, if it applies itself)."
+    ),
+    "apply-rejudging": (
+        "Apply rejudging {id}? Its new judgements become current: {n} verdict(s) change, for the teams and on the "
+        "scoreboard."
+    ),
+    "verification-off": (
+        "Stop requiring verification? Every judgement waiting for it is shown to its team and on the scoreboard now."
+    ),
+    "cancel-rejudging": (
+        "Cancel rejudging {id}? What it has not judged yet is not judged, and nothing it judged counts."
     ),
     "add-as-test": (
         "Add the input of counterexample {id} as a new secret test of problem {problem}? A rejudge preview runs "
@@ -31,6 +49,14 @@ QUESTIONS = {
         "verdicts and the scoreboard change."
     ),
     "discard": "Discard preview {id}? Its package version is removed.",
+    # a course's (issue 45)
+    "publish-grades": (
+        "Publish the grades of {id}? Every student sees what the feedback rules kept until now (their scores, "
+        "their tests); this cannot be taken back."
+    ),
+    "roster-apply": (
+        "Apply the roster: {added} added, {changed} changed, {removed} withdrawn? The new students get passwords."
+    ),
 }
 
 

@@ -37,7 +37,10 @@ def _times_context(page: Page, message: str | None) -> dict[str, Any]:
         "duration": format_reltime(info.duration_s),
         "freeze_duration": format_reltime(phase.freeze_duration_s()),
         "can_move_start": not phase.started(page.now),
-        "factors": [(lang.id, lang.name, info.time_factor(lang.id)) for lang in page.server.languages.values()],
+        "factors": [
+            (lang.id, lang.name, info.time_factor(lang.id), info.allows_language(lang.id))
+            for lang in page.server.languages.values()
+        ],
         "removed": [
             {"start": format_time(a), "end": format_time(b), "contest_time": format_reltime(info.contest_time_s(a))}
             for a, b in info.removed
@@ -81,7 +84,7 @@ def _time_factor(page: Page) -> str:
         factor: Any = float(text)
     except ValueError:
         factor = text  # parse_factor refuses it, with the range
-    control.set_time_factor(page.server, page.viewer, language_id, lambda: {"time_factor": factor}, page.now)
+    control.set_language(page.server, page.viewer, language_id, lambda: {"time_factor": factor}, page.now)
     return notices.notice(notices.TIME_FACTOR, id=language_id)
 
 
@@ -92,6 +95,10 @@ def change_times(page: Page) -> Response:
     try:
         if page.form.get("action") == "time_factor":
             message = _time_factor(page)
+        elif page.form.get("action") == "allow_submit":  # issue 47
+            language_id, allowed = page.form.get("language_id", ""), page.form.get("allow_submit") == "1"
+            control.set_language(page.server, page.viewer, language_id, lambda: {"allow_submit": allowed}, page.now)
+            message = notices.notice(notices.ALLOWED if allowed else notices.FORBIDDEN, id=language_id)
         else:
             body = _body(page)
             control.patch_contest(page.server, page.viewer, lambda: body, page.now)
@@ -181,8 +188,9 @@ def change_judging(page: Page) -> Response:
 
 
 def balloons_page(page: Page) -> Response:
-    """The runners' list: balloons to deliver first (oldest first), then those delivered. Live."""
-    page.need_staff()
+    """The runners' list: balloons to deliver first (oldest first), then those delivered. Live. The jury's
+    and the balloon runners' (issue 47: the service asks visibility.sees_balloons)."""
+    page.need_login()
     found = balloons.balloon_list(page.server, page.viewer)
     start = page.server.contest.info.start_s
     ordered = [*(b for b in found if not b.done), *(b for b in found if b.done)]
@@ -193,7 +201,7 @@ def balloons_page(page: Page) -> Response:
 
 
 def balloon_done(page: Page) -> Response:
-    page.need_staff()
+    page.need_login()
     done = page.form.get("done") != "0"
     balloons.mark_done(page.server, page.viewer, number_id(page.params["id"]), done, page.now)
     raise Redirect(page.url("/admin/balloons"))
@@ -211,13 +219,13 @@ def review_submission(page: Page) -> Response:
 
 LIVE_PAGES: tuple[PageSpec, ...] = (
     PageSpec("POST", "/admin/submissions/{id}/review", review_submission),
-    PageSpec("GET", "/admin/balloons", balloons_page),
-    PageSpec("POST", "/admin/balloons/{id}/done", balloon_done),
+    PageSpec("GET", "/admin/balloons", balloons_page, runner=True),  # the jury's and the balloon runners' (issue 47)
+    PageSpec("POST", "/admin/balloons/{id}/done", balloon_done, runner=True),
     PageSpec("GET", "/admin/judging", judging_page),
     PageSpec("POST", "/admin/judging", change_judging),
     PageSpec("POST", "/admin/submissions/{id}/ignored", ignore_submission),
     # every page polls it (every 30 s while the contest runs): answered on the event loop, it needs no storage
-    PageSpec("GET", "/status", status, on_loop=status),
+    PageSpec("GET", "/status", status, on_loop=status, runner=True),
     PageSpec("GET", "/admin/contest", contest_times),
     PageSpec("POST", "/admin/contest", change_times),
     PageSpec("POST", "/admin/contest/removed", change_removed),

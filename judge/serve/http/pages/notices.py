@@ -45,6 +45,14 @@ PRINTED = "print-out {n} queued"
 ANNOUNCED = "clarification sent"
 ANSWERED = "answer sent"
 REJUDGED = "rejudge of {what} {id}: {n} submission(s) queued"
+REJUDGING = "rejudging {id}: {n} submission(s) queued; their new verdicts count once you apply it"
+REJUDGING_AUTO = "rejudging {id}: {n} submission(s) queued; it applies itself as they are judged"
+REJUDGING_APPLIED = "rejudging {id} applied: {n} judgement(s) made current"
+REJUDGING_CANCELLED = "rejudging {id} cancelled: nothing it judged counts"
+ALLOWED = "language {id} takes submissions again"
+FORBIDDEN = "language {id} takes no more submissions"
+VERIFICATION_ON = "judgements now need a judge's verification before the teams see them"
+VERIFICATION_OFF = "verification is no longer required: {n} judgement(s) that waited are shown"
 REJUDGED_NONE = "rejudge of {what} {id}: 0 submission(s) queued (already being judged)"
 TEMPLATES = (
     FROZEN,
@@ -85,6 +93,14 @@ TEMPLATES = (
     "not finalized: {n} submission(s) made during the contest are not judged yet: wait for them, then finalize",
     "not finalized: the contest is finalized: un-finalize it first (admin page, or POST .../unfinalize)",
     *(t.replace("{what}", what) for t in (REJUDGED, REJUDGED_NONE) for what in ("submission", "problem")),
+    REJUDGING,
+    REJUDGING_AUTO,
+    REJUDGING_APPLIED,
+    REJUDGING_CANCELLED,
+    VERIFICATION_ON,
+    VERIFICATION_OFF,
+    ALLOWED,
+    FORBIDDEN,
 )
 
 

@@ -7,17 +7,18 @@ and the current package's download. Each calls the same service as the API's han
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 from starlette.responses import Response
 
 from judge.serve.http.ids import number_id
+from judge.serve.http.pages import notices
 from judge.serve.http.pages.rows import verdict_class
 from judge.serve.http.pages.web import Page, PageSpec, Redirect
 from judge.serve.model.errors import Refused
 from judge.serve.model.times import format_time
 from judge.serve.model.viewer import Role
-from judge.serve.services.judging import fuzzing, packages, previews
+from judge.serve.services.judging import fuzzing, packages, previews, rejudgings
 from judge.serve.services.judging.preview_queue import OPEN
 from judge.serve.services.judging.preview_view import PreviewView, preview_view
 
@@ -29,6 +30,13 @@ STATE_TEXT = {
     "applied": "the version is current; the submissions whose verdict changes are rejudged",
     "discarded": "its version's files are removed",
 }
+REJUDGING_TEXT = {  # a rejudging set (issue 47)
+    "running": "judging the submissions again; their new judgements count for nothing until it is applied",
+    "ready": "apply it (its judgements become current) or cancel it (nothing changes)",
+    "applied": "its judgements are current",
+    "cancelled": "nothing it judged counts",
+}
+RUNNING_AUTO = "judging the submissions again; each new judgement counts at once (it applies itself)"
 
 
 def _score(score: dict[str, Any]) -> str:
@@ -62,10 +70,16 @@ def _context(v: PreviewView) -> dict[str, Any]:
         }
         for c in v.board
     ]
+    if p.kind == "rejudge":
+        state_text = RUNNING_AUTO if p.auto_apply and p.state in OPEN else REJUDGING_TEXT.get(p.state, p.state)
+    else:
+        state_text = STATE_TEXT.get(p.state, p.state)
     return {
         "p": p,
         "created": format_time(p.created_s),
-        "state_text": STATE_TEXT.get(p.state, p.state),
+        "state_text": state_text,
+        "scope": rejudgings.scope_text(p) if p.kind == "rejudge" else "",
+        "left": v.left,
         "running": p.state in OPEN,
         "stale": v.stale,
         "runs": runs,
@@ -79,7 +93,7 @@ def preview_page(page: Page) -> Response:
     view = preview_view(page.server, page.viewer, number_id(page.params["id"]), page.now)
     if page.query.get("fragment"):
         return page.render("serve/_preview.html", **_context(view))
-    return page.render("serve/preview.html", **_context(view))
+    return page.render("serve/preview.html", message=notices.shown(page.query.get("message")), **_context(view))
 
 
 def add_as_test(page: Page) -> Response:
@@ -103,16 +117,29 @@ def _confirm_add(page: Page) -> None:
 
 def apply(page: Page) -> Response:
     page.need_staff()
+    view = preview_view(page.server, page.viewer, number_id(page.params["id"]), page.now)
+    p = view.preview
+    back = page.url(f"/admin/previews/{p.id}")
+    if p.kind == "rejudge":  # a rejudging set (issue 47): the jury applies it
+        page.confirm("apply-rejudging", back=back, id=p.id, n=view.changed)
+        done = rejudgings.apply(page.server, page.viewer, p.id, page.now)
+        message = notices.notice(notices.REJUDGING_APPLIED, id=p.id, n=len(done.applied))
+        raise Redirect(f"{back}?{urlencode({'message': message})}")
     if page.viewer.role is Role.ADMIN:  # others are refused by the service, unasked
-        view = preview_view(page.server, page.viewer, number_id(page.params["id"]), page.now)
-        p = view.preview
-        page.confirm("apply", back=page.url(f"/admin/previews/{p.id}"), id=p.id, version=p.version, n=view.changed)
+        page.confirm("apply", back=back, id=p.id, version=p.version, n=view.changed)
     previews.apply(page.server, page.viewer, number_id(page.params["id"]), page.now)
-    raise Redirect(page.url(f"/admin/previews/{page.params['id']}"))
+    raise Redirect(back)
 
 
 def discard(page: Page) -> Response:
     page.need_staff()
+    view = preview_view(page.server, page.viewer, number_id(page.params["id"]), page.now)
+    if view.preview.kind == "rejudge":  # a rejudging set (issue 47): cancelled by the jury
+        back = page.url(f"/admin/previews/{view.preview.id}")
+        page.confirm("cancel-rejudging", back=back, id=view.preview.id)
+        rejudgings.cancel(page.server, page.viewer, view.preview.id, page.now)
+        message = notices.notice(notices.REJUDGING_CANCELLED, id=view.preview.id)
+        raise Redirect(f"{back}?{urlencode({'message': message})}")
     if page.viewer.role is Role.ADMIN:
         page.confirm(
             "discard", back=page.url(f"/admin/previews/{quote(page.params['id'], safe='')}"), id=page.params["id"]

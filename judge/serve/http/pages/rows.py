@@ -36,11 +36,13 @@ def submission_row(page: Page, v: SubmissionView) -> dict[str, Any]:
         # no verdict yet: being judged (a judge took it), or pending (queued: held, paused, or waiting its turn)
         "judging": j is not None and not j.done,
         "css": verdict_class(verdict),
-        "score": round(j.score or 0.0, 6) if j is not None and j.done else None,
+        "score": round(j.score, 6) if j is not None and j.done and j.score is not None else None,
         "max_score": None if cp is None else cp.problem.secret.max_score,
         # no result to show while the board is frozen: pending, or hidden by the freeze
         "hidden": j is None and not page.viewer.staff and page.sight.phase.frozen_from(page.now) is not None,
         "ignored": s.ignored,  # only staff see an ignored submission (issue 30)
+        # judged, its verdict withheld by a course's feedback rules (issue 45): until when (course_pages.py)
+        "withheld": None,
     }
 
 

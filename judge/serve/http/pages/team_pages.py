@@ -27,6 +27,7 @@ from judge.scoreboard.statements import render_statement, statement_assets
 from judge.serve import visibility
 from judge.serve.http.files import download
 from judge.serve.http.ids import number_id
+from judge.serve.http.pages import course_pages, explain_pages
 from judge.serve.http.pages.rows import newest_first, submission_row, verdict_class
 from judge.serve.http.pages.sessions import basic_header
 from judge.serve.http.pages.web import Page, PageSpec, Redirect
@@ -39,6 +40,7 @@ from judge.serve.model.viewer import Role, Viewer
 from judge.serve.services import documents
 from judge.serve.services.board import board as boards
 from judge.serve.services.judging import results, submissions
+from judge.serve.services.judging.course_submit import submit_status
 from judge.serve.services.lifecycle import awards
 from judge.serve.services.people import sessions
 from judge.serve.services.people.accounts import AuthError
@@ -60,7 +62,9 @@ STATIC_TYPES = {
 
 def landing(viewer: Viewer) -> str:
     """The contest page a viewer starts from (the contest's home, and after the login): the jury's
-    submissions, a team's own, the public's board."""
+    submissions, a team's own, a balloon runner's balloons (issue 47), the public's board."""
+    if viewer.role is Role.BALLOON:
+        return "/admin/balloons"
     return "/admin" if viewer.staff else "/submissions" if viewer.role is Role.TEAM else "/scoreboard"
 
 
@@ -81,14 +85,14 @@ def login(page: Page) -> Response:
         if exc.retry_after_s is not None:
             page.headers["Retry-After"] = str(max(1, int(exc.retry_after_s + 0.999)))
         return page.render("serve/login.html", status=exc.status, message=exc.message, username=username)
-    page.set_cookie = sessions.log_in(page.server, viewer, page.now)  # a new session: no fixation
+    page.set_cookie = sessions.log_in(page.server.people, viewer, page.now)  # a new session: no fixation
     raise Redirect(page.url(landing(viewer)))  # the contest's page (in a site: the site's engineer decides)
 
 
 def logout(page: Page) -> Response:
     """The session ends on the server at once (a copy of the cookie is worth nothing after); a new, public
     cookie replaces it."""
-    sessions.log_out(page.server, page.cookie)
+    sessions.log_out(page.server.people, page.cookie)
     page.set_cookie = sessions.new_cookie()
     raise Redirect(page.url("/scoreboard"))
 
@@ -178,11 +182,17 @@ def attachment(page: Page) -> Response:
 
 
 def _submit_context(page: Page) -> dict[str, Any]:
+    allows = page.server.contest.info.allows_language  # issue 47: a language the jury forbade is not offered
     langs = [
         {"id": lang.id, "name": lang.name, "extensions": " ".join(lang.extensions)}
         for lang in page.server.languages.values()
+        if allows(lang.id)
     ]
-    return {"problems": _problem_docs(page), "languages": langs}
+    team = page.viewer.team_id
+    course = None if team is None else submit_status(page.server, team, page.now)  # a course's (issue 45)
+    problems = _problem_docs(page)
+    labels = {p["id"]: f"{p['label']}: {p['name']}" for p in problems}
+    return {"problems": problems, "languages": langs, "course": course, "labels": labels}
 
 
 def submit_form(page: Page) -> Response:
@@ -250,16 +260,23 @@ def submit(page: Page) -> Response:
 
 def my_submissions(page: Page) -> Response:
     page.need_team()
-    rows = newest_first(page, submissions.submission_views(page.server, page.sight, team_id=page.viewer.team_id))
+    views = submissions.submission_views(page.server, page.sight, team_id=page.viewer.team_id)
+    rows = newest_first(page, views)
+    course = course_pages.is_course(page)
+    if course:  # what each counts after the late penalty (issue 45)
+        course_pages.add_credits(page, views, rows)
     if page.query.get("fragment"):
-        return page.render("serve/_my_rows.html", rows=rows)
+        return page.render("serve/_my_rows.html", rows=rows, course=course)
     submitted = page.query.get("submitted")  # shown only for one of the team's own submissions (issue 27)
     return page.render(
-        "serve/submissions.html", rows=rows, submitted=submitted if submitted in {r["id"] for r in rows} else None
+        "serve/submissions.html",
+        rows=rows,
+        submitted=submitted if submitted in {r["id"] for r in rows} else None,
+        course=course,
     )
 
 
-def _test_row(t: results.TestView, limit_s: float | None) -> dict[str, Any]:
+def _test_row(page: Page, t: results.TestView, limit_s: float | None) -> dict[str, Any]:
     """One test's row; ``limit_s``: a TLE's time is shown as more than this limit (None: as measured)."""
     r, full = t.run, t.detail is Detail.FULL
     over = limit_s is not None and r.judgement_type == "TLE"
@@ -273,6 +290,8 @@ def _test_row(t: results.TestView, limit_s: float | None) -> dict[str, Any]:
         "memory_kib": r.memory_kib if full else None,
         "message": r.message if full else None,
         "transcript": r.transcript if full else None,
+        # what it printed, the diff against the answer (issue 47: contest.yaml's team_outputs)
+        "output_link": page.url(f"/submissions/{r.submission_id}/runs/{r.ordinal}") if t.output else None,
     }
 
 
@@ -298,14 +317,18 @@ def feedback(page: Page) -> Response:
     page.need_team()
     what = page.params["id"]
     fb = results.team_feedback(page.server, page.sight, number_id(what), what=what)
+    row = submission_row(page, fb.view)
+    row["withheld"] = course_pages.withheld_words(page, fb.view)  # a course's feedback rules (issue 45)
     context: dict[str, Any] = {
-        "row": submission_row(page, fb.view),
-        "runs": [_test_row(t, _time_limit(page, fb.view.submission)) for t in fb.tests],
+        "row": row,
+        "runs": [_test_row(page, t, _time_limit(page, fb.view.submission)) for t in fb.tests],
         "compile_message": fb.judgement.compile_message if fb.judgement is not None else None,
         "files": fb.files,
+        "credit": course_pages.submission_credit(page, fb.view),  # a course's late penalty (issue 45)
     }
     if page.query.get("fragment"):
         return page.render("serve/_feedback.html", **context)
+    context["cx"] = explain_pages.on_page(page, fb.view.submission, fb.judgement)  # issue 46: its own live part
     return page.render("serve/feedback.html", **context)
 
 
@@ -409,6 +432,8 @@ def _board_table(page: Page, board: dict[str, Any], ranked: boards.Ranked, shown
 
 
 def scoreboard(page: Page) -> Response:
+    if course_pages.is_course(page):  # a course's board (issue 45)
+        return course_pages.board(page)
     return _board_page(page, board_view(page))
 
 
@@ -418,7 +443,7 @@ def scoreboard_made(page: Page) -> Response | None:
     makes the next after the answer is sent (one at a time: BoardCache.claim). The public's page, or anyone's
     fragment (the page live.js polls): a logged-in viewer's whole page shows the header's notices, which are
     read from storage."""
-    if page.viewer.role is not Role.PUBLIC and not page.query.get("fragment"):
+    if page.viewer.role is not Role.PUBLIC and not page.query.get("fragment") or course_pages.is_course(page):
         return None
     group = page.query.get("group") or None
     found = boards.made(page.server, page.sight, group)
@@ -459,7 +484,7 @@ def static(page: Page) -> Response:
 
 
 PAGES: tuple[PageSpec, ...] = (
-    PageSpec("GET", "/", home),
+    PageSpec("GET", "/", home, runner=True),
     # the site-level pages: at the top, never under a contest's base path (web.PageSpec.site)
     PageSpec("GET", "/login", login_form, site=True),
     PageSpec("POST", "/login", login, site=True),

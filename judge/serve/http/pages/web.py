@@ -16,6 +16,7 @@ in the handlers, ``{{ base }}/submit`` in the templates (the render context's ``
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
@@ -24,7 +25,7 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, PrefixLoader, StrictUndefined
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
@@ -42,7 +43,7 @@ from judge.serve.model.times import format_reltime, format_time
 from judge.serve.model.viewer import PUBLIC, Role, Viewer
 from judge.serve.services.people import sessions
 from judge.serve.site.server import Server
-from judge.serve.visibility import Sight
+from judge.serve.visibility import Sight, runner_only
 
 # the pages' own templates are "serve/<name>"; the static board's (its style sheet) are shared
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"  # judge/serve/http/templates/
@@ -58,6 +59,7 @@ SECURITY_HEADERS = {
 }
 FORM_SLACK = 64 * 1024
 PACKAGE_FORM = 64 * 1024 * 1024 + FORM_SLACK  # a package version's zip (issue 33: judging/previews.PACKAGE_LIMIT)
+ROSTER_FORM = 4 * 1024 * 1024  # a course's roster CSV, sent again (base64) with its confirmation (issue 45)
 
 
 def environment() -> Environment:
@@ -70,6 +72,7 @@ def environment() -> Environment:
         lstrip_blocks=True,
     )
     env.filters["clock"] = clock_time
+    env.filters["local_times"] = local_times
     env.filters["css_string"] = css_string
     env.globals["contest_time"] = contest_time
     env.globals["confirm_question"] = confirm.question
@@ -111,6 +114,8 @@ class Page:
     headers: dict[str, str] = field(default_factory=dict)
     if_none_match: str | None = None  # the request's If-None-Match (a static file's ETag: a 304)
     base: str = ""  # the contest's pages' base path: "" (a single contest) or "/contests/<cid>" (a site)
+    site_name: str | None = None  # the site's name (a contest of a site: its pages link to the site's ``/``)
+    account: Viewer | None = None  # the session's account when this contest sees it otherwise (not taking part)
 
     def url(self, path: str) -> str:
         """The URL of the contest's page ``path`` (``/submit``, ``/admin?message=...``): under ``base``. The
@@ -158,6 +163,8 @@ class Page:
         common = {
             "contest": server.contest.info,
             "base": self.base,  # every contest link: {{ base }}/submit (the site-level ones have none)
+            "site_name": self.site_name,
+            "account": self.account if self.account != self.viewer else None,
             "viewer": self.viewer,
             "team": team,
             "csrf": csrf(self.set_cookie or self.cookie),
@@ -172,6 +179,7 @@ class Page:
             "clar_notice": notice_context(self) if _shows(template, CLAR_NOTICE) else None,
             "fuzz_notice": fuzz_notice_context(self) if _shows(template, FUZZ_NOTICE) else None,  # the jury's only
             "status": status_line(server, self.now),
+            "is_course": server.course.state is not None,  # a course's assignment (issue 45): its pages
         }
         html = self.env.get_template(template).render({**common, **context})
         return HTMLResponse(html, status_code=status)
@@ -233,6 +241,21 @@ def clock_time(seconds: float | None) -> Markup:
     return Markup('<time class="clock" datetime="{}">{}</time>').format(format_time(seconds), text)
 
 
+_ISO_TIME = re.compile(r"\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)")
+
+
+def local_times(text: str) -> Markup:
+    """A message whose times (``format_time``'s, as the services write them: "closed at 2030-...+00:00") are
+    shown in the viewer's clock: each a ``<time class="clock">`` (live.js), the rest escaped."""
+    out, last = [], 0
+    for m in _ISO_TIME.finditer(text):
+        out.append(escape(text[last : m.start()]))
+        out.append(Markup('<time class="clock" datetime="{}">{}</time>').format(m.group(0), m.group(0)))
+        last = m.end()
+    out.append(escape(text[last:]))
+    return Markup("").join(out)
+
+
 def css_string(text: str) -> Markup:
     """``text`` inside a CSS string (``"..."``): every character but letters and digits escaped."""
     return Markup("".join(ch if ch.isascii() and ch.isalnum() else f"\\{ord(ch):x} " for ch in text))
@@ -266,18 +289,21 @@ class PageSpec:
     method: str
     path: str
     handler: Handler
-    form_limit: str = "small"  # small | submission | package
+    form_limit: str = "small"  # small | submission | package | roster
     # the public's answer on the event loop when it needs no storage (None: then ``handler``, in a request
     # thread): what a rush's 100 board polls a second would otherwise wait for a request thread to give
     on_loop: Callable[[Page], Response | None] | None = None
     # a site-level page (/login, /logout, /static/..., /favicon.ico): at the top of the site, never under a
     # contest's base path (False: a contest's page, mounted under its base)
     site: bool = False
+    runner: bool = False  # open to a balloon runner's account (issue 47: the balloons, the clock, the home)
 
 
 def _form_limit(server: Server, kind: str) -> int:
     if kind == "package":
         return PACKAGE_FORM
+    if kind == "roster":
+        return ROSTER_FORM
     if kind != "submission":
         return FORM_SLACK
     return max(p.code_limit_kib for p in server.contest.problems) * 1024 * 4 + FORM_SLACK
@@ -291,9 +317,11 @@ def _admits_form(spec: PageSpec, viewer: Viewer) -> None:
         raise Redirect("/login")
     if spec.form_limit == "package" and viewer.role is not Role.ADMIN:
         raise Refused(403, "only admins may upload packages")
+    if spec.form_limit == "roster" and viewer.role is not Role.ADMIN:
+        raise Refused(403, "only admins may import a roster")
 
 
-async def _read_form(request: Request, limit: int, seconds: float) -> tuple[dict[str, str], dict[str, FormFile]]:
+async def read_form(request: Request, limit: int, seconds: float) -> tuple[dict[str, str], dict[str, FormFile]]:
     """A page's form (urlencoded, or multipart with at most two files)."""
     body = await read_body(request, limit, seconds)
     kind = media_type(request.headers.get("content-type"))
@@ -325,7 +353,7 @@ async def html_error(
     cookie = request.cookies.get(COOKIE) or ""
     viewer = PUBLIC
     if sessions.well_formed(cookie):
-        viewer = await run_in_threadpool(sessions.viewer_of, server, cookie, now)
+        viewer = await run_in_threadpool(session_viewer, server, cookie, now)
     page = Page(
         server=server,
         env=env,
@@ -346,13 +374,25 @@ async def html_error(
     return response
 
 
+def session_viewer(server: Server, cookie: str | None, now: float) -> Viewer:
+    """Who the session cookie belongs to (the site's sessions: one login for every contest), as this contest
+    sees them (``Server.viewer_in``: a team that does not take part is the public here)."""
+    return server.viewer_in(sessions.viewer_of(server.people, cookie, now))
+
+
+def known_viewer(server: Server, cookie: str | None, now: float) -> Viewer | None:
+    """``session_viewer`` when it needs no storage (sessions.known_viewer); None otherwise."""
+    viewer = sessions.known_viewer(server.people, cookie, now)
+    return None if viewer is None else server.viewer_in(viewer)
+
+
 def _on_loop(server: Server, answer: Callable[[Page], Response | None], page: Page, fresh: bool) -> Response | None:
     """``answer`` on the event loop when the viewer is known without storage (no cookie, or a session kept
     in memory); None: the page's handler answers in a thread."""
-    viewer = PUBLIC if fresh else sessions.known_viewer(server, page.cookie, page.now)
-    if viewer is None:
+    account = PUBLIC if fresh else sessions.known_viewer(server.people, page.cookie, page.now)
+    if account is None:
         return None
-    page.viewer = viewer
+    page.viewer, page.account = server.viewer_in(account), account
     return answer(page)
 
 
@@ -363,17 +403,22 @@ def page_endpoint(
     changes: Callable[..., Awaitable[Any]] = run_in_threadpool,
     deadlines: BodyDeadlines = DEADLINES,
     base: str = "",
+    site_name: str | None = None,
 ) -> Any:
     """``spec``'s endpoint; ``changes`` runs a POST's work in a thread (http/app.py's Lane: threads of its own);
-    a form must arrive within ``deadlines``; ``base``: the contest's pages' base path (``Page.base``)."""
+    a form must arrive within ``deadlines``; ``base``: the contest's pages' base path (``Page.base``);
+    ``site_name``: the site's, for a contest of a site."""
     base = check_base(base)
     limit = _form_limit(server, spec.form_limit)
     seconds = deadlines.package_seconds if spec.form_limit == "package" else deadlines.seconds
 
     def ticked(page: Page) -> Response:
         """The page, for the session's viewer, after the contest clock's tick (one trip to a worker thread)."""
-        page.viewer = sessions.viewer_of(server, page.cookie, page.now)
+        account = sessions.viewer_of(server.people, page.cookie, page.now)
+        page.viewer, page.account = server.viewer_in(account), account  # as this contest sees the account
         server.timeline.tick()
+        if runner_only(page.viewer) and not (spec.runner or spec.site):  # issue 47: the balloons only
+            raise Refused(403, "a balloon runner's account sees the balloons and nothing else")
         try:
             return spec.handler(page)
         except Unconfirmed as asked:  # the confirmation page, drawn here (its header reads storage)
@@ -400,6 +445,7 @@ def page_endpoint(
             set_cookie=cookie if fresh else None,
             if_none_match=request.headers.get("if-none-match"),
             base=base,
+            site_name=site_name,
         )
         unread = spec.method == "POST"  # an answer before the form was read closes the connection
         try:
@@ -410,12 +456,12 @@ def page_endpoint(
                 raise Refused(403, refusal)
             if spec.method == "POST":
                 if spec.form_limit != "small":  # who asks, from memory when the session is kept there
-                    known = sessions.known_viewer(server, page.cookie, page.now)
+                    known = known_viewer(server, page.cookie, page.now)
                     if known is None:
-                        known = await run_in_threadpool(sessions.viewer_of, server, page.cookie, page.now)
+                        known = await run_in_threadpool(session_viewer, server, page.cookie, page.now)
                     page.viewer = known
                     _admits_form(spec, page.viewer)
-                page.form, page.files = await _read_form(request, limit, seconds)
+                page.form, page.files = await read_form(request, limit, seconds)
                 unread = False
                 if fresh or not csrf_ok(cookie, page.form.get("csrf")):
                     raise Refused(403, "this form has expired or did not come from this site: reload the page")
@@ -432,7 +478,7 @@ def page_endpoint(
             response = RedirectResponse(r.url, status_code=303)
         except Refused as exc:
             if page.viewer is PUBLIC and not fresh:  # refused before the session was looked up (CSRF, Origin)
-                page.viewer = await run_in_threadpool(sessions.viewer_of, server, page.cookie, page.now)
+                page.viewer = await run_in_threadpool(session_viewer, server, page.cookie, page.now)
             response = error_page(page, exc.status, exc.message)
             for k, v in (exc.headers or {}).items():
                 response.headers[k] = v

@@ -19,11 +19,20 @@ from judge.serve.model.board import (
 )
 from judge.serve.model.contest import Contest
 from judge.serve.model.errors import Refused
+from judge.serve.model.records import Counted, JudgementRecord
+from judge.serve.services.board import course_board
 from judge.serve.services.board.boardcache import Claim, Ranked
 from judge.serve.services.board.context import ServedBoard
 from judge.serve.services.core.events import RECHECK_S, EventBus
 from judge.serve.storage import Reader
-from judge.serve.visibility import Sight, board_view, sees_group, sees_hidden_teams
+from judge.serve.visibility import (
+    Sight,
+    awaits_verification,
+    board_view,
+    published_judgements,
+    sees_group,
+    sees_hidden_teams,
+)
 
 # what the board is made of publishes these in the transaction that changes it (a submission, ignored or
 # not; a judgement started, finished, rejudged, republished at the thaw; a team, hidden or not; a group; an
@@ -57,11 +66,36 @@ def group_contest(contest: Contest, group_id: str | None, sight: Sight | None = 
     return replace(contest, teams=tuple(t for t in contest.teams if group_id in t.group_ids))
 
 
-def ranked_rows(r: Reader, contest: Contest, whole: Contest, frozen_from: float | None, show_problems: bool) -> Ranked:
-    """``contest``'s board (``whole``: the contest it is a group of, whose teams may be first to solve)."""
+def verified_counted(r: Reader, counted: list[Counted]) -> list[Counted]:
+    """``counted`` with each judgement that awaits verification (issue 47) replaced by the one the teams
+    and the public are shown as current instead (visibility.published_judgements; None: pending)."""
+    waiting = [c.submission.id for c in counted if c.judgement is not None and awaits_verification(c.judgement)]
+    if not waiting:
+        return counted
+    by_sub: dict[int, list[JudgementRecord]] = {}
+    for j in r.judgements(submission_ids=waiting):
+        by_sub.setdefault(j.submission_id, []).append(j)
+    shown = {
+        sid: next((j for j in published_judgements(js) if j.current and j.done), None) for sid, js in by_sub.items()
+    }
+    return [Counted(c.submission, shown[c.submission.id]) if c.submission.id in shown else c for c in counted]
+
+
+def ranked_rows(
+    r: Reader,
+    contest: Contest,
+    whole: Contest,
+    frozen_from: float | None,
+    show_problems: bool,
+    verified_only: bool = False,
+) -> Ranked:
+    """``contest``'s board (``whole``: the contest it is a group of, whose teams may be first to solve);
+    ``verified_only``: judgements awaiting verification count as the public is shown them (issue 47)."""
     info = contest.info
     window = None if info.start_s is None or info.end_s is None else (info.start_s, info.end_s)
     counted = r.counted(window) if window is not None else []
+    if verified_only:
+        counted = verified_counted(r, counted)
     tries = attempts(counted, frozen_from=frozen_from)
     if info.pass_fail:
         st = passfail_standings(contest, tries, [t.id for t in whole.teams])
@@ -102,6 +136,7 @@ class _Asked:
     frozen_from: float | None
     show_problems: bool
     key: Hashable
+    verified_only: bool = False
 
 
 def _asked(server: ServedBoard, sight: Sight, group_id: str | None) -> _Asked:
@@ -116,14 +151,24 @@ def _asked(server: ServedBoard, sight: Sight, group_id: str | None) -> _Asked:
     # thaw, so that none made for one audience is served to another (staff's live board during the freeze
     # is not the public's after the thaw, even when their keys would otherwise be equal)
     phase = sight.phase.frozen_from(sight.now)
-    key = (view.frozen_from, phase, info.start_s, info.end_s, info.removed, group_id, view.show_problems, hidden)
-    return _Asked(contest, main_contest(base), view.frozen_from, view.show_problems, key)
+    key: Hashable = (
+        view.frozen_from,
+        phase,
+        info.start_s,
+        info.end_s,
+        info.removed,
+        group_id,
+        view.show_problems,
+        hidden,
+        view.verified_only,  # issue 47: the verified results only
+    )
+    return _Asked(contest, main_contest(base), view.frozen_from, view.show_problems, key, view.verified_only)
 
 
 def ranked_in(r: Reader, server: ServedBoard, sight: Sight) -> Ranked:
     """The main board ``sight`` sees, ranked from ``r`` (inside a transaction: not from the cache)."""
     asked = _asked(server, sight, None)
-    return ranked_rows(r, asked.contest, asked.whole, asked.frozen_from, asked.show_problems)
+    return ranked_rows(r, asked.contest, asked.whole, asked.frozen_from, asked.show_problems, asked.verified_only)
 
 
 def ranked(server: ServedBoard, sight: Sight, group_id: str | None = None) -> tuple[dict[str, Any], Ranked]:
@@ -133,7 +178,9 @@ def ranked(server: ServedBoard, sight: Sight, group_id: str | None = None) -> tu
 
     def compute() -> Ranked:
         with server.storage.read() as r:
-            return ranked_rows(r, asked.contest, asked.whole, asked.frozen_from, asked.show_problems)
+            return ranked_rows(
+                r, asked.contest, asked.whole, asked.frozen_from, asked.show_problems, asked.verified_only
+            )
 
     board = server.boards.rows(asked.key, board_changes(server), compute)
     return scoreboard_json(asked.contest, board.rows, sight.phase.state_json(sight.now), sight.now), board
@@ -185,13 +232,17 @@ def remake(server: ServedBoard, claim: Claim, answer: Callable[[], object]) -> N
 
 
 def scoreboard(server: ServedBoard, sight: Sight, group_id: str | None = None) -> dict[str, Any]:
-    """The scoreboard object for whoever looks."""
+    """The scoreboard object for whoever looks (a course's: course_board.py)."""
+    if server.course.state is not None:
+        return course_board.scoreboard_json(server, sight, group_id)
     return ranked(server, sight, group_id)[0]
 
 
 def scoreboard_bytes(server: ServedBoard, sight: Sight, group_id: str | None = None) -> bytes:
     """The scoreboard object as the API sends it (compact JSON, the same bytes ``json.dumps`` of
     ``scoreboard`` gives): the rows are serialized once per board, not once per request (issue 32)."""
+    if server.course.state is not None:  # a course's (issue 45): made anew each time
+        return _dumps(course_board.scoreboard_json(server, sight, group_id)).encode()
     doc, board = ranked(server, sight, group_id)
     return _joined(doc, server.boards.item(board, "rows.json", lambda: _dumps(doc["rows"])))
 
@@ -201,6 +252,8 @@ def scoreboard_bytes_made(
 ) -> tuple[bytes, Claim | None] | None:
     """``scoreboard_bytes`` when the board and its JSON are made (``made``; None otherwise), and a claim
     (BoardCache.claim) when it is behind: the caller then has ``remake`` run in a thread."""
+    if server.course.state is not None:
+        return None  # a course's board is made in a thread (it reads storage)
     found = made(server, sight, group_id)
     rows = None if found is None else server.boards.ready(found.board, "rows.json")
     if found is None or rows is None:

@@ -14,7 +14,9 @@ from judge.languages.table import Language
 from judge.serve.model.contest import Contest
 from judge.serve.model.times import Clock
 from judge.serve.model.viewer import Viewer
+from judge.serve.services.core.coursework import Coursework
 from judge.serve.services.core.events import EventBus
+from judge.serve.services.core.standing import Standing
 from judge.serve.services.core.timeline import Timeline
 from judge.serve.storage import Storage
 from judge.serve.visibility import Sight
@@ -47,6 +49,16 @@ class Served(Protocol):
 
     @property
     def log(self) -> Callable[[str], None]: ...
+
+    @property
+    def standing(self) -> Standing:
+        """What the site's admins set of the contest (archived: read-only; core/standing.py)."""
+        ...
+
+    @property
+    def course(self) -> Coursework:
+        """A course's assignment in force (issue 45; ``state`` None: the contest is no assignment)."""
+        ...
 
     def sight(self, viewer: Viewer, now: float) -> Sight:
         """What ``viewer`` may see now (visibility.py)."""

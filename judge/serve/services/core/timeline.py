@@ -19,6 +19,8 @@ from typing import Any
 from judge.serve.model import language_factors
 from judge.serve.model.apijson import contest_json
 from judge.serve.model.contest import ContestInfo
+from judge.serve.model.live_settings import META_KEY as LIVE_SETTINGS
+from judge.serve.model.live_settings import LiveSettings
 from judge.serve.model.phase import Phase
 from judge.serve.model.schedule import Schedule, ScheduleChange, ScheduleError, apply, removed_refusal
 from judge.serve.model.times import Clock
@@ -40,6 +42,7 @@ def stored_phase(info: ContestInfo, r: Reader) -> Phase:
     languages' time factors (model/language_factors.py), which the ``ContestInfo`` in force carries."""
     info = Schedule.loads(r.get_meta("schedule")).applied(info)
     info = language_factors.applied(info, language_factors.loads(r.get_meta(language_factors.META_KEY)))
+    info = LiveSettings.loads(r.get_meta(LIVE_SETTINGS)).applied(info)  # issue 47: verification, languages
     frozen = _float(r, "freeze_time")
     thaw = _float(r, "thaw_time")
     return Phase(
@@ -165,6 +168,24 @@ class Timeline:
                 factors = language_factors.loads(w.get_meta(language_factors.META_KEY))
                 factors[language_id] = factor
                 w.set_meta(language_factors.META_KEY, language_factors.dumps(factors))
+                self._phase = stored_phase(self.info, w)
+                try:
+                    publish(w, now)
+                except BaseException:
+                    self._phase = before
+                    raise
+        self._bus.notify()
+
+    def set_live(
+        self, change: Callable[[LiveSettings], LiveSettings], publish: Callable[[Writer, float], None]
+    ) -> None:
+        """An admin's change of the settings kept in ``meta`` over contest.yaml (model/live_settings.py: issue
+        47's verification and languages); ``publish`` runs in the same transaction, with the new phase."""
+        with self._lock:
+            now = self._clock.now()
+            before = self._phase
+            with self._storage.write() as w:
+                w.set_meta(LIVE_SETTINGS, change(LiveSettings.loads(w.get_meta(LIVE_SETTINGS))).dumps())
                 self._phase = stored_phase(self.info, w)
                 try:
                     publish(w, now)

@@ -100,6 +100,7 @@ def post(server: Served, viewer: Viewer, read_request: Callable[[], Clarificatio
 def send(server: Served, viewer: Viewer, request: ClarificationRequest, now: float) -> ClarView:
     """Check everything, then store the clarification and its events in one transaction."""
     access.authenticated(viewer, "send clarifications")
+    server.standing.refuse_if_archived("clarifications")
     text = checked_text(request.text, server.contest.info.clarifications.text_chars)
     if viewer.role is Role.TEAM:
         _check_question(server, viewer, request, now)

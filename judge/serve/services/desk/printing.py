@@ -66,6 +66,7 @@ def submit_print(server: ServedDesk, viewer: Viewer, filename: str, data: bytes,
     access.authenticated(viewer, "print")
     if viewer.role is not Role.TEAM and not viewer.staff:
         raise Refused(403, "only teams and the jury may print")
+    server.standing.refuse_if_archived("print-outs")
     name, text = _checked(server, filename, data)
     username = viewer.username or "?"
     with server.storage.write() as w:

@@ -1,4 +1,5 @@
-"""Work that runs only on the judging pool's idle slots (issue 33): rejudge previews, then live fuzzing.
+"""Work that runs only on the judging pool's idle slots (issue 33): rejudge previews, counterexamples for
+rejected submissions (issue 46), similar submissions, live fuzzing.
 
 The pool (pool.py) claims real judging first (new submissions, then rejudges). Only when that queue is
 empty and a slot is still free does it ask its idle queues, in their order of priority, for jobs; at most

@@ -15,10 +15,12 @@ from judge.serve.model.records import Audience, ReviewRecord, SubmissionRecord
 from judge.serve.model.viewer import Viewer
 from judge.serve.services.core.context import Served
 from judge.serve.services.core.events import dump, publish
+from judge.serve.services.judging import verification
+from judge.serve.services.judging.context import ServedJudging
 from judge.serve.services.people import access
 from judge.serve.services.people.audit import audit
 from judge.serve.storage import Writer
-from judge.serve.visibility import judgement_audience, run_audience, submission_audience
+from judge.serve.visibility import judgement_versions, run_audience, submission_audience
 
 Published = tuple[str, str, dict[str, Any], Audience]  # type, id, object, audience
 
@@ -40,13 +42,19 @@ def republish_changed(w: Writer, server: Served, since_s: float, now: float) -> 
 def _objects(w: Writer, server: Served, sub: SubmissionRecord, now: float) -> list[Published]:
     """(type, id, object, audience) of the submission, its judgements and their runs, as published now."""
     phase, info = server.timeline.phase, server.contest.info
-    out: list[Published] = [("submissions", str(sub.id), submission_json(sub, info), submission_audience(phase, sub))]
+    course = server.course.view(server.contest)  # a course's assignment (issue 45): its feedback rules
+    out: list[Published] = [
+        ("submissions", str(sub.id), submission_json(sub, info), submission_audience(phase, sub, course))
+    ]
     judgements = w.judgements(submission_ids=[sub.id])
     for j in judgements:
-        obj = judgement_json(j, info)
-        out.append(("judgements", obj["id"], obj, judgement_audience(phase, sub, now)))
-    for r in w.runs(judgement_ids=[j.id for j in judgements]):
-        out.append(("runs", run_id(r), run_json(r, info), run_audience(phase, sub)))
+        for audience, version in judgement_versions(phase, sub, j, now, course):
+            obj = judgement_json(version, info)
+            out.append(("judgements", obj["id"], obj, audience))
+    by_id = {j.id: j for j in judgements}
+    for r in w.runs(judgement_ids=list(by_id)):
+        audience = run_audience(phase, sub, by_id[r.judgement_id], course, r.name, now)
+        out.append(("runs", run_id(r), run_json(r, info), audience))
     return out
 
 
@@ -64,8 +72,12 @@ def set_ignored(
             return before
         w.set_ignored(before.id, ignored, now)
         after = replace(before, ignored=ignored)
+        deleted: set[tuple[str, str]] = set()
         for kind, obj_id, obj, audience in _objects(w, server, after, now):
             if ignored:  # a delete for whoever saw it (staff keep it)
+                if (kind, obj_id) in deleted:
+                    continue  # a course's judgement has two versions: one delete
+                deleted.add((kind, obj_id))
                 last = w.last_event(kind, obj_id)
                 if last is not None and last.data != "null":
                     publish(w, kind, obj_id, None, now=now, audience=replace(last.audience, staff=False))
@@ -85,8 +97,10 @@ class Review:
     comment: str
 
 
-def review(server: Served, viewer: Viewer, submission_id: int | None, asked: Review, now: float) -> ReviewRecord:
-    """Mark the submission's current judgement verified (or not) with a comment, for the jury. Audited."""
+def review(server: ServedJudging, viewer: Viewer, submission_id: int | None, asked: Review, now: float) -> ReviewRecord:
+    """Mark the submission's current judgement verified (or not) with a comment, for the jury. Audited.
+    Verified, a judgement that awaited verification (issue 47) is published to the teams and the board
+    (verification.py); marked not verified afterwards, nothing is hidden again."""
     access.staff(viewer, "verify judgements")
     verified, comment = asked.verified, asked.comment
     if len(comment) > COMMENT_CHARS:
@@ -98,7 +112,11 @@ def review(server: Served, viewer: Viewer, submission_id: int | None, asked: Rev
         record = ReviewRecord(current[0].id, verified, comment.strip(), viewer.username or "?", now)
         w.put_review(record)
         detail = {"submission_id": str(submission_id), "verified": verified, "comment": record.comment}
+        if verified and current[0].awaiting:
+            subs = w.submissions(ids=[current[0].submission_id])
+            detail["released"] = verification.release_in(w, server, subs[0], current[0], now)
         audit(w, viewer, now, "judgement.review", detail)
+    server.bus.notify()  # what was released is on the feed and the board at once
     return record
 
 

@@ -61,7 +61,9 @@ def queue(server: ServedJudging, viewer: Viewer) -> QueueView:
     access.staff(viewer, "see the judging queue")
     with server.storage.read() as r:
         jobs = tuple(r.job_queue())
-    running = frozenset(s.submission_id for s in server.pool.status().slots if s.submission_id is not None)
+    mine = ("", server.contest.info.id)  # a site's pool judges every contest's: this contest's slots (issue 44)
+    slots = server.pool.status().slots
+    running = frozenset(s.submission_id for s in slots if s.submission_id is not None and s.contest_id in mine)
     return QueueView(server.judging.hold, jobs, running)
 
 

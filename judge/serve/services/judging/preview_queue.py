@@ -94,7 +94,8 @@ class PreviewQueue:
 
     def claim_idle(self, limit: int, busy: Collection[str]) -> list[IdleJob]:
         with self.storage.read() as r:
-            todo = [p.id for p in r.previews(OPEN)]
+            # a rejudging set (issue 47: kind "rejudge") is judged by the judging queue itself, not here
+            todo = [p.id for p in r.previews(OPEN) if p.kind != "rejudge"]
         jobs: list[IdleJob] = [PreviewJob(self, pid) for pid in todo]
         return [j for j in jobs if j.key not in busy][:limit]
 

@@ -46,6 +46,7 @@ class PreviewView:
     runs: tuple[RunView, ...]
     board: tuple[TeamChange, ...]
     stale: bool  # made on a version that is no longer current: applying it is refused
+    left: int = 0  # a rejudging set (issue 47): its submissions not judged yet
 
     @property
     def changed(self) -> int:
@@ -98,10 +99,11 @@ def preview_view(server: ServedJudging, viewer: Viewer, preview_id: int | None, 
     teams = {t.id: t.name for t in server.contest.teams}
     with server.storage.read() as r:
         subs = {s.id: s for s in r.submissions(ids=[run.submission_id for run in runs])}
+        left = r.rejudging_jobs(p.id)[1] if p.kind == "rejudge" else 0
     views = tuple(
         RunView(run, subs[run.submission_id].team_id, teams.get(subs[run.submission_id].team_id, "?"))
         for run in runs
         if run.submission_id in subs
     )
     board = board_change(server, runs) if p.state == "ready" else ()
-    return PreviewView(p, views, board, stale(server, p) and p.state not in ("applied", "discarded"))
+    return PreviewView(p, views, board, stale(server, p) and p.state not in ("applied", "discarded"), left)

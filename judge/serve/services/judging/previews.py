@@ -20,17 +20,19 @@ reference's answer, the submissions) runs there, never in a request. A preview j
 
 from __future__ import annotations
 
-import io
+import json
 import os
 import shutil
 import tempfile
-import zipfile
+from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
 from judge.package.problem import PackageError, Problem, load_problem
+from judge.serve.model import package_zip
 from judge.serve.model.errors import Refused
 from judge.serve.model.records import PreviewRecord, PreviewRun
 from judge.serve.model.viewer import Viewer
+from judge.serve.services.judging import rejudgings, set_rows
 from judge.serve.services.judging.context import ServedJudging
 from judge.serve.services.judging.fuzzing import with_added
 from judge.serve.services.judging.preview_queue import STALE, judged_now, new_test_may_change, test_name, version_of
@@ -112,17 +114,27 @@ def preview(
 
 
 def stale(server: ServedJudging, p: PreviewRecord) -> bool:
-    """Made on a version that is no longer current."""
-    return server.versions.version(p.problem_id) != p.base_version
+    """Made on a version that is no longer current (a rejudging set, issue 47, is made on none)."""
+    return p.kind != "rejudge" and server.versions.version(p.problem_id) != p.base_version
 
 
 def changed_runs(runs: list[PreviewRun]) -> list[PreviewRun]:
     return [run for run in runs if run.verdict_after != run.verdict_before]
 
 
+def _rejudging(server: ServedJudging, preview_id: int | None) -> bool:
+    """Whether the preview is a rejudging set (issue 47: rejudgings.py applies and cancels those)."""
+    with server.storage.read() as r:
+        found = None if preview_id is None else r.preview(preview_id)
+    return found is not None and found.kind == "rejudge"
+
+
 def apply(server: ServedJudging, viewer: Viewer, preview_id: int | None, now: float) -> list[int]:
     """The preview's version becomes current; exactly the submissions whose verdict changes are rejudged
-    (their old judgements kept, non-current). Returns the submissions queued."""
+    (their old judgements kept, non-current). Returns the submissions queued. A rejudging set (issue 47):
+    its judgements become current (rejudgings.apply); the submissions whose judgement did."""
+    if _rejudging(server, preview_id):
+        return rejudgings.apply(server, viewer, preview_id, now).applied
     _may_change(server, viewer, now, "apply a rejudge preview")
     access.refuse_if_final(server.timeline.phase)
     p, _ = preview(server, viewer, preview_id, now)
@@ -141,7 +153,7 @@ def apply(server: ServedJudging, viewer: Viewer, preview_id: int | None, now: fl
     with server.storage.write() as w:
         refusal = _not_now(w, server, p, {t.name: i for i, t in enumerate(problem.tests())})
         if refusal is None:
-            queued = _apply_rows(w, p, changed_runs(w.preview_runs(p.id)), now)
+            queued = _apply_rows(w, p, changed_runs(w.preview_runs(p.id)), now, viewer.username or "")
             audit(w, viewer, now, "apply preview", {"preview": p.id, "problem": p.problem_id, "rejudged": queued})
             server.versions.set(problem, p.version)  # before the commit: the rejudges are claimed after it
     if refusal is not None:
@@ -170,23 +182,35 @@ def _not_now(w: Writer, server: ServedJudging, p: PreviewRecord, order: dict[str
     return None
 
 
-def _apply_rows(writer: Writer, p: PreviewRecord, changed: list[PreviewRun], now: float) -> list[int]:
+def _apply_rows(writer: Writer, p: PreviewRecord, changed: list[PreviewRun], now: float, by: str) -> list[int]:
+    """The version current, and the changed submissions rejudged: a rejudging set (issue 47: the one
+    mechanism of every rejudge) that applies itself, the preview having been reviewed already."""
     if p.base_version > 1:
         writer.set_version_state(p.problem_id, p.base_version, "retired")
     writer.set_version_state(p.problem_id, p.version, "current")
     writer.set_preview_state(p.id, "applied")
     if p.counterexample_id is not None and p.test_name:
         writer.set_added_as(p.counterexample_id, p.test_name)
+    scope = json.dumps({"problem": p.problem_id})
+    record = PreviewRecord(p.problem_id, 0, 0, "rejudge", None, "running", f"preview {p.id} applied", now)
+    set_id = writer.add_preview(replace(record, scope=scope, auto_apply=True, created_by=by))
     queued = []
     for run in changed:
         if not writer.has_open_job(run.submission_id):
-            writer.enqueue(run.submission_id, "rejudge", now)
+            writer.enqueue(run.submission_id, "rejudge", now, rejudging_id=set_id)
             queued.append(run.submission_id)
+    made = writer.preview(set_id)
+    if made is not None:
+        set_rows.finish_if_done(writer, made)
     return queued
 
 
 def discard(server: ServedJudging, viewer: Viewer, preview_id: int | None, now: float) -> None:
-    """The preview's version is discarded and its files removed; nothing else changes."""
+    """The preview's version is discarded and its files removed; nothing else changes. A rejudging set
+    (issue 47) is cancelled (rejudgings.cancel)."""
+    if _rejudging(server, preview_id):
+        rejudgings.cancel(server, viewer, preview_id, now)
+        return
     _may_change(server, viewer, now, "discard a rejudge preview")
     p, _ = preview(server, viewer, preview_id, now)
     if p.state in ("applied", "discarded"):
@@ -203,61 +227,11 @@ def discard(server: ServedJudging, viewer: Viewer, preview_id: int | None, now: 
 
 PACKAGE_LIMIT = 64 * 1024 * 1024  # an uploaded package zip, and what it unpacks to
 PACKAGE_FILES = 10_000
-NAME_BYTES = 255  # a file or folder name in the package (the file systems' limit)
-PATH_CHARS = 1024  # a member's whole path
 
 
 def _package_files(data: bytes) -> list[tuple[PurePosixPath, bytes]]:
     """The files of a package zip (a single top folder holding problem.yaml is taken off). Raises Refused."""
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as zf:
-            infos = [i for i in zf.infolist() if not i.is_dir() and not i.filename.startswith("__MACOSX/")]
-            if not infos or len(infos) > PACKAGE_FILES:
-                raise Refused(400, f"the zip holds {len(infos)} files: a package has 1 to {PACKAGE_FILES}")
-            if sum(i.file_size for i in infos) > PACKAGE_LIMIT:
-                raise Refused(413, f"the package unpacks to more than {PACKAGE_LIMIT // 2**20} MiB")
-            out = []
-            for info in infos:
-                name = PurePosixPath(info.filename)
-                if name.is_absolute() or ".." in name.parts or "\\" in info.filename:
-                    raise Refused(400, f"the zip holds a file outside the package: {info.filename!r}")
-                _check_name(info.filename, name)
-                out.append((name, zf.read(info)))
-    except Refused:
-        raise
-    except Exception as exc:  # noqa: BLE001 - zipfile raises many kinds
-        raise Refused(400, f"not a readable zip archive ({type(exc).__name__}: {exc})") from None
-    _check_tree([n for n, _ in out])
-    tops = {n.parts[0] for n, _ in out}
-    nested = all(len(n.parts) > 1 for n, _ in out) and any(n.parts[1:] == ("problem.yaml",) for n, _ in out)
-    if len(tops) == 1 and nested:
-        out = [(PurePosixPath(*n.parts[1:]), b) for n, b in out]
-    return out
-
-
-def _check_name(member: str, name: PurePosixPath) -> None:
-    """A member's name the file system takes (issue 43: ``.``, a 300-character name were 500s): a name at all,
-    each part at most ``NAME_BYTES``, the whole at most ``PATH_CHARS``. Raises Refused (400)."""
-    if not name.parts:
-        raise Refused(400, f"the zip holds a file without a name: {member[:100]!r}")
-    long = next((p for p in name.parts if len(p.encode("utf-8", "surrogateescape")) > NAME_BYTES), None)
-    if long is not None:
-        raise Refused(400, f"the zip holds a name longer than {NAME_BYTES} bytes: {long[:60]!r}...")
-    if len(member) > PATH_CHARS:
-        raise Refused(400, f"the zip holds a path longer than {PATH_CHARS} characters: {member[:60]!r}...")
-
-
-def _check_tree(names: list[PurePosixPath]) -> None:
-    """The files can be made: no name twice, none both a file and a folder (``a`` and ``a/b``: issue 43)."""
-    files: set[PurePosixPath] = set()
-    for n in names:
-        if n in files:
-            raise Refused(400, f"the zip holds {n.as_posix()!r} twice")
-        files.add(n)
-    folders = {parent for n in names for parent in n.parents if parent.parts}
-    both = sorted(files & folders)
-    if both:
-        raise Refused(400, f"the zip holds {both[0].as_posix()!r} both as a file and as a folder")
+    return package_zip.strip_top(package_zip.members(data, PACKAGE_LIMIT, PACKAGE_FILES), ("problem.yaml",))
 
 
 def upload_package(server: ServedJudging, viewer: Viewer, problem_id: str, data: bytes, now: float) -> int:

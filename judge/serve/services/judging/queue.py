@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import traceback
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from judge.cluster import ClusterError
@@ -28,20 +28,31 @@ from judge.judging.identity import toolchain_hash
 from judge.judging.jobs import JudgeJob, judge_job
 from judge.judging.judges import Judges, NotJudged
 from judge.judging.prepared import Packages
-from judge.judging.results import SubmissionResult
+from judge.judging.results import PassDetail, SubmissionResult
 from judge.judging.submission import Environment, unjudged
 from judge.judging.verdict import Verdict
 from judge.languages.table import Language
 from judge.package.problem import Problem
 from judge.serve.model.apijson import judgement_json, judgement_type, run_id, run_json
-from judge.serve.model.contest import Contest, ContestProblem
+from judge.serve.model.contest import AccountSpec, Contest, ContestProblem
+from judge.serve.model.course import CourseView
 from judge.serve.model.phase import Phase
-from judge.serve.model.records import JobRecord, JudgementOutcome, JudgementRecord, NewRun, SubmissionRecord
+from judge.serve.model.records import (
+    Audience,
+    JobRecord,
+    JudgementOutcome,
+    JudgementRecord,
+    NewRun,
+    RunDetail,
+    Scope,
+    SubmissionRecord,
+)
 from judge.serve.model.upload import job_files, unpack
 from judge.serve.services.core.events import EventBus, publish
 from judge.serve.services.core.timeline import Timeline
+from judge.serve.services.judging import set_rows
 from judge.serve.storage import Storage, Writer
-from judge.serve.visibility import judgement_audience, run_audience
+from judge.serve.visibility import awaits_verification, judgement_versions, run_audience
 
 JudgeFn = Callable[[JudgeJob], SubmissionResult]
 NOT_NOW = (NotJudged, ClusterError)  # the job could not be judged now: it stays queued
@@ -75,24 +86,43 @@ class Claimed:
     judgement_id: int
     submission: SubmissionRecord
     files_zip: bytes
+    rejudging_id: int | None = None  # the rejudging set the job belongs to (issue 47)
 
 
-def publish_judgement(w: Writer, phase: Phase, judgement: JudgementRecord, sub: SubmissionRecord, now: float) -> None:
-    audience = judgement_audience(phase, sub, now)
-    obj = judgement_json(judgement, phase.info)
-    publish(w, "judgements", obj["id"], obj, now=now, audience=audience)
+def publish_judgement(
+    w: Writer,
+    phase: Phase,
+    judgement: JudgementRecord,
+    sub: SubmissionRecord,
+    now: float,
+    course: CourseView | None = None,
+    *,
+    staff_only: bool = False,
+) -> None:
+    """The judgement's event (a course's: a version per audience, visibility.judgement_versions); ``staff_only``:
+    the jury's, whatever visibility says (a judgement replaced by one that awaits verification, issue 47)."""
+    if staff_only:
+        obj = judgement_json(judgement, phase.info)
+        publish(w, "judgements", obj["id"], obj, now=now, audience=Audience(Scope.ADMIN, sub.team_id))
+        return
+    for audience, version in judgement_versions(phase, sub, judgement, now, course):
+        obj = judgement_json(version, phase.info)
+        publish(w, "judgements", obj["id"], obj, now=now, audience=audience)
 
 
-def republish_judgements(w: Writer, phase: Phase, since_s: float, now: float) -> None:
+def republish_judgements(w: Writer, phase: Phase, since_s: float, now: float, course: CourseView | None = None) -> None:
     """Publish again the judgements of submissions made since ``since_s`` (at the thaw: for everyone now)."""
     subs = {s.id: s for s in w.submissions() if s.time_s >= since_s}
     for j in w.judgements(submission_ids=list(subs)):
-        publish_judgement(w, phase, j, subs[j.submission_id], now)
+        publish_judgement(w, phase, j, subs[j.submission_id], now, course)
 
 
-def _outcome(result: SubmissionResult, current: bool, now: float, package_hash: str) -> JudgementOutcome:
+def _outcome(
+    result: SubmissionResult, current: bool, now: float, package_hash: str, awaiting: bool = False
+) -> JudgementOutcome:
     tests = [t for t in result.tests if not t.skipped]
     return JudgementOutcome(
+        awaiting=awaiting,
         current=current,
         end_s=now,
         verdict=result.verdict.value,
@@ -108,6 +138,28 @@ def _outcome(result: SubmissionResult, current: bool, now: float, package_hash: 
     )
 
 
+def _run_detail(judgement_id: int, ordinal: int, d: PassDetail) -> RunDetail:
+    return RunDetail(
+        judgement_id=judgement_id,
+        ordinal=ordinal,
+        pass_n=d.n,
+        verdict=d.verdict.value,
+        output=d.output,
+        output_bytes=d.output_bytes,
+        stderr=d.stderr,
+        stderr_bytes=d.stderr_bytes,
+        input=d.input,
+        input_bytes=d.input_bytes,
+        exit_code=d.exit_code,
+        signal=d.signal,
+        time_s=d.time_s,
+        wall_time_s=d.wall_time_s,
+        memory_kib=d.memory_kib,
+        judge_message=d.judge_message,
+        team_message=d.team_message,
+    )
+
+
 @dataclass(frozen=True)
 class JudgingSetup:
     """What judging a job needs: the contest's problems and languages, the judge, and where to say what."""
@@ -119,6 +171,14 @@ class JudgingSetup:
     fuzzable: frozenset[str] = frozenset()  # live fuzzing (issue 33): the problems whose AC submissions are fuzzed
     # a problem with its package version in force (issue 33: versions.CurrentPackages); None: as loaded
     current: Callable[[Contest, str], ContestProblem | None] | None = None
+    # the accounts in force (issue 44: a site's are in the site's database, not the contest's); None: the
+    # contest database's accounts table
+    accounts: Callable[[], Sequence[AccountSpec]] | None = None
+    # more to do in a judgement's own transaction, each called with the writer, the submission's id, the
+    # judgement's id, the phase and the time (issue 46: explain_plan.queue_after queues a counterexample search)
+    after: tuple[Callable[[Writer, int, int, Phase, float], None], ...] = ()
+    # a course's assignment in force (issue 45: the feedback rules decide who is published what); None: none
+    course: Callable[[], CourseView | None] = lambda: None
 
 
 @dataclass(frozen=True)
@@ -153,6 +213,9 @@ class JobQueue:
         self._log = setup.log
         self._fuzzable = setup.fuzzable
         self._current = setup.current
+        self._accounts = setup.accounts
+        self._after = setup.after
+        self._course = setup.course
 
     def problem(self, problem_id: str) -> ContestProblem | None:
         """The problem with the package version new judgements use."""
@@ -169,19 +232,36 @@ class JobQueue:
             return []
         with self._storage.write() as w:
             jobs = [j for j in w.todo_jobs(limit + len(exclude), hold.problems) if j.id not in exclude][:limit]
-            out = [Claimed(j.id, self._judgement_of(w, j, phase, now), j.submission, j.files_zip) for j in jobs]
+            out = [
+                Claimed(j.id, self._judgement_of(w, j, phase, now), j.submission, j.files_zip, j.rejudging_id)
+                for j in jobs
+            ]
         if out:
             self._bus.notify()
         return out
+
+    def head(self, exclude: Collection[int] = frozenset()) -> tuple[bool, float] | None:
+        """The order of the job ``claim`` would give first: (a rejudge?, its submission's time); None: nothing
+        to claim now (the judging pool's order across a site's contests: pool.py)."""
+        hold = self._hold
+        if hold.paused:
+            return None
+        with self._storage.read() as r:
+            found = r.next_job(hold.problems, exclude)
+        return None if found is None else (found[0] != "submit", found[1])
 
     def _judgement_of(self, w: Writer, job: JobRecord, phase: Phase, now: float) -> int:
         """The job's judgement: made (and published) the first time the job is taken."""
         if job.judgement_id is not None:
             return job.judgement_id
         first = not w.judgements(submission_ids=[job.submission.id], current=True)
-        judgement = w.add_judgement(job.submission.id, current=first, start_s=now)
+        held = set_rows.holds(set_rows.set_of(w, job.rejudging_id))  # a set's, until it is applied (issue 47)
+        judgement = w.add_judgement(
+            job.submission.id, current=first, start_s=now, held=held, rejudging_id=job.rejudging_id
+        )
         w.attach_judgement(job.id, judgement.id)
-        publish_judgement(w, phase, judgement, job.submission, now)
+        if not held:
+            publish_judgement(w, phase, judgement, job.submission, now, self._course())
         return judgement.id
 
     # ------------------------------------------------------------------------------------- judge
@@ -196,6 +276,7 @@ class JobQueue:
         label = f"submission {s.id} (team {s.team_id})"
         info = self._contest.info
         lazy = info.pass_fail and not info.judge_all_tests  # the verdict is known at the first failed test
+        in_force = self._timeline.phase.info
         return JudgeJob(
             s.problem_id,
             cp.problem.content_hash,
@@ -206,7 +287,8 @@ class JobQueue:
             stop_at_failure=lazy,
             entry_point=s.entry_point,
             # the factor in force when it is judged (an admin may change it live: model/language_factors.py)
-            time_factor=self._timeline.phase.info.time_factor(s.language_id),
+            time_factor=in_force.time_factor(s.language_id),
+            keep_bytes=in_force.output_storage.run_bytes,  # what the jury reads of each run (issue 47)
         )
 
     def judge(self, c: Claimed) -> SubmissionResult:
@@ -227,7 +309,7 @@ class JobQueue:
     def judge_against(self, c: Claimed, package_hash: str) -> SubmissionResult:
         """Judge a submission against another version of its package (a rejudge preview, issue 33); the
         judge's failures raise (the preview tries again later)."""
-        return self._judge_fn(replace(self.job(c), package_hash=package_hash))
+        return self._judge_fn(replace(self.job(c), package_hash=package_hash, keep_bytes=0))
 
     # ------------------------------------------------------------------------------------- store
 
@@ -237,10 +319,20 @@ class JobQueue:
         with self._storage.write() as w:
             if w.job_done(c.job_id) is not False:
                 return False
-            changed = self._store(w, c, result, now)
-            self._publish_result(w, c, phase, now, changed)
-            self._fuzz_after(w, c, phase, now)
+            group = set_rows.set_of(w, c.rejudging_id)
+            (mine,) = w.judgements(ids=[c.judgement_id], held=None)
+            before = next(iter(w.judgements(submission_ids=[c.submission.id], current=True)), None)
+            changed = self._store(w, c, result, now, held=mine.held)
+            if not mine.held:
+                self._publish_result(w, c, phase, now, changed)
+                self._fuzz_after(w, c, phase, now)
+                for hook in self._after:  # e.g. a counterexample search (issue 46)
+                    hook(w, c.submission.id, c.judgement_id, phase, now)
             w.finish_job(c.job_id)
+            if group is not None:  # a rejudging set's member (issue 47): before → after, and the set's state
+                (after,) = w.judgements(ids=[c.judgement_id], held=None)
+                set_rows.record_member(w, group, before, after, now)
+                set_rows.finish_if_done(w, group)
         self._bus.notify()
         s = c.submission
         self._log(
@@ -249,21 +341,34 @@ class JobQueue:
         )
         return True
 
-    def _store(self, w: Writer, c: Claimed, result: SubmissionResult, now: float) -> list[JudgementRecord]:
-        """The judgement's outcome and its runs; the judgements whose ``current`` flag changed."""
+    def _store(
+        self, w: Writer, c: Claimed, result: SubmissionResult, now: float, *, held: bool = False
+    ) -> list[JudgementRecord]:
+        """The judgement's outcome and its runs; the judgements whose ``current`` flag changed. A held
+        judgement (a rejudging set's, issue 47) is stored non-current and changes no other."""
         s = c.submission
         cp = self.problem(s.problem_id)
-        current = not w.newer_done_job(s.id, c.job_id)
+        current = not held and not w.newer_done_job(s.id, c.job_id)
         changed = []
         if current:
             for old in w.judgements(submission_ids=[s.id], current=True):
                 if old.id != c.judgement_id:
                     w.set_current(old.id, False)
                     changed.append(old.id)
-        w.finish_judgement(c.judgement_id, _outcome(result, current, now, cp.problem.content_hash if cp else ""))
+        # the contest requires verification (issue 47): the jury's until a judge verifies it
+        awaiting = self._timeline.phase.info.verification_required
+        package = cp.problem.content_hash if cp else ""
+        w.finish_judgement(c.judgement_id, _outcome(result, current, now, package, awaiting))
         ordinals = {t.name: i + 1 for i, t in enumerate(cp.problem.tests())} if cp else {}
         tests = [(t, sc) for t, sc in zip(result.tests, result.test_scores, strict=True) if not t.skipped]
+        budget = self._timeline.phase.info.output_storage.contest_bytes - w.run_details_bytes()
         for i, (t, score) in enumerate(tests):
+            for d in t.details:  # what each pass printed (issue 47), while the contest's cap holds it
+                detail = _run_detail(c.judgement_id, ordinals.get(t.name, i + 1), d)
+                if detail.stored_bytes > budget:
+                    detail = replace(detail, output=None, stderr=None, input=None)
+                budget -= detail.stored_bytes
+                w.add_run_detail(detail)
             run = NewRun(
                 c.judgement_id,
                 ordinals.get(t.name, i + 1),
@@ -281,17 +386,45 @@ class JobQueue:
             w.add_run(run)
         return w.judgements(ids=changed)
 
+    def make_current(self, w: Writer, submission: SubmissionRecord, judgement_id: int, now: float) -> None:
+        """A rejudging set's judgement applied (issue 47, rejudgings.py), in the caller's transaction: it
+        becomes the submission's current one, and is published (with the one it replaces, and its runs) as
+        if it had just been judged; live fuzzing follows it as it follows any judgement."""
+        phase = self._timeline.phase
+        changed = []
+        for old in w.judgements(submission_ids=[submission.id], current=True):
+            if old.id != judgement_id:
+                w.set_current(old.id, False)
+                changed.append(old.id)
+        w.set_current(judgement_id, True)
+        c = Claimed(0, judgement_id, submission, b"")
+        self._publish_result(w, c, phase, now, w.judgements(ids=changed))
+        self._fuzz_after(w, c, phase, now)
+
+    def publish_released(self, w: Writer, submission: SubmissionRecord, judgement_id: int, now: float) -> None:
+        """A judgement verified (issue 47, verification.py), in the caller's transaction: published to its
+        audience, with its runs and (when it is current) the judgements it replaced, which were published to
+        the jury only while it waited."""
+        (j,) = w.judgements(ids=[judgement_id])
+        older = w.judgements(submission_ids=[submission.id], current=False) if j.current else []
+        replaced = [x for x in older if x.id < judgement_id and x.done and not x.awaiting]
+        s = next(iter(w.submissions(ids=[submission.id])), submission)
+        self._publish_result(w, Claimed(0, judgement_id, s, b""), self._timeline.phase, now, replaced)
+
     # ------------------------------------------------------------------------------------- publish
 
     def _publish_result(self, w: Writer, c: Claimed, phase: Phase, now: float, changed: list[JudgementRecord]) -> None:
         # the submission as it is now, not as claimed: a judge may have ignored it meanwhile (issue 30)
         s = next(iter(w.submissions(ids=[c.submission.id])), c.submission)
-        for old in changed:
-            publish_judgement(w, phase, old, s, now)
-        for run in w.runs(judgement_ids=[c.judgement_id]):
-            publish(w, "runs", run_id(run), run_json(run, phase.info), now=now, audience=run_audience(phase, s))
+        course = self._course()
         (judgement,) = w.judgements(ids=[c.judgement_id])
-        publish_judgement(w, phase, judgement, s, now)
+        waits = awaits_verification(judgement)  # issue 47: what it replaces too, until verified
+        for old in changed:
+            publish_judgement(w, phase, old, s, now, course, staff_only=waits)
+        for run in w.runs(judgement_ids=[c.judgement_id]):
+            audience = run_audience(phase, s, judgement, course, run.name, now)
+            publish(w, "runs", run_id(run), run_json(run, phase.info), now=now, audience=audience)
+        publish_judgement(w, phase, judgement, s, now, course)
 
     def _fuzz_after(self, w: Writer, c: Claimed, phase: Phase, now: float) -> None:
         """Live fuzzing (issue 33, docs/live-fuzzing.md), in the judgement's transaction: a current AC of a
@@ -306,7 +439,8 @@ class JobQueue:
         s = next(iter(w.submissions(ids=[c.submission.id])), c.submission)
         if s.problem_id not in self._fuzzable or s.ignored or not phase.in_contest(s.time_s):
             return
-        if s.account_id is not None and any(a.id == s.account_id and a.type != "team" for a in w.accounts()):
+        accounts = w.accounts() if self._accounts is None else self._accounts()
+        if s.account_id is not None and any(a.id == s.account_id and a.type != "team" for a in accounts):
             return  # an admin's submission for a team: the jury's test, not a contestant's
         w.enqueue_fuzz(s.id, j.id, j.package_hash or "", now)
 

@@ -12,7 +12,18 @@ from judge.serve.services.judging.context import ServedJudging
 from judge.serve.services.judging.submissions import SubmissionView, submission_views
 from judge.serve.services.people import access
 from judge.serve.storage import Reader
-from judge.serve.visibility import Detail, Sight, sees_judgement, sees_runs, sees_submission, test_detail
+from judge.serve.visibility import (
+    Detail,
+    Sight,
+    course_judgement,
+    course_sees_run,
+    sees_judgement,
+    sees_run_output,
+    sees_runs,
+    sees_submission,
+    shown_judgements,
+    test_detail,
+)
 
 
 def _subs_by_id(r: Reader, ids: set[int]) -> dict[int, SubmissionRecord]:
@@ -25,7 +36,12 @@ def judgements(server: ServedJudging, sight: Sight, submission_ids: list[int] | 
     with server.storage.read() as r:
         found = r.judgements(submission_ids=submission_ids)
         subs = _subs_by_id(r, {j.submission_id for j in found})
-    return [j for j in found if sees_judgement(sight, subs[j.submission_id])]
+    by_sub: dict[int, list[JudgementRecord]] = {}
+    for j in found:
+        if sees_judgement(sight, subs[j.submission_id]):
+            by_sub.setdefault(j.submission_id, []).append(j)
+    shown = {j.id: j for js in by_sub.values() for j in shown_judgements(sight, js)}  # issue 47: verification
+    return [course_judgement(sight, subs[j.submission_id], shown[j.id]) for j in found if j.id in shown]
 
 
 def runs(server: ServedJudging, sight: Sight, submission_ids: list[int] | None = None) -> list[RunRecord]:
@@ -35,7 +51,9 @@ def runs(server: ServedJudging, sight: Sight, submission_ids: list[int] | None =
         judgement_ids = None if submission_ids is None else [j.id for j in r.judgements(submission_ids=submission_ids)]
         found = r.runs(judgement_ids=judgement_ids)
         subs = _subs_by_id(r, {run.submission_id for run in found})
-    return [run for run in found if sees_runs(sight, subs[run.submission_id])]
+        of = {j.id: j for j in r.judgements(ids={run.judgement_id for run in found})}
+    seen = (run for run in found if sees_runs(sight, subs[run.submission_id], of[run.judgement_id]))
+    return [run for run in seen if course_sees_run(sight, subs[run.submission_id], run.name)]
 
 
 @dataclass(frozen=True)
@@ -54,6 +72,7 @@ class TestView:
 
     run: RunRecord
     detail: Detail
+    output: bool = False  # what it printed may be read (visibility.sees_run_output: issue 47)
 
 
 @dataclass(frozen=True)
@@ -72,9 +91,18 @@ def team_feedback(server: ServedJudging, sight: Sight, submission_id: int | None
     view = views[0]
     judgement = view.judgement if view.judgement is not None and view.judgement.done else None
     with server.storage.read() as r:
-        found = r.runs(judgement_ids=[judgement.id]) if judgement and sees_runs(sight, view.submission) else []
+        seen = judgement is not None and sees_runs(sight, view.submission, judgement)
+        found = r.runs(judgement_ids=[judgement.id]) if judgement is not None and seen else []
         data = r.submission_files(view.submission.id) or b""
-    tests = [TestView(run, test_detail(sight, run.name)) for run in found]
+    shown = [run for run in found if course_sees_run(sight, view.submission, run.name)]  # a course's (issue 45)
+    tests = [
+        TestView(
+            run,
+            test_detail(sight, run.name),
+            judgement is not None and sees_run_output(sight, view.submission, judgement, run.name),
+        )
+        for run in shown
+    ]
     return TeamFeedback(view, judgement, tests, source_files(data))
 
 
@@ -87,7 +115,7 @@ class JudgementDetail:
 @dataclass(frozen=True)
 class StaffDetail:
     view: SubmissionView
-    judgements: list[JudgementDetail]  # newest first, old ones too
+    judgements: list[JudgementDetail]  # newest first, old ones too, and a rejudging set's held ones
     files: list[SourceText]
 
 
@@ -99,8 +127,9 @@ def staff_detail(server: ServedJudging, sight: Sight, submission_id: int | None,
         raise Refused(404, f"no submission {what!r}")
     sid = views[0].submission.id
     with server.storage.read() as r:
-        all_judgements = r.judgements(submission_ids=[sid])
-        all_runs = r.runs(judgement_ids=[j.id for j in all_judgements])
+        # a rejudging set's held judgements too (issue 47): the jury reviews them before they count
+        all_judgements = r.judgements(submission_ids=[sid], held=None)
+        all_runs = r.runs(judgement_ids=[j.id for j in all_judgements], held=None)
         data = r.submission_files(sid) or b""
     details = [
         JudgementDetail(j, sorted((run for run in all_runs if run.judgement_id == j.id), key=lambda run: run.ordinal))

@@ -15,15 +15,18 @@ from judge.serve.model.upload import SubmissionRequest, check_upload
 from judge.serve.model.viewer import Role, Viewer
 from judge.serve.services.core.events import publish
 from judge.serve.services.judging.context import ServedJudging
+from judge.serve.services.judging.course_submit import check_rate, check_window
 from judge.serve.services.people import access
 from judge.serve.services.people.audit import audit
 from judge.serve.storage import Reader, Writer
 from judge.serve.visibility import (
     FileAccess,
     Sight,
+    course_judgement,
     file_access,
     sees_judgement,
     sees_submission,
+    shown_judgements,
     submission_audience,
 )
 
@@ -75,12 +78,19 @@ def submit(
     access.authenticated(viewer, "submit")
     if viewer.role not in (Role.TEAM, Role.ADMIN):
         raise Refused(403, "only team and admin accounts may submit")
+    server.standing.refuse_if_archived("submissions")
     request = read_request()
     team_id, time_s = _submitter(server, viewer, request, now)
+    if viewer.role is not Role.ADMIN:
+        check_window(server, team_id, now)  # a course's assignment (issue 45): the student's window
     if server.timeline.phase.in_contest(time_s):
         access.refuse_if_final(
             server.timeline.phase
         )  # an admin's submission dated into a finalized contest would change its results
+    lang = server.languages.get(request.language_id)
+    if lang is not None and viewer.role is not Role.ADMIN and not server.contest.info.allows_language(lang.id):
+        # issue 47: contest.yaml's allow_submit, or an admin's change (the jury may still submit in it)
+        raise Refused(400, f"{lang.name} takes no submissions in this contest now: choose another language")
     checked = check_upload(request, server.contest, server.languages)
     new = NewSubmission(
         team_id,
@@ -94,10 +104,12 @@ def submit(
     with server.storage.write() as w:
         if viewer.role is not Role.ADMIN:
             _rate_limit(w, server, team_id, now)
+            check_rate(w, server, team_id, request.problem_id, now)  # a course's token bucket (issue 45)
         sub = w.add_submission(new)
         w.enqueue(sub.id, "submit", now)
         obj = submission_json(sub, server.contest.info)
-        publish(w, "submissions", str(sub.id), obj, now=now, audience=submission_audience(server.timeline.phase, sub))
+        audience = submission_audience(server.timeline.phase, sub, server.course.view(server.contest))
+        publish(w, "submissions", str(sub.id), obj, now=now, audience=audience)
     server.bus.notify()
     server.pool.wake()
     return sub
@@ -168,13 +180,20 @@ def submission_views(
     server: ServedJudging, sight: Sight, *, team_id: str | None = None, ids: list[int] | None = None
 ) -> list[SubmissionView]:
     """Visible submissions with their current judgements (narrowed to a team or ids), in id order."""
+    waits = not sight.staff and sight.phase.info.verification_required  # all judgements: shown_judgements
     with server.storage.read() as r:
         subs = [s for s in r.submissions(ids=ids, team_id=team_id) if sees_submission(sight, s)]
-        current = {j.submission_id: j for j in r.judgements(submission_ids=[s.id for s in subs], current=True)}
+        found = r.judgements(submission_ids=[s.id for s in subs], current=None if waits else True)
+    by_sub: dict[int, list[JudgementRecord]] = {}
+    for j in found:
+        by_sub.setdefault(j.submission_id, []).append(j)
     views = []
     for s in subs:
         shown = sees_judgement(sight, s)
-        views.append(SubmissionView(s, current.get(s.id) if shown else None, not shown))
+        # issue 47: a judgement that awaits verification is shown as the viewer was told of it
+        now_shown = next((j for j in shown_judgements(sight, by_sub.get(s.id, [])) if j.current), None)
+        current = now_shown if shown else None
+        views.append(SubmissionView(s, None if current is None else course_judgement(sight, s, current), not shown))
     return views
 
 

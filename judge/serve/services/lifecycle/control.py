@@ -12,7 +12,7 @@ from typing import Any
 
 from judge.serve.model.apijson import language_json
 from judge.serve.model.errors import Refused
-from judge.serve.model.language_factors import parse_factor
+from judge.serve.model.language_factors import parse_language_change
 from judge.serve.model.schedule import SCHEDULE_KEYS, ScheduleError, parse_change, parse_removed
 from judge.serve.model.times import TimeError, format_time, parse_time
 from judge.serve.model.viewer import Viewer
@@ -134,25 +134,44 @@ def freeze_now(server: Served, viewer: Viewer, now: float) -> dict[str, Any]:
     return publish_contest(server, now, Audit(viewer, "contest.freeze", {}))
 
 
-def set_time_factor(
+def set_language(
     server: Served, viewer: Viewer, language_id: str, body: Callable[[], Any], now: float
 ) -> dict[str, Any]:
-    """A language's time factor, changed live (ours: a PATCH of the language, DOMjudge's property): the
-    language's event and the audit line in the change's transaction; what is judged from then on uses it.
-    Returns the language object."""
-    access.admin(viewer, "change a language's time factor")
+    """A language's time factor, or whether it takes submissions (issue 47), changed live (ours: a PATCH of
+    the language, DOMjudge's properties): the language's event and the audit line in the change's
+    transaction. A factor applies to what is judged from then on; ``allow_submit`` to submissions made from
+    then on (teams'; an admin may still submit). Returns the language object."""
+    access.admin(viewer, "change a language's time factor or whether it takes submissions")
     lang = server.languages.get(language_id)
     if lang is None:
         raise Refused(404, f"no language {language_id!r}")
-    factor = parse_factor(body(), lang.id)
-    before = server.contest.info.time_factor(lang.id)
+    factor, allowed = parse_language_change(body(), lang.id)
 
-    def publish(w: Writer, at: float) -> None:
-        publish_if_changed(w, "languages", lang.id, language_json(lang, factor), now=at)
-        audit(w, viewer, at, "language.time_factor", {"language_id": lang.id, "time_factor": factor, "was": before})
+    def publish_now(w: Writer, at: float) -> None:
+        info = server.timeline.phase.info  # the new one
+        obj = language_json(lang, info.time_factor(lang.id), info.allows_language(lang.id))
+        publish_if_changed(w, "languages", lang.id, obj, now=at)
 
-    server.timeline.set_time_factor(lang.id, factor, publish)
-    return language_json(lang, factor)
+    if factor is not None:
+        before = server.contest.info.time_factor(lang.id)
+
+        def publish(w: Writer, at: float) -> None:
+            publish_now(w, at)
+            detail = {"language_id": lang.id, "time_factor": factor, "was": before}
+            audit(w, viewer, at, "language.time_factor", detail)
+
+        server.timeline.set_time_factor(lang.id, factor, publish)
+    if allowed is not None:
+        was = server.contest.info.allows_language(lang.id)
+
+        def publish_allowed(w: Writer, at: float) -> None:
+            publish_now(w, at)
+            detail = {"language_id": lang.id, "allow_submit": allowed, "was": was}
+            audit(w, viewer, at, "language.allow_submit", detail)
+
+        server.timeline.set_live(lambda s: s.with_allowed(lang.id, allowed), publish_allowed)
+    info = server.timeline.phase.info
+    return language_json(lang, info.time_factor(lang.id), info.allows_language(lang.id))
 
 
 @dataclass(frozen=True)

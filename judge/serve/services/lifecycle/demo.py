@@ -45,8 +45,10 @@ def _password() -> str:
     return secrets.token_urlsafe(9)
 
 
-def _contest_yaml(contest_id: str, options: DemoOptions) -> str:
+def _contest_yaml(contest_id: str, options: DemoOptions, name: str | None = None, extra: str = "") -> str:
     kind = options.kind
+    if name is None:
+        name = "Demo ICPC contest" if kind is ScoreboardType.PASS_FAIL else "Demo contest"
     if kind is ScoreboardType.PASS_FAIL:
         ranking = (
             "# ICPC rules: ranked by problems solved, then time (each solve's minute + 20 per rejected try)\n"
@@ -59,7 +61,7 @@ def _contest_yaml(contest_id: str, options: DemoOptions) -> str:
     return (
         "# The contest (CCS Contest Package format; see docs/serve.md). Times need a time zone.\n"
         f"id: {contest_id}\n"
-        f"name: {'Demo ICPC contest' if kind is ScoreboardType.PASS_FAIL else 'Demo contest'}\n"
+        f"name: {name}\n"
         f"shortname: {contest_id}  # DOMjudge's; its command-line submit client needs one\n"
         f'start_time: "{format_time(options.start_s)}"\n'
         f'duration: "{format_reltime(options.duration_s)}"\n'
@@ -70,6 +72,7 @@ def _contest_yaml(contest_id: str, options: DemoOptions) -> str:
         "code_limit: 256\n"
         "rate_limit: {submissions: 10, seconds: 60}\n"
         "clarification_limits: {text_chars: 2000, questions: 5, seconds: 300}\n"
+        f"{extra}"
     )
 
 
@@ -107,12 +110,20 @@ def weaken(package: Path, max_score: float) -> int:
     return sum(f.suffix == ".in" for f in files)
 
 
-def _write_problems(dest: Path, problems: Sequence[Problem], weak_tests: str | None = None) -> None:
+def _copy_problems(dest: Path, problems: Sequence[Problem], weak_tests: str | None = None) -> None:
     (dest / "problems").mkdir()
     for p in problems:
         shutil.copytree(p.path, dest / "problems" / p.id, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
         if p.id == weak_tests:
             weaken(dest / "problems" / p.id, p.secret.max_score)
+
+
+def _write_problems(dest: Path, problems: Sequence[Problem], weak_tests: str | None = None) -> None:
+    _copy_problems(dest, problems, weak_tests)
+    _problems_yaml(dest, problems)
+
+
+def _problems_yaml(dest: Path, problems: Sequence[Problem]) -> None:
     entries = [
         {
             "id": p.id,
@@ -146,7 +157,9 @@ def _write_teams(dest: Path, teams: int) -> list[str]:
     return [f"team{i + 1}" for i in range(teams)]
 
 
-def _write_accounts(dest: Path, team_ids: Sequence[str], hasher: PasswordHasher) -> list[Login]:
+def _write_accounts(
+    dest: Path, team_ids: Sequence[str], hasher: PasswordHasher, command: str = "judge contest init"
+) -> list[Login]:
     logins = [Login(team, _password(), "team") for team in team_ids]
     logins += [Login("judge", _password(), "judge"), Login("admin", _password(), "admin")]
     accounts = [
@@ -154,7 +167,7 @@ def _write_accounts(dest: Path, team_ids: Sequence[str], hasher: PasswordHasher)
         | ({"team_id": lg.username} if lg.type == "team" else {})
         for lg in logins
     ]
-    header = "# Passwords are argon2 hashes; `judge contest init` printed the passwords once.\n"
+    header = f"# Passwords are argon2 hashes; `{command}` printed the passwords once.\n"
     private_file(dest / "accounts.yaml", header + yaml.safe_dump(accounts, sort_keys=False))
     return logins
 
@@ -190,3 +203,53 @@ def write_demo(dest: Path, problems: Sequence[Problem], options: DemoOptions, ha
     contest_yaml = _contest_yaml(options.contest_id, options)
     (dest / "contest.yaml").write_text(contest_yaml, encoding="utf-8")
     return _write_accounts(dest, _write_teams(dest, options.teams), hasher)
+
+
+# ------------------------------------------------------------------------------------------------ a site
+
+PRACTICE_S = 2 * 3600.0
+MAIN_S = 5 * 3600.0
+MAIN_AFTER_S = 3600.0  # the main contest starts this long after the practice
+PRACTICE_PROBLEMS = 2
+
+
+def write_demo_site(
+    dest: Path, problems: Sequence[Problem], teams: int, now_s: float, hasher: PasswordHasher
+) -> list[Login]:
+    """`judge site init DIR` (issue 44): a site of two pass-fail contests sharing the people and the problems
+    (SITE/problems/): ``practice``, running from ``now_s`` for two hours with two problems, judged after the
+    main contest (``judging_priority: -1``), and ``main``, every problem, starting an hour later, five hours,
+    the board frozen for the last hour. Owner-only as ``write_demo``. Returns the logins."""
+    if not dest.exists():
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.mkdir(mode=0o700)
+    _copy_problems(dest, problems)
+    (dest / "site.yaml").write_text(
+        "# A site of contests (docs/serve.md): the people (accounts.yaml, teams.json, groups.json,\n"
+        "# organizations.json) and the problems (problems/) here are every contest's; each contest is a\n"
+        "# contest package in contests/<id>/. `contests` lists them in the order the pages show.\n"
+        "name: Demo site\ncontests: [practice, main]\n",
+        encoding="utf-8",
+    )
+    contests = (
+        (
+            "practice",
+            "Practice session",
+            DemoOptions(teams, now_s, PRACTICE_S, 0.0, "practice", ScoreboardType.PASS_FAIL),
+            problems[:PRACTICE_PROBLEMS],
+            "# judged after the main contest's submissions (higher first; default 0)\njudging_priority: -1\n",
+        ),
+        (
+            "main",
+            "Demo ICPC contest",
+            DemoOptions(teams, now_s + MAIN_AFTER_S, MAIN_S, 3600.0, "main", ScoreboardType.PASS_FAIL),
+            problems,
+            "# every team of the site takes part (or a list of team ids, or {groups: [ids]})\nteams: all\n",
+        ),
+    )
+    for cid, name, options, chosen, extra in contests:
+        folder = dest / "contests" / cid
+        folder.mkdir(parents=True, mode=0o700)
+        (folder / "contest.yaml").write_text(_contest_yaml(cid, options, name, extra), encoding="utf-8")
+        _problems_yaml(folder, chosen)
+    return _write_accounts(dest, _write_teams(dest, teams), hasher, "judge site init")

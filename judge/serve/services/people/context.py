@@ -1,5 +1,6 @@
 """What the people's services receive: every service's parts (core/context.py), the package as loaded, the
-roster in force, the logins and the sessions found."""
+roster in force, the logins and the sessions found, and the site's people (site_people.py: where they are
+stored and changed, for every contest of a site)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from judge.serve.services.core.context import Served
 from judge.serve.services.people.accounts import Authenticator
 from judge.serve.services.people.live_roster import LiveRoster
 from judge.serve.services.people.session_cache import SessionCache
+from judge.serve.services.people.site_people import SitePeople
 
 
 class ServedPeople(Served, Protocol):
@@ -27,6 +29,11 @@ class ServedPeople(Served, Protocol):
 
     @property
     def session_cache(self) -> SessionCache: ...
+
+    @property
+    def people(self) -> SitePeople:
+        """The site's people (a single contest's own): their storage, roster in force, logins, sessions."""
+        ...
 
     def contest_with(self, roster: Roster) -> Contest:
         """The contest as it is with ``roster``'s teams and accounts."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 import threading
 
 from judge.serve.model.apijson import account_json, team_json
-from judge.serve.model.contest import Contest
+from judge.serve.model.contest import Contest, People
 from judge.serve.model.roster import Changes, Roster, merged
 from judge.serve.services.core.events import sync_collection
 from judge.serve.storage import Reader, Writer
@@ -30,7 +30,7 @@ class LiveRoster:
         self._roster = roster
 
 
-def stored_roster(package: Contest, r: Reader) -> Roster:
+def stored_roster(package: People, r: Reader) -> Roster:
     groups, organizations = r.live_objects("groups"), r.live_objects("organizations")
     return merged(package, Changes(r.live_teams(), r.live_accounts(), groups, organizations))
 

@@ -4,6 +4,8 @@ disable an account (it cannot log in, its sessions end, so nothing more is submi
 again. Each change is stored as an override of the contest package (storage's live_teams and
 live_accounts: the package on disk stays the organizer's input, and a restart keeps the change), written to
 the audit log, and published on the event feed (the spec's teams and accounts objects), in one transaction.
+In a site (issue 44) the people are the site's: a change is stored in the site database (its audit log)
+and applies to every contest the team takes part in, each publishing it on its own feed (site_people.py).
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from judge.serve.services.people import access, sessions
 from judge.serve.services.people.accounts import is_hash, sync_accounts
 from judge.serve.services.people.audit import audit
 from judge.serve.services.people.context import ServedPeople
-from judge.serve.services.people.live_roster import publish_people, stored_roster
+from judge.serve.services.people.live_roster import stored_roster
 from judge.serve.storage import Writer
 
 AccountAnswer = tuple[dict[str, Any], str | None]  # the account object, and its new password (shown once)
@@ -39,27 +41,36 @@ AccountAnswer = tuple[dict[str, Any], str | None]  # the account object, and its
 def _change(
     server: ServedPeople, viewer: Viewer, now: float, store: Callable[[Writer, Roster], dict[str, Any]]
 ) -> None:
-    """Store a change (``store`` writes its rows and returns the audit line's action and detail), then in
-    the same transaction: the accounts table as the merged roster makes it, the sessions of every account
-    whose password changed or that is disabled ended, the feed's teams and accounts; then the server's
-    roster and login table."""
-    with server.roster.lock:
-        before = server.roster.current
-        assert before is not None
-        with server.storage.write() as w:
+    """Store a change of the site's people (``store`` writes its rows and returns the audit line's action
+    and detail), then in the same transaction: the accounts table as the merged roster makes it, the sessions
+    of every account whose password changed or that is disabled ended (and, in a single contest folder, the
+    feed's teams and accounts); then the roster and login table in force, and every contest's feed
+    (site_people.py: a site's contests publish it in their own databases)."""
+    people = server.people
+    with people.lock:
+        before = people.current()
+        with people.storage.write() as w:
             entry = store(w, before)
             audit(w, viewer, now, entry.pop("action"), entry)
-            after = stored_roster(server.package, w)
-            ended = sync_accounts(w, after.accounts, server.auth.hasher)
+            after = stored_roster(people.package, w)
+            ended = sync_accounts(w, after.accounts, people.auth.hasher)
             ended_sessions = {*ended, *(after.disabled - before.disabled)}
             for account_id in ended_sessions:
                 sessions.end_all(w, account_id)
-            publish_people(w, server.contest_with(after), now)
+            people.publish_within(w, after, now)
             stored = w.accounts()
-        server.session_cache.forget_accounts(ended_sessions)  # after the commit (SessionCache)
-        server.roster.set(after)
-        server.auth.reload(stored, after.disabled)
-    server.bus.notify()
+        people.session_cache.forget_accounts(ended_sessions)  # after the commit (SessionCache)
+        people.roster.set(after)
+        people.auth.reload(stored, after.disabled)
+        people.publish_after(after, now)
+
+
+def change_people(
+    server: ServedPeople, viewer: Viewer, now: float, store: Callable[[Writer, Roster], dict[str, Any]]
+) -> None:
+    """A change of the people made by another module (a course's roster import, issue 45: course_roster.py),
+    stored, audited and put in force as the changes here are (``_change``)."""
+    _change(server, viewer, now, store)
 
 
 def _refused(exc: RosterError) -> Refused:
@@ -70,7 +81,7 @@ def put_team(server: ServedPeople, viewer: Viewer, team_id: str, body: Any, now:
     """Add a team, or change one (a package team too). Returns the team object."""
     access.admin(viewer, "add or change teams")
     try:
-        team = team_from(body, server.contest)
+        team = team_from(body, server.people.current())
     except RosterError as exc:
         raise _refused(exc) from None
     if team.id != team_id:
@@ -108,7 +119,7 @@ def put_object(
 
 def set_hidden(server: ServedPeople, viewer: Viewer, team_id: str, hidden: bool, now: float) -> dict[str, Any]:
     access.admin(viewer, "hide teams")
-    team = server.contest.team(team_id)
+    team = next((t for t in server.people.current().teams if t.id == team_id), None)
     if team is None:
         raise Refused(404, f"no team {team_id!r}")
     body = {**team_json(team), "hidden": hidden}
@@ -125,15 +136,14 @@ def put_account(
     """Add an account, or change one. Returns the account object and the password when one was set or
     generated (shown once: only its argon2 hash is kept)."""
     access.admin(viewer, "add or change accounts")
-    roster = server.roster.current
-    assert roster is not None
+    roster = server.people.current()
     try:
         spec, password = account_from(body, roster)
     except RosterError as exc:
         raise _refused(exc) from None
     if spec.id != account_id:
         raise Refused(409, f"the body's id {spec.id!r} is not the URL's ({account_id!r})")
-    digest = None if password is None else server.auth.hasher.hash(password)
+    digest = None if password is None else server.people.auth.hasher.hash(password)
 
     def store(w: Writer, roster: Roster) -> dict[str, Any]:
         known = roster.account(spec.id) is not None
@@ -146,8 +156,7 @@ def put_account(
 
 
 def _existing(server: ServedPeople, account_id: str) -> tuple[Roster, AccountSpec]:
-    roster = server.roster.current
-    assert roster is not None
+    roster = server.people.current()
     found = roster.account(account_id)
     if found is None:
         raise Refused(404, f"no account {account_id!r}")
@@ -159,7 +168,7 @@ def reset_password(server: ServedPeople, viewer: Viewer, account_id: str, now: f
     access.admin(viewer, "reset passwords")
     roster, found = _existing(server, account_id)
     password = new_password()
-    digest = server.auth.hasher.hash(password)
+    digest = server.people.auth.hasher.hash(password)
 
     def store(w: Writer, roster: Roster) -> dict[str, Any]:
         w.put_live_account(_live(found, digest, found.id in roster.disabled, now))
@@ -191,12 +200,11 @@ def import_entries(server: ServedPeople, viewer: Viewer, upload: tuple[str, str]
     model/roster.parse_import), all or nothing. Returns (username, password) of the accounts that got a
     generated password (shown once)."""
     access.admin(viewer, "import teams or accounts")
-    roster = server.roster.current
-    assert roster is not None
+    roster = server.people.current()
     try:
         kind, entries = parse_import(upload[0], upload[1], roster.teams)
         if kind == "teams":
-            teams = [team_from(e, server.contest) for e in entries]
+            teams = [team_from(e, roster) for e in entries]
             accounts: list[tuple[AccountSpec, str | None]] = []
         else:
             teams, accounts = [], _accounts_of(entries, roster)
@@ -231,4 +239,4 @@ def _accounts_of(entries: list[dict[str, Any]], roster: Roster) -> list[tuple[Ac
 def _digest(server: ServedPeople, password: str | None) -> str | None:
     if password is None:
         return None
-    return password if is_hash(password) else server.auth.hasher.hash(password)
+    return password if is_hash(password) else server.people.auth.hasher.hash(password)

@@ -1,0 +1,103 @@
+"""Which judgements queue a counterexample search (issue 46, docs/explain.md), and what searching needs: the
+judging queue's hook (``queue_after``, called in the judgement's own transaction), the problems searched,
+and ``LiveExplain``, built once at the edge.
+
+- A current judgement of a problem with ``fuzz.py`` whose verdict is searched (WA, RTE, PV; TLE where the
+  package's fuzz.py says ``EXPLAIN_TLE``) queues one search per submission and package version, with the
+  policy in force (the problem's view of contest.yaml's ``counterexamples``, its budget, its per-team
+  limit) kept with it: a change of contest.yaml applies to later searches only. Not searched: when the
+  problem's view is ``off``, an ignored submission, one made outside the contest, an admin's for a team.
+- A current judgement whose verdict is not searched (a rejudge to AC, ...) cancels the submission's
+  searches, open or ended: the team no longer sees them.
+
+Light: no Hypothesis (explainable_problems loads the fuzzer's hooks when called; explain_jobs.py runs the
+searches).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+
+from judge.fuzz.explanation import explained
+from judge.judging.prepared import Packages
+from judge.judging.submission import Environment
+from judge.judging.verdict import Verdict
+from judge.package.problem import PackageError
+from judge.serve.model.contest import Contest
+from judge.serve.model.counterexamples import CounterexampleView
+from judge.serve.model.explanations import policy_json
+from judge.serve.model.phase import Phase
+from judge.serve.storage import Writer
+
+
+@dataclass(frozen=True)
+class LiveExplain:
+    """Searching on idle judging slots, as `judge serve` sets it up (built once, at the edge, and passed down):
+    the environment (sandbox at the fuzzer's niceness, languages, limits) and the prepared packages the
+    server judges with; ``timer`` measures the seconds of a search's budget (counted only while it runs)."""
+
+    env: Environment
+    packages: Packages
+    timer: Callable[[], float] = time.monotonic
+
+
+def problem_view(contest: Contest, problem_id: str) -> CounterexampleView:
+    """Who sees the counterexamples of the problem now: problems.yaml's, else contest.yaml's."""
+    cp = contest.problem(problem_id)
+    policy = contest.info.counterexamples
+    return policy.show if cp is None else policy.view(cp.counterexamples)
+
+
+def searches_any(contest: Contest) -> bool:
+    """Whether the contest's policy is not off, for the contest or one of its problems."""
+    return any(problem_view(contest, p.id) is not CounterexampleView.OFF for p in contest.problems)
+
+
+def explainable_problems(contest: Contest, log: Callable[[str], None]) -> dict[str, bool]:
+    """The problems searched (a fuzz.py, and a view that is not off), each with whether its fuzz.py says
+    ``EXPLAIN_TLE``; a broken fuzz.py is said. Loads the fuzzer's hooks (Hypothesis)."""
+    from judge.fuzz.hooks import load_hooks
+
+    out = {}
+    for p in contest.problems:
+        if problem_view(contest, p.id) is CounterexampleView.OFF:
+            continue
+        try:
+            hooks = load_hooks(p.problem)
+        except PackageError as exc:
+            log(f"counterexamples: problem {p.id} is not searched: {exc}")
+            continue
+        if hooks is not None:
+            out[p.id] = hooks.explain_tle
+    return out
+
+
+AfterJudgement = Callable[[Writer, int, int, Phase, float], None]  # (w, submission id, judgement id, phase, now)
+
+
+def queue_after(explainable: Mapping[str, bool], contest: Callable[[], Contest]) -> AfterJudgement:
+    """The judging queue's hook (queue.JudgingSetup.after), in the judgement's transaction: a current,
+    searched judgement queues a search with the policy in force; one that is not searched cancels the
+    submission's searches. ``explainable``: explainable_problems' (empty: nothing is searched)."""
+
+    def after(w: Writer, submission_id: int, judgement_id: int, phase: Phase, now: float) -> None:
+        (j,) = w.judgements(ids=[judgement_id])
+        if not j.current or j.verdict is None:
+            return
+        (s,) = w.submissions(ids=[submission_id])
+        explain_tle = explainable.get(s.problem_id)
+        if explain_tle is None or not explained(Verdict(j.verdict), explain_tle=explain_tle):
+            w.cancel_explanations(s.id, f"judgement {j.ordinal}: {j.verdict}, not searched", now)
+            return
+        now_contest = contest()
+        view = problem_view(now_contest, s.problem_id)
+        if view is CounterexampleView.OFF or s.ignored or not phase.in_contest(s.time_s):
+            return
+        if s.account_id is not None and any(a.id == s.account_id and a.type != "team" for a in now_contest.accounts):
+            return  # an admin's submission for a team: the jury's test, charged to no team's limit
+        policy = replace(now_contest.info.counterexamples, show=view)
+        w.enqueue_explanation(s.id, j.id, j.package_hash or "", j.verdict, policy_json(policy), now)
+
+    return after
