@@ -6,7 +6,8 @@ Two parts, each with warm validators off and on (RunnerConfig.warm, `judge --war
 - **per problem**: one accepted Python submission of each shipped problem (the first in
   `submissions/accepted/`), judged in this process from scratch (a new runner, the package prepared, the
   submission built, every test run and checked: `judge_submission`). It prints the wall time to the verdict,
-  the sum of the submission's own CPU time over the tests, and their ratio: the judge's overhead factor
+  the sum of the submission's own CPU time over its runs (each pass of a multi-pass test: go's two), and
+  their ratio: the judge's overhead factor
   (1.0 would be a judge that costs nothing); and, as the wall time grows with the machine's load, the CPU
   time of everything (the judge, its servers, the validators, the runs) against the submission's own. The
   runner's own start (its sandbox self-test) is not in the wall time (it is in the CPU time); a `judge run`
@@ -14,8 +15,9 @@ Two parts, each with warm validators off and on (RunnerConfig.warm, `judge --war
 - **the demo contest** (`--contest`, skipped with `--no-contest`): `judge grade` from scratch, a separate
   process with a fresh database, `--jobs 2`, on a snapshot of the code (as bench/grade.py), warm off and on.
   It prints both wall times, on / off, the overhead factor (wall x jobs against the sum of every test's CPU
-  time in results.json) and whether both gave the same verdicts, scores and messages. `--baseline DIR`:
-  a checkout of an older judge graded too, in the same rounds (its own settings: "today").
+  time in results.json: a multi-pass test's is its slowest pass's, so go's runs count about half) and
+  whether both gave the same verdicts, scores and messages. `--baseline DIR`: a checkout of an older judge
+  graded too, in the same rounds (its own settings: "today"; its own code on PYTHONPATH).
 
 Targets (issue 50, this 2-core machine): Coins' accepted Python submission judged with an overhead factor
 <= 1.5; the demo contest from scratch in <= 60 % of the baseline's time.
@@ -41,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from judge.judging.environment import Environment
-from judge.judging.submission import judge_submission, prepare
+from judge.judging.submission import JudgeOptions, judge_submission, prepare
 from judge.languages.table import load_languages, toolchain
 from judge.package.problem import load_problem
 from judge.runner import RunnerConfig, make_runner
@@ -64,7 +66,7 @@ def cpu_s() -> float:
 @dataclass(frozen=True)
 class Judged:
     wall_s: float  # to the verdict
-    own_s: float  # the submission's CPU time, summed over the tests
+    own_s: float  # the submission's CPU time, summed over its runs (every pass of every test)
     cpu_s: float  # everything's CPU time: the judge, its servers, every run (the runner's own start included)
     verdict: str
     seen: object  # what must not change with warm validators: verdicts, scores, messages
@@ -80,11 +82,12 @@ def one_verdict(problem_dir: Path, source: Path, warm: bool, work: Path) -> Judg
         start = time.perf_counter()
         problem = load_problem(problem_dir)
         prepared = prepare(problem, env, work / "prep")
-        result = judge_submission(prepared, source, env)
+        # keep_bytes=1: each pass's own record (a multi-pass test's time_s is its slowest pass's)
+        result = judge_submission(prepared, source, env, options=JudgeOptions(keep_bytes=1))
         wall = time.perf_counter() - start
     finally:
         runner.close()
-    own = sum(t.time_s for t in result.tests)
+    own = sum(p.time_s for t in result.tests for p in t.details)
     tests = [(t.name, t.verdict.value, t.fraction, t.metric, t.message) for t in result.tests]
     return Judged(wall, own, cpu_s() - before, result.verdict.value, (result.verdict.value, result.score, tests))
 
