@@ -8,7 +8,11 @@ For a Python submission, in the same run and in alternating rounds (the machine 
   contents) on the very inputs it generated, one after the other, with nothing else done: the ceiling;
 - ``fuzz, 1 search`` / ``raw, interleaved``: one search (``pipeline=False``), each example followed by
   the raw run of the same input (timed apart): the fuzzer's own cost per example, unhidden;
-- ``fuzz, validator``: with the package's output validator process per example;
+- ``fuzz, validator``: with the package's output validator process per example (a Python validator starts
+  warm, forked from a warm interpreter: the default); ``fuzz, validator, fresh``: the same with warm
+  validators off (a new interpreter per example, as before issue 50), interleaved with it; each followed by
+  the raw runs of the inputs it generated (``raw, after validator`` and ``raw, after fresh``: its ceiling,
+  measured next to it, as ``raw`` is for ``fuzz``);
 - ``raw, no sandbox``: the same interpreter started with plain ``subprocess`` (what the sandbox costs).
 
 Target: fuzz >= 90 % of raw (over all rounds; the median of the rounds' ratios is printed too). Usage:
@@ -25,6 +29,7 @@ import statistics
 import subprocess
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 
 from judge.fuzz.engine import fuzz_submission, tune_for_fuzzing
@@ -34,7 +39,7 @@ from judge.judging.problemtypes import program_limits
 from judge.judging.submission import Environment, prepare
 from judge.languages.table import load_languages, toolchain
 from judge.package.problem import InputMode, Problem, load_problem
-from judge.runner import make_runner
+from judge.runner import RunnerConfig, make_runner
 from judge.runner.spec import RunSpec
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -98,6 +103,7 @@ def main() -> None:
     if args.problem is None:
         args.problem, args.source = next((p, s) for p, s in DEFAULTS if (p / "fuzz.py").is_file() and s.is_file())
     env = Environment(make_runner(args.sandbox), load_languages(), toolchain())
+    fresh_env = Environment(make_runner(RunnerConfig(sandbox=args.sandbox, warm=False)), env.languages, env.tools)
     problem = load_problem(args.problem)
     work = Path(tempfile.mkdtemp(prefix="bench-fuzz-"))
     work.chmod(0o711)
@@ -113,9 +119,20 @@ def main() -> None:
             f"{args.examples} examples x {args.rounds} rounds"
         )
         raw = RawRunner(problem, built.program, env, work)
-        keys = ("fuzz", "raw", "fuzz, 1 search", "raw, interleaved", "fuzz, validator", "raw, no sandbox")
+        keys = (
+            "fuzz",
+            "raw",
+            "fuzz, 1 search",
+            "raw, interleaved",
+            "fuzz, validator",
+            "raw, after validator",
+            "fuzz, validator, fresh",
+            "raw, after fresh",
+            "raw, no sandbox",
+        )
         totals = {k: [0, 0.0] for k in keys}
         ratios: list[float] = []  # fuzz / raw of each round: the machine's speed drifts between rounds
+        warm_ratios: list[float] = []  # fuzz, validator / raw, after validator of each round
         for r in range(args.rounds):
             # The default (pipelined) fuzzer, then the raw runs of the very inputs it generated.
             inputs: list[bytes] = []
@@ -150,13 +167,25 @@ def main() -> None:
                 on_example=after_example,
             )
             slow_options = FuzzOptions(examples=args.examples // 3, seed=r, use_database=False, use_accepts=False)
-            slow = fuzz_submission(prepared, args.source, env, slow_options)
+            slow_inputs: list[bytes] = []
+            fresh_inputs: list[bytes] = []
+            slow = fuzz_submission(
+                prepared, args.source, env, slow_options, on_example=partial(record, seen=slow_inputs)
+            )
+            slow_raw_s = sum(raw.sandboxed(data) for data in slow_inputs)
+            fresh = fuzz_submission(
+                prepared, args.source, fresh_env, slow_options, on_example=partial(record, seen=fresh_inputs)
+            )
+            fresh_raw_s = sum(raw.sandboxed(data) for data in fresh_inputs)
             row = {
                 "fuzz": (piped.runs, piped.elapsed_s),
                 "raw": (len(inputs), raw_s),
                 "fuzz, 1 search": (single.runs, single.elapsed_s - spent["callback"]),
                 "raw, interleaved": (single.runs, spent["raw"]),
                 "fuzz, validator": (slow.runs, slow.elapsed_s),
+                "raw, after validator": (len(slow_inputs), slow_raw_s),
+                "fuzz, validator, fresh": (fresh.runs, fresh.elapsed_s),
+                "raw, after fresh": (len(fresh_inputs), fresh_raw_s),
                 "raw, no sandbox": (single.runs, spent["raw, no sandbox"]),
             }
             for k, (n, sec) in row.items():
@@ -164,7 +193,8 @@ def main() -> None:
                 totals[k][1] += sec
             rates = ", ".join(f"{k} {n / sec:.1f}/s" for k, (n, sec) in row.items())
             ratios.append((piped.runs / piped.elapsed_s) / (len(inputs) / raw_s))
-            print(f"round {r + 1}: {rates}; fuzz / raw {ratios[-1]:.1%}")
+            warm_ratios.append((slow.runs / slow.elapsed_s) / (len(slow_inputs) / slow_raw_s))
+            print(f"round {r + 1}: {rates}; fuzz / raw {ratios[-1]:.1%}; validator {warm_ratios[-1]:.1%}")
         rate = {k: n / sec for k, (n, sec) in totals.items()}
         print(f"total ({piped.checker}):")
         for k, v in rate.items():
@@ -173,7 +203,12 @@ def main() -> None:
             f"fuzz / raw: {rate['fuzz'] / rate['raw']:.1%} (median of the rounds' {statistics.median(ratios):.1%}, "
             f"from {min(ratios):.1%} to {max(ratios):.1%}; target >= 90 %; default: two searches, one run "
             f"at a time); one search: {rate['fuzz, 1 search'] / rate['raw, interleaved']:.1%}; "
-            f"with the validator process: {rate['fuzz, validator'] / rate['raw']:.1%}; "
+            f"with the validator process: {rate['fuzz, validator'] / rate['raw, after validator']:.1%} (warm, "
+            f"against the raw runs of its inputs right after it; median of the rounds' "
+            f"{statistics.median(warm_ratios):.1%}; "
+            f"target >= 60 %), {rate['fuzz, validator, fresh'] / rate['raw, after fresh']:.1%} with a new "
+            f"interpreter per example (against {rate['fuzz, validator'] / rate['raw']:.1%} and "
+            f"{rate['fuzz, validator, fresh'] / rate['raw']:.1%} of the first raw rate); "
             f"sandbox cost: raw is {rate['raw, interleaved'] / rate['raw, no sandbox']:.1%} of unsandboxed"
         )
     finally:

@@ -58,7 +58,9 @@ def judge(args: list[str], env: dict[str, str], where: str) -> subprocess.Comple
         cmd = ["unshare", "--pid", "--fork", "--mount-proc", *cmd]
     elif where == "not pid 1":
         cmd = ["unshare", "--pid", "--fork", "--mount-proc", "/bin/sh", "-c", '"$@"; exit $?', "sh", *cmd]
-    full_env = {k: v for k, v in os.environ.items() if k not in ("JUDGE_NO_BOX_SERVER", "JUDGE_SANDBOX")}
+    full_env = {
+        k: v for k, v in os.environ.items() if k not in ("JUDGE_NO_BOX_SERVER", "JUDGE_SANDBOX", "JUDGE_NO_WARM")
+    }
     return subprocess.run(
         cmd,
         capture_output=True,
@@ -160,3 +162,14 @@ def test_doctor_inside_a_pid_namespace_passes_its_self_test(path: str) -> None:
     proc = judge(["doctor"], PATHS[path], "pid 1")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "output validator" in proc.stdout and "FAILED" not in proc.stdout
+
+
+def test_warm_validators_inside_a_pid_namespace_match_fresh_ones_outside(packages: Path) -> None:
+    """The package's Python validator and oracle started warm (the default) in a PID namespace, the judge pid 1
+    or not, give what new interpreters give outside (JUDGE_NO_WARM=1)."""
+    if not make_runner("bwrap").info.isolated:
+        pytest.skip("the bwrap sandbox does not work here")
+    fresh = verify_verdicts(packages, {"JUDGE_NO_WARM": "1"}, "outside")
+    assert all(v is not None and v[0] != "JE" for v in fresh.values()), fresh
+    for where in ("pid 1", "not pid 1"):
+        assert verify_verdicts(packages, {}, where) == fresh, where

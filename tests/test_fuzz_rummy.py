@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import os
 import shutil
+import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -22,7 +24,9 @@ from judge.judging.submission import Environment, judge_submission, prepare
 from judge.judging.verdict import Verdict
 from judge.languages.table import load_languages, toolchain
 from judge.package.problem import load_problem
-from judge.runner import make_runner
+from judge.runner import Runner, make_runner
+from judge.runner.protocol import SandboxInfo
+from judge.runner.spec import RunResult, RunSpec
 
 ROOT = Path(__file__).resolve().parent.parent
 RUMMY = ROOT / "problems" / "rummy"
@@ -84,3 +88,68 @@ def test_the_seed_formula_survives(env: Environment, tmp_path: Path) -> None:
     out = fuzz_submission(prepared, SEED_FORMULA, env, options)
     assert out.status is FuzzStatus.PASSED, out.counterexample
     assert out.examples == SEED_EXAMPLES and out.runs > SEED_EXAMPLES // 2  # repeated inputs are not re-run
+
+
+class WatchingRunner:
+    """The runner, noting whether the package's validator judged an example while the next search's
+    submission started (the slot handed over when the example's submission ended)."""
+
+    def __init__(self, inner: Runner, validator: tuple[str, ...]) -> None:
+        self.inner, self.validator = inner, validator
+        self.cond = threading.Condition()
+        self.starts = 0  # submission runs started so far
+        self.seen_at_end = threading.local()  # per search: ``starts`` when its submission ended
+        self.overlapped: bool | None = None  # None: not decided yet
+
+    @property
+    def info(self) -> SandboxInfo:
+        return self.inner.info
+
+    def start_paths(self) -> tuple[tuple[str, Runner], ...]:
+        return self.inner.start_paths()
+
+    def run_interactive(self, *args: Any, **kw: Any) -> Any:
+        return self.inner.run_interactive(*args, **kw)
+
+    def run(self, spec: RunSpec, *, on_start: Any = None, on_end: Any = None) -> RunResult:
+        if spec.argv[: len(self.validator)] == self.validator:
+            with self.cond:  # until another submission starts (a bound for the failure only)
+                if self.overlapped is None:
+                    after = self.seen_at_end.starts
+                    self.overlapped = self.cond.wait_for(lambda: self.starts > after, timeout=60)
+            return self.inner.run(spec, on_start=on_start, on_end=on_end)
+        if spec.trusted:
+            return self.inner.run(spec, on_start=on_start, on_end=on_end)
+
+        def started() -> None:
+            with self.cond:
+                self.starts += 1
+                self.cond.notify_all()
+            if on_start is not None:
+                on_start()
+
+        def ended() -> None:
+            with self.cond:
+                self.seen_at_end.starts = self.starts
+            if on_end is not None:
+                on_end()
+
+        return self.inner.run(spec, on_start=started, on_end=ended)
+
+
+def test_with_the_validator_the_next_submission_runs_while_an_output_is_judged(
+    env: Environment, tmp_path: Path
+) -> None:
+    """The validator path (no accepts()): the run slot is given back when the example's submission ends, so
+    the next search's submission runs while the validator process judges this one's output (issue 50)."""
+    prepared = prepare(load_problem(RUMMY), env, tmp_path / "prep")
+    assert prepared.validator is not None
+    watching = WatchingRunner(env.runner, prepared.validator.argv)
+    out = fuzz_submission(
+        prepared,
+        SEED_FORMULA,
+        Environment(watching, env.languages, env.tools),
+        FuzzOptions(examples=10, seed=1, use_database=False, use_accepts=False),
+    )
+    assert out.status is FuzzStatus.PASSED and out.checker == "the output validator", out.to_json()
+    assert watching.overlapped is True

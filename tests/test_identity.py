@@ -49,6 +49,8 @@ NO_VERDICT = [
 VERDICT = [
     "runner/api.py",
     "runner/helper.c",
+    "runner/warm.py",  # issue 50: warm validators; a judge with them judges its stored results again, once
+    "runner/warmserver.py",  # (run as a script by the warm server, never imported by the judge)
     "judging/problemtypes/interactive.py",
     "judging/scoring.py",
     "judging/checker.py",

@@ -5,6 +5,8 @@ launchers' clocks. No programs are started: four plain pipes."""
 from __future__ import annotations
 
 import os
+import selectors
+from typing import Any
 
 import pytest
 
@@ -70,3 +72,63 @@ def test_a_rejection_claims_first_place_only_before_the_programs_output_ended(pr
         proxy.stop()
         for fd in readers:
             os.close(fd)
+
+
+class _CountingSelector(selectors.DefaultSelector):  # type: ignore[misc,valid-type]
+    """The platform's selector, counting the calls that change what it waits for and the waits."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.changes = 0
+        self.waits = 0
+
+    def register(self, *args: Any, **kwargs: Any) -> selectors.SelectorKey:
+        self.changes += 1
+        return super().register(*args, **kwargs)
+
+    def unregister(self, *args: Any, **kwargs: Any) -> selectors.SelectorKey:
+        self.changes += 1
+        return super().unregister(*args, **kwargs)
+
+    def modify(self, *args: Any, **kwargs: Any) -> selectors.SelectorKey:
+        self.changes += 1
+        return super().modify(*args, **kwargs)
+
+    def select(self, timeout: float | None = None) -> list[tuple[selectors.SelectorKey, int]]:
+        self.waits += 1
+        return super().select(timeout)
+
+
+def test_a_long_conversation_costs_the_proxy_one_wait_per_message(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 50 (the judge's own cost per test: an interactive problem's proxy): what the proxy waits for is
+    registered once, not again on every wait (two system calls per end per message), and what it read is
+    passed on at once, not after another wait. 200 questions and answers, each read by the other side
+    before the next is sent: the transcript has them all, in order."""
+    made: list[_CountingSelector] = []
+
+    def counting() -> _CountingSelector:
+        made.append(_CountingSelector())
+        return made[-1]
+
+    monkeypatch.setattr(selectors, "DefaultSelector", counting)
+    proxy, prog_out, peer_out, (peer_in, prog_in) = _proxy()
+    rounds = 200
+    try:
+        for i in range(rounds):
+            os.write(prog_out, b"q%d\n" % i)
+            assert os.read(peer_in, 100) == b"q%d\n" % i
+            os.write(peer_out, b"a%d\n" % i)
+            assert os.read(prog_in, 100) == b"a%d\n" % i
+        os.close(prog_out)
+        os.close(peer_out)
+        proxy.join(5)
+        assert not proxy.is_alive()
+    finally:
+        proxy.stop()
+        os.close(peer_in)
+        os.close(prog_in)
+    (sel,) = made
+    lines = proxy.transcript.finish().decode().splitlines()
+    assert lines == [line for i in range(rounds) for line in (f"> q{i}", f"< a{i}")]
+    assert sel.changes <= 12, sel.changes  # the two sources once, each sink now and then; not per message
+    assert sel.waits <= 2 * rounds + 10, sel.waits  # a message read and passed on in one wait

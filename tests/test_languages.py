@@ -168,6 +168,7 @@ EXEMPT = {
     ("package/deps.py", "<module>", ".py"): "Python's import system: the file `import a` loads is a.py",
     ("runner/interactive.py", "Proxy._loop", "r"): "a pipe end that is read (select), not the R language",
     ("runner/interactive.py", "Proxy._wanted", "r"): "a pipe end that is read (select), not the R language",
+    ("runner/warmserver.py", "standard_streams", "r"): "sys.stdin's mode (as the interpreter sets it), not R",
     ("course/demo.py", "<module>", "go"): "the Go position problem's id (problems/go), not the Go language",
     ("course/values.py", "<module>", "d"): "a day in a time span (1d), not the D language",
     ("serve/http/pages/team_pages.py", "<module>", ".js"): (

@@ -10,8 +10,10 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
+from reports import comparable
 
 ROOT = Path(__file__).parent.parent
 PROBLEMS = sorted(p.name for p in (ROOT / "problems").iterdir() if (p / "problem.yaml").is_file())
@@ -21,10 +23,10 @@ def test_the_five_problems_ship() -> None:
     assert {"memory", "rummy", "go", "klondike", "coins"} <= set(PROBLEMS)
 
 
-@pytest.mark.parametrize("problem", PROBLEMS)
-def test_verify_passes(problem: str) -> None:
+def verify(problem: Path, warm: str) -> dict[str, Any]:
+    """`judge verify PROBLEM --json` with the package's Python validators warm (on) or not (off)."""
     proc = subprocess.run(
-        [sys.executable, "-m", "judge", "verify", str(ROOT / "problems" / problem), "--json"],
+        [sys.executable, "-m", "judge", "--warm-validators", warm, "verify", str(problem), "--json"],
         capture_output=True,
         text=True,
         timeout=1200,
@@ -32,7 +34,15 @@ def test_verify_passes(problem: str) -> None:
         stdin=subprocess.DEVNULL,
     )
     assert proc.returncode in (0, 1), proc.stderr[-3000:]
-    report = json.loads(proc.stdout)
+    report: dict[str, Any] = json.loads(proc.stdout)
+    return report
+
+
+@pytest.mark.parametrize("problem", PROBLEMS)
+def test_verify_passes(problem: str) -> None:
+    """... with warm validators (the default) and without: the same verdicts, scores and messages (issue 50)."""
+    report = verify(ROOT / "problems" / problem, "on")
+    assert comparable(verify(ROOT / "problems" / problem, "off")) == comparable(report)
     wrong = [
         (s["submission"], s["expected"], s["result"] and s["result"]["verdict"], s["result"] and s["result"]["score"])
         for s in report["submissions"]

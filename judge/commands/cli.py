@@ -44,6 +44,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="sandbox backend (default: $JUDGE_SANDBOX, else auto = bwrap when it works, else rlimits with a warning)",
     )
+    parser.add_argument(
+        "--warm-validators",
+        choices=("on", "off"),
+        default=None,
+        help="the package's Python validators start from a warm interpreter, forked per run (default: on; off: "
+        "a new interpreter per run, also $JUDGE_NO_WARM=1; docs/sandbox.md)",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for add_command in (

@@ -26,9 +26,11 @@ class SelfTestFailed(Exception):
 def runner_config(args: argparse.Namespace, *, niceness: int = 0) -> RunnerConfig:
     """The runner's settings: the command line, then the JUDGE_* environment (see README)."""
     try:
-        return replace(RunnerConfig.from_environ(os.environ, sandbox=args.sandbox), niceness=niceness)
+        config = replace(RunnerConfig.from_environ(os.environ, sandbox=args.sandbox), niceness=niceness)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    warm = getattr(args, "warm_validators", None)
+    return config if warm is None else replace(config, warm=warm == "on")
 
 
 def make_environment(args: argparse.Namespace, *, check: bool = True, niceness: int = 0) -> Environment:

@@ -246,9 +246,12 @@ class Examiner:
         shutil.rmtree(case_dir, ignore_errors=True)
         case_dir.mkdir()
         try:
-            ctx = Context(view, self.program, self.validator, self.runner, case_dir)
-            with self.run_slots.run() as started:
-                started()  # several processes, no single start to wait for: hand over at once
+            with self.run_slots.run() as turn:
+                turn()  # several processes, no single start to wait for: hand over at once
+                # one run of the submission (batch): the slot is given back when it ends, so that the next
+                # search's submission runs while this one's output is judged (the validator process)
+                ended = turn.ended if not (self.problem.interactive or self.problem.multi_pass) else None
+                ctx = Context(view, self.program, self.validator, self.runner, case_dir, on_program_end=ended)
                 result = judge_test(ctx, test)
             output = _last_output(case_dir, result.passes) if result.verdict not in RUN_FAILURES else None
             transcript = result.transcript

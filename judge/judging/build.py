@@ -14,6 +14,7 @@ from pathlib import Path
 from judge.judging.environment import Environment
 from judge.judging.verdict import Verdict
 from judge.languages.table import (
+    MAIN,
     EntryPoint,
     Language,
     Placeholders,
@@ -33,7 +34,7 @@ from judge.package.includes import add_includes
 from judge.package.problem import INPUT_VALIDATOR_FOLDERS, Problem
 from judge.package.programs import BUILD, RUN, program_root, script_folder
 from judge.runner import Runner
-from judge.runner.spec import Limits, Mount, RunSpec
+from judge.runner.spec import Limits, Mount, RunSpec, WarmStart
 
 COMPILE_LIMITS = Limits(
     time_s=60.0,
@@ -63,6 +64,8 @@ class Program:
     stub: bool = False
     entry_point: str = ""  # what a static validator is told: the main file, or the class to run
     format_code: str = ""  # the language's code in the Kattis format (a static validator's first argument)
+    # a package's program that may start from a warm interpreter (the language's ``trusted_warm``; runner/warm.py)
+    warm: WarmStart | None = None
 
 
 @dataclass(frozen=True)
@@ -301,7 +304,11 @@ def package_program(problem: Problem, path: Path, env: Environment, workdir: Pat
         root = program_root(path)
         copy = render_tree(problem.constants, root, workdir / "rendered" / root.name)
         path = copy / path.relative_to(root) if root.is_dir() else copy
-    return trusted_program(path, env.languages, env.tools, env.runner, workdir)
+    built = trusted_program(path, env.languages, env.tools, env.runner, workdir)
+    if built.program is not None and built.program.warm is not None:  # a new package version, a new warm one
+        warm = replace(built.program.warm, key=problem.content_hash)
+        return replace(built, program=replace(built.program, warm=warm))
+    return built
 
 
 def _script_program(folder: Path, runner: Runner, workdir: Path) -> Build:
@@ -342,7 +349,8 @@ def trusted_program(
     in_place = trusted_language(path, languages)
     if in_place is not None:
         argv, env = trusted_command(in_place, path, tools)
-        program = Program(in_place.id, path.parent, argv, env=env, trusted=True, processes=64)
+        warm = WarmStart(script=in_place.trusted_run.index(MAIN)) if in_place.trusted_warm else None
+        program = Program(in_place.id, path.parent, argv, env=env, trusted=True, processes=64, warm=warm)
         return Build(program, None, "", in_place.id)
     lang = language_for(path, languages)
     if lang is None:

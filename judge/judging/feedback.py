@@ -135,6 +135,7 @@ def validator_spec(validator: Program, call: ValidatorCall) -> RunSpec:
         stderr=call.log,
         env=dict(validator.env),
         trusted=True,
+        warm=validator.warm,
     )
 
 

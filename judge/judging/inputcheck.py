@@ -40,6 +40,7 @@ def input_problem(
             stderr=log,
             env=dict(program.env),
             trusted=True,
+            warm=program.warm,
         )
     )
     if result.exit_code == VALID:

@@ -128,7 +128,13 @@ def judge_submission(
         if built.program is None:
             return _failed_build(problem, source, built, warnings)
         ctx = Context(
-            problem, built.program, prepared.validator, env.runner, work, prepared.static_validator, options.keep_bytes
+            problem,
+            built.program,
+            prepared.validator,
+            env.runner,
+            work,
+            prepared.static_validator,
+            keep_bytes=options.keep_bytes,
         )
         results = _judge_tests(ctx, options)
         scored = score_submission(problem, results)

@@ -36,6 +36,9 @@ class EntryPoint(StrEnum):
     CLASS = "class"  # the class to run, e.g. "Main" or "zoo.b.Main"; its simple name is its file's stem
 
 
+MAIN = "{main}"  # the placeholder of trusted_run that is the program's file
+
+
 @dataclass(frozen=True)
 class Language:
     """One table of languages.toml. Everything the judge decides per language is a field here."""
@@ -67,6 +70,9 @@ class Language:
     # judge's machine (placeholders {python} and {main}, the program's full path); empty: it is built first.
     trusted_run: tuple[str, ...] = ()
     trusted_env: Mapping[str, str] = field(default_factory=dict)  # ... with this environment ({package_pythonpath})
+    # ... and may start forked from a warm interpreter that has loaded its imports (judge/runner/warm.py: the
+    # judge's own CPython): trusted_run is that interpreter, its options, then {main}, then the program's arguments
+    trusted_warm: bool = False
     entry_point: EntryPoint = EntryPoint.NONE  # what an uploaded submission's entry point names
     format_code: str = ""  # the Kattis format's code for it, when it is not the id ("" = the id)
 
@@ -193,6 +199,7 @@ _FIELDS = {
     "default_install",
     "trusted_run",
     "trusted_env",
+    "trusted_warm",
     "entry_point",
     "format_code",
 }
@@ -264,6 +271,7 @@ def _language(lang_id: str, spec: object) -> Language:
         default_install=bool(spec.get("default_install", False)),
         trusted_run=_strings(spec.get("trusted_run", []), "trusted_run"),
         trusted_env=_string_table(spec.get("trusted_env", {}), "trusted_env"),
+        trusted_warm=bool(spec.get("trusted_warm", False)),
         entry_point=_entry_point(spec.get("entry_point", "")),
         format_code=str(spec.get("format_code", "")),
     )
@@ -273,6 +281,8 @@ def _language(lang_id: str, spec: object) -> Language:
         raise ValueError("detect_extensions needs detect_regex")
     if lang.trusted_env and not lang.trusted_run:
         raise ValueError("trusted_env needs trusted_run")
+    if lang.trusted_warm and MAIN not in lang.trusted_run[1:]:
+        raise ValueError("trusted_warm needs trusted_run = [interpreter, options..., '{main}']")
     return lang
 
 

@@ -25,6 +25,7 @@ from judge.runner.plumbing import error_result, file_size, open_io
 from judge.runner.protocol import SandboxInfo
 from judge.runner.slots import SlotPool
 from judge.runner.spec import InteractiveResult, Limits, RunResult, RunSpec
+from judge.runner.warm import WarmServers
 
 NO_ISOLATION_WARNING = (
     "NO SANDBOX: bubblewrap namespaces are not available here; programs run with rlimits and a separate "
@@ -55,7 +56,8 @@ class SandboxRunner:
         self._pool = pool
         self.info = info
         self.config = config or RunnerConfig()
-        self._finalizer = weakref.finalize(self, pool.close if owns_pool else _nothing)
+        warm = backend.warm if backend is not None and owns_pool else None
+        self._finalizer = weakref.finalize(self, _closer(pool, warm) if owns_pool else _nothing)
 
     def close(self) -> None:
         self._finalizer()
@@ -167,6 +169,17 @@ def _nothing() -> None:
     pass
 
 
+def _closer(pool: SlotPool, warm: WarmServers | None) -> Callable[[], None]:
+    """What closing a runner releases: its slots (and their servers) and its warm servers."""
+
+    def close() -> None:
+        if warm is not None:
+            warm.close()
+        pool.close()
+
+    return close
+
+
 def _bwrap_version(bwrap: str) -> str:
     try:
         out = subprocess.run([bwrap, "--version"], capture_output=True, text=True, timeout=10).stdout
@@ -254,7 +267,12 @@ def _host(config: RunnerConfig, pool: SlotPool, helper: Path, warnings: tuple[st
     if tree is None:
         warnings = (*warnings, "no writable cgroup: memory is limited by RLIMIT_AS (MLE detection is heuristic)")
     rlimits = Backend(
-        "rlimits", helper, fork_server=config.fork_server, trusted_env=config.trusted_env, niceness=config.niceness
+        "rlimits",
+        helper,
+        fork_server=config.fork_server,
+        trusted_env=config.trusted_env,
+        niceness=config.niceness,
+        warm=WarmServers() if config.warm else None,
     )
     return _Host(config, pool, helper, tree, rlimits, warnings)
 

@@ -45,6 +45,9 @@ class RunnerConfig:
     # the nice value of every run (programs, compilers, validators): 0..19. `judge serve` runs them at 10
     # so that judging yields the CPU to the web server (verdicts count CPU time, never time spent waiting)
     niceness: int = 0
+    # the package's Python programs that run once per test (validators) start forked from a warm interpreter
+    # that has loaded their imports (runner/warm.py); False: a new interpreter per run (JUDGE_NO_WARM=1)
+    warm: bool = True
 
     def __post_init__(self) -> None:
         if self.sandbox not in SANDBOXES:
@@ -74,4 +77,5 @@ class RunnerConfig:
             slot_dir=Path(environ["JUDGE_SLOT_DIR"]) if environ.get("JUDGE_SLOT_DIR") else default_slot_dir(),
             cache_dir=default_cache_dir(environ),
             trusted_env=tuple(sorted(environ.items())),
+            warm=not environ.get("JUDGE_NO_WARM"),
         )

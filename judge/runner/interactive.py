@@ -197,6 +197,8 @@ class Proxy(threading.Thread):
         ]
         for fd in ends.fds():
             os.set_blocking(fd, False)
+        self._selector: selectors.BaseSelector | None = None  # the loop's (its thread only)
+        self._registered: dict[int, tuple[int, tuple[tuple[str, int], ...]]] = {}  # fd -> what it is registered for
 
     def stop(self) -> None:
         self._halt.set()
@@ -229,23 +231,43 @@ class Proxy(threading.Thread):
                 d.source = d.sink = -1
 
     def _loop(self, sel: selectors.BaseSelector) -> None:
+        """Wait for the ends that can move, move what they have. An end stays registered with the selector
+        while it is wanted (a registration changed only when what is wanted of it does), and is unregistered
+        before it is closed (``_close``); what has been read is passed on at once when the other pipe has
+        room (one wait per message, not two)."""
+        self._registered.clear()
+        self._selector = sel
         while not self._halt.is_set():
             wanted = self._wanted()
             if not wanted:
                 return
-            for fd, (events, uses) in wanted.items():
-                sel.register(fd, events, uses)
-            ready = sel.select(0.05)
-            for fd in wanted:
+            for fd in [fd for fd in self._registered if fd not in wanted]:
                 sel.unregister(fd)
-            for key, _mask in ready:
+                del self._registered[fd]
+            for fd, want in wanted.items():
+                had = self._registered.get(fd)
+                if had is None:
+                    sel.register(fd, *want)
+                elif had != want:
+                    sel.modify(fd, *want)
+                self._registered[fd] = want
+            for key, _mask in sel.select(0.05):
                 for kind, idx in key.data:
-                    if kind == "r":
+                    d = self._dirs[idx]
+                    if kind == "r" and d.source == key.fd:
                         self._read(idx)
-                    else:
+                        if d.pending and d.sink >= 0:
+                            self._write(idx)
+                    elif kind == "w" and d.sink == key.fd and d.pending:
                         self._write(idx)
 
-    def _wanted(self) -> dict[int, tuple[int, list[tuple[str, int]]]]:
+    def _close(self, fd: int) -> None:
+        """Close one of the proxy's ends, unregistered first (a closed fd's number may be reused at once)."""
+        if self._registered.pop(fd, None) is not None and self._selector is not None:
+            self._selector.unregister(fd)
+        os.close(fd)
+
+    def _wanted(self) -> dict[int, tuple[int, tuple[tuple[str, int], ...]]]:
         """The ends to wait for: fd -> (selector events, the directions that read ("r") or write ("w") it)."""
         events: dict[int, int] = {}
         uses: dict[int, list[tuple[str, int]]] = {}
@@ -256,7 +278,7 @@ class Proxy(threading.Thread):
             if d.sink >= 0 and d.pending:
                 events[d.sink] = events.get(d.sink, 0) | selectors.EVENT_WRITE
                 uses.setdefault(d.sink, []).append(("w", idx))
-        return {fd: (mask, uses[fd]) for fd, mask in events.items()}
+        return {fd: (mask, tuple(uses[fd])) for fd, mask in events.items()}
 
     def _read(self, idx: int) -> None:
         d = self._dirs[idx]
@@ -267,12 +289,12 @@ class Proxy(threading.Thread):
         except OSError:
             data = b""
         if not data:
-            os.close(d.source)
+            self._close(d.source)
             d.source = -1
             with self._lock:
                 self.ended.append(idx)
             if not d.pending and d.sink >= 0:  # EOF and nothing left to pass on: the other side sees EOF
-                os.close(d.sink)
+                self._close(d.sink)
                 d.sink = -1
             return
         if idx == 0:
@@ -295,13 +317,13 @@ class Proxy(threading.Thread):
             if exc.errno not in (errno.EPIPE, errno.EBADF):
                 raise
             # The reader is gone: drop what it will never read, keep draining the writer.
-            os.close(d.sink)
+            self._close(d.sink)
             d.sink = -1
             d.pending = b""
             return
         d.pending = d.pending[n:]
         if not d.pending and d.source < 0:
-            os.close(d.sink)
+            self._close(d.sink)
             d.sink = -1
 
 

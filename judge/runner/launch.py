@@ -19,6 +19,7 @@ from judge.runner.osutil import readable, rmtree, send_signal, sweep_uid, wait_p
 from judge.runner.slots import Slot
 from judge.runner.spec import LimitHit, RunResult, RunSpec
 from judge.runner.start import BASE_PATH, Backend, Plumbing, Starts, clean_env
+from judge.runner.warm import WarmServer
 from judge.runner.zygote import Zygote, ZygoteError
 
 __all__ = ["BASE_PATH", "STDERR_TAIL", "TERM_GRACE_S", "Backend", "Launch", "Plumbing", "clean_env"]
@@ -60,6 +61,7 @@ class Launch(Starts):
     pid: int | None = None  # what we started: the launcher, or bwrap
     via_zygote: bool = False
     via_box: bool = False  # started by the slot's box server (the fast path)
+    via_warm: WarmServer | None = None  # forked by this warm server (a trusted run, warm.py): pid is the program
     _awaiting: Zygote | None = None  # the box server's reply (pid 1's pid) is read when needed
     _done: bool = False  # the launcher reported "done": its namespace is empty
     zexit: int | None = None  # its exit status, from the fork server
@@ -179,7 +181,8 @@ class Launch(Starts):
         total = 0.0
         try:
             root = psutil.Process(self.pid)
-            for p in root.children(recursive=True):
+            tree = root.children(recursive=True)
+            for p in [root, *tree] if self.via_warm is not None else tree:  # else root is the launcher
                 try:
                     c = p.cpu_times()
                     total += c.user + c.system + c.children_user + c.children_system
@@ -195,13 +198,27 @@ class Launch(Starts):
             self.killed_for = reason
         if self.term_sent is None:
             self.term_sent = time.monotonic()
+            if self.via_warm is not None:  # no launcher: the program's process group, at once
+                self._kill_warm()
+                return
             target = self._helper()
             if target is not None:
                 send_signal(target, signal.SIGTERM)
             else:  # bwrap has not even started the namespace: kill it (--die-with-parent does the rest)
                 self.hard_kill()
 
+    def _kill_warm(self) -> None:
+        """SIGKILL to a warm run's process group (its session), while the server has not reported its end."""
+        if self.pid is None or self.exit_status is not None:
+            return
+        try:
+            os.killpg(self.pid, signal.SIGKILL)
+        except OSError:  # not its own group yet (it has just been forked)
+            send_signal(self.pid, signal.SIGKILL)
+
     def _helper(self) -> int | None:
+        if self.via_warm is not None:
+            return None
         if self.via_box:
             self._box_reply()
             return self.helper_pid
@@ -212,6 +229,8 @@ class Launch(Starts):
     def hard_kill(self) -> None:
         """The launcher did not finish in time: SIGKILL it (and in bwrap, its namespace)."""
         self.hard_killed = True
+        if self.via_warm is not None:
+            self._kill_warm()
         target = self._helper()
         if target is not None:
             send_signal(target, signal.SIGKILL)  # in bwrap: pid 1, so the whole namespace dies
@@ -236,8 +255,12 @@ class Launch(Starts):
         usage = self._release()
         wall = self._wall_s()
         if self.sandbox_error is None and self.exit_status is None and self.killed_for is None:
-            msg = self._bwrap_message() if rc not in (0, None) else f"status {rc}"
-            self.sandbox_error = f"the launcher ended without reporting the program's status: {msg}"
+            if self.via_warm is not None:
+                ended = self.via_warm.ended() or " (it is still running)"
+                self.sandbox_error = f"the warm server did not report the program's status{ended}"
+            else:
+                msg = self._bwrap_message() if rc not in (0, None) else f"status {rc}"
+                self.sandbox_error = f"the launcher ended without reporting the program's status: {msg}"
         self._close_pipes()
         obs = self._observed(usage, stdout_bytes, stderr_bytes, stderr_tail)
         limit_hit = None if self.sandbox_error is not None else classify(obs, self.spec.limits)
@@ -257,6 +280,11 @@ class Launch(Starts):
         """Wait until the launcher (or bwrap) is gone; its exit status where it has one."""
         if self.proc is not None:
             return wait_process(self.proc, 10.0)
+        if self.via_warm is not None:  # the server writes "exit" and "done", then closes its end
+            self._drain_status(10.0)
+            if self.exit_status is None:
+                self._kill_warm()  # the server went away: what is left of the run must not outlive it
+            return None
         if self.via_box:  # pid 1 is leaving an empty namespace (or was killed); no "zexit" here
             self._box_reply()
             if not self.finished:

@@ -48,6 +48,20 @@ class Mount:
 
 
 @dataclass(frozen=True)
+class WarmStart:
+    """A trusted run that may start forked from a warm interpreter (runner/warm.py) instead of a new one.
+
+    ``argv[:script]`` is the interpreter (the judge's own CPython) and its options, ``argv[script]`` the
+    program's file, the rest its arguments; the language table says which programs qualify
+    (``trusted_warm``). ``key`` is the program's version (its package's hash): another key, another warm
+    interpreter. The runner honours it only for trusted runs, and only when its configuration has warm
+    starts on (``RunnerConfig.warm``); anything it cannot do warm runs the usual way."""
+
+    script: int = 1
+    key: str = ""
+
+
+@dataclass(frozen=True)
 class RunSpec:
     """What to run, where, with which limits.
 
@@ -76,6 +90,8 @@ class RunSpec:
     # False: the program may read its working directory but not create, change or delete files there
     # (the package format's ``allow_file_writing: false``); HOME and TMPDIR stay writable (/tmp).
     box_writable: bool = True
+    # a package's program that may start from a warm interpreter (trusted runs only; see WarmStart)
+    warm: WarmStart | None = None
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,9 @@ Four ways, all through the C launcher, never with ``preexec_fn``:
   ``helper -x``) execs bwrap, which makes the namespaces and mounts and execs the launcher
   as pid 1 of the new PID namespace (we learn its pid from ``--info-fd``).
 - ``rlimits``: the launcher runs on the host; its child joins the cgroups itself.
-- ``trusted``: the launcher runs on the host as the judge's uid, no cgroups.
+- ``trusted``: the launcher runs on the host as the judge's uid, no cgroups; or, for a package's Python
+  program that may start warm (``spec.warm``), a fork of its warm server (warm.py), with the same
+  limits, session, process-group kill and status report.
 
 In all but the last the launcher's child drops to the slot's uid; its rlimits are set
 there too. The launcher reports the exact wait status and rusage on a pipe.
@@ -31,6 +33,7 @@ from judge.runner.netns import is_netns, make_netns
 from judge.runner.osutil import anonymous_file, chown_tree, let_others_traverse, not_world_accessible, seal_tree
 from judge.runner.slots import Slot
 from judge.runner.spec import SANDBOX_PATH, RunSpec
+from judge.runner.warm import WarmServer, WarmServers
 from judge.runner.zygote import BoxServer, Zygote, ZygoteError, fits
 
 BASE_PATH = SANDBOX_PATH
@@ -60,6 +63,8 @@ class Backend:
     box_server: bool = False
     trusted_env: tuple[tuple[str, str], ...] = ()  # the environment of trusted runs (validators)
     niceness: int = 0  # every run's nice value (RunnerConfig.niceness)
+    # the runner's warm servers (RunnerConfig.warm), for trusted runs with ``spec.warm``; None: none start warm
+    warm: WarmServers | None = None
 
 
 def clean_env(spec: RunSpec, home: str, tmpdir: str) -> dict[str, str]:
@@ -84,6 +89,7 @@ class Starts:
     pid: int | None
     via_zygote: bool
     via_box: bool
+    via_warm: WarmServer | None
     error_fd: int
     _info_fd: int
     _args_fd: int
@@ -113,7 +119,25 @@ class Starts:
         address_space = self.spec.address_space_limit and not has_cgroup
         return nproc, address_space, limits.processes
 
+    def _start_warm(self, status_w: int) -> bool:
+        """A trusted run with ``spec.warm``: forked by its program's warm server (warm.py). False when it
+        cannot start warm (the caller starts it with the launcher)."""
+        servers = self.backend.warm
+        if servers is None or self.spec.warm is None:
+            return False
+        env = dict(self.backend.trusted_env)
+        env.update(self.spec.env)
+        items = rlimits(self.spec.limits, trusted=True, address_space=False, nproc=None)
+        fds = (status_w, self.io.stdin, self.io.stdout, self.io.stderr)
+        started = servers.start(self.spec, env, fds, items, self.backend.niceness)
+        if started is None:
+            return False
+        self.pid, self.via_warm = started
+        return True
+
     def _start_trusted(self, status_w: int) -> None:
+        if self._start_warm(status_w):
+            return
         helper = self.backend.helper
         argv = [str(helper), "-p", "-P", str(os.getpid())]
         argv += self._helper_common(status_w, nproc=None, address_space=False)

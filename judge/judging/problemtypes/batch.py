@@ -55,7 +55,7 @@ def batch_pass(ctx: Context, setup: PassSetup) -> Pass:
         extra_args=program_args(ctx.problem, setup.test),
     )
     try:
-        run = run_program(ctx.problem, ctx.program, ctx.runner, call)
+        run = run_program(ctx.problem, ctx.program, ctx.runner, call, on_end=ctx.on_program_end)
     finally:
         shutil.rmtree(call.box, ignore_errors=True)
     if run.verdict is not None:

@@ -36,6 +36,9 @@ class Context:
     runner: Runner
     workdir: Path  # scratch space of this test; removed by the caller
     static_validator: Program | None = None  # 2025-09: judges the static validation test cases
+    # called once a batch pass's program has ended, before its result is collected and its output judged
+    # (the fuzzer gives its run slot back then: Runner.run's ``on_end``)
+    on_program_end: Callable[[], object] | None = None
     keep_bytes: int = 0  # keep each pass's output and stderr, their first this many bytes (0: none; issue 47)
 
 

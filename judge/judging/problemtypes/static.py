@@ -45,6 +45,7 @@ def static_case(ctx: Context, test: TestCase) -> CaseResult:
                 stderr=log,
                 env=dict(ctx.static_validator.env),
                 trusted=True,
+                warm=ctx.static_validator.warm,
             )
         )
     finally:
