@@ -8,6 +8,8 @@ imports this module. No globals: `judge serve` and the tests each build a ``Serv
 from __future__ import annotations
 
 import math
+import os
+import secrets
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -40,7 +42,7 @@ from judge.serve.services.judging.explain_plan import AfterJudgement, explainabl
 from judge.serve.services.judging.idle import IdleQueue
 from judge.serve.services.judging.pool import JudgingPool
 from judge.serve.services.judging.preview_queue import PreviewQueue
-from judge.serve.services.judging.queue import JobQueue, JudgeFn, JudgingSetup, republish_judgements
+from judge.serve.services.judging.queue import JobQueue, JudgeFn, JudgingSetup, LeaseTerms, republish_judgements
 from judge.serve.services.judging.similarity_queue import QueueSetup as SimilaritySetup
 from judge.serve.services.judging.similarity_queue import SimilarityQueue
 from judge.serve.services.judging.versions import NO_TOOLS, CurrentPackages, VersionTools, restore
@@ -167,7 +169,9 @@ class Server:
 
     def tick(self) -> None:
         """The clock's tick: the phases (timeline.py), and what a course's switch time passing shows a student
-        (issue 45: services/judging/course_feedback.py)."""
+        (issue 45: services/judging/course_feedback.py); the leases of the jobs this process judges, when it
+        shares the database with others (issue 51: JobQueue.renew_leases)."""
+        self.judging.renew_leases()
         self.timeline.tick()
         publish_switched(self, self.clock.now())
 
@@ -231,6 +235,9 @@ class ServeOptions:
     # emulated platform)
     lti_http: LtiHttp | None = None
     engine: Engine = SQLITE  # where the databases are (`judge serve --database`: PostgreSQL; issue 51)
+    # with ``engine.shared`` (several processes on one database): how long a claimed job is this process's
+    # without a renewal (`judge serve --lease`); a killed process's jobs are judged by another after it
+    lease_s: float = 30.0
 
 
 def _claim_contest(w: Writer, contest: Contest, storage: Storage) -> None:
@@ -369,7 +376,8 @@ def open_people(storage: Storage, package: People, roster: Roster, options: Serv
     auth = Authenticator(
         accounts, hasher, clock, options.login_limits, roster.disabled, options.verify_at_once, store_rehash
     )
-    people = SitePeople(storage, package, auth)
+    # several processes on one database (issue 51): no sessions kept in memory, a logout anywhere ends one here
+    people = SitePeople(storage, package, auth, session_cache=SessionCache(enabled=not options.engine.shared))
     people.roster.set(roster)
     return people
 
@@ -458,6 +466,8 @@ def open_contest(
         accounts=lambda: server.contest.accounts,
         after=after,
         course=lambda: server.course.view(server.contest),  # a course's feedback rules (issue 45)
+        # several processes on one database (issue 51): claims are leases in it, this process's own token
+        leases=LeaseTerms(f"{os.getpid()}-{secrets.token_hex(6)}", options.lease_s) if options.engine.shared else None,
     )
     queue = JobQueue(storage, timeline, bus, setup)
     previews = PreviewQueue(storage, queue, versions, options.tools, options.log)
@@ -500,4 +510,7 @@ def open_contest(
             _publish_configuration(w, server, clock.now())
         timeline.tick()
     bus.notify()  # the event log's copy in memory reads what is there
+    # another process's commit on the same database (issue 51, --shared: LISTEN/NOTIFY): the log reads it, the
+    # feeds wake, the boards (keyed on the log's newest events) are made anew
+    storage.on_change(bus.notify)
     return server

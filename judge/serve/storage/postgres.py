@@ -6,9 +6,16 @@ Where: one PostgreSQL database (the DSN) per site; each of the site's databases 
 schema of it (docs/design.md, "PostgreSQL"): ``site`` for SITE/site.sqlite, ``contest_<id>`` for a
 contest's contest.sqlite. A connection's ``search_path`` is its schema, so every query is the same text.
 
-One process per schema: while a storage is open, a connection of its own holds a session advisory lock of
-its schema (``pg_try_advisory_lock``), and another process's storage of that schema is refused (one line):
-several `judge serve` processes on one database are not supported yet (docs/design.md).
+One process per schema, unless ``shared``: while a storage is open, a connection of its own holds a session
+advisory lock of its schema, exclusive (``pg_try_advisory_lock``: another process's storage of that schema
+is refused, one line) or, for several `judge serve --shared` processes on one database (issue 51;
+docs/design.md), shared (``pg_try_advisory_lock_shared``: shared ones run side by side, and one that is not
+shared is refused while any runs, and the other way round).
+
+A shared storage tells the others of each of its writes: every write transaction ends with
+``pg_notify(<the schema's channel>, <this storage's token>)``, delivered at its commit; ``on_change`` starts a
+thread that ``LISTEN``s on its own connection and calls back for each notification of another process's
+(coalesced; once more after each (re)connection, for what it may have missed).
 
 Transactions are SQLite's, kept: a write is one transaction that first takes a transaction-scoped advisory
 lock of its schema (``pg_advisory_xact_lock``), so writers of one schema take turns as ``BEGIN IMMEDIATE``
@@ -24,8 +31,9 @@ what runs printed) are kept as they are.
 from __future__ import annotations
 
 import hashlib
+import secrets
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from decimal import Decimal
 from functools import lru_cache
@@ -159,7 +167,7 @@ def _statement(sql: str, returning: bool) -> tuple[bytes, bool]:
 class PgStorage:
     """Thread-safe: a connection per transaction, from this storage's pool."""
 
-    def __init__(self, dsn: str, schema: str, path: Path) -> None:
+    def __init__(self, dsn: str, schema: str, path: Path, *, shared: bool = False) -> None:
         if not schema or len(schema.encode()) > MAX_NAME_BYTES:
             raise StorageError(f"{schema!r}: a PostgreSQL schema's name is 1 to {MAX_NAME_BYTES} bytes (a shorter id)")
         self.path = path  # where the SQLite file would be: its folder is the contest's (package versions...)
@@ -173,13 +181,23 @@ class PgStorage:
         self._lock = threading.Lock()
         self._writing = threading.RLock()  # one writer of this process at a time, as SQLite's storage
         self._closed = False
+        self.shared = shared
+        self._token = secrets.token_hex(8)  # this storage's notifications (the listener skips its own)
+        self._channel = f"judge_{hashlib.sha256(schema.encode()).hexdigest()[:24]}"  # a name of 63 bytes at most
+        self._callbacks: list[Callable[[], None]] = []
+        self._listener: threading.Thread | None = None
+        self._stopping = threading.Event()
         try:
             self._owner = self._connect()
-            taken = self._owner.execute("SELECT pg_try_advisory_lock(%s)", (_key("owner", schema),)).fetchone()
+            lock = "pg_try_advisory_lock_shared" if shared else "pg_try_advisory_lock"
+            taken = self._owner.execute(f"SELECT {lock}(%s)", (_key("owner", schema),)).fetchone()
             if not taken or not taken[0]:
                 self._owner.close()
                 raise StorageError(
-                    f"{self.where} is in use by another `judge serve` (or `judge db copy`): one process per database"
+                    f"{self.where} is in use by `judge serve --shared` processes: give this one --shared too"
+                    if not shared
+                    else f"{self.where} is in use by a `judge serve` without --shared (or `judge db copy`): "
+                    "one process per database unless every one is started with --shared"
                 )
             with self._transaction(write=True) as c:
                 c.composed(pgsql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(pgsql.Identifier(schema)))
@@ -230,6 +248,8 @@ class PgStorage:
                 except psycopg.Error:
                     conn.close()  # not given back (below)
                 raise
+            if write and self.shared:  # the other processes hear of it at the commit (never of a rollback)
+                conn.execute("SELECT pg_notify(%s, %s)", (self._channel, self._token))
             conn.execute("COMMIT")
         finally:
             self._give(conn)
@@ -248,7 +268,50 @@ class PgStorage:
         with self._transaction(write=False) as conn:
             return migrate.schema_version(conn, POSTGRES) or 0
 
+    def on_change(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` (in a thread of this storage's) after another process committed a write to this
+        schema: only a shared storage hears of them (one alone has no other writer)."""
+        if not self.shared:
+            return
+        with self._lock:
+            self._callbacks.append(callback)
+            if self._listener is None:
+                self._listener = threading.Thread(target=self._listen, name=f"listen-{self.schema}", daemon=True)
+                self._listener.start()
+
+    def _changed(self) -> None:
+        with self._lock:
+            callbacks = list(self._callbacks)
+        for callback in callbacks:
+            try:
+                callback()
+            except Exception:  # noqa: BLE001, S110 - a failed refresh is retried by the feeds' own poll (RECHECK_S)
+                pass
+
+    def _listen(self) -> None:
+        while not self._stopping.is_set():
+            conn: psycopg.Connection[Any] | None = None
+            try:
+                conn = psycopg.connect(self._dsn, autocommit=True)
+                conn.execute(pgsql.SQL("LISTEN {}").format(pgsql.Identifier(self._channel)))
+                self._changed()  # what was committed while no connection listened
+                while not self._stopping.is_set():
+                    heard = [n.payload for n in conn.notifies(timeout=1.0, stop_after=1)]
+                    if heard:  # and whatever else arrived meanwhile: one callback for all of them
+                        heard += [n.payload for n in conn.notifies(timeout=0.0)]
+                    if any(payload != self._token for payload in heard):
+                        self._changed()
+            except psycopg.Error:
+                self._stopping.wait(1.0)  # the server restarted, or the network: listen again
+            finally:
+                if conn is not None:
+                    conn.close()
+
     def close(self) -> None:
+        self._stopping.set()
+        listener = self._listener
+        if listener is not None and listener is not threading.current_thread():
+            listener.join()
         with self._lock:
             self._closed = True
             idle, self._idle = self._idle, []
