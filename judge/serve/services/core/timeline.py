@@ -104,6 +104,9 @@ class Timeline:
             thaw_due = before.thaw_due(now)
             after = replace(before, thawed_at=before.thaw_s) if thaw_due else before
             with self._storage.write() as w:
+                thawed = _float(w, "thawed_at") if thaw_due else None
+                if thawed is not None:  # another process on the database thawed it (issue 51, --shared): not twice
+                    after, thaw_due = replace(before, thawed_at=thawed), False
                 if thaw_due:
                     w.set_meta("thawed_at", repr(after.thawed_at))
                 self._phase = after
