@@ -12,7 +12,8 @@ is refused, one line) or, for several `judge serve --shared` processes on one da
 docs/design.md), shared (``pg_try_advisory_lock_shared``: shared ones run side by side, and one that is not
 shared is refused while any runs, and the other way round).
 
-A shared storage tells the others of each of its writes: every write transaction ends with
+A shared storage tells the others of each of its writes: every write transaction that changed something (ran
+a statement other than a ``SELECT``) ends with
 ``pg_notify(<the schema's channel>, <this storage's token>)``, delivered at its commit; ``on_change`` starts a
 thread that ``LISTEN``s on its own connection and calls back for each notification of another process's
 (coalesced; once more after each (re)connection, for what it may have missed).
@@ -142,12 +143,16 @@ class PgConn:
 
     def __init__(self, conn: psycopg.Connection[Any]) -> None:
         self._conn = conn
+        self.changed = False  # a statement other than a SELECT ran (a shared storage then tells the others)
 
     def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> PgCursor:
+        if not self.changed and not sql.lstrip()[:6].upper() == "SELECT":
+            self.changed = True
         text, returning = _statement(sql, True)
         return PgCursor(self._conn.execute(text, [_param(p) for p in parameters]), returning)
 
     def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> PgCursor:
+        self.changed = True
         text, _ = _statement(sql, False)
         cursor = self._conn.cursor()
         cursor.executemany(text, [[_param(p) for p in row] for row in parameters])
@@ -240,15 +245,16 @@ class PgStorage:
                 conn.execute(begin)
             if write:
                 conn.execute("SELECT pg_advisory_xact_lock(%s)", (self._key,))
+            pg = PgConn(conn)
             try:
-                yield PgConn(conn)
+                yield pg
             except BaseException:
                 try:
                     conn.execute("ROLLBACK")
                 except psycopg.Error:
                     conn.close()  # not given back (below)
                 raise
-            if write and self.shared:  # the other processes hear of it at the commit (never of a rollback)
+            if write and self.shared and pg.changed:  # the others hear of it at the commit (not of a rollback)
                 conn.execute("SELECT pg_notify(%s, %s)", (self._channel, self._token))
             conn.execute("COMMIT")
         finally:

@@ -254,10 +254,14 @@ class JobQueue:
     def claim(self, limit: int, exclude: Collection[int] = frozenset()) -> list[Claimed]:
         """Up to ``limit`` jobs to judge (new submissions before rejudges), each with its judgement."""
         now, phase, hold = self._timeline.now(), self._timeline.phase, self._hold
-        if hold.paused:
-            return []
         lease = None if self._leases is None else self._leases.lease()
+        if hold.paused and lease is None:
+            return []
         with self._storage.write() as w:
+            if lease is not None:  # another process on the database may have changed it (issue 51)
+                hold = self._hold = Hold.loads(w.get_meta("judging_hold"))
+                if hold.paused:
+                    return []
             jobs = [j for j in w.todo_jobs(limit + len(exclude), hold.problems, lease) if j.id not in exclude][:limit]
             if lease is not None:
                 w.take_jobs([j.id for j in jobs], lease)
