@@ -154,6 +154,17 @@ def test_two_shared_processes_judge_once_agree_and_survive_a_sigkill(
     wait_for("both feeds to hold every judgement", lambda: _feed(a) == _feed(b) and len(_feed(a)) > 0)
     assert _feed(a) == _feed(b)
 
+    # an admin's live change on one process is in force on the other (its phase read again when it hears of it)
+    admin = ("admin", PASSWORDS["admin"])
+    r = httpx.patch(f"{a.base}/contests/test", json={"id": "test", "duration": "6:00:00"}, auth=admin, timeout=60)
+    assert r.status_code == 200, r.text
+
+    def duration(server: Serve) -> str:
+        return str(httpx.get(f"{server.base}/contests/test", auth=admin, timeout=60).json()["duration"])
+
+    assert duration(a) == "6:00:00.000"
+    wait_for("B to hear of the new duration", lambda: duration(b) == "6:00:00.000")
+
     # a slow submission (a worker busy for seconds): whichever process took it is SIGKILLed while judging it
     slow = a.submit("team1", SLEEP)
     started = wait_for("judging to start", lambda: a.get(f"judgements?submission_id={slow}"))

@@ -510,7 +510,17 @@ def open_contest(
             _publish_configuration(w, server, clock.now())
         timeline.tick()
     bus.notify()  # the event log's copy in memory reads what is there
-    # another process's commit on the same database (issue 51, --shared: LISTEN/NOTIFY): the log reads it, the
-    # feeds wake, the boards (keyed on the log's newest events) are made anew
-    storage.on_change(bus.notify)
+    storage.on_change(_heard(timeline, bus))
     return server
+
+
+def _heard(timeline: Timeline, bus: EventBus) -> Callable[[], None]:
+    """What another process's commit on the same database makes this one do (issue 51, --shared: LISTEN/NOTIFY):
+    the phase read again (an admin's freeze, times, settings), the event log reads what was committed, the
+    feeds wake, the boards (keyed on the log's newest events) are made anew."""
+
+    def heard() -> None:
+        timeline.reload()
+        bus.notify()
+
+    return heard

@@ -73,6 +73,18 @@ class Timeline:
     def now(self) -> float:
         return self._clock.now()
 
+    def reload(self) -> bool:
+        """Read the phase again (another process on the database may have changed it: issue 51, ``--shared``,
+        called when it commits); whether it changed. The next ``tick`` publishes what the change makes."""
+        with self._lock:
+            with self._storage.read() as r:
+                phase = stored_phase(self.info, r)
+            if phase == self._phase:
+                return False
+            self._phase = phase
+            self._last = ""
+            return True
+
     @property
     def phase(self) -> Phase:
         """The phase in force (replaced, never changed: safe to keep for one request)."""
