@@ -165,6 +165,16 @@ def test_two_shared_processes_judge_once_agree_and_survive_a_sigkill(
     assert duration(a) == "6:00:00.000"
     wait_for("B to hear of the new duration", lambda: duration(b) == "6:00:00.000")
 
+    # an account disabled on one process cannot log in on the other (its people read again when it hears of it)
+    def status(server: Serve, user: str) -> int:
+        return httpx.get(server.url("account"), auth=(user, PASSWORDS[user]), timeout=60).status_code
+
+    assert status(b, "team3") == 200
+    r = httpx.post(f"{a.base}/contests/test/accounts/team3/disable", auth=admin, timeout=60)
+    assert r.status_code == 200, r.text
+    assert status(a, "team3") != 200
+    wait_for("B to refuse the disabled account", lambda: status(b, "team3") != 200)
+
     # a slow submission (a worker busy for seconds): whichever process took it is SIGKILLed while judging it
     slow = a.submit("team1", SLEEP)
     started = wait_for("judging to start", lambda: a.get(f"judgements?submission_id={slow}"))

@@ -379,6 +379,8 @@ def open_people(storage: Storage, package: People, roster: Roster, options: Serv
     # several processes on one database (issue 51): no sessions kept in memory, a logout anywhere ends one here
     people = SitePeople(storage, package, auth, session_cache=SessionCache(enabled=not options.engine.shared))
     people.roster.set(roster)
+    # another process on the database (issue 51, --shared) changed the people: read them again
+    storage.on_change(people.reload)
     return people
 
 

@@ -575,7 +575,7 @@ class Storage(Protocol):
 
     def schema_version(self) -> int: ...
 
-    def on_change(self, callback: Callable[[], None]) -> None:
+    def on_change(self, callback: Callable[[], object]) -> None:
         """Call ``callback`` (from a thread of the storage's) after another process committed a write to this
         database (PostgreSQL with several processes, issue 51: LISTEN/NOTIFY); SQLite: never."""
         ...

@@ -189,7 +189,7 @@ class PgStorage:
         self.shared = shared
         self._token = secrets.token_hex(8)  # this storage's notifications (the listener skips its own)
         self._channel = f"judge_{hashlib.sha256(schema.encode()).hexdigest()[:24]}"  # a name of 63 bytes at most
-        self._callbacks: list[Callable[[], None]] = []
+        self._callbacks: list[Callable[[], object]] = []
         self._listener: threading.Thread | None = None
         self._stopping = threading.Event()
         try:
@@ -274,7 +274,7 @@ class PgStorage:
         with self._transaction(write=False) as conn:
             return migrate.schema_version(conn, POSTGRES) or 0
 
-    def on_change(self, callback: Callable[[], None]) -> None:
+    def on_change(self, callback: Callable[[], object]) -> None:
         """Call ``callback`` (in a thread of this storage's) after another process committed a write to this
         schema: only a shared storage hears of them (one alone has no other writer)."""
         if not self.shared:
