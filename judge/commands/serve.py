@@ -132,8 +132,14 @@ def _lock(root: Path, name: str = LOCK_NAME, *, shared: bool = False) -> IO[byte
         fcntl.flock(f, (fcntl.LOCK_SH if shared else fcntl.LOCK_EX) | fcntl.LOCK_NB)
     except OSError:
         f.close()
-        hint = " without --shared" if shared else " (several on one PostgreSQL database: --shared)"
-        raise UsageError(f"{root}: another `judge serve`{hint} is running on this contest ({path} is locked)") from None
+        if shared:
+            raise UsageError(
+                f"{root}: another `judge serve` is running on this contest without --shared ({path} is locked)"
+            ) from None
+        raise UsageError(
+            f"{root}: another `judge serve` is running on this contest ({path} is locked; several processes on "
+            "one PostgreSQL database: start each with --shared)"
+        ) from None
     return f
 
 

@@ -317,7 +317,7 @@ class PgStorage:
         self._stopping.set()
         listener = self._listener
         if listener is not None and listener is not threading.current_thread():
-            listener.join()
+            listener.join(timeout=10.0)  # it looks at ``_stopping`` every second (a connect may take longer)
         with self._lock:
             self._closed = True
             idle, self._idle = self._idle, []
