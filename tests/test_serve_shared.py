@@ -92,6 +92,26 @@ def test_shared_processes_open_a_schema_side_by_side_and_refuse_one_alone(tmp_pa
         single.close()
 
 
+def test_one_shared_process_at_a_time_leads_and_another_takes_over_when_it_is_gone(tmp_path: Path, dsn: str) -> None:
+    """The idle work (rejudge previews, fuzzing, ...: claims in memory) is one process's at a time."""
+    shared = Engine(dsn, shared=True)
+    first = shared.open(tmp_path / "contest.sqlite", "contest_t")
+    second = shared.open(tmp_path / "contest.sqlite", "contest_t")
+    try:
+        assert first.leads() and first.leads()
+        assert not second.leads()
+        first.close()
+        wait_for("the second to take the lead", second.leads)  # it tries again every few seconds
+    finally:
+        first.close()
+        second.close()
+    alone = Engine(dsn).open(tmp_path / "contest.sqlite", "contest_t")
+    try:
+        assert alone.leads()
+    finally:
+        alone.close()
+
+
 def test_a_shared_storage_hears_of_another_processes_commit_not_of_a_rollback(tmp_path: Path, dsn: str) -> None:
     shared = Engine(dsn, shared=True)
     writer = shared.open(tmp_path / "contest.sqlite", "contest_t")

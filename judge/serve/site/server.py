@@ -39,7 +39,7 @@ from judge.serve.services.desk.print_queue import Printer, PrintQueue
 from judge.serve.services.desk.printing import send_next
 from judge.serve.services.judging.course_feedback import publish_switched
 from judge.serve.services.judging.explain_plan import AfterJudgement, explainable_problems, queue_after, searches_any
-from judge.serve.services.judging.idle import IdleQueue
+from judge.serve.services.judging.idle import IdleQueue, LedIdle
 from judge.serve.services.judging.pool import JudgingPool
 from judge.serve.services.judging.preview_queue import PreviewQueue
 from judge.serve.services.judging.queue import JobQueue, JudgeFn, JudgingSetup, LeaseTerms, republish_judgements
@@ -119,7 +119,8 @@ class Server:
         """The idle work of this contest, in its order: rejudge previews, counterexamples for rejected
         submissions (a team waits for them), similar submissions, live fuzzing."""
         queues: list[IdleQueue] = [] if self.previews is None else [self.previews]
-        return queues + [q for q in (self.explain, self.similarity, self.fuzz) if q is not None]
+        queues += [q for q in (self.explain, self.similarity, self.fuzz) if q is not None]
+        return [LedIdle(q, self.storage.leads) for q in queues]  # one process at a time (issue 51: --shared)
 
     def viewer_in(self, viewer: Viewer) -> Viewer:
         """``viewer`` (the site's account) as this contest sees them (visibility.contest_viewer): a team that
@@ -493,7 +494,9 @@ def open_contest(
             capacity=options.capacity,
             log=options.log,
             cluster=options.cluster_workers,
-            idle=idle,  # rejudge previews, counterexamples, similar submissions, live fuzzing (judging/idle.py)
+            # rejudge previews, counterexamples, similar submissions, live fuzzing (judging/idle.py); with several
+            # processes on the database (issue 51, --shared), by one at a time
+            idle=[LedIdle(q, storage.leads) for q in idle],
         )
     boards = BoardCache(interval_s=options.board_interval_s, clock=clock.now, since=first_change(bus))
     typeset = None if options.read_only else options.typeset

@@ -575,6 +575,13 @@ class Storage(Protocol):
 
     def schema_version(self) -> int: ...
 
+    def leads(self) -> bool:
+        """Whether this process does the database's work that runs in one place only (the idle work of the
+        judging pool, whose claims are in memory): always, unless several processes share the database (issue
+        51, PostgreSQL's ``--shared``): then the one that holds the schema's lead lock (taken when it is free,
+        freed when its process's connection ends)."""
+        ...
+
     def on_change(self, callback: Callable[[], object]) -> None:
         """Call ``callback`` (from a thread of the storage's) after another process committed a write to this
         database (PostgreSQL with several processes, issue 51: LISTEN/NOTIFY); SQLite: never."""

@@ -34,6 +34,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from decimal import Decimal
@@ -50,6 +51,7 @@ from judge.serve.storage.dialect import POSTGRES, postgres_sql
 from judge.serve.storage.queries import SqlReader, SqlWriter
 
 KEEP_IDLE = 8  # connections a storage keeps open between transactions
+LEAD_RETRY_S = 5.0  # a shared storage that does not lead tries to take the lead at most this often
 MAX_NAME_BYTES = 63  # PostgreSQL's identifiers (longer ones are cut, and two schemas could become one)
 
 
@@ -192,6 +194,8 @@ class PgStorage:
         self._callbacks: list[Callable[[], object]] = []
         self._listener: threading.Thread | None = None
         self._stopping = threading.Event()
+        self._leading = False  # holds the schema's lead lock (``leads``)
+        self._lead_tried = float("-inf")
         try:
             self._owner = self._connect()
             lock = "pg_try_advisory_lock_shared" if shared else "pg_try_advisory_lock"
@@ -273,6 +277,29 @@ class PgStorage:
     def schema_version(self) -> int:
         with self._transaction(write=False) as conn:
             return migrate.schema_version(conn, POSTGRES) or 0
+
+    def leads(self) -> bool:
+        """Always when not shared; shared: while this storage holds the schema's lead lock, a session advisory
+        lock on its own connection, tried at most every LEAD_RETRY_S (a process killed frees it with its
+        connection, and another takes it at its next try)."""
+        if not self.shared:
+            return True
+        with self._lock:
+            owner = self._owner
+            if owner is None or owner.closed or owner.broken:
+                return False  # the server restarted: the lock is gone with the connection (restart to lead again)
+            if self._leading:
+                return True
+            now = time.monotonic()
+            if now - self._lead_tried < LEAD_RETRY_S:
+                return False
+            self._lead_tried = now
+            try:
+                row = owner.execute("SELECT pg_try_advisory_lock(%s)", (_key("lead", self.schema),)).fetchone()
+            except psycopg.Error:
+                return False
+            self._leading = bool(row and row[0])
+            return self._leading
 
     def on_change(self, callback: Callable[[], object]) -> None:
         """Call ``callback`` (in a thread of this storage's) after another process committed a write to this

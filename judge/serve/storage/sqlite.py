@@ -84,6 +84,9 @@ class SqliteStorage:
     def schema_version(self) -> int:
         return migrate.schema_version(self._conn()) or 0
 
+    def leads(self) -> bool:
+        return True  # one process per SQLite database
+
     def on_change(self, callback: Callable[[], object]) -> None:
         """Another process's writes: none (a SQLite database is served by one process, which tells its own
         parts of its changes itself)."""
