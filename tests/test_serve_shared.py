@@ -15,11 +15,14 @@ from typing import Any
 
 import httpx
 import pytest
-from serve_fixtures import PASSWORDS, SUM_AC, SUM_WA
+from serve_fixtures import HOUR, PASSWORDS, SUM_AC, SUM_WA, T0, FakeClock
 from test_serve_process import SLEEP, Serve, final, wait_for
 
+from judge.serve.model.contest import ContestInfo
 from judge.serve.model.records import Lease, NewSubmission
-from judge.serve.storage import Engine, StorageError
+from judge.serve.services.core.events import EventBus
+from judge.serve.services.core.timeline import Timeline
+from judge.serve.storage import Engine, StorageError, open_storage
 
 LEASE_S = "2"  # the processes' --lease: a killed one's job comes back this long after its last renewal
 
@@ -61,6 +64,25 @@ def test_a_claim_is_a_lease_until_it_runs_out_on_both_engines(tmp_path: Path, en
         with storage.read() as r:
             assert r.next_job((), (), Lease("A", 106.0, 109.0)) is None
             assert r.next_job((), (), Lease("A", 108.5, 111.0)) == ("submit", 1.0)
+    finally:
+        storage.close()
+
+
+def test_a_thaw_two_processes_find_due_is_published_once(tmp_path: Path) -> None:
+    """Two timelines of one database (two processes' with --shared) both find the thaw due: the second finds
+    it done in the database and does not publish the frozen judgements again."""
+    info = ContestInfo("t", "t", "t", start_s=T0, duration_s=HOUR, freeze_duration_s=600, thaw_s=T0 + 2 * HOUR)
+    storage = open_storage(tmp_path / "contest.sqlite")
+    try:
+        clock = FakeClock(T0 + 3 * HOUR)
+        thaws: list[float] = []
+        one, two = Timeline(info, storage, clock, EventBus()), Timeline(info, storage, clock, EventBus())
+        for timeline in (one, two):
+            timeline.on_change(lambda w, now, thawed_from: thaws.append(thawed_from) if thawed_from else None)
+        one.tick()
+        two.tick()
+        assert thaws == [T0 + HOUR - 600]  # once, from the freeze
+        assert one.phase.thawed_at == two.phase.thawed_at == T0 + 2 * HOUR
     finally:
         storage.close()
 
