@@ -203,10 +203,11 @@ class PgStorage:
             if not taken or not taken[0]:
                 self._owner.close()
                 raise StorageError(
-                    f"{self.where} is in use by `judge serve --shared` processes: give this one --shared too"
-                    if not shared
-                    else f"{self.where} is in use by a `judge serve` without --shared (or `judge db copy`): "
-                    "one process per database unless every one is started with --shared"
+                    f"{self.where} is in use by a `judge serve` without --shared (or `judge db copy`): start every "
+                    "process on the database with --shared"
+                    if shared
+                    else f"{self.where} is in use by another `judge serve` (or `judge db copy`): one process per "
+                    "database, unless every one is started with --shared"
                 )
             with self._transaction(write=True) as c:
                 c.composed(pgsql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(pgsql.Identifier(schema)))
