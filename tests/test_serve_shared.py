@@ -68,6 +68,20 @@ def test_a_claim_is_a_lease_until_it_runs_out_on_both_engines(tmp_path: Path, en
         storage.close()
 
 
+def test_shared_needs_a_postgresql_database() -> None:
+    import argparse
+
+    from judge.commands.common import UsageError
+    from judge.commands.database import engine_of
+
+    with pytest.raises(UsageError, match="--shared needs --database"):
+        engine_of(argparse.Namespace(database=None, database_file=None, shared=True))
+    pytest.importorskip("psycopg")
+    dsn = "postgresql://judge@/regional"
+    assert engine_of(argparse.Namespace(database=dsn, database_file=None, shared=True)).shared
+    assert not engine_of(argparse.Namespace(database=dsn, database_file=None, shared=False)).shared
+
+
 def test_a_thaw_two_processes_find_due_is_published_once(tmp_path: Path) -> None:
     """Two timelines of one database (two processes' with --shared) both find the thaw due: the second finds
     it done in the database and does not publish the frozen judgements again."""
