@@ -470,7 +470,7 @@ def open_contest(
         after=after,
         course=lambda: server.course.view(server.contest),  # a course's feedback rules (issue 45)
         # several processes on one database (issue 51): claims are leases in it, this process's own token
-        leases=LeaseTerms(f"{os.getpid()}-{secrets.token_hex(6)}", options.lease_s) if options.engine.shared else None,
+        leases=_lease_terms(options, clock),
     )
     queue = JobQueue(storage, timeline, bus, setup)
     previews = PreviewQueue(storage, queue, versions, options.tools, options.log)
@@ -517,6 +517,15 @@ def open_contest(
     bus.notify()  # the event log's copy in memory reads what is there
     storage.on_change(_heard(timeline, bus))
     return server
+
+
+def _lease_terms(options: ServeOptions, clock: Clock) -> LeaseTerms | None:
+    """Several processes on one database (issue 51, --shared): claims are leases in it, under this process's own
+    token (its pid, for the people reading the table, and a random part), on the server's clock (the wall clock;
+    a test's own)."""
+    if not options.engine.shared:
+        return None
+    return LeaseTerms(f"{os.getpid()}-{secrets.token_hex(6)}", options.lease_s, clock.now)
 
 
 def _heard(timeline: Timeline, bus: EventBus) -> Callable[[], None]:

@@ -167,8 +167,8 @@ def _run_detail(judgement_id: int, ordinal: int, d: PassDetail) -> RunDetail:
 class LeaseTerms:
     """Several `judge serve` processes on one database (issue 51, ``--shared``; docs/design.md): this process's
     claims are leases in the database, of ``lease_s`` seconds, renewed while it judges; a killed process's jobs
-    come back to the queue when theirs run out. ``owner``: this process's token; ``wall``: its wall clock (not
-    the contest's: the machines' clocks agree, the contest clock of a test may not)."""
+    come back to the queue when theirs run out. ``owner``: this process's token; ``wall``: its clock (the
+    server's: the wall clock, which the machines' NTP keeps in agreement; a test's own)."""
 
     owner: str
     lease_s: float = 30.0
