@@ -68,14 +68,19 @@ def test_a_claim_is_a_lease_until_it_runs_out_on_both_engines(tmp_path: Path, en
         storage.close()
 
 
-def test_shared_needs_a_postgresql_database() -> None:
+def test_shared_needs_a_postgresql_database(capsys: pytest.CaptureFixture[str]) -> None:
     import argparse
 
+    from judge.commands.cli import main
     from judge.commands.common import UsageError
     from judge.commands.database import engine_of
 
     with pytest.raises(UsageError, match="--shared needs --database"):
         engine_of(argparse.Namespace(database=None, database_file=None, shared=True))
+    assert main(["serve", "somewhere", "--lease", "1"]) == 2  # renewed every second: at least 2
+    assert "--lease 1: at least 2 seconds" in capsys.readouterr().err
+    assert main(["serve", "somewhere", "--lease", "0"]) == 2  # argparse's: more than 0
+    assert "--lease" in capsys.readouterr().err
     pytest.importorskip("psycopg")
     dsn = "postgresql://judge@/regional"
     assert engine_of(argparse.Namespace(database=dsn, database_file=None, shared=True)).shared

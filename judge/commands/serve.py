@@ -122,6 +122,9 @@ def _open_files(teams: int) -> None:
         )
 
 
+MIN_LEASE_S = 2.0  # --lease: the leases are renewed every second (the contest clock's tick)
+
+
 def _lock(root: Path, name: str = LOCK_NAME, *, shared: bool = False) -> IO[bytes]:
     """One server per contest (and per site): a second would judge the same jobs twice (stored once, but
     wasted). ``shared`` (--shared, issue 51): any number of shared servers, whose claims are leases in the
@@ -440,6 +443,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise UsageError("--jobs must be at least 1")
     if args.request_threads < 1:
         raise UsageError("--request-threads must be at least 1")
+    if args.lease < MIN_LEASE_S:
+        raise UsageError(f"--lease {args.lease:g}: at least {MIN_LEASE_S:g} seconds (a lease is renewed every second)")
     proxies = _trusted_proxies(args.forwarded_allow_ips)
     limits = LoginLimits(
         _lockout("--account-lockout", args.account_lockout), _lockout("--address-lockout", args.address_lockout)
