@@ -202,3 +202,40 @@ def test_two_servers_state_machine(tmp_path: Path, dsn: str) -> None:
             max_examples=6, stateful_step_count=12, deadline=None, suppress_health_check=list(HealthCheck)
         ),
     )
+
+
+def test_a_package_version_applied_on_one_server_is_in_force_on_the_other(tmp_path: Path, dsn: str) -> None:
+    """A new version of a package (a counterexample added as a test, its preview applied: issue 33) made on one
+    server: the other (on the same machine: the version's folder is on its disk) judges the rejudge against it."""
+    from test_serve_previews import C, VersionedJudge, counterexample_of, start, submit_three
+
+    from judge.serve.services.judging.versions import VersionTools
+
+    clock = FakeClock(T0 + HOUR)
+    root = write_contest(tmp_path / "contest", scoreboard_type="pass-fail")
+    opened: list[tuple[Server, VersionedJudge]] = []
+    try:
+        for _ in range(2):
+            contest = load_contest(root, FIXTURES)
+            judge = VersionedJudge({p.id: p.problem for p in contest.problems})
+            tools = VersionTools(register=judge.register, make_answer=judge.answer)
+            engine = Engine(dsn, shared=True)
+            options = ServeOptions(hasher=CHEAP_HASHER, clock=clock, tools=tools, engine=engine, lease_s=LEASE_S)
+            languages = {k: v for k, v in load_languages().items() if k == "python3"}
+            opened.append((open_server(contest, languages, judge, options), judge))
+        (one, _), (two, judge_two) = opened
+        ids = submit_three(one)
+        pid = start(Api.of(one), counterexample_of(one, ids["team2"]))
+        assert one.previews is not None
+        one.previews.run_pending()
+        applied = Api.of(one).request("POST", f"{C}/previews/{pid}/apply", "admin")
+        assert applied.status_code == 202, applied.text
+        assert one.versions.version("sum") == 2
+        wait_for("the other server to take version 2", lambda: two.versions.version("sum") == 2)
+        assert two.judging.run_pending() == 1  # the rejudge, by the other server
+        here, there = two.versions.problem(two.package, "sum"), one.versions.problem(one.package, "sum")
+        assert here is not None and there is not None
+        assert judge_two.calls[-1].package_hash == here.problem.content_hash == there.problem.content_hash
+    finally:
+        for server, _ in opened:
+            server.close()

@@ -45,7 +45,7 @@ from judge.serve.services.judging.preview_queue import PreviewQueue
 from judge.serve.services.judging.queue import JobQueue, JudgeFn, JudgingSetup, LeaseTerms, republish_judgements
 from judge.serve.services.judging.similarity_queue import QueueSetup as SimilaritySetup
 from judge.serve.services.judging.similarity_queue import SimilarityQueue
-from judge.serve.services.judging.versions import NO_TOOLS, CurrentPackages, VersionTools, restore
+from judge.serve.services.judging.versions import NO_TOOLS, CurrentPackages, VersionTools, reload_versions, restore
 from judge.serve.services.lifecycle.finalize import publish_if_final
 from judge.serve.services.lti.client import LtiHttp
 from judge.serve.services.people import sessions
@@ -515,7 +515,7 @@ def open_contest(
             _publish_configuration(w, server, clock.now())
         timeline.tick()
     bus.notify()  # the event log's copy in memory reads what is there
-    storage.on_change(_heard(timeline, bus))
+    storage.on_change(_heard(server, options.tools))
     return server
 
 
@@ -528,13 +528,17 @@ def _lease_terms(options: ServeOptions, clock: Clock) -> LeaseTerms | None:
     return LeaseTerms(f"{os.getpid()}-{secrets.token_hex(6)}", options.lease_s, clock.now)
 
 
-def _heard(timeline: Timeline, bus: EventBus) -> Callable[[], None]:
+def _heard(server: Server, tools: VersionTools) -> Callable[[], None]:
     """What another process's commit on the same database makes this one do (issue 51, --shared: LISTEN/NOTIFY):
-    the phase read again (an admin's freeze, times, settings), the event log reads what was committed, the
-    feeds wake, the boards (keyed on the log's newest events) are made anew."""
+    the phase read again (an admin's freeze, times, settings), the package versions made current there, the
+    event log reads what was committed, the feeds wake, the boards (keyed on the log's newest events) are made
+    anew."""
 
     def heard() -> None:
-        timeline.reload()
-        bus.notify()
+        server.timeline.reload()
+        with server.storage.read() as r:
+            for line in reload_versions(r, server.package, server.versions, tools):
+                server.log(line)
+        server.bus.notify()
 
     return heard
