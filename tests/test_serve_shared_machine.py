@@ -119,6 +119,8 @@ class TwoServers(RuleBasedStateMachine):
     @rule(i=st.integers(0, 1), team=st.sampled_from(["team1", "team2", "team3"]), right=st.booleans())
     def submit(self, i: int, team: str, right: bool) -> None:
         r = Api.of(self.servers[i]).submit(team, files={"sum.py": SUM_AC if right else SUM_WA})
+        if r.status_code == 429:  # the contest's submission rate limit: nothing stored
+            return
         assert r.status_code == 201, r.text
         self.submitted += 1
         self.clock.advance(1)
@@ -199,7 +201,7 @@ def test_two_servers_state_machine(tmp_path: Path, dsn: str) -> None:
     run_state_machine_as_test(
         Machine,
         settings=settings(
-            max_examples=6, stateful_step_count=12, deadline=None, suppress_health_check=list(HealthCheck)
+            max_examples=4, stateful_step_count=10, deadline=None, suppress_health_check=list(HealthCheck)
         ),
     )
 
