@@ -247,8 +247,9 @@ def test_the_database_options(tmp_path: Path) -> None:
 
 
 def test_one_process_per_postgresql_schema(tmp_path: Path, pg_cluster: Any) -> None:
-    """Several `judge serve` on one database are not supported yet: a second storage of a schema in use is
-    refused with one line (its advisory lock is held while the first is open), and opens once it is closed."""
+    """Without --shared one `judge serve` per database: a second storage of a schema in use is refused with one
+    line (its advisory lock is held while the first is open), and opens once it is closed (several processes:
+    test_serve_shared.py)."""
     dsn = pg_cluster.new_database()
     try:
         engine = Engine(dsn)

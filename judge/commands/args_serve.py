@@ -13,6 +13,7 @@ from judge.commands.defaults import (
     SERVE_NICENESS,
     default_jobs,
     non_negative_seconds,
+    positive_seconds,
 )
 from judge.fuzz.options import LIVE_FUZZ_EXAMPLES, LIVE_FUZZ_SECONDS
 
@@ -32,6 +33,21 @@ def database_options(p: argparse.ArgumentParser) -> None:
         default=None,
         metavar="FILE",
         help="the same, read from FILE (owner-only: chmod 600), so that no password shows in the process list",
+    )
+    p.add_argument(
+        "--shared",
+        action="store_true",
+        help="several `judge serve --shared` processes (on this machine or others) serve the one PostgreSQL "
+        "database: claims are leases, feeds and boards hear of the others' changes (docs/serve.md); without it "
+        "a second process on the database is refused",
+    )
+    p.add_argument(
+        "--lease",
+        type=positive_seconds,
+        default=30.0,
+        metavar="SECONDS",
+        help="with --shared: a job this process claimed is its own this long without a renewal (renewed while it "
+        "judges); a killed process's jobs are judged by another after it (default: 30)",
     )
 
 

@@ -23,13 +23,16 @@ def engine_of(args: argparse.Namespace, log: Callable[[str], None] | None = None
         if dsn is not None:
             raise UsageError("give --database or --database-file, not both")
         dsn = _read_private(Path(args.database_file))
+    shared = bool(getattr(args, "shared", False))
     if dsn is None:
+        if shared:
+            raise UsageError("--shared needs --database postgresql://... (a SQLite file is served by one process)")
         return SQLITE
     if not dsn.startswith(SCHEMES):
         raise UsageError("--database takes a PostgreSQL DSN, postgresql://USER@HOST/DBNAME (SQLite is the default)")
     if importlib.util.find_spec("psycopg") is None:
         raise UsageError("PostgreSQL needs psycopg 3: pip install 'judge[postgres]' (or 'psycopg[binary]')")
-    engine = Engine(dsn)
+    engine = Engine(dsn, shared=shared)
     if args.database is not None and has_password(dsn) and log is not None:
         log(
             "WARNING: the --database DSN holds a password, which other users of this machine can read in the "

@@ -24,6 +24,14 @@ SWITCH_INTERVAL_S = 0.005
 FUZZ_NICENESS = 19  # `judge serve --fuzz`: live fuzzing's runs, the lowest priority: judging wins the CPU
 
 
+def positive_seconds(text: str) -> float:
+    """An argparse type: a number of seconds, more than 0 (and finite)."""
+    value = non_negative_seconds(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0 seconds: {text!r}")
+    return value
+
+
 def non_negative_seconds(text: str) -> float:
     """An argparse type: a number of seconds, 0 or more."""
     try:

@@ -122,16 +122,27 @@ def _open_files(teams: int) -> None:
         )
 
 
-def _lock(root: Path, name: str = LOCK_NAME) -> IO[bytes]:
+MIN_LEASE_S = 2.0  # --lease: the leases are renewed every second (the contest clock's tick)
+
+
+def _lock(root: Path, name: str = LOCK_NAME, *, shared: bool = False) -> IO[bytes]:
     """One server per contest (and per site): a second would judge the same jobs twice (stored once, but
-    wasted)."""
+    wasted). ``shared`` (--shared, issue 51): any number of shared servers, whose claims are leases in the
+    database, and none that is not."""
     path = root / name
     f = os.fdopen(os.open(path, os.O_CREAT | os.O_WRONLY | os.O_APPEND, 0o600), "ab")
     try:
-        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fcntl.flock(f, (fcntl.LOCK_SH if shared else fcntl.LOCK_EX) | fcntl.LOCK_NB)
     except OSError:
         f.close()
-        raise UsageError(f"{root}: another `judge serve` is running on this contest ({path} is locked)") from None
+        if shared:
+            raise UsageError(
+                f"{root}: another `judge serve` is running on this contest without --shared ({path} is locked)"
+            ) from None
+        raise UsageError(
+            f"{root}: another `judge serve` is running on this contest ({path} is locked; several processes on "
+            "one PostgreSQL database: start each with --shared)"
+        ) from None
     return f
 
 
@@ -432,6 +443,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise UsageError("--jobs must be at least 1")
     if args.request_threads < 1:
         raise UsageError("--request-threads must be at least 1")
+    if args.lease < MIN_LEASE_S:
+        raise UsageError(f"--lease {args.lease:g}: at least {MIN_LEASE_S:g} seconds (a lease is renewed every second)")
     proxies = _trusted_proxies(args.forwarded_allow_ips)
     limits = LoginLimits(
         _lockout("--account-lockout", args.account_lockout), _lockout("--address-lockout", args.address_lockout)
@@ -446,7 +459,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     contest = site_spec.contests[0]
     fuzz = _live_fuzz(args, contest.info)
     explain = searches_any(contest)
-    lock = _lock(contest.root)
+    lock = _lock(contest.root, shared=engine.shared)
     sock = _listen(args.host, args.port)
     _open_files(len(contest.teams))
     # On a cluster the workers judge, each after its own self-test; a local cluster's workers share this
@@ -456,7 +469,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     with ExitStack() as stack:
         problems = {p.id: p.problem for p in contest.problems}
         judging = _judging(args, cluster, env, _Setup(problems, languages, limits, stack, fuzz, explain))
-        options = replace(judging.options, typeset=_typesetter(), engine=engine)
+        options = replace(judging.options, typeset=_typesetter(), engine=engine, lease_s=args.lease)
         if judging.options.fuzz is not None or judging.options.explain is not None:
             _private_hypothesis_home(contest.root)
         try:
@@ -486,9 +499,10 @@ def _serve_site(
 
     fuzz = any(_live_fuzz(args, c.info) for c in spec.contests)
     explain = any(searches_any(c) for c in spec.contests)
-    locks = [_lock(spec.root, SITE_LOCK_NAME)]
+    locks = [_lock(spec.root, SITE_LOCK_NAME, shared=engine.shared)]
     try:
-        locks += [_lock(c.root) for c in spec.contests]  # a contest of the site is not served alone meanwhile
+        # a contest of the site is not served alone meanwhile
+        locks += [_lock(c.root, shared=engine.shared) for c in spec.contests]
         sock = _listen(args.host, args.port)
         _open_files(len(spec.people.teams))
         env = make_environment(args, check=cluster is None or cluster.local_workers > 0, niceness=args.judge_nice)
@@ -496,7 +510,7 @@ def _serve_site(
         with ExitStack() as stack:
             problems = {p.id: p.problem for c in spec.contests for p in c.problems}
             judging = _judging(args, cluster, env, _Setup(problems, languages, limits, stack, fuzz, explain))
-            options = replace(judging.options, typeset=_typesetter(), engine=engine)
+            options = replace(judging.options, typeset=_typesetter(), engine=engine, lease_s=args.lease)
             if judging.options.fuzz is not None or judging.options.explain is not None:
                 _private_hypothesis_home(spec.root)
             try:

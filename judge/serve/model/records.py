@@ -240,6 +240,18 @@ class RunDetail:
 
 
 @dataclass(frozen=True)
+class Lease:
+    """A claim on jobs that outlives its transaction (several `judge serve` processes on one database, issue 51:
+    docs/design.md): its process (``owner``, a token of its own), the time it is taken (``now_s``) and its
+    expiry (``until_s``), both the process's wall clock. A job is free for it when its lease is none, its
+    own, or expired."""
+
+    owner: str
+    now_s: float
+    until_s: float
+
+
+@dataclass(frozen=True)
 class JobRecord:
     """A queued job with its submission (and the submission's stored zip)."""
 

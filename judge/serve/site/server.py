@@ -8,6 +8,8 @@ imports this module. No globals: `judge serve` and the tests each build a ``Serv
 from __future__ import annotations
 
 import math
+import os
+import secrets
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -37,13 +39,13 @@ from judge.serve.services.desk.print_queue import Printer, PrintQueue
 from judge.serve.services.desk.printing import send_next
 from judge.serve.services.judging.course_feedback import publish_switched
 from judge.serve.services.judging.explain_plan import AfterJudgement, explainable_problems, queue_after, searches_any
-from judge.serve.services.judging.idle import IdleQueue
+from judge.serve.services.judging.idle import IdleQueue, LedIdle
 from judge.serve.services.judging.pool import JudgingPool
 from judge.serve.services.judging.preview_queue import PreviewQueue
-from judge.serve.services.judging.queue import JobQueue, JudgeFn, JudgingSetup, republish_judgements
+from judge.serve.services.judging.queue import JobQueue, JudgeFn, JudgingSetup, LeaseTerms, republish_judgements
 from judge.serve.services.judging.similarity_queue import QueueSetup as SimilaritySetup
 from judge.serve.services.judging.similarity_queue import SimilarityQueue
-from judge.serve.services.judging.versions import NO_TOOLS, CurrentPackages, VersionTools, restore
+from judge.serve.services.judging.versions import NO_TOOLS, CurrentPackages, VersionTools, reload_versions, restore
 from judge.serve.services.lifecycle.finalize import publish_if_final
 from judge.serve.services.lti.client import LtiHttp
 from judge.serve.services.people import sessions
@@ -117,7 +119,8 @@ class Server:
         """The idle work of this contest, in its order: rejudge previews, counterexamples for rejected
         submissions (a team waits for them), similar submissions, live fuzzing."""
         queues: list[IdleQueue] = [] if self.previews is None else [self.previews]
-        return queues + [q for q in (self.explain, self.similarity, self.fuzz) if q is not None]
+        queues += [q for q in (self.explain, self.similarity, self.fuzz) if q is not None]
+        return [LedIdle(q, self.storage.leads) for q in queues]  # one process at a time (issue 51: --shared)
 
     def viewer_in(self, viewer: Viewer) -> Viewer:
         """``viewer`` (the site's account) as this contest sees them (visibility.contest_viewer): a team that
@@ -167,7 +170,9 @@ class Server:
 
     def tick(self) -> None:
         """The clock's tick: the phases (timeline.py), and what a course's switch time passing shows a student
-        (issue 45: services/judging/course_feedback.py)."""
+        (issue 45: services/judging/course_feedback.py); the leases of the jobs this process judges, when it
+        shares the database with others (issue 51: JobQueue.renew_leases)."""
+        self.judging.renew_leases()
         self.timeline.tick()
         publish_switched(self, self.clock.now())
 
@@ -231,6 +236,9 @@ class ServeOptions:
     # emulated platform)
     lti_http: LtiHttp | None = None
     engine: Engine = SQLITE  # where the databases are (`judge serve --database`: PostgreSQL; issue 51)
+    # with ``engine.shared`` (several processes on one database): how long a claimed job is this process's
+    # without a renewal (`judge serve --lease`); a killed process's jobs are judged by another after it
+    lease_s: float = 30.0
 
 
 def _claim_contest(w: Writer, contest: Contest, storage: Storage) -> None:
@@ -369,8 +377,11 @@ def open_people(storage: Storage, package: People, roster: Roster, options: Serv
     auth = Authenticator(
         accounts, hasher, clock, options.login_limits, roster.disabled, options.verify_at_once, store_rehash
     )
-    people = SitePeople(storage, package, auth)
+    # several processes on one database (issue 51): no sessions kept in memory, a logout anywhere ends one here
+    people = SitePeople(storage, package, auth, session_cache=SessionCache(enabled=not options.engine.shared))
     people.roster.set(roster)
+    # another process on the database (issue 51, --shared) changed the people: read them again
+    storage.on_change(people.reload)
     return people
 
 
@@ -458,6 +469,8 @@ def open_contest(
         accounts=lambda: server.contest.accounts,
         after=after,
         course=lambda: server.course.view(server.contest),  # a course's feedback rules (issue 45)
+        # several processes on one database (issue 51): claims are leases in it, this process's own token
+        leases=_lease_terms(options, clock),
     )
     queue = JobQueue(storage, timeline, bus, setup)
     previews = PreviewQueue(storage, queue, versions, options.tools, options.log)
@@ -481,7 +494,9 @@ def open_contest(
             capacity=options.capacity,
             log=options.log,
             cluster=options.cluster_workers,
-            idle=idle,  # rejudge previews, counterexamples, similar submissions, live fuzzing (judging/idle.py)
+            # rejudge previews, counterexamples, similar submissions, live fuzzing (judging/idle.py); with several
+            # processes on the database (issue 51, --shared), by one at a time
+            idle=[LedIdle(q, storage.leads) for q in idle],
         )
     boards = BoardCache(interval_s=options.board_interval_s, clock=clock.now, since=first_change(bus))
     typeset = None if options.read_only else options.typeset
@@ -500,4 +515,30 @@ def open_contest(
             _publish_configuration(w, server, clock.now())
         timeline.tick()
     bus.notify()  # the event log's copy in memory reads what is there
+    storage.on_change(_heard(server, options.tools))
     return server
+
+
+def _lease_terms(options: ServeOptions, clock: Clock) -> LeaseTerms | None:
+    """Several processes on one database (issue 51, --shared): claims are leases in it, under this process's own
+    token (its pid, for the people reading the table, and a random part), on the server's clock (the wall clock;
+    a test's own)."""
+    if not options.engine.shared:
+        return None
+    return LeaseTerms(f"{os.getpid()}-{secrets.token_hex(6)}", options.lease_s, clock.now)
+
+
+def _heard(server: Server, tools: VersionTools) -> Callable[[], None]:
+    """What another process's commit on the same database makes this one do (issue 51, --shared: LISTEN/NOTIFY):
+    the phase read again (an admin's freeze, times, settings), the package versions made current there, the
+    event log reads what was committed, the feeds wake, the boards (keyed on the log's newest events) are made
+    anew."""
+
+    def heard() -> None:
+        server.timeline.reload()
+        with server.storage.read() as r:
+            for line in reload_versions(r, server.package, server.versions, tools):
+                server.log(line)
+        server.bus.notify()
+
+    return heard

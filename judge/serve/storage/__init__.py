@@ -13,7 +13,7 @@ same queries (storage/queries.py) in one dialect (storage/dialect.py); docs/desi
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,6 +36,7 @@ from judge.serve.model.records import (
     JobRecord,
     JudgementOutcome,
     JudgementRecord,
+    Lease,
     LiveAccount,
     NewClarification,
     NewEvent,
@@ -285,10 +286,12 @@ class Reader(Protocol):
 
     def similarity_reviews(self, problem_id: str) -> list[PairReview]: ...
 
-    def next_job(self, held: Collection[str] = (), exclude: Collection[int] = ()) -> tuple[str, float] | None:
+    def next_job(
+        self, held: Collection[str] = (), exclude: Collection[int] = (), lease: Lease | None = None
+    ) -> tuple[str, float] | None:
         """The job ``todo_jobs`` would give first (none of the ``held`` problems, none of the ``exclude`` job
-        ids): its reason and its submission's time; None: nothing to judge (the judging pool's order across
-        a site's contests, issue 44)."""
+        ids, only those free for ``lease``): its reason and its submission's time; None: nothing to judge (the
+        judging pool's order across a site's contests, issue 44)."""
         ...
 
     # counterexamples for rejected submissions (issue 46: storage/explanations.py)
@@ -351,8 +354,17 @@ class Writer(Reader, Protocol):
         """A job to judge the submission (for the rejudging set ``rejudging_id``); returns its id."""
         ...
 
-    def todo_jobs(self, limit: int, held: Collection[str] = ()) -> list[JobRecord]:
-        """Jobs not done yet, new submissions before rejudges, oldest first (none of the ``held`` problems)."""
+    def todo_jobs(self, limit: int, held: Collection[str] = (), lease: Lease | None = None) -> list[JobRecord]:
+        """Jobs not done yet, new submissions before rejudges, oldest first (none of the ``held`` problems; only
+        those free for ``lease``: no lease, its own, or one that ran out; None: every one)."""
+        ...
+
+    def take_jobs(self, job_ids: Collection[int], lease: Lease) -> None:
+        """The jobs are ``lease``'s until its expiry (storage/leases.py)."""
+        ...
+
+    def renew_leases(self, job_ids: Collection[int], lease: Lease) -> int:
+        """The jobs still ``lease``'s process's (and not done) are its until ``lease.until_s``; how many."""
         ...
 
     def add_judgement(
@@ -563,6 +575,18 @@ class Storage(Protocol):
 
     def schema_version(self) -> int: ...
 
+    def leads(self) -> bool:
+        """Whether this process does the database's work that runs in one place only (the idle work of the
+        judging pool, whose claims are in memory): always, unless several processes share the database (issue
+        51, PostgreSQL's ``--shared``): then the one that holds the schema's lead lock (taken when it is free,
+        freed when its process's connection ends)."""
+        ...
+
+    def on_change(self, callback: Callable[[], object]) -> None:
+        """Call ``callback`` (from a thread of the storage's) after another process committed a write to this
+        database (PostgreSQL with several processes, issue 51: LISTEN/NOTIFY); SQLite: never."""
+        ...
+
     def close(self) -> None: ...
 
 
@@ -590,6 +614,8 @@ class Engine:
     dsn: str | None = field(default=None, repr=False)
     # before every schema's name: several sites in one PostgreSQL database (the tests give each folder its own)
     schema_prefix: str = ""
+    # several `judge serve` processes on the one PostgreSQL database (issue 51, ``--shared``; docs/design.md)
+    shared: bool = False
 
     @property
     def postgres(self) -> bool:
@@ -604,7 +630,7 @@ class Engine:
             from judge.serve.storage.postgres import PgStorage
         except ImportError:
             raise StorageError("PostgreSQL needs psycopg 3: pip install 'judge[postgres]'") from None
-        return PgStorage(self.dsn, self.schema_prefix + schema, path)
+        return PgStorage(self.dsn, self.schema_prefix + schema, path, shared=self.shared)
 
     def describe(self) -> str:
         """For log lines: the engine, and the PostgreSQL DSN without its password."""

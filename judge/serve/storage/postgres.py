@@ -6,9 +6,17 @@ Where: one PostgreSQL database (the DSN) per site; each of the site's databases 
 schema of it (docs/design.md, "PostgreSQL"): ``site`` for SITE/site.sqlite, ``contest_<id>`` for a
 contest's contest.sqlite. A connection's ``search_path`` is its schema, so every query is the same text.
 
-One process per schema: while a storage is open, a connection of its own holds a session advisory lock of
-its schema (``pg_try_advisory_lock``), and another process's storage of that schema is refused (one line):
-several `judge serve` processes on one database are not supported yet (docs/design.md).
+One process per schema, unless ``shared``: while a storage is open, a connection of its own holds a session
+advisory lock of its schema, exclusive (``pg_try_advisory_lock``: another process's storage of that schema
+is refused, one line) or, for several `judge serve --shared` processes on one database (issue 51;
+docs/design.md), shared (``pg_try_advisory_lock_shared``: shared ones run side by side, and one that is not
+shared is refused while any runs, and the other way round).
+
+A shared storage tells the others of each of its writes: every write transaction that changed something (ran
+a statement other than a ``SELECT``) ends with
+``pg_notify(<the schema's channel>, <this storage's token>)``, delivered at its commit; ``on_change`` starts a
+thread that ``LISTEN``s on its own connection and calls back for each notification of another process's
+(coalesced; once more after each (re)connection, for what it may have missed).
 
 Transactions are SQLite's, kept: a write is one transaction that first takes a transaction-scoped advisory
 lock of its schema (``pg_advisory_xact_lock``), so writers of one schema take turns as ``BEGIN IMMEDIATE``
@@ -24,8 +32,10 @@ what runs printed) are kept as they are.
 from __future__ import annotations
 
 import hashlib
+import secrets
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from decimal import Decimal
 from functools import lru_cache
@@ -41,6 +51,7 @@ from judge.serve.storage.dialect import POSTGRES, postgres_sql
 from judge.serve.storage.queries import SqlReader, SqlWriter
 
 KEEP_IDLE = 8  # connections a storage keeps open between transactions
+LEAD_RETRY_S = 5.0  # a shared storage that does not lead tries to take the lead at most this often
 MAX_NAME_BYTES = 63  # PostgreSQL's identifiers (longer ones are cut, and two schemas could become one)
 
 
@@ -134,12 +145,16 @@ class PgConn:
 
     def __init__(self, conn: psycopg.Connection[Any]) -> None:
         self._conn = conn
+        self.changed = False  # a statement other than a SELECT ran (a shared storage then tells the others)
 
     def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> PgCursor:
+        if not self.changed and not sql.lstrip()[:6].upper() == "SELECT":
+            self.changed = True
         text, returning = _statement(sql, True)
         return PgCursor(self._conn.execute(text, [_param(p) for p in parameters]), returning)
 
     def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> PgCursor:
+        self.changed = True
         text, _ = _statement(sql, False)
         cursor = self._conn.cursor()
         cursor.executemany(text, [[_param(p) for p in row] for row in parameters])
@@ -159,7 +174,7 @@ def _statement(sql: str, returning: bool) -> tuple[bytes, bool]:
 class PgStorage:
     """Thread-safe: a connection per transaction, from this storage's pool."""
 
-    def __init__(self, dsn: str, schema: str, path: Path) -> None:
+    def __init__(self, dsn: str, schema: str, path: Path, *, shared: bool = False) -> None:
         if not schema or len(schema.encode()) > MAX_NAME_BYTES:
             raise StorageError(f"{schema!r}: a PostgreSQL schema's name is 1 to {MAX_NAME_BYTES} bytes (a shorter id)")
         self.path = path  # where the SQLite file would be: its folder is the contest's (package versions...)
@@ -173,13 +188,26 @@ class PgStorage:
         self._lock = threading.Lock()
         self._writing = threading.RLock()  # one writer of this process at a time, as SQLite's storage
         self._closed = False
+        self.shared = shared
+        self._token = secrets.token_hex(8)  # this storage's notifications (the listener skips its own)
+        self._channel = f"judge_{hashlib.sha256(schema.encode()).hexdigest()[:24]}"  # a name of 63 bytes at most
+        self._callbacks: list[Callable[[], object]] = []
+        self._listener: threading.Thread | None = None
+        self._stopping = threading.Event()
+        self._leading = False  # holds the schema's lead lock (``leads``)
+        self._lead_tried = float("-inf")
         try:
             self._owner = self._connect()
-            taken = self._owner.execute("SELECT pg_try_advisory_lock(%s)", (_key("owner", schema),)).fetchone()
+            lock = "pg_try_advisory_lock_shared" if shared else "pg_try_advisory_lock"
+            taken = self._owner.execute(f"SELECT {lock}(%s)", (_key("owner", schema),)).fetchone()
             if not taken or not taken[0]:
                 self._owner.close()
                 raise StorageError(
-                    f"{self.where} is in use by another `judge serve` (or `judge db copy`): one process per database"
+                    f"{self.where} is in use by a `judge serve` without --shared (or `judge db copy`): start every "
+                    "process on the database with --shared"
+                    if shared
+                    else f"{self.where} is in use by another `judge serve` (or `judge db copy`): one process per "
+                    "database, unless every one is started with --shared"
                 )
             with self._transaction(write=True) as c:
                 c.composed(pgsql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(pgsql.Identifier(schema)))
@@ -222,14 +250,17 @@ class PgStorage:
                 conn.execute(begin)
             if write:
                 conn.execute("SELECT pg_advisory_xact_lock(%s)", (self._key,))
+            pg = PgConn(conn)
             try:
-                yield PgConn(conn)
+                yield pg
             except BaseException:
                 try:
                     conn.execute("ROLLBACK")
                 except psycopg.Error:
                     conn.close()  # not given back (below)
                 raise
+            if write and self.shared and pg.changed:  # the others hear of it at the commit (not of a rollback)
+                conn.execute("SELECT pg_notify(%s, %s)", (self._channel, self._token))
             conn.execute("COMMIT")
         finally:
             self._give(conn)
@@ -248,7 +279,73 @@ class PgStorage:
         with self._transaction(write=False) as conn:
             return migrate.schema_version(conn, POSTGRES) or 0
 
+    def leads(self) -> bool:
+        """Always when not shared; shared: while this storage holds the schema's lead lock, a session advisory
+        lock on its own connection, tried at most every LEAD_RETRY_S (a process killed frees it with its
+        connection, and another takes it at its next try)."""
+        if not self.shared:
+            return True
+        with self._lock:
+            owner = self._owner
+            if owner is None or owner.closed or owner.broken:
+                return False  # the server restarted: the lock is gone with the connection (restart to lead again)
+            if self._leading:
+                return True
+            now = time.monotonic()
+            if now - self._lead_tried < LEAD_RETRY_S:
+                return False
+            self._lead_tried = now
+            try:
+                row = owner.execute("SELECT pg_try_advisory_lock(%s)", (_key("lead", self.schema),)).fetchone()
+            except psycopg.Error:
+                return False
+            self._leading = bool(row and row[0])
+            return self._leading
+
+    def on_change(self, callback: Callable[[], object]) -> None:
+        """Call ``callback`` (in a thread of this storage's) after another process committed a write to this
+        schema: only a shared storage hears of them (one alone has no other writer)."""
+        if not self.shared:
+            return
+        with self._lock:
+            self._callbacks.append(callback)
+            if self._listener is None:
+                self._listener = threading.Thread(target=self._listen, name=f"listen-{self.schema}", daemon=True)
+                self._listener.start()
+
+    def _changed(self) -> None:
+        with self._lock:
+            callbacks = list(self._callbacks)
+        for callback in callbacks:
+            try:
+                callback()
+            except Exception:  # noqa: BLE001, S110 - a failed refresh is retried by the feeds' own poll (RECHECK_S)
+                pass
+
+    def _listen(self) -> None:
+        while not self._stopping.is_set():
+            conn: psycopg.Connection[Any] | None = None
+            try:
+                conn = psycopg.connect(self._dsn, autocommit=True)
+                conn.execute(pgsql.SQL("LISTEN {}").format(pgsql.Identifier(self._channel)))
+                self._changed()  # what was committed while no connection listened
+                while not self._stopping.is_set():
+                    heard = [n.payload for n in conn.notifies(timeout=1.0, stop_after=1)]
+                    if heard:  # and whatever else arrived meanwhile: one callback for all of them
+                        heard += [n.payload for n in conn.notifies(timeout=0.0)]
+                    if any(payload != self._token for payload in heard):
+                        self._changed()
+            except psycopg.Error:
+                self._stopping.wait(1.0)  # the server restarted, or the network: listen again
+            finally:
+                if conn is not None:
+                    conn.close()
+
     def close(self) -> None:
+        self._stopping.set()
+        listener = self._listener
+        if listener is not None and listener is not threading.current_thread():
+            listener.join(timeout=10.0)  # it looks at ``_stopping`` every second (a connect may take longer)
         with self._lock:
             self._closed = True
             idle, self._idle = self._idle, []

@@ -24,6 +24,7 @@ from judge.serve.model.records import (
     JobRecord,
     JudgementOutcome,
     JudgementRecord,
+    Lease,
     LiveAccount,
     NewClarification,
     NewEvent,
@@ -40,7 +41,7 @@ from judge.serve.model.records import (
 )
 from judge.serve.storage import awards as award_rows
 from judge.serve.storage import clarifications as clars
-from judge.serve.storage import fuzz_jobs, live
+from judge.serve.storage import fuzz_jobs, leases, live
 from judge.serve.storage import fuzzing as fuzz_rows
 from judge.serve.storage import site as site_rows
 from judge.serve.storage.activity import ActivityReads
@@ -269,15 +270,18 @@ class SqlReader(VersionReads, PreviewReads, SimilarityReads, RunDetailReads, Act
     def audit(self, limit: int) -> list[AuditRecord]:
         return live.audit(self._c, limit)
 
-    def next_job(self, held: Collection[str] = (), exclude: Collection[int] = ()) -> tuple[str, float] | None:
+    def next_job(
+        self, held: Collection[str] = (), exclude: Collection[int] = (), lease: Lease | None = None
+    ) -> tuple[str, float] | None:
         where = Where().among("jb.id", exclude) if exclude else Where()
         skip = Where().among("s.problem_id", held) if held else Where()
         excluded, skipped = where.sql if exclude else "1 = 0", skip.sql if held else "1 = 0"
+        free, free_args = leases.free_for(lease)
         row = self._c.execute(
             "SELECT jb.reason, s.time_s FROM jobs jb JOIN submissions s ON s.id = jb.submission_id "
-            f"WHERE jb.done = 0 AND NOT ({excluded}) AND NOT ({skipped}) "
+            f"WHERE jb.done = 0 AND NOT ({excluded}) AND NOT ({skipped}) AND {free} "
             "ORDER BY (jb.reason != 'submit'), jb.id LIMIT 1",
-            (*where.args, *skip.args),
+            (*where.args, *skip.args, *free_args),
         ).fetchone()
         return None if row is None else (str(row[0]), float(row[1]))
 
@@ -343,15 +347,16 @@ class SqlWriter(SqlReader, VersionWrites, PreviewWrites, SimilarityWrites, RunDe
         )
         return int(cur.lastrowid or 0)
 
-    def todo_jobs(self, limit: int, held: Collection[str] = ()) -> list[JobRecord]:
+    def todo_jobs(self, limit: int, held: Collection[str] = (), lease: Lease | None = None) -> list[JobRecord]:
         skip = Where().among("s.problem_id", held) if held else Where()
         where = f"NOT ({skip.sql})" if held else "1 = 1"
+        free, free_args = leases.free_for(lease)
         rows = self._c.execute(
             f"SELECT jb.id AS job_id, jb.judgement_id, jb.reason, jb.rejudging_id, {SUBMISSION_COLUMNS}, s.files "
             "FROM jobs jb "
-            f"JOIN submissions s ON s.id = jb.submission_id WHERE jb.done = 0 AND {where} "
+            f"JOIN submissions s ON s.id = jb.submission_id WHERE jb.done = 0 AND {where} AND {free} "
             "ORDER BY (jb.reason != 'submit'), jb.id LIMIT ?",
-            (*skip.args, limit),
+            (*skip.args, *free_args, limit),
         )
         return [
             JobRecord(
@@ -473,6 +478,12 @@ class SqlWriter(SqlReader, VersionWrites, PreviewWrites, SimilarityWrites, RunDe
         )
         row = self._c.execute(f"{RUN_SELECT} WHERE r.id = ?", (cur.lastrowid,)).fetchone()
         return run_record(row)
+
+    def take_jobs(self, job_ids: Collection[int], lease: Lease) -> None:
+        leases.take(self._c, job_ids, lease)
+
+    def renew_leases(self, job_ids: Collection[int], lease: Lease) -> int:
+        return leases.renew(self._c, job_ids, lease)
 
     def finish_job(self, job_id: int) -> None:
         self._c.execute("UPDATE jobs SET done = 1 WHERE id = ?", (job_id,))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-SCHEMA_VERSION = 16
+SCHEMA_VERSION = 17
 
 # The API's id of the judgement ``j`` (model/apijson.judgement_id, in SQL, for the upgrade to 4)
 JUDGEMENT_ID = "(CASE j.ordinal WHEN 1 THEN CAST(j.submission_id AS TEXT) ELSE j.submission_id || '-' || j.ordinal END)"
@@ -85,7 +85,9 @@ CREATE TABLE IF NOT EXISTS jobs (
     reason TEXT NOT NULL,
     created_s REAL NOT NULL,
     done INTEGER NOT NULL DEFAULT 0,
-    rejudging_id INTEGER
+    rejudging_id INTEGER,
+    lease_owner TEXT,
+    lease_until_s REAL
 );
 CREATE INDEX IF NOT EXISTS jobs_todo ON jobs(done, id);
 CREATE INDEX IF NOT EXISTS jobs_submission ON jobs(submission_id, done, id);
@@ -473,4 +475,10 @@ MIGRATIONS: dict[int, tuple[str | Step, ...]] = {
     # page (lti_nonces, lti_users, lti_links, lti_scores, lti_platforms: created with the rest); no existing table
     # changes
     15: (),
+    # issue 51, several `judge serve` processes on one PostgreSQL database (docs/design.md): a job's claim is a
+    # lease (its process's token, its expiry) that a killed process's jobs outlive only until it runs out
+    16: (
+        Step("ALTER TABLE jobs ADD COLUMN lease_owner TEXT", ("jobs",)),
+        Step("ALTER TABLE jobs ADD COLUMN lease_until_s REAL", ("jobs",)),
+    ),
 }

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -83,6 +83,13 @@ class SqliteStorage:
 
     def schema_version(self) -> int:
         return migrate.schema_version(self._conn()) or 0
+
+    def leads(self) -> bool:
+        return True  # one process per SQLite database
+
+    def on_change(self, callback: Callable[[], object]) -> None:
+        """Another process's writes: none (a SQLite database is served by one process, which tells its own
+        parts of its changes itself)."""
 
     def close(self) -> None:
         with self._lock:

@@ -73,6 +73,18 @@ class Timeline:
     def now(self) -> float:
         return self._clock.now()
 
+    def reload(self) -> bool:
+        """Read the phase again (another process on the database may have changed it: issue 51, ``--shared``,
+        called when it commits); whether it changed. The next ``tick`` publishes what the change makes."""
+        with self._lock:
+            with self._storage.read() as r:
+                phase = stored_phase(self.info, r)
+            if phase == self._phase:
+                return False
+            self._phase = phase
+            self._last = ""
+            return True
+
     @property
     def phase(self) -> Phase:
         """The phase in force (replaced, never changed: safe to keep for one request)."""
@@ -104,6 +116,9 @@ class Timeline:
             thaw_due = before.thaw_due(now)
             after = replace(before, thawed_at=before.thaw_s) if thaw_due else before
             with self._storage.write() as w:
+                thawed = _float(w, "thawed_at") if thaw_due else None
+                if thawed is not None:  # another process on the database thawed it (issue 51, --shared): not twice
+                    after, thaw_due = replace(before, thawed_at=thawed), False
                 if thaw_due:
                     w.set_meta("thawed_at", repr(after.thawed_at))
                 self._phase = after

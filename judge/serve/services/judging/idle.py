@@ -38,3 +38,15 @@ class IdleQueue(Protocol):
     def claim_idle(self, limit: int, busy: Collection[str]) -> list[IdleJob]:
         """Up to ``limit`` jobs whose key is not in ``busy``, most urgent first."""
         ...
+
+
+class LedIdle:
+    """An idle queue asked only while ``leads()`` (several processes on one database, issue 51: the idle jobs'
+    claims are in memory, so one process at a time does a database's idle work: ``Storage.leads``)."""
+
+    def __init__(self, queue: IdleQueue, leads: Callable[[], bool]) -> None:
+        self.queue = queue
+        self._leads = leads
+
+    def claim_idle(self, limit: int, busy: Collection[str]) -> list[IdleJob]:
+        return self.queue.claim_idle(limit, busy) if self._leads() else []

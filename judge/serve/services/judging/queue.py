@@ -18,6 +18,8 @@ never becomes a JE. The threads that run the queue are in pool.py.
 from __future__ import annotations
 
 import json
+import threading
+import time
 import traceback
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -42,6 +44,7 @@ from judge.serve.model.records import (
     JobRecord,
     JudgementOutcome,
     JudgementRecord,
+    Lease,
     NewRun,
     RunDetail,
     Scope,
@@ -161,6 +164,22 @@ def _run_detail(judgement_id: int, ordinal: int, d: PassDetail) -> RunDetail:
 
 
 @dataclass(frozen=True)
+class LeaseTerms:
+    """Several `judge serve` processes on one database (issue 51, ``--shared``; docs/design.md): this process's
+    claims are leases in the database, of ``lease_s`` seconds, renewed while it judges; a killed process's jobs
+    come back to the queue when theirs run out. ``owner``: this process's token; ``wall``: its clock (the
+    server's: the wall clock, which the machines' NTP keeps in agreement; a test's own)."""
+
+    owner: str
+    lease_s: float = 30.0
+    wall: Callable[[], float] = time.time
+
+    def lease(self) -> Lease:
+        now = self.wall()
+        return Lease(self.owner, now, now + self.lease_s)
+
+
+@dataclass(frozen=True)
 class JudgingSetup:
     """What judging a job needs: the contest's problems and languages, the judge, and where to say what."""
 
@@ -179,6 +198,9 @@ class JudgingSetup:
     after: tuple[Callable[[Writer, int, int, Phase, float], None], ...] = ()
     # a course's assignment in force (issue 45: the feedback rules decide who is published what); None: none
     course: Callable[[], CourseView | None] = lambda: None
+    # claims as leases in the database (issue 51: several processes on one database); None: this process is
+    # the database's only one (its claims are the pool's in memory)
+    leases: LeaseTerms | None = None
 
 
 @dataclass(frozen=True)
@@ -216,6 +238,10 @@ class JobQueue:
         self._accounts = setup.accounts
         self._after = setup.after
         self._course = setup.course
+        self._leases = setup.leases
+        self._leased: set[int] = set()  # the jobs this process holds a lease of (``leases``)
+        self._leased_lock = threading.Lock()
+        self._renewed_s = float("-inf")  # the wall clock time leases were last renewed
 
     def problem(self, problem_id: str) -> ContestProblem | None:
         """The problem with the package version new judgements use."""
@@ -228,14 +254,24 @@ class JobQueue:
     def claim(self, limit: int, exclude: Collection[int] = frozenset()) -> list[Claimed]:
         """Up to ``limit`` jobs to judge (new submissions before rejudges), each with its judgement."""
         now, phase, hold = self._timeline.now(), self._timeline.phase, self._hold
-        if hold.paused:
+        lease = None if self._leases is None else self._leases.lease()
+        if hold.paused and lease is None:
             return []
         with self._storage.write() as w:
-            jobs = [j for j in w.todo_jobs(limit + len(exclude), hold.problems) if j.id not in exclude][:limit]
+            if lease is not None:  # another process on the database may have changed it (issue 51)
+                hold = self._hold = Hold.loads(w.get_meta("judging_hold"))
+                if hold.paused:
+                    return []
+            jobs = [j for j in w.todo_jobs(limit + len(exclude), hold.problems, lease) if j.id not in exclude][:limit]
+            if lease is not None:
+                w.take_jobs([j.id for j in jobs], lease)
             out = [
                 Claimed(j.id, self._judgement_of(w, j, phase, now), j.submission, j.files_zip, j.rejudging_id)
                 for j in jobs
             ]
+        if lease is not None:
+            with self._leased_lock:
+                self._leased.update(c.job_id for c in out)
         if out:
             self._bus.notify()
         return out
@@ -246,9 +282,31 @@ class JobQueue:
         hold = self._hold
         if hold.paused:
             return None
+        lease = None if self._leases is None else self._leases.lease()
         with self._storage.read() as r:
-            found = r.next_job(hold.problems, exclude)
+            found = r.next_job(hold.problems, exclude, lease)
         return None if found is None else (found[0] != "submit", found[1])
+
+    def renew_leases(self) -> int:
+        """Push back the expiry of this process's leases (every third of a lease at most: the server's clock
+        thread asks every second); how many were renewed. Nothing without leases (``JudgingSetup.leases``)."""
+        terms = self._leases
+        if terms is None:
+            return 0
+        lease = terms.lease()
+        if lease.now_s - self._renewed_s < terms.lease_s / 3:
+            return 0
+        self._renewed_s = lease.now_s
+        with self._leased_lock:
+            held = set(self._leased)
+        if not held:
+            return 0
+        with self._storage.write() as w:
+            return w.renew_leases(held, lease)
+
+    def _let_go(self, job_id: int) -> None:
+        with self._leased_lock:
+            self._leased.discard(job_id)
 
     def _judgement_of(self, w: Writer, job: JobRecord, phase: Phase, now: float) -> int:
         """The job's judgement: made (and published) the first time the job is taken."""
@@ -318,7 +376,8 @@ class JobQueue:
         now, phase = self._timeline.now(), self._timeline.phase
         with self._storage.write() as w:
             if w.job_done(c.job_id) is not False:
-                return False
+                self._let_go(c.job_id)
+                return False  # done already (by another process, when this one's lease ran out: issue 51)
             group = set_rows.set_of(w, c.rejudging_id)
             (mine,) = w.judgements(ids=[c.judgement_id], held=None)
             before = next(iter(w.judgements(submission_ids=[c.submission.id], current=True)), None)
@@ -333,6 +392,7 @@ class JobQueue:
                 (after,) = w.judgements(ids=[c.judgement_id], held=None)
                 set_rows.record_member(w, group, before, after, now)
                 set_rows.finish_if_done(w, group)
+        self._let_go(c.job_id)
         self._bus.notify()
         s = c.submission
         self._log(

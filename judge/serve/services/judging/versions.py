@@ -90,6 +90,8 @@ class CurrentPackages:
         self._lock = threading.Lock()
         self._changed: dict[str, tuple[int, Problem]] = {}
         self.generation = 0  # bumped by every ``set``: a contest made before is out of date
+        # (problem, version) made current by another process whose folder cannot be read here (reload_versions)
+        self.unreadable: set[tuple[str, int]] = set()
 
     def set(self, problem: Problem, version: int) -> None:
         with self._lock:
@@ -163,4 +165,30 @@ def restore(r: Reader, contest: Contest, current: CurrentPackages, tools: Versio
         tools.register(problem)
         current.set(problem, v.version)
         lines.append(f"package {v.problem_id}: version {v.version}, from {v.path} (made while serving: {v.reason})")
+    return lines
+
+
+def reload_versions(r: Reader, contest: Contest, current: CurrentPackages, tools: VersionTools) -> list[str]:
+    """The versions another process on the database made current since (issue 51, ``--shared``: when it
+    commits), read from their folders as at the start (``restore``); what to say. A version's folder is on
+    the disk of the machine that made it: processes on one machine share it, another machine's process says
+    it cannot read it and goes on judging against the version it has (docs/serve.md)."""
+    lines = []
+    for v in r.problem_versions():
+        if v.state != "current" or contest.problem(v.problem_id) is None or current.version(v.problem_id) >= v.version:
+            continue
+        if (v.problem_id, v.version) in current.unreadable:
+            continue  # said once
+        try:
+            problem = load_problem(Path(v.path))
+        except PackageError as exc:
+            current.unreadable.add((v.problem_id, v.version))
+            lines.append(
+                f"WARNING: package {v.problem_id} version {v.version}, made by another process, cannot be read "
+                f"here ({exc}): still judged against version {current.version(v.problem_id)}"
+            )
+            continue
+        tools.register(problem)
+        current.set(problem, v.version)
+        lines.append(f"package {v.problem_id}: version {v.version}, made by another process, in force here")
     return lines

@@ -10,6 +10,7 @@ and applies to every contest the team takes part in, each publishing it on its o
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -33,6 +34,7 @@ from judge.serve.services.people.accounts import is_hash, sync_accounts
 from judge.serve.services.people.audit import audit
 from judge.serve.services.people.context import ServedPeople
 from judge.serve.services.people.live_roster import stored_roster
+from judge.serve.services.people.site_people import GENERATION
 from judge.serve.storage import Writer
 
 AccountAnswer = tuple[dict[str, Any], str | None]  # the account object, and its new password (shown once)
@@ -59,6 +61,9 @@ def _change(
                 sessions.end_all(w, account_id)
             people.publish_within(w, after, now)
             stored = w.accounts()
+            # the other processes on the database (issue 51, --shared) read the people again (SitePeople.reload)
+            people.generation = secrets.token_hex(8)
+            w.set_meta(GENERATION, people.generation)
         people.session_cache.forget_accounts(ended_sessions)  # after the commit (SessionCache)
         people.roster.set(after)
         people.auth.reload(stored, after.disabled)

@@ -15,8 +15,11 @@ class SessionCache:
     or ``forget_accounts`` after its commit; a lookup that read storage before that commit does not put
     its (now ended) session back: it sees the epoch moved. Thread-safe."""
 
-    def __init__(self, size: int = 20_000) -> None:
+    def __init__(self, size: int = 20_000, *, enabled: bool = True) -> None:
+        """``enabled`` False: nothing is kept, every lookup reads storage (several processes on one database,
+        issue 51: a session ended by another process ends here at once)."""
         self._size = size
+        self._enabled = enabled
         self._lock = threading.Lock()
         self._by_selector: dict[str, SessionRecord] = {}
         self.epoch = 0
@@ -27,7 +30,7 @@ class SessionCache:
     def put(self, record: SessionRecord, epoch: int) -> None:
         """Keep ``record``, read when the epoch was ``epoch``, unless sessions ended since."""
         with self._lock:
-            if epoch != self.epoch:
+            if epoch != self.epoch or not self._enabled:
                 return
             if len(self._by_selector) >= self._size:
                 self._by_selector.clear()

@@ -21,9 +21,11 @@ from judge.serve.model.contest import Contest, People
 from judge.serve.model.roster import Roster, taking_part
 from judge.serve.services.core.events import EventBus
 from judge.serve.services.people.accounts import Authenticator
-from judge.serve.services.people.live_roster import LiveRoster, publish_people
+from judge.serve.services.people.live_roster import LiveRoster, publish_people, stored_roster
 from judge.serve.services.people.session_cache import SessionCache
 from judge.serve.storage import Storage, Writer
+
+GENERATION = "people_generation"  # meta: changed by every change of the people (roster.py), read by ``reload``
 
 
 class ContestPeople(Protocol):
@@ -56,6 +58,24 @@ class SitePeople:
     session_cache: SessionCache = field(default_factory=SessionCache)
     contests: Callable[[], Sequence[ContestPeople]] = lambda: ()
     lock: threading.Lock = field(default_factory=threading.Lock)  # one change at a time
+    generation: str | None = None  # ``GENERATION`` in the database when the roster in force was read (reload)
+
+    def reload(self) -> bool:
+        """Read the roster and the accounts again when another process on the database changed them (issue 51,
+        ``--shared``: called when it commits); one ``meta`` read when they did not change. Whether they did."""
+        with self.lock:
+            with self.storage.read() as r:
+                generation = r.get_meta(GENERATION)
+                if generation == self.generation:
+                    return False
+                after = stored_roster(self.package, r)
+                stored = r.accounts()
+            self.generation = generation
+            self.roster.set(after)
+            self.auth.reload(stored, after.disabled)
+            for c in self.contests():
+                c.roster.set(taking_part(after, c.package.info))
+        return True
 
     def current(self) -> Roster:
         roster = self.roster.current
