@@ -282,3 +282,92 @@ def contest(tmp_path: Path, sandbox_runner: Any) -> Path:
     from judge.serve.model.times import format_time
 
     return write_contest(tmp_path / "contest", start=format_time(time.time() - 60))
+
+
+def _add_on_the_page(server: Serve, form: dict[str, str]) -> None:
+    """An admin of the site adds a contest on /site/contests/new (Site.add_new)."""
+    import re
+
+    from serve_site_fixtures import SITE_PASSWORDS
+
+    with httpx.Client(base_url=server.base.removesuffix("/api"), timeout=60) as web:
+        token = re.search(r'name="csrf" value="([^"]+)"', web.get("/login").text)
+        assert token is not None
+        login = {"csrf": token.group(1), "username": "admin", "password": SITE_PASSWORDS["admin"]}
+        assert web.post("/login", data=login).status_code == 303
+        token = re.search(r'name="csrf" value="([^"]+)"', web.get("/site/contests/new").text)
+        assert token is not None
+        r = web.post("/site/contests/new", data={"csrf": token.group(1), **form})
+        assert r.status_code == 303 and r.headers["location"].startswith("/site?done=added"), r.text
+
+
+def test_a_contest_added_live_on_one_shared_process_is_served_by_the_other(
+    tmp_path: Path, servers: list[Serve], dsn: str, sandbox_runner: Any
+) -> None:
+    """Two `judge serve SITE --shared` processes: a contest added on A's page is served by B without a restart
+    (its pages, the API), a submission to it on B is judged once, seen the same on both; hidden on B, A hides
+    it too."""
+    import base64
+    import time
+
+    from serve_site_fixtures import SITE_PASSWORDS, write_site
+
+    from judge.serve.model.times import format_time
+    from judge.serve.model.upload import pack
+
+    root = write_site(tmp_path / "site", {"main": {"problems": ("sum",)}})
+    options = ("--database", dsn, "--shared", "--lease", LEASE_S)
+    a = Serve(root, tmp_path / "a.log", *options)
+    servers.append(a)
+    b = Serve(root, tmp_path / "b.log", *options)
+    servers.append(b)
+    admin = ("admin", SITE_PASSWORDS["admin"])
+
+    def contests(server: Serve, auth: tuple[str, str] = admin) -> list[str]:
+        return [c["id"] for c in httpx.get(f"{server.base}/contests", auth=auth, timeout=60).json()]
+
+    assert contests(b) == ["main"]
+    start = format_time(time.time() - 60)
+    form = {"id": "lab", "name": "Lab", "start": start, "duration": "2:00:00", "freeze": "0:00:00"}
+    _add_on_the_page(a, {**form, "problem-sum": "on"})
+    assert contests(a) == ["lab", "main"]
+    wait_for("B to serve the contest added on A", lambda: contests(b) == ["lab", "main"])
+    team = ("team2", SITE_PASSWORDS["team2"])
+    page = httpx.get(f"{b.base.removesuffix('/api')}/contests/lab/problems", auth=team, timeout=60)
+    assert page.status_code in (200, 303), page.text  # the contest's pages are B's too (not a 404)
+    body = {
+        "problem_id": "sum",
+        "language_id": "python3",
+        "files": [{"data": base64.b64encode(pack({"sum.py": SUM_AC.encode()})).decode()}],
+    }
+    r = httpx.post(f"{b.base}/contests/lab/submissions", json=body, auth=team, timeout=60)
+    assert r.status_code == 201, r.text
+    sid = r.json()["id"]
+
+    def judgements(server: Serve) -> list[dict[str, Any]]:
+        url = f"{server.base}/contests/lab/judgements?submission_id={sid}"
+        return list(httpx.get(url, auth=admin, timeout=60).json())
+
+    def judged(server: Serve) -> list[dict[str, Any]]:
+        js = judgements(server)
+        return js if js and all("judgement_type_id" in j for j in js) else []
+
+    (j,) = wait_for("the submission judged", lambda: judged(a) and judged(b))
+    assert j["judgement_type_id"] == "AC" and judged(a) == judged(b) == [j]  # once, the same on both
+
+    # hidden on B: A hides it from the teams too (the registry read again)
+    with httpx.Client(base_url=b.base.removesuffix("/api"), timeout=60) as web:
+        import re
+
+        token = re.search(r'name="csrf" value="([^"]+)"', web.get("/login").text)
+        assert token is not None
+        login = {"csrf": token.group(1), "username": "admin", "password": SITE_PASSWORDS["admin"]}
+        assert web.post("/login", data=login).status_code == 303
+        token = re.search(r'name="csrf" value="([^"]+)"', web.get("/site").text)
+        assert token is not None
+        r = web.post("/site/contests/lab/change", data={"csrf": token.group(1), "action": "hide"})
+        assert r.status_code == 303, r.text
+    assert contests(b, team) == ["main"]
+    wait_for("A to hide the contest hidden on B", lambda: contests(a, team) == ["main"])
+    for server in (a, b):
+        assert "Traceback" not in server.log.read_text()

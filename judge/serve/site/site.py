@@ -29,7 +29,7 @@ from judge.serve.model.contest import Contest, ContestError
 from judge.serve.model.errors import Refused
 from judge.serve.model.lti import LTI_FILE, LtiConfigError, load_config
 from judge.serve.model.records import SiteContestRecord
-from judge.serve.model.site import CONTESTS_DIR, SiteSpec, check_problems, load_site_contest
+from judge.serve.model.site import CONTESTS_DIR, SiteSpec, assignments_of, check_problems, load_site_contest
 from judge.serve.model.times import Clock, SystemClock
 from judge.serve.model.viewer import Viewer
 from judge.serve.services.core.coursework import stored_state
@@ -38,6 +38,7 @@ from judge.serve.services.judging.queue import JudgeFn
 from judge.serve.services.judging.versions import NO_TOOLS, VersionTools
 from judge.serve.services.lifecycle.contest_upload import read_upload, write_upload
 from judge.serve.services.lifecycle.registry import (
+    GENERATION,
     ContestChange,
     NewContest,
     change_contest,
@@ -54,7 +55,7 @@ from judge.serve.services.people.accounts import password_hasher
 from judge.serve.services.people.live_roster import stored_roster
 from judge.serve.services.people.site_people import SitePeople
 from judge.serve.site.server import ServeOptions, Server, claim_people, open_people, open_server, open_site_contest
-from judge.serve.storage import SITE_SCHEMA, Storage
+from judge.serve.storage import SITE_SCHEMA, Storage, StorageError
 from judge.serve.visibility import sees_contest
 
 SITE_DB = "site.sqlite"
@@ -118,6 +119,12 @@ class Site:
         self._judged: set[str] = set()  # the ids of the problems the judge knows (its contests')
         self.lti: LtiTool | None = None  # LTI 1.3 (issue 48): the site's lti.yaml, its keys (None: no LMS)
         self._grade_sync: GradeSync | None = None
+        # several processes on the site's database (issue 51, --shared; ``reload``): the registry's generation
+        # read last, the entries of contests registered but not served when this process started (a folder
+        # taken away), the contests added elsewhere that this process could not open (said once in the log)
+        self._generation: str | None = None
+        self._passed: dict[str, SiteContestRecord] = {}
+        self._said: set[str] = set()
 
     @property
     def single(self) -> bool:
@@ -209,42 +216,119 @@ class Site:
     def _add_folder(self, viewer: Viewer, folder: Path, how: Mapping[str, object]) -> SiteContest:
         """The contest of ``folder`` (just written) loaded, opened, registered and started; the folder removed
         when any of it fails. The caller holds the lock."""
-        assert self._opening is not None
-        packages = dict(self._packages)  # kept only when the contest is added (a folder removed leaves nothing)
         try:
-            contest = load_site_contest(self.spec.root, folder, self.people.package, packages)
-            check_problems([*(c.server.package for c in self._contests), contest])
-            new = [p.problem for p in contest.problems if p.id not in self._judged]
-            if new and self._tools is NO_TOOLS:
-                names = ", ".join(p.id for p in new)
-                raise Refused(
-                    409,
-                    f"problem(s) {names}: this server judges on a cluster with the packages it started with; put the "
-                    "contest in contests/ and restart it (and its workers) to add new problems",
-                )
-            server = self._opening(contest)
+            server, packages, new = self._open_folder(folder)
         except ContestError as exc:
             remove_contest_folder(folder)
             raise Refused(400, str(exc).replace(f"{self.spec.root}/", "")) from None  # the site's paths: its own
         except BaseException:
             remove_contest_folder(folder)
             raise
-        for problem in new:  # the judge knows them from now on (a site's problem id is one package: checked)
-            self._tools.register(problem)
-            self._judged.add(problem.id)
         try:
-            record = register_contest(self.storage, viewer, contest.info.id, self.clock.now(), how)
+            record = register_contest(self.storage, viewer, server.package.info.id, self.clock.now(), how)
         except BaseException:
             server.close()
             remove_contest_folder(folder)
             raise
+        return self._in_force(server, record, packages, new)
+
+    def _open_folder(self, folder: Path) -> tuple[Server, dict[Path, Problem], list[Problem]]:
+        """The contest of ``folder`` loaded (its problems checked against the site's), its database opened and
+        its course's rules in force (issue 45); with the problem packages then loaded, and those new to the
+        judge. Raises ContestError, Refused, StorageError. The caller holds the lock."""
+        assert self._opening is not None
+        packages = dict(self._packages)  # kept only when the contest is added (a folder removed leaves nothing)
+        contest = load_site_contest(self.spec.root, folder, self.people.package, packages)
+        check_problems([*(c.server.package for c in self._contests), contest])
+        new = [p.problem for p in contest.problems if p.id not in self._judged]
+        if new and self._tools is NO_TOOLS:
+            names = ", ".join(p.id for p in new)
+            raise Refused(
+                409,
+                f"problem(s) {names}: this server judges on a cluster with the packages it started with; put the "
+                "contest in contests/ and restart it (and its workers) to add new problems",
+            )
+        assignment = assignments_of((contest,), self.people.package, self.spec.root)
+        server = self._opening(contest)
+        try:
+            with_course(server, replace(self.spec, assignments=assignment))
+        except BaseException:
+            server.close()
+            raise
+        return server, packages, new
+
+    def _in_force(
+        self, server: Server, record: SiteContestRecord, packages: dict[Path, Problem], new: list[Problem]
+    ) -> SiteContest:
+        """A contest opened (``_open_folder``) and registered: judged, started, in the site's order and in its
+        course's list of contests. The caller holds the lock."""
+        for problem in new:  # the judge knows them from now on (a site's problem id is one package: checked)
+            self._tools.register(problem)
+            self._judged.add(problem.id)
         self._packages = packages
         _lms_hooks(self, server)
         added = SiteContest(server, record)
+        server.standing.archived = record.archived
         if self._started:
             server.start()
         self._contests = tuple(sorted((*self._contests, added), key=lambda c: self.spec.place(c.id)))
+        _course_of(self)  # the course's gradebook has every contest of the site, this one too
         return added
+
+    def reload(self) -> bool:
+        """Another process on the site's database (issue 51, ``--shared``: called when it commits) changed the
+        registry: a contest it added is opened here from its folder (SITE/contests/<id>/: on shared storage when
+        the processes run on several machines; a folder this machine cannot read is said once in the log), one
+        it hid, archived or re-prioritized is so here. One ``meta`` read when the registry did not change.
+        Whether it did."""
+        if self.single or self._opening is None:
+            return False
+        with self._lock:
+            with self.storage.read() as r:
+                generation = r.get_meta(GENERATION)
+                if generation == self._generation:
+                    return False
+                records = r.site_contests()
+            self._generation = generation
+            for record in records:
+                found = self.contest(record.id)
+                if found is not None:
+                    if found.record != record:
+                        self._contests = tuple(replace(c, record=record) if c is found else c for c in self._contests)
+                        found.server.standing.archived = record.archived
+                elif self._passed.get(record.id) != record:  # not one registered before and not served here
+                    self._open_live(record)
+        if self.pool is not None:
+            self.pool.wake()
+        return True
+
+    def _open_live(self, record: SiteContestRecord) -> None:
+        """A contest another process added: opened, started and judged here too (its registry entry is
+        ``record``); when it cannot be, one line in the log (once per contest), and tried again at the
+        registry's next change. The caller holds the lock."""
+        cid = record.id
+        folder = self.spec.root / CONTESTS_DIR / cid
+        if not folder.is_dir():
+            self._cannot(
+                cid,
+                f"contest {cid!r} was added by another process, but its folder {folder} is not on this machine: "
+                f"not served here (keep {self.spec.root / CONTESTS_DIR} on storage shared by every machine of the "
+                "site: docs/deploy.md; it is opened at the site's next change once it is there, or at a restart)",
+            )
+            return
+        try:
+            server, packages, new = self._open_folder(folder)
+        except (ContestError, Refused, StorageError) as exc:
+            message = exc.message if isinstance(exc, Refused) else str(exc)
+            self._cannot(cid, f"contest {cid!r} was added by another process, but cannot be opened here: {message}")
+            return
+        self._in_force(server, record, packages, new)
+        self.log(f"contest {cid!r} added by another process: served here too")
+
+    def _cannot(self, contest_id: str, line: str) -> None:
+        if contest_id not in self._said:
+            self._said.add(contest_id)
+            self.log(line)
 
     def sync_grades(self, sleep: Callable[[float], None] = time.sleep) -> SyncReport:
         """LTI's AGS (issue 48): the published assignments' scores that changed, sent to the LMS."""
@@ -385,6 +469,9 @@ def open_site(
             opened.append(with_course(site._opening(contest), spec))
         records = _records(storage, [s.package.info.id for s in opened])
         site._contests = tuple(SiteContest(s, records[s.package.info.id]) for s in opened)
+        with storage.read() as r:
+            site._generation = r.get_meta(GENERATION)
+            site._passed = {rec.id: rec for rec in r.site_contests() if rec.id not in records}
         for c in site._contests:
             c.server.standing.archived = c.archived
         people.contests = lambda: [c.server for c in site.contests()]
@@ -392,6 +479,8 @@ def open_site(
         site.lti = _lti_of(spec, storage, options)
         for c in site.contests():
             _lms_hooks(site, c.server)
+        # another process on the site's database (issue 51, --shared) added, hid, archived a contest: so here too
+        storage.on_change(site.reload)
         return site
     except BaseException:
         for s in opened:

@@ -6,6 +6,7 @@ transaction; the wiring (serve/site/site.py) puts it in force."""
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
@@ -24,6 +25,10 @@ from judge.serve.services.people.audit import AUDIT_LIMIT, audit
 from judge.serve.storage import Storage
 
 PRIORITY_RANGE = (-1000, 1000)
+# meta of the site database: a new value with every change of the registry (a contest added, hidden, archived,
+# re-prioritized), in that change's transaction; the other processes on the database (issue 51, --shared) read
+# the registry again when it moved (serve/site/site.py: ``Site.reload``)
+GENERATION = "site_generation"
 KEEP: Any = object()  # a field the change leaves as it is
 
 
@@ -67,6 +72,7 @@ def change_contest(
     after = replace(before, **changes, time_s=now)
     with storage.write() as w:
         w.put_site_contest(after)
+        w.set_meta(GENERATION, secrets.token_hex(8))
         audit(w, viewer, now, "site.contest", {"contest_id": before.id, **changes})
     return after
 
@@ -153,5 +159,6 @@ def register_contest(
     record = SiteContestRecord(contest_id, time_s=now)
     with storage.write() as w:
         w.put_site_contest(record)
+        w.set_meta(GENERATION, secrets.token_hex(8))
         audit(w, viewer, now, "site.contest_added", {"contest_id": contest_id, **(how or {})})
     return record
