@@ -371,3 +371,23 @@ def test_a_contest_added_live_on_one_shared_process_is_served_by_the_other(
     wait_for("A to hide the contest hidden on B", lambda: contests(a, team) == ["main"])
     for server in (a, b):
         assert "Traceback" not in server.log.read_text()
+
+
+def test_two_shared_processes_count_failed_logins_together(
+    contest: Path, tmp_path: Path, servers: list[Serve], dsn: str
+) -> None:
+    """`--account-lockout 4/600`: two failures on A and two on B lock the account on both (one count in the
+    database), the right password too; another account is not locked."""
+    options = ("--database", dsn, "--shared", "--account-lockout", "4/600")
+    a = Serve(contest, tmp_path / "a.log", *options)
+    servers.append(a)
+    b = Serve(contest, tmp_path / "b.log", *options)
+    servers.append(b)
+
+    def status(server: Serve, user: str, password: str) -> int:
+        return httpx.get(server.url("account"), auth=(user, password), timeout=60).status_code
+
+    assert [status(a, "team1", "guess") for _ in range(2)] == [401, 401]
+    assert [status(b, "team1", "guess") for _ in range(2)] == [401, 401]
+    assert status(a, "team1", PASSWORDS["team1"]) == 429 and status(b, "team1", PASSWORDS["team1"]) == 429
+    assert status(b, "team2", PASSWORDS["team2"]) == 200

@@ -58,6 +58,7 @@ from judge.serve.services.people.accounts import (
     sync_accounts,
 )
 from judge.serve.services.people.live_roster import LiveRoster, publish_people, stored_roster
+from judge.serve.services.people.login_failures import StoredFailures
 from judge.serve.services.people.reveal import Reveals
 from judge.serve.services.people.session_cache import SessionCache
 from judge.serve.services.people.site_people import SitePeople
@@ -374,8 +375,13 @@ def open_people(storage: Storage, package: People, roster: Roster, options: Serv
 
     with storage.read() as r:
         accounts = r.accounts()
+    limits = options.login_limits
+    # every process's failed logins count (issue 51: one database, several processes with --shared)
+    failures = (
+        None if options.read_only else StoredFailures(storage, max(limits.account.window_s, limits.address.window_s))
+    )
     auth = Authenticator(
-        accounts, hasher, clock, options.login_limits, roster.disabled, options.verify_at_once, store_rehash
+        accounts, hasher, clock, limits, roster.disabled, options.verify_at_once, store_rehash, failures
     )
     # several processes on one database (issue 51): no sessions kept in memory, a logout anywhere ends one here
     people = SitePeople(storage, package, auth, session_cache=SessionCache(enabled=not options.engine.shared))

@@ -319,6 +319,11 @@ class Reader(Protocol):
         """The contests' registry: what the site's admins changed of each contest, by id."""
         ...
 
+    # failed logins (issue 51: storage/logins.py), in the people's database
+    def login_failures(self, since: Mapping[str, float]) -> dict[str, list[float]]:
+        """When each key of ``since`` (key -> a time) failed to log in after that time, oldest first."""
+        ...
+
     # LTI 1.3 (issue 48: storage/lti.py), in the site database
     def lti_nonce_used(self, issuer: str, nonce: str) -> bool: ...
 
@@ -519,6 +524,14 @@ class Writer(Reader, Protocol):
 
     def put_site_contest(self, record: SiteContestRecord) -> None:
         """Keep a contest's registry entry (replacing the one of its id)."""
+        ...
+
+    def add_login_failure(self, keys: Sequence[str], now: float, forget_before_s: float) -> None:
+        """A failed login at ``now`` for each key; the failures from before ``forget_before_s`` forgotten."""
+        ...
+
+    def forget_login_failures(self, key: str) -> int:
+        """A key's failed logins forgotten (it logged in); how many there were."""
         ...
 
     def use_lti_nonce(self, issuer: str, nonce: str, expires_s: float, now: float) -> bool:

@@ -41,7 +41,7 @@ from judge.serve.model.records import (
 )
 from judge.serve.storage import awards as award_rows
 from judge.serve.storage import clarifications as clars
-from judge.serve.storage import fuzz_jobs, leases, live
+from judge.serve.storage import fuzz_jobs, leases, live, logins
 from judge.serve.storage import fuzzing as fuzz_rows
 from judge.serve.storage import site as site_rows
 from judge.serve.storage.activity import ActivityReads
@@ -287,6 +287,9 @@ class SqlReader(VersionReads, PreviewReads, SimilarityReads, RunDetailReads, Act
 
     def site_contests(self) -> list[SiteContestRecord]:
         return site_rows.site_contests(self._c)
+
+    def login_failures(self, since: Mapping[str, float]) -> dict[str, list[float]]:
+        return logins.login_failures(self._c, since)
 
     def job_queue(self) -> list[QueuedJob]:
         return live.job_queue(self._c)
@@ -584,3 +587,9 @@ class SqlWriter(SqlReader, VersionWrites, PreviewWrites, SimilarityWrites, RunDe
 
     def put_site_contest(self, record: SiteContestRecord) -> None:
         site_rows.put_site_contest(self._c, record)
+
+    def add_login_failure(self, keys: Sequence[str], now: float, forget_before_s: float) -> None:
+        logins.add_login_failure(self._c, keys, now, forget_before_s)
+
+    def forget_login_failures(self, key: str) -> int:
+        return logins.forget_login_failures(self._c, key)

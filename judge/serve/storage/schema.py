@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-SCHEMA_VERSION = 17
+SCHEMA_VERSION = 18
 
 # The API's id of the judgement ``j`` (model/apijson.judgement_id, in SQL, for the upgrade to 4)
 JUDGEMENT_ID = "(CASE j.ordinal WHEN 1 THEN CAST(j.submission_id AS TEXT) ELSE j.submission_id || '-' || j.ordinal END)"
@@ -293,6 +293,13 @@ CREATE TABLE IF NOT EXISTS similarity_reviews (
     time_s REAL NOT NULL,
     PRIMARY KEY (problem_id, pair_key)
 );
+CREATE TABLE IF NOT EXISTS login_failures (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    key_sha256 TEXT NOT NULL,
+    time_s REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS login_failures_key ON login_failures(key_sha256, time_s);
+CREATE INDEX IF NOT EXISTS login_failures_time ON login_failures(time_s);
 CREATE TABLE IF NOT EXISTS site_contests (
     id TEXT PRIMARY KEY,
     hidden INTEGER NOT NULL DEFAULT 0,
@@ -481,4 +488,8 @@ MIGRATIONS: dict[int, tuple[str | Step, ...]] = {
         Step("ALTER TABLE jobs ADD COLUMN lease_owner TEXT", ("jobs",)),
         Step("ALTER TABLE jobs ADD COLUMN lease_until_s REAL", ("jobs",)),
     ),
+    # issue 51: the failed logins of every process on the database (login_failures, created with the rest: the
+    # SHA-256 of a username's or an address's key, when; pruned once out of the lockouts' windows), so that
+    # the lockouts count them all; no existing table changes
+    17: (),
 }

@@ -22,9 +22,10 @@ import hashlib
 import hmac
 import threading
 from collections import deque
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Protocol
 
 from argon2 import PasswordHasher, extract_parameters
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -167,6 +168,27 @@ class LoginThrottle:
         with self._lock:
             self._failures.pop(key, None)
 
+    def window_start(self) -> float:
+        """The oldest time a failure counts from now on."""
+        return self._clock.now() - self.window_s
+
+    def adopt(self, key: str, times: Sequence[float]) -> None:
+        """The failures of ``key`` every process made (the database's: ``FailureLog``, which holds this one's
+        too) in place of this process's count."""
+        now = self._clock.now()
+        with self._lock:
+            self._failures[key] = deque(sorted(t for t in times if t > now - self.window_s))
+
+
+class FailureLog(Protocol):
+    """The failed logins of every process on the people's database (people/login_failures.py)."""
+
+    def recent(self, since: Mapping[str, float]) -> dict[str, list[float]]: ...
+
+    def failed(self, keys: Sequence[str], now: float) -> None: ...
+
+    def forget(self, key: str) -> None: ...
+
 
 @dataclass(frozen=True)
 class _Stored:
@@ -187,8 +209,13 @@ class Authenticator:
         disabled: Collection[str] = frozenset(),
         verify_at_once: int = ARGON2_AT_ONCE,
         on_rehash: Callable[[str, str, str], None] | None = None,
+        failures: FailureLog | None = None,
     ) -> None:
         self._hasher = hasher
+        self._clock = clock
+        # every process's failed logins (the database's), read before each argon2 verification; None: this
+        # process's only (a read-only server)
+        self._failures = failures
         self._on_rehash = on_rehash  # (account id, old hash, new hash): store it
         self._per_user = LoginThrottle(clock, limits.account.failures, limits.account.window_s)
         self._per_address = LoginThrottle(clock, limits.address.failures, limits.address.window_s)
@@ -266,23 +293,27 @@ class Authenticator:
         if not sep:
             raise AuthError(401, "malformed Basic credentials (expected user:password)")
         user_key, address_key = f"user:{username}", f"address:{address}"
-        for key, what in ((user_key, "this account"), (address_key, "this address")):
-            wait = (self._per_user if key is user_key else self._per_address).retry_after(key)
-            if wait is not None:
-                raise AuthError(429, f"too many failed logins for {what}; try again in {wait:.0f} s", wait)
+        self._refuse_if_locked(user_key, address_key)  # this process's count: no database read per request
         stored = self._accounts.get(username)
         fingerprint = hashlib.sha256(password.encode("utf-8")).digest()
         with self._lock:
             known = self._verified.get(username)
         if stored is not None and known is not None and hmac.compare_digest(known, fingerprint):
             return stored.viewer
+        # a password not verified yet (a guess, maybe): every process's count first (the database's)
+        had_failed = self._adopt_stored(user_key, address_key)
+        self._refuse_if_locked(user_key, address_key)
         digest = stored.digest if stored else self._dummy
         ok = self._argon2.submit(_verifies, self._hasher, digest, password).result() and stored is not None
         if not ok:
             self._per_user.failed(user_key)
             self._per_address.failed(address_key)
+            if self._failures is not None:
+                self._failures.failed([k for k in (user_key, address_key) if self._counts(k)], self._clock.now())
             raise AuthError(401, "wrong username or password")
         self._per_user.succeeded(user_key)
+        if had_failed and self._failures is not None:  # a login that succeeds writes only then
+            self._failures.forget(user_key)
         assert stored is not None
         with self._lock:
             if self._accounts.get(username) is stored:  # not changed by a reload meanwhile
@@ -290,6 +321,29 @@ class Authenticator:
         if self._hasher.check_needs_rehash(stored.digest):
             self._rehash(username, stored, password)
         return stored.viewer
+
+    def _throttle(self, key: str) -> LoginThrottle:
+        return self._per_user if key.startswith("user:") else self._per_address
+
+    def _counts(self, key: str) -> bool:
+        return self._throttle(key).max_failures > 0
+
+    def _refuse_if_locked(self, user_key: str, address_key: str) -> None:
+        for key, what in ((user_key, "this account"), (address_key, "this address")):
+            wait = self._throttle(key).retry_after(key)
+            if wait is not None:
+                raise AuthError(429, f"too many failed logins for {what}; try again in {wait:.0f} s", wait)
+
+    def _adopt_stored(self, user_key: str, address_key: str) -> bool:
+        """Every process's failures of the two keys (the database's) laid over this one's count; whether the
+        username had any."""
+        keys = [k for k in (user_key, address_key) if self._counts(k)]
+        if self._failures is None or not keys:
+            return False
+        found = self._failures.recent({k: self._throttle(k).window_start() for k in keys})
+        for key, times in found.items():
+            self._throttle(key).adopt(key, times)
+        return bool(found.get(user_key))
 
     def _rehash(self, username: str, stored: _Stored, password: str) -> None:
         """The password verified against a hash made with other parameters: make it anew with ours."""
