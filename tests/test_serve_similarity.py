@@ -181,3 +181,27 @@ def test_three_teams_that_copied_are_shown_as_a_group_by_their_names(server: Ser
     page = text(judge.get("/admin/similarity/sum"))
     assert re.search(r"A group of 3 teams:(</strong>)? Alpha, Mu, Zeta", page) and "team1" not in page
     assert len(re.findall(r'name="pair" value="', page)) == 3
+
+
+def test_the_similarity_queues_own_thread_computes_only_while_its_process_leads(server: Server) -> None:
+    """On a cluster the reports are computed by a thread of their own (not the pool's idle slots): with several
+    processes on one database (issue 51, --shared) only the lead process's thread computes them."""
+    from judge.serve.services.judging.similarity_queue import SimilarityQueue
+
+    submitted(server, "team1", ORIGINAL)
+    submitted(server, "team2", COPY)
+    assert server.similarity is not None
+    assert server.similarity._leads == server.storage.leads  # the wiring's: the storage's lead lock
+    leading = [False]
+    queue = SimilarityQueue(server.similarity.setup, own_thread=True, leads=lambda: leading[0])
+    with server.storage.write() as w:
+        assert w.request_similarity("sum", "judge", T0 + HOUR)
+
+    def state() -> SimilarityState:
+        with server.storage.read() as r:
+            (found,) = r.similarity_reports(with_report=False)
+        return found.state
+
+    assert queue.run_once() == 0 and state() is SimilarityState.QUEUED  # another process leads
+    leading[0] = True
+    assert queue.run_once() == 1 and state() is SimilarityState.READY

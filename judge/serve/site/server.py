@@ -489,7 +489,8 @@ def open_contest(
         similarity_setup = SimilaritySetup(
             storage, lambda: server.contest, lambda: timeline.phase, clock.now, options.log
         )
-        similarity = SimilarityQueue(similarity_setup, own_thread=options.capacity is not None)
+        # on a cluster its own thread, which (as the pool's idle queues) only the lead process runs (issue 51)
+        similarity = SimilarityQueue(similarity_setup, own_thread=options.capacity is not None, leads=storage.leads)
     idle: list[IdleQueue] = [previews]
     idle += [q for q in (explain, similarity, fuzz) if q is not None]
     owns_pool = pool is None

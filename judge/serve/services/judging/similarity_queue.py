@@ -97,9 +97,14 @@ class SimilarityQueue:
     """The reports to compute, as an idle.IdleQueue of the judging pool (``own_thread``: a thread of its own
     asks it instead, for a server judging on a cluster)."""
 
-    def __init__(self, setup: QueueSetup, *, own_thread: bool = False) -> None:
+    def __init__(
+        self, setup: QueueSetup, *, own_thread: bool = False, leads: Callable[[], bool] = lambda: True
+    ) -> None:
         self.setup = setup
         self.own_thread = own_thread
+        # several processes on one database (issue 51, --shared): its own thread computes only while this process
+        # leads (``Storage.leads``), as the pool asks its idle queues (idle.LedIdle)
+        self._leads = leads
         self._thread: threading.Thread | None = None
 
     def _auto(self, records: dict[str, SimilarityRecord]) -> None:
@@ -143,13 +148,21 @@ class SimilarityQueue:
         def loop() -> None:
             while not stopping.wait(1.0):
                 try:
-                    for job in self.claim_idle(1, ()):
-                        job.run(stopping.is_set)
+                    self.run_once(stopping.is_set)
                 except Exception as exc:  # noqa: BLE001 - keep serving; say why
                     self.setup.log(f"similar submissions: {type(exc).__name__}: {exc}")
 
         self._thread = threading.Thread(target=loop, name="similarity", daemon=True)
         self._thread.start()
+
+    def run_once(self, cancelled: Callable[[], bool] = lambda: False) -> int:
+        """Its own thread's turn: the most urgent queued report computed, if this process leads; how many."""
+        if not self._leads():
+            return 0
+        jobs = self.claim_idle(1, ())
+        for job in jobs:
+            job.run(cancelled)
+        return len(jobs)
 
     def join(self) -> None:
         if self._thread is not None:
