@@ -28,7 +28,7 @@ from judge.serve.http.app import create_app
 from judge.serve.model.contest import load_contest
 from judge.serve.model.times import parse_time
 from judge.serve.model.upload import pack
-from judge.serve.services.judging.queue import JudgeFn
+from judge.serve.services.judging.judge_fn import JudgeFn
 from judge.serve.site.server import ServeOptions, Server, open_server
 from judge.serve.storage import SQLITE, Engine
 

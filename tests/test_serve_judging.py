@@ -32,7 +32,7 @@ from judge.scoreboard.model import Board
 from judge.scoreboard.ranking import standings
 from judge.serve.model.board import attempts, build_board, scoreboard_rows
 from judge.serve.model.contest import load_contest
-from judge.serve.services.judging.queue import local_judge
+from judge.serve.services.judging.judge_fn import local_judge
 from judge.serve.site.server import Server
 
 C = "/api/contests/test"

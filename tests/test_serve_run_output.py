@@ -21,7 +21,7 @@ from judge.judging.submission import Environment
 from judge.languages.table import load_languages, toolchain
 from judge.runner import Runner
 from judge.serve.model.contest import load_contest
-from judge.serve.services.judging.queue import local_judge
+from judge.serve.services.judging.judge_fn import local_judge
 from judge.serve.site.server import Server
 
 C = "/api/contests/test"

@@ -38,7 +38,7 @@ from judge.runner.typeset import problem2pdf
 from judge.serve.model.contest import ContestError, ContestInfo
 from judge.serve.model.site import SiteSpec, load_site
 from judge.serve.services.judging.explain_plan import LiveExplain, searches_any
-from judge.serve.services.judging.queue import JudgeFn
+from judge.serve.services.judging.judge_fn import JudgeFn
 from judge.serve.services.people.accounts import Lockout, LoginLimits
 from judge.serve.services.problems.statements import Typeset
 from judge.serve.site.server import ServeOptions, Server, open_server
@@ -244,7 +244,7 @@ def _live_fuzz(args: argparse.Namespace, info: ContestInfo) -> bool:
 def _judging(args: argparse.Namespace, spec: ClusterSpec | None, env: Environment, setup: _Setup) -> _JudgingChoice:
     """Judge here (``--jobs`` threads on this machine's sandbox) or on a Dask cluster. Live fuzzing
     (``setup.fuzz``) runs on the local judging threads only."""
-    from judge.serve.services.judging.queue import judges_fn, local_judge
+    from judge.serve.services.judging.judge_fn import judges_fn, local_judge
     from judge.serve.services.judging.versions import local_tools
 
     problems, languages = setup.problems, setup.languages

@@ -40,9 +40,11 @@ from judge.serve.services.desk.printing import send_next
 from judge.serve.services.judging.course_feedback import publish_switched
 from judge.serve.services.judging.explain_plan import AfterJudgement, explainable_problems, queue_after, searches_any
 from judge.serve.services.judging.idle import IdleQueue, LedIdle
+from judge.serve.services.judging.judge_fn import JudgeFn
 from judge.serve.services.judging.pool import JudgingPool
 from judge.serve.services.judging.preview_queue import PreviewQueue
-from judge.serve.services.judging.queue import JobQueue, JudgeFn, JudgingSetup, LeaseTerms, republish_judgements
+from judge.serve.services.judging.publishing import republish_judgements
+from judge.serve.services.judging.queue import JobQueue, JudgingSetup, LeaseTerms
 from judge.serve.services.judging.similarity_queue import QueueSetup as SimilaritySetup
 from judge.serve.services.judging.similarity_queue import SimilarityQueue
 from judge.serve.services.judging.versions import NO_TOOLS, CurrentPackages, VersionTools, reload_versions, restore

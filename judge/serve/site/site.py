@@ -33,8 +33,8 @@ from judge.serve.model.site import CONTESTS_DIR, SiteSpec, assignments_of, check
 from judge.serve.model.times import Clock, SystemClock
 from judge.serve.model.viewer import Viewer
 from judge.serve.services.core.coursework import stored_state
+from judge.serve.services.judging.judge_fn import JudgeFn
 from judge.serve.services.judging.pool import JudgingPool, Lane
-from judge.serve.services.judging.queue import JudgeFn
 from judge.serve.services.judging.versions import NO_TOOLS, VersionTools
 from judge.serve.services.lifecycle.contest_upload import read_upload, write_upload
 from judge.serve.services.lifecycle.registry import (

@@ -22,7 +22,7 @@ from judge.serve.model.viewer import Viewer
 from judge.serve.services.core.coursework import PUBLISHED_KEY, SWITCHED_KEY
 from judge.serve.services.core.events import publish
 from judge.serve.services.judging.context import ServedJudging
-from judge.serve.services.judging.queue import publish_judgement
+from judge.serve.services.judging.publishing import publish_judgement
 from judge.serve.services.people import access
 from judge.serve.services.people.audit import audit
 from judge.serve.storage import Writer

@@ -27,7 +27,7 @@ from typing import Any, Protocol
 
 from judge.cluster.workers import ClusterWorker
 from judge.serve.services.judging.idle import IdleJob, IdleQueue
-from judge.serve.services.judging.queue import NOT_NOW
+from judge.serve.services.judging.judge_fn import NOT_NOW
 
 THREAD_PREFIX = "judge-worker"
 

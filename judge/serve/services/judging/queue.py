@@ -8,8 +8,8 @@ moment therefore finds on restart every job either done (stored once) or not (ju
 same pending judgement): every acknowledged submission is judged and stored exactly once. Who sees the
 events each step publishes is visibility.py's decision.
 
-The judging itself is a seam, ``JudgeFn``: a function from a ``JudgeJob`` to a ``SubmissionResult``. It is
-``judge_job`` on this machine (``local_judge``), or the judges of a Dask cluster (``judges_fn``: each
+The judging itself is a seam, ``JudgeFn`` (judge_fn.py): a function from a ``JudgeJob`` to a ``SubmissionResult``.
+It is ``judge_job`` on this machine (``local_judge``), or the judges of a Dask cluster (``judges_fn``: each
 thread blocks on its remote task). When the cluster cannot judge a job now (``NotJudged``: every worker
 that took it died; ``ClusterError``: the scheduler is gone), the job stays queued and is taken again; it
 never becomes a JE. The threads that run the queue are in pool.py.
@@ -24,61 +24,34 @@ import traceback
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from judge.cluster import ClusterError
 from judge.judging.build import SkipLanguage
-from judge.judging.identity import toolchain_hash
-from judge.judging.jobs import JudgeJob, judge_job
-from judge.judging.judges import Judges, NotJudged
-from judge.judging.prepared import Packages
-from judge.judging.results import PassDetail, SubmissionResult
-from judge.judging.submission import Environment, unjudged
+from judge.judging.jobs import JudgeJob
+from judge.judging.results import SubmissionResult
+from judge.judging.submission import unjudged
 from judge.judging.verdict import Verdict
 from judge.languages.table import Language
-from judge.package.problem import Problem
-from judge.serve.model.apijson import judgement_json, judgement_type, run_id, run_json
+from judge.serve.model.apijson import judgement_type, run_id, run_json
 from judge.serve.model.contest import AccountSpec, Contest, ContestProblem
 from judge.serve.model.course import CourseView
 from judge.serve.model.phase import Phase
 from judge.serve.model.records import (
-    Audience,
     JobRecord,
-    JudgementOutcome,
     JudgementRecord,
     Lease,
     NewRun,
-    RunDetail,
-    Scope,
     SubmissionRecord,
 )
 from judge.serve.model.upload import job_files, unpack
 from judge.serve.services.core.events import EventBus, publish
 from judge.serve.services.core.timeline import Timeline
 from judge.serve.services.judging import set_rows
+from judge.serve.services.judging.judge_fn import NOT_NOW, JudgeFn
+from judge.serve.services.judging.judge_fn import local_judge as local_judge  # bench/live_fuzz.py imports it here
+from judge.serve.services.judging.publishing import outcome, publish_judgement, run_detail
 from judge.serve.storage import Storage, Writer
-from judge.serve.visibility import awaits_verification, judgement_versions, run_audience
+from judge.serve.visibility import awaits_verification, run_audience
 
-JudgeFn = Callable[[JudgeJob], SubmissionResult]
-NOT_NOW = (NotJudged, ClusterError)  # the job could not be judged now: it stays queued
 UNPACK_LIMIT = 64 * 1024 * 1024  # stored zips were checked against the contest's limit when submitted
-
-
-def local_judge(packages: Packages, env: Environment) -> JudgeFn:
-    """Judge on this machine, in this process's sandbox."""
-
-    def run(job: JudgeJob) -> SubmissionResult:
-        return judge_job(job, packages, env)
-
-    return run
-
-
-def judges_fn(judges: Judges, problems: Mapping[str, Problem], languages: Mapping[str, Language]) -> JudgeFn:
-    """Judge with ``judges`` (a cluster's: judging.judges.Judges), results keyed like `judge grade`'s."""
-
-    def run(job: JudgeJob) -> SubmissionResult:
-        fingerprint = toolchain_hash(job.language, problems[job.problem], languages, judges.fingerprint)
-        return judges.judge(job, fingerprint)
-
-    return run
 
 
 @dataclass(frozen=True)
@@ -90,77 +63,6 @@ class Claimed:
     submission: SubmissionRecord
     files_zip: bytes
     rejudging_id: int | None = None  # the rejudging set the job belongs to (issue 47)
-
-
-def publish_judgement(
-    w: Writer,
-    phase: Phase,
-    judgement: JudgementRecord,
-    sub: SubmissionRecord,
-    now: float,
-    course: CourseView | None = None,
-    *,
-    staff_only: bool = False,
-) -> None:
-    """The judgement's event (a course's: a version per audience, visibility.judgement_versions); ``staff_only``:
-    the jury's, whatever visibility says (a judgement replaced by one that awaits verification, issue 47)."""
-    if staff_only:
-        obj = judgement_json(judgement, phase.info)
-        publish(w, "judgements", obj["id"], obj, now=now, audience=Audience(Scope.ADMIN, sub.team_id))
-        return
-    for audience, version in judgement_versions(phase, sub, judgement, now, course):
-        obj = judgement_json(version, phase.info)
-        publish(w, "judgements", obj["id"], obj, now=now, audience=audience)
-
-
-def republish_judgements(w: Writer, phase: Phase, since_s: float, now: float, course: CourseView | None = None) -> None:
-    """Publish again the judgements of submissions made since ``since_s`` (at the thaw: for everyone now)."""
-    subs = {s.id: s for s in w.submissions() if s.time_s >= since_s}
-    for j in w.judgements(submission_ids=list(subs)):
-        publish_judgement(w, phase, j, subs[j.submission_id], now, course)
-
-
-def _outcome(
-    result: SubmissionResult, current: bool, now: float, package_hash: str, awaiting: bool = False
-) -> JudgementOutcome:
-    tests = [t for t in result.tests if not t.skipped]
-    return JudgementOutcome(
-        awaiting=awaiting,
-        current=current,
-        end_s=now,
-        verdict=result.verdict.value,
-        judgement_type=judgement_type(result.verdict),
-        score=result.score,
-        max_score=result.max_score,
-        max_run_time=round(max(t.time_s for t in tests), 3) if tests else None,
-        memory_kib=result.memory_kib,
-        metric=result.metric,
-        metric_name=result.metric_name,
-        compile_message=result.compile_message,
-        package_hash=package_hash,
-    )
-
-
-def _run_detail(judgement_id: int, ordinal: int, d: PassDetail) -> RunDetail:
-    return RunDetail(
-        judgement_id=judgement_id,
-        ordinal=ordinal,
-        pass_n=d.n,
-        verdict=d.verdict.value,
-        output=d.output,
-        output_bytes=d.output_bytes,
-        stderr=d.stderr,
-        stderr_bytes=d.stderr_bytes,
-        input=d.input,
-        input_bytes=d.input_bytes,
-        exit_code=d.exit_code,
-        signal=d.signal,
-        time_s=d.time_s,
-        wall_time_s=d.wall_time_s,
-        memory_kib=d.memory_kib,
-        judge_message=d.judge_message,
-        team_message=d.team_message,
-    )
 
 
 @dataclass(frozen=True)
@@ -418,13 +320,13 @@ class JobQueue:
         # the contest requires verification (issue 47): the jury's until a judge verifies it
         awaiting = self._timeline.phase.info.verification_required
         package = cp.problem.content_hash if cp else ""
-        w.finish_judgement(c.judgement_id, _outcome(result, current, now, package, awaiting))
+        w.finish_judgement(c.judgement_id, outcome(result, current, now, package, awaiting))
         ordinals = {t.name: i + 1 for i, t in enumerate(cp.problem.tests())} if cp else {}
         tests = [(t, sc) for t, sc in zip(result.tests, result.test_scores, strict=True) if not t.skipped]
         budget = self._timeline.phase.info.output_storage.contest_bytes - w.run_details_bytes()
         for i, (t, score) in enumerate(tests):
             for d in t.details:  # what each pass printed (issue 47), while the contest's cap holds it
-                detail = _run_detail(c.judgement_id, ordinals.get(t.name, i + 1), d)
+                detail = run_detail(c.judgement_id, ordinals.get(t.name, i + 1), d)
                 if detail.stored_bytes > budget:
                     detail = replace(detail, output=None, stderr=None, input=None)
                 budget -= detail.stored_bytes
