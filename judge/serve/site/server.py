@@ -1,15 +1,13 @@
 """Wiring, at the edge of `judge serve`: open the contest's storage, bring it in line with the package
-(accounts, and the events for whatever changed in the configuration since the last start), and compose the
-parts the services receive (each domain's ``context.py`` Protocol; ``Server`` has them all). No service
-imports this module. No globals: `judge serve` and the tests each build a ``Server`` and pass it to
-``create_app``.
+(accounts, and the events for whatever changed in the configuration since the last start: site/claims.py),
+and compose the parts the services receive (each domain's ``context.py`` Protocol; ``Server`` has them all;
+the optional idle queues: site/idle_parts.py; sharing the database with other processes: site/shared.py).
+No service imports this module. No globals: `judge serve` and the tests each build a ``Server`` and pass it
+to ``create_app``.
 """
 
 from __future__ import annotations
 
-import math
-import os
-import secrets
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -20,11 +18,6 @@ from argon2 import PasswordHasher
 from judge.cluster.workers import ClusterWorker
 from judge.languages.table import Language
 from judge.runner.printer import send_to_printer
-from judge.serve.model.apijson import (
-    judgement_types_json,
-    language_json,
-    with_penalty,
-)
 from judge.serve.model.contest import Contest, ContestError, People
 from judge.serve.model.roster import Roster, taking_part
 from judge.serve.model.times import Clock, SystemClock
@@ -32,41 +25,39 @@ from judge.serve.model.viewer import Viewer
 from judge.serve.services.board.board import first_change
 from judge.serve.services.board.boardcache import BoardCache
 from judge.serve.services.core.coursework import Coursework
-from judge.serve.services.core.events import EventBus, EventLog, publish_if_changed, sync_collection
+from judge.serve.services.core.events import EventBus, EventLog
 from judge.serve.services.core.standing import Standing
 from judge.serve.services.core.timeline import Timeline
 from judge.serve.services.desk.print_queue import Printer, PrintQueue
 from judge.serve.services.desk.printing import send_next
 from judge.serve.services.judging.course_feedback import publish_switched
-from judge.serve.services.judging.explain_plan import AfterJudgement, explainable_problems, queue_after, searches_any
 from judge.serve.services.judging.idle import IdleQueue, LedIdle
 from judge.serve.services.judging.judge_fn import JudgeFn
 from judge.serve.services.judging.pool import JudgingPool
 from judge.serve.services.judging.preview_queue import PreviewQueue
-from judge.serve.services.judging.publishing import republish_judgements
-from judge.serve.services.judging.queue import JobQueue, JudgingSetup, LeaseTerms
+from judge.serve.services.judging.queue import JobQueue, JudgingSetup
 from judge.serve.services.judging.similarity_queue import QueueSetup as SimilaritySetup
 from judge.serve.services.judging.similarity_queue import SimilarityQueue
-from judge.serve.services.judging.versions import NO_TOOLS, CurrentPackages, VersionTools, reload_versions, restore
-from judge.serve.services.lifecycle.finalize import publish_if_final
+from judge.serve.services.judging.versions import NO_TOOLS, CurrentPackages, VersionTools, restore
 from judge.serve.services.lti.client import LtiHttp
-from judge.serve.services.people import sessions
 from judge.serve.services.people.accounts import (
     ARGON2_AT_ONCE,
     Authenticator,
     LoginLimits,
     password_hasher,
     rehashed,
-    sync_accounts,
 )
-from judge.serve.services.people.live_roster import LiveRoster, publish_people, stored_roster
+from judge.serve.services.people.live_roster import LiveRoster, stored_roster
 from judge.serve.services.people.login_failures import StoredFailures
 from judge.serve.services.people.reveal import Reveals
 from judge.serve.services.people.session_cache import SessionCache
 from judge.serve.services.people.site_people import SitePeople
-from judge.serve.services.problems.statements import Statements, Typeset, cache_dir, problem_doc
-from judge.serve.storage import DB_NAME, SQLITE, Engine, Storage, Writer, contest_schema
-from judge.serve.visibility import Sight, contest_viewer, problems_audience
+from judge.serve.services.problems.statements import Statements, Typeset, cache_dir
+from judge.serve.site.claims import claim_contest, claim_people, on_phase_change, on_statement, publish_configuration
+from judge.serve.site.idle_parts import explain_queue, explaining, fuzz_queue
+from judge.serve.site.shared import heard, lease_terms
+from judge.serve.storage import DB_NAME, SQLITE, Engine, Storage, contest_schema
+from judge.serve.visibility import Sight, contest_viewer
 
 if TYPE_CHECKING:  # live fuzzing and counterexamples load the fuzzer (Hypothesis) only when they are on
     from judge.serve.services.judging.explain_jobs import ExplainQueue
@@ -244,127 +235,6 @@ class ServeOptions:
     lease_s: float = 30.0
 
 
-def _claim_contest(w: Writer, contest: Contest, storage: Storage) -> None:
-    """Claim the contest's database for ``contest`` (its id, its scoreboard type)."""
-    owner = w.get_meta("contest_id")
-    if owner is not None and owner != contest.info.id:
-        raise ContestError(
-            f"{storage.where} holds contest {owner!r}, but contest.yaml says {contest.info.id!r}: "
-            "move the database away to start a new contest"
-        )
-    w.set_meta("contest_id", contest.info.id)
-    _claim_type(w, contest, storage)
-
-
-def claim_people(w: Writer, people: People, hasher: PasswordHasher) -> Roster:
-    """The people's roster in force (the files' with the stored changes over it), whose accounts the accounts
-    table now holds; the sessions of an account whose password changed (or that is gone) end."""
-    roster = stored_roster(people, w)
-    for account_id in sync_accounts(w, roster.accounts, hasher):
-        sessions.end_all(w, account_id)  # a changed password (or a removed account) ends its sessions
-    return roster
-
-
-def _claim_type(w: Writer, contest: Contest, storage: Storage) -> None:
-    """A contest keeps its scoreboard type once it has submissions (a board ranked one way, then the other,
-    would tell everyone a different story). The spec's default, pass-fail, applies when contest.yaml has
-    no ``scoreboard_type``: a contest of an earlier release (all score contests) must now say so."""
-    kind = contest.info.scoreboard_type.value
-    before = w.get_meta("scoreboard_type")
-    if before is not None and before != kind and w.latest_submission_s(math.inf) is not None:
-        raise ContestError(
-            f"{storage.where} holds the submissions of a {before} contest, but contest.yaml makes it {kind} "
-            f"(without `scoreboard_type` a contest is pass-fail, as the spec says): write `scoreboard_type: "
-            f"{before}` in contest.yaml, or move the database away to start a new contest"
-        )
-    w.set_meta("scoreboard_type", kind)
-
-
-def _publish_configuration(w: Writer, server: Server, now: float) -> None:
-    contest, languages = server.contest, server.languages
-    publish_if_changed(w, "contest", None, server.timeline.contest_json(), now=now)
-    types = judgement_types_json()
-    sync_collection(w, "judgement-types", with_penalty(types) if contest.info.pass_fail else types, now=now)
-    factor, allows = contest.info.time_factor, contest.info.allows_language  # (allows: issue 47)
-    langs = [language_json(lang, factor(lang.id), allows(lang.id)) for lang in languages.values()]
-    sync_collection(w, "languages", langs, now=now)
-    publish_people(w, contest, now)
-
-
-def _publish_problems(server: Server, w: Writer, now: float) -> None:
-    """The problems' events: what changed (a PDF statement made), to whom the phase shows them."""
-    phase, contest = server.timeline.phase, server.contest
-    problems = [problem_doc(p, contest.info.id, server.statements) for p in contest.problems]
-    audience = problems_audience(phase, now)
-    sync_collection(w, "problems", problems, now=now, audience=lambda o: audience)
-
-
-def _on_phase_change(server: Server) -> Callable[[Writer, float, float | None], None]:
-    """What a phase change reveals: the problems at the start, the frozen judgements at the thaw (and then,
-    when the results were finalized before it, the final awards: services/lifecycle/finalize.py)."""
-
-    def on_change(w: Writer, now: float, thawed_from: float | None) -> None:
-        _publish_problems(server, w, now)
-        if thawed_from is not None:
-            republish_judgements(w, server.timeline.phase, thawed_from, now, server.course.view(server.contest))
-            publish_if_final(w, server, now)
-
-    return on_change
-
-
-def _on_statement(server: Server) -> Callable[[], None]:
-    """A PDF statement was typeset: the problems are published again (their ``statement`` is the PDF now)."""
-
-    def on_ready() -> None:
-        with server.storage.write() as w:
-            _publish_problems(server, w, server.clock.now())
-        server.bus.notify()
-
-    return on_ready
-
-
-def _fuzz_queue(
-    live: LiveFuzz, storage: Storage, queue: JobQueue, options: ServeOptions, contest: Callable[[], Contest]
-) -> FuzzQueue:
-    """Live fuzzing's queue: an idle queue of the judging pool, after the real judging (services/judging/idle.py)."""
-    from judge.serve.services.judging.fuzz_jobs import FuzzQueue, QueueSetup
-
-    setup = QueueSetup(contest=contest, hold=lambda: queue.hold, now=queue.now, log=options.log)
-    if options.on_counterexample is None:
-        return FuzzQueue(storage, live, setup)
-    return FuzzQueue(storage, live, setup, on_counterexample=options.on_counterexample)
-
-
-def _explaining(
-    contest: Contest, options: ServeOptions, server: Callable[[], Contest]
-) -> tuple[tuple[AfterJudgement, ...], dict[str, bool]]:
-    """Counterexamples for rejected submissions (issue 46): the judging queue's hook (a rejected judgement
-    queues a search, an accepted one cancels them), and the problems searched (none: no queue)."""
-    if options.read_only or options.explain is None:
-        return (), {}
-    explainable = explainable_problems(contest, options.log) if searches_any(contest) else {}
-    if explainable:
-        policy = contest.info.counterexamples
-        budget = policy.budget
-        options.log(
-            f"contest {contest.info.id!r}: counterexamples for rejected submissions of "
-            f"{', '.join(sorted(explainable))} (shown to: {policy.show.value}, problems.yaml may differ; "
-            f"{budget.examples} examples, {budget.seconds:g} s each; at most {policy.per_team} per team)"
-        )
-    return (queue_after(explainable, server),), explainable
-
-
-def _explain_queue(
-    live: LiveExplain, storage: Storage, queue: JobQueue, options: ServeOptions, contest: Callable[[], Contest]
-) -> ExplainQueue:
-    """The counterexample searches' queue: an idle queue of the judging pool (services/judging/idle.py)."""
-    from judge.serve.services.judging.explain_jobs import ExplainQueue, QueueSetup
-
-    return ExplainQueue(
-        storage, live, QueueSetup(contest=contest, hold=lambda: queue.hold, now=queue.now, log=options.log)
-    )
-
-
 def open_people(storage: Storage, package: People, roster: Roster, options: ServeOptions) -> SitePeople:
     """The people's part over ``storage`` (claimed: ``claim_people``): the logins, the roster in force."""
     clock = options.clock or SystemClock()
@@ -409,7 +279,7 @@ def open_server(
             raise ContestError(f"{storage.where} holds contest {owner!r}, but contest.yaml says {contest.info.id!r}")
     else:
         with storage.write() as w:
-            _claim_contest(w, contest, storage)
+            claim_contest(w, contest, storage)
             roster = claim_people(w, contest.people, hasher)
     people = open_people(storage, contest.people, roster, options)
     server = open_contest(contest, languages, judge_fn, options, people, storage)
@@ -431,7 +301,7 @@ def open_site_contest(
     try:
         if not options.read_only:
             with storage.write() as w:
-                _claim_contest(w, contest, storage)
+                claim_contest(w, contest, storage)
         return open_contest(contest, languages, judge_fn, options, people, storage, pool)
     except BaseException:
         storage.close()
@@ -466,7 +336,7 @@ def open_contest(
         from judge.serve.services.judging.fuzz_jobs import fuzzable_problems
 
         fuzzable = fuzzable_problems(contest, options.log)
-    after, explainable = _explaining(contest, options, lambda: server.contest)
+    after, explainable = explaining(contest, options, lambda: server.contest)
     setup = JudgingSetup(
         contest,
         languages,
@@ -478,14 +348,14 @@ def open_contest(
         after=after,
         course=lambda: server.course.view(server.contest),  # a course's feedback rules (issue 45)
         # several processes on one database (issue 51): claims are leases in it, this process's own token
-        leases=_lease_terms(options, clock),
+        leases=lease_terms(options, clock),
     )
     queue = JobQueue(storage, timeline, bus, setup)
     previews = PreviewQueue(storage, queue, versions, options.tools, options.log)
-    fuzz = None if live is None else _fuzz_queue(live, storage, queue, options, lambda: server.contest)
+    fuzz = None if live is None else fuzz_queue(live, storage, queue, options, lambda: server.contest)
     explain = None
     if explainable and options.explain is not None:
-        explain = _explain_queue(options.explain, storage, queue, options, lambda: server.contest)
+        explain = explain_queue(options.explain, storage, queue, options, lambda: server.contest)
     similarity = None
     if not options.read_only:  # similar submissions (issue 49): idle work too, or its own thread on a cluster
         similarity_setup = SimilaritySetup(
@@ -516,38 +386,13 @@ def open_contest(
         similarity=similarity, owns_pool=owns_pool, explain=explain,
     )  # fmt: skip
     server.roster.set(taking_part(people.current(), contest.info))
-    statements.on_ready = _on_statement(server)
+    statements.on_ready = on_statement(server)
     statements.prepare(p.problem for p in server.contest.problems)  # queued: typeset once the server starts
-    timeline.on_change(_on_phase_change(server))
+    timeline.on_change(on_phase_change(server))
     if not options.read_only:
         with storage.write() as w:
-            _publish_configuration(w, server, clock.now())
+            publish_configuration(w, server, clock.now())
         timeline.tick()
     bus.notify()  # the event log's copy in memory reads what is there
-    storage.on_change(_heard(server, options.tools))
+    storage.on_change(heard(server, options.tools))
     return server
-
-
-def _lease_terms(options: ServeOptions, clock: Clock) -> LeaseTerms | None:
-    """Several processes on one database (issue 51, --shared): claims are leases in it, under this process's own
-    token (its pid, for the people reading the table, and a random part), on the server's clock (the wall clock;
-    a test's own)."""
-    if not options.engine.shared:
-        return None
-    return LeaseTerms(f"{os.getpid()}-{secrets.token_hex(6)}", options.lease_s, clock.now)
-
-
-def _heard(server: Server, tools: VersionTools) -> Callable[[], None]:
-    """What another process's commit on the same database makes this one do (issue 51, --shared: LISTEN/NOTIFY):
-    the phase read again (an admin's freeze, times, settings), the package versions made current there, the
-    event log reads what was committed, the feeds wake, the boards (keyed on the log's newest events) are made
-    anew."""
-
-    def heard() -> None:
-        server.timeline.reload()
-        with server.storage.read() as r:
-            for line in reload_versions(r, server.package, server.versions, tools):
-                server.log(line)
-        server.bus.notify()
-
-    return heard

@@ -54,7 +54,8 @@ from judge.serve.services.people import access
 from judge.serve.services.people.accounts import password_hasher
 from judge.serve.services.people.live_roster import stored_roster
 from judge.serve.services.people.site_people import SitePeople
-from judge.serve.site.server import ServeOptions, Server, claim_people, open_people, open_server, open_site_contest
+from judge.serve.site.claims import claim_people
+from judge.serve.site.server import ServeOptions, Server, open_people, open_server, open_site_contest
 from judge.serve.storage import SITE_SCHEMA, Storage, StorageError
 from judge.serve.visibility import sees_contest
 
