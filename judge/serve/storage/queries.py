@@ -11,9 +11,7 @@ from typing import Any
 
 from judge.serve.model.contest import Team
 from judge.serve.model.records import (
-    AccountRecord,
     Audience,
-    AuditRecord,
     AwardEdit,
     ClarificationRecord,
     Counted,
@@ -21,10 +19,8 @@ from judge.serve.model.records import (
     EventRecord,
     FuzzJobRecord,
     FuzzState,
-    JobRecord,
     JudgementOutcome,
     JudgementRecord,
-    Lease,
     LiveAccount,
     NewClarification,
     NewEvent,
@@ -35,19 +31,18 @@ from judge.serve.model.records import (
     ReviewRecord,
     RunRecord,
     Scope,
-    SessionRecord,
-    SiteContestRecord,
     SubmissionRecord,
 )
 from judge.serve.storage import awards as award_rows
 from judge.serve.storage import clarifications as clars
-from judge.serve.storage import fuzz_jobs, leases, live, logins
+from judge.serve.storage import fuzz_jobs, live
 from judge.serve.storage import fuzzing as fuzz_rows
-from judge.serve.storage import site as site_rows
 from judge.serve.storage.activity import ActivityReads
 from judge.serve.storage.dialect import Conn
 from judge.serve.storage.explanations import ExplainReads, ExplainWrites
+from judge.serve.storage.jobs import JobReads, JobWrites
 from judge.serve.storage.lti import LtiReads, LtiWrites
+from judge.serve.storage.people import PeopleReads, PeopleWrites
 from judge.serve.storage.previews import PreviewReads, PreviewWrites
 from judge.serve.storage.rows import (
     JUDGEMENT_COLUMNS,
@@ -65,7 +60,17 @@ from judge.serve.storage.similarity import SimilarityReads, SimilarityWrites
 from judge.serve.storage.versions import VersionReads, VersionWrites
 
 
-class SqlReader(VersionReads, PreviewReads, SimilarityReads, RunDetailReads, ActivityReads, ExplainReads, LtiReads):
+class SqlReader(
+    JobReads,
+    PeopleReads,
+    VersionReads,
+    PreviewReads,
+    SimilarityReads,
+    RunDetailReads,
+    ActivityReads,
+    ExplainReads,
+    LtiReads,
+):
     def __init__(self, conn: Conn) -> None:
         self._c = conn
 
@@ -77,10 +82,6 @@ class SqlReader(VersionReads, PreviewReads, SimilarityReads, RunDetailReads, Act
     def get_meta(self, key: str) -> str | None:
         row = self._c.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return None if row is None else str(row[0])
-
-    def accounts(self) -> list[AccountRecord]:
-        rows = self._c.execute("SELECT id, username, password_hash, type, team_id, name FROM accounts ORDER BY id")
-        return [AccountRecord(*tuple(r)) for r in rows]
 
     def submissions(
         self,
@@ -158,20 +159,6 @@ class SqlReader(VersionReads, PreviewReads, SimilarityReads, RunDetailReads, Act
         ).fetchone()
         return int(row[0])
 
-    def pending_jobs(self) -> int:
-        return int(self._c.execute("SELECT count(*) FROM jobs WHERE done = 0").fetchone()[0])
-
-    def has_open_job(self, submission_id: int) -> bool:
-        row = self._c.execute("SELECT 1 FROM jobs WHERE submission_id = ? AND done = 0", (submission_id,))
-        return row.fetchone() is not None
-
-    def rejudging_jobs(self, rejudging_id: int) -> tuple[list[int], int]:
-        """The submissions of a rejudging set's jobs (in the order queued), and how many are not done."""
-        rows = self._c.execute(
-            "SELECT submission_id, done FROM jobs WHERE rejudging_id = ? ORDER BY id", (rejudging_id,)
-        ).fetchall()
-        return [int(r[0]) for r in rows], sum(1 for r in rows if not r[1])
-
     def events(self, after: int, limit: int) -> list[EventRecord]:
         rows = self._c.execute("SELECT * FROM events WHERE id > ? ORDER BY id LIMIT ?", (after, limit))
         return [event_record(r) for r in rows]
@@ -209,13 +196,6 @@ class SqlReader(VersionReads, PreviewReads, SimilarityReads, RunDetailReads, Act
     def event_objects(self, kind: str) -> list[str]:
         rows = self._c.execute("SELECT DISTINCT obj_id FROM events WHERE type = ? AND obj_id IS NOT NULL", (kind,))
         return [str(r[0]) for r in rows]
-
-    def session(self, selector: str) -> SessionRecord | None:
-        row = self._c.execute(
-            "SELECT selector, verifier_sha256, account_id, created_s, expires_s FROM sessions WHERE selector = ?",
-            (selector,),
-        ).fetchone()
-        return None if row is None else SessionRecord(*tuple(row))
 
     def clarifications(
         self,
@@ -267,30 +247,6 @@ class SqlReader(VersionReads, PreviewReads, SimilarityReads, RunDetailReads, Act
     def live_objects(self, kind: str) -> list[dict[str, Any]]:
         return live.live_objects(self._c, kind)
 
-    def audit(self, limit: int) -> list[AuditRecord]:
-        return live.audit(self._c, limit)
-
-    def next_job(
-        self, held: Collection[str] = (), exclude: Collection[int] = (), lease: Lease | None = None
-    ) -> tuple[str, float] | None:
-        where = Where().among("jb.id", exclude) if exclude else Where()
-        skip = Where().among("s.problem_id", held) if held else Where()
-        excluded, skipped = where.sql if exclude else "1 = 0", skip.sql if held else "1 = 0"
-        free, free_args = leases.free_for(lease)
-        row = self._c.execute(
-            "SELECT jb.reason, s.time_s FROM jobs jb JOIN submissions s ON s.id = jb.submission_id "
-            f"WHERE jb.done = 0 AND NOT ({excluded}) AND NOT ({skipped}) AND {free} "
-            "ORDER BY (jb.reason != 'submit'), jb.id LIMIT 1",
-            (*where.args, *skip.args, *free_args),
-        ).fetchone()
-        return None if row is None else (str(row[0]), float(row[1]))
-
-    def site_contests(self) -> list[SiteContestRecord]:
-        return site_rows.site_contests(self._c)
-
-    def login_failures(self, since: Mapping[str, float]) -> dict[str, list[float]]:
-        return logins.login_failures(self._c, since)
-
     def job_queue(self) -> list[QueuedJob]:
         return live.job_queue(self._c)
 
@@ -310,22 +266,22 @@ class SqlReader(VersionReads, PreviewReads, SimilarityReads, RunDetailReads, Act
         return live.next_print(self._c, statuses)
 
 
-class SqlWriter(SqlReader, VersionWrites, PreviewWrites, SimilarityWrites, RunDetailWrites, ExplainWrites, LtiWrites):
+class SqlWriter(
+    SqlReader,
+    JobWrites,
+    PeopleWrites,
+    VersionWrites,
+    PreviewWrites,
+    SimilarityWrites,
+    RunDetailWrites,
+    ExplainWrites,
+    LtiWrites,
+):
     def set_meta(self, key: str, value: str) -> None:
         self._c.execute(
             "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
             (key, value),
         )
-
-    def replace_accounts(self, accounts: Sequence[AccountRecord]) -> None:
-        self._c.execute("DELETE FROM accounts")
-        self._c.executemany(
-            "INSERT INTO accounts (id, username, password_hash, type, team_id, name) VALUES (?, ?, ?, ?, ?, ?)",
-            [(a.id, a.username, a.password_hash, a.type, a.team_id, a.name) for a in accounts],
-        )
-
-    def set_password_hash(self, account_id: str, password_hash: str) -> None:
-        self._c.execute("UPDATE accounts SET password_hash = ? WHERE id = ?", (password_hash, account_id))
 
     def add_submission(self, new: NewSubmission) -> SubmissionRecord:
         cur = self._c.execute(
@@ -342,36 +298,6 @@ class SqlWriter(SqlReader, VersionWrites, PreviewWrites, SimilarityWrites, RunDe
             new.entry_point,
             new.time_s,
         )
-
-    def enqueue(self, submission_id: int, reason: str, now: float, rejudging_id: int | None = None) -> int:
-        cur = self._c.execute(
-            "INSERT INTO jobs (submission_id, reason, created_s, rejudging_id) VALUES (?, ?, ?, ?)",
-            (submission_id, reason, now, rejudging_id),
-        )
-        return int(cur.lastrowid or 0)
-
-    def todo_jobs(self, limit: int, held: Collection[str] = (), lease: Lease | None = None) -> list[JobRecord]:
-        skip = Where().among("s.problem_id", held) if held else Where()
-        where = f"NOT ({skip.sql})" if held else "1 = 1"
-        free, free_args = leases.free_for(lease)
-        rows = self._c.execute(
-            f"SELECT jb.id AS job_id, jb.judgement_id, jb.reason, jb.rejudging_id, {SUBMISSION_COLUMNS}, s.files "
-            "FROM jobs jb "
-            f"JOIN submissions s ON s.id = jb.submission_id WHERE jb.done = 0 AND {where} AND {free} "
-            "ORDER BY (jb.reason != 'submit'), jb.id LIMIT ?",
-            (*skip.args, *free_args, limit),
-        )
-        return [
-            JobRecord(
-                int(r["job_id"]),
-                r["judgement_id"],
-                r["reason"],
-                submission_record(r),
-                bytes(r["files"]),
-                r["rejudging_id"],
-            )
-            for r in rows
-        ]
 
     def _next_ordinal(self, submission_id: int) -> int:
         row = self._c.execute(
@@ -410,24 +336,6 @@ class SqlWriter(SqlReader, VersionWrites, PreviewWrites, SimilarityWrites, RunDe
             "UPDATE judgements SET held = 0, ordinal = ? WHERE id = ?",
             (self._next_ordinal(submission_id), judgement_id),
         )
-
-    def close_jobs(self, rejudging_id: int) -> int:
-        return int(
-            self._c.execute("UPDATE jobs SET done = 1 WHERE rejudging_id = ? AND done = 0", (rejudging_id,)).rowcount
-        )
-
-    def attach_judgement(self, job_id: int, judgement_id: int) -> None:
-        self._c.execute("UPDATE jobs SET judgement_id = ? WHERE id = ?", (judgement_id, job_id))
-
-    def job_done(self, job_id: int) -> bool | None:
-        row = self._c.execute("SELECT done FROM jobs WHERE id = ?", (job_id,)).fetchone()
-        return None if row is None else bool(row[0])
-
-    def newer_done_job(self, submission_id: int, job_id: int) -> bool:
-        row = self._c.execute(
-            "SELECT 1 FROM jobs WHERE submission_id = ? AND done = 1 AND id > ?", (submission_id, job_id)
-        ).fetchone()
-        return row is not None
 
     def set_current(self, judgement_id: int, current: bool) -> None:
         self._c.execute("UPDATE judgements SET current = ? WHERE id = ?", (int(current), judgement_id))
@@ -482,15 +390,6 @@ class SqlWriter(SqlReader, VersionWrites, PreviewWrites, SimilarityWrites, RunDe
         row = self._c.execute(f"{RUN_SELECT} WHERE r.id = ?", (cur.lastrowid,)).fetchone()
         return run_record(row)
 
-    def take_jobs(self, job_ids: Collection[int], lease: Lease) -> None:
-        leases.take(self._c, job_ids, lease)
-
-    def renew_leases(self, job_ids: Collection[int], lease: Lease) -> int:
-        return leases.renew(self._c, job_ids, lease)
-
-    def finish_job(self, job_id: int) -> None:
-        self._c.execute("UPDATE jobs SET done = 1 WHERE id = ?", (job_id,))
-
     def add_event(self, new: NewEvent) -> int:
         a = new.audience
         cur = self._c.execute(
@@ -509,21 +408,6 @@ class SqlWriter(SqlReader, VersionWrites, PreviewWrites, SimilarityWrites, RunDe
             ),
         )
         return int(cur.lastrowid or 0)
-
-    def add_session(self, new: SessionRecord) -> None:
-        self._c.execute(
-            "INSERT INTO sessions (selector, verifier_sha256, account_id, created_s, expires_s) VALUES (?, ?, ?, ?, ?)",
-            (new.selector, new.verifier_sha256, new.account_id, new.created_s, new.expires_s),
-        )
-
-    def end_session(self, selector: str) -> None:
-        self._c.execute("DELETE FROM sessions WHERE selector = ?", (selector,))
-
-    def end_sessions(self, account_id: str) -> int:
-        return int(self._c.execute("DELETE FROM sessions WHERE account_id = ?", (account_id,)).rowcount)
-
-    def end_expired_sessions(self, now: float) -> int:
-        return int(self._c.execute("DELETE FROM sessions WHERE expires_s <= ?", (now,)).rowcount)
 
     def add_clarification(self, new: NewClarification) -> ClarificationRecord:
         return clars.add_clarification(self._c, new)
@@ -564,9 +448,6 @@ class SqlWriter(SqlReader, VersionWrites, PreviewWrites, SimilarityWrites, RunDe
     def put_live_object(self, kind: str, obj: Mapping[str, Any], now: float) -> None:
         live.put_live_object(self._c, kind, obj, now)
 
-    def add_audit(self, entry: AuditRecord) -> None:
-        live.add_audit(self._c, entry)
-
     def add_print(self, p: PrintRecord) -> PrintRecord:
         return live.add_print(self._c, p)
 
@@ -584,12 +465,3 @@ class SqlWriter(SqlReader, VersionWrites, PreviewWrites, SimilarityWrites, RunDe
 
     def set_ignored(self, submission_id: int, ignored: bool, now: float) -> None:
         live.set_ignored(self._c, submission_id, ignored, now)
-
-    def put_site_contest(self, record: SiteContestRecord) -> None:
-        site_rows.put_site_contest(self._c, record)
-
-    def add_login_failure(self, keys: Sequence[str], now: float, forget_before_s: float) -> None:
-        logins.add_login_failure(self._c, keys, now, forget_before_s)
-
-    def forget_login_failures(self, key: str) -> int:
-        return logins.forget_login_failures(self._c, key)
