@@ -66,6 +66,9 @@ def test_a_contest_added_hidden_archived_on_one_process_is_so_on_the_other(tmp_p
         assert lab is not None and lab.hidden and lab.priority == 7
         assert main is not None and main.archived and main.server.standing.archived
         assert not two.reload()
+        two.stop()  # stopping: a contest added from now on is not opened there
+        one.add_new(admin_viewer(one), NewContest("late", "Late", "", "2:00:00", "0:00:00", ("sum",)))
+        assert not two.reload() and two.contest("late") is None
     finally:
         one.close()
         two.close()

@@ -126,6 +126,7 @@ class Site:
         self._generation: str | None = None
         self._passed: dict[str, SiteContestRecord] = {}
         self._said: set[str] = set()
+        self._stopped = False
 
     @property
     def single(self) -> bool:
@@ -285,6 +286,8 @@ class Site:
         if self.single or self._opening is None:
             return False
         with self._lock:
+            if self._stopped:
+                return False
             with self.storage.read() as r:
                 generation = r.get_meta(GENERATION)
                 if generation == self._generation:
@@ -354,6 +357,8 @@ class Site:
             self._grade_sync.start()
 
     def stop(self) -> None:
+        with self._lock:  # a contest another process adds from now on is not opened here (``reload``)
+            self._stopped = True
         if self._grade_sync is not None:
             self._grade_sync.stop()
         for c in self._contests:
