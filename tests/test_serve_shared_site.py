@@ -121,3 +121,27 @@ def test_a_contest_registered_but_gone_before_the_start_is_not_looked_for(tmp_pa
     finally:
         one.close()
         two.close()
+
+
+def test_an_uploaded_contest_with_a_problem_new_to_the_judge_is_judged_on_the_other(tmp_path: Path, dsn: str) -> None:
+    """The uploaded contest brings its own problem (hello): the other process registers it with its judge too."""
+    from test_serve_site import api_of
+    from test_serve_site_upload import package, zip_of
+
+    root = write_site(tmp_path / "site", CONTESTS)
+    engine = Engine(dsn, shared=True)
+    one = open_test_site(root, FakeClock(T0), engine=engine)
+    two = open_test_site(root, FakeClock(T0), engine=engine)
+    try:
+        one.add_upload(admin_viewer(one), zip_of(package("lab")))
+        two.reload()
+        lab = two.contest("lab")
+        assert lab is not None
+        assert api_of(two).submit_to("lab", "team1", "hello").status_code == 201
+        assert lab.server.judging.run_pending() == 1
+        with lab.server.storage.read() as r:
+            (judgement,) = r.judgements()
+        assert judgement.verdict == "AC"  # judged with the package (not a JE: the judge knows hello)
+    finally:
+        one.close()
+        two.close()
