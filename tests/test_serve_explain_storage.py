@@ -106,9 +106,10 @@ def test_a_search_is_queued_once_claimed_oldest_first_and_ended_once(tmp_path: P
 def test_a_schema_14_database_is_upgraded(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite"
     open_storage(path).close()
-    conn = sqlite3.connect(path)  # what the schema-14 release wrote: no explanations
+    conn = sqlite3.connect(path)  # what the schema-14 release wrote: no explanations, no leases (schema 17)
     conn.executescript(
-        "DROP TABLE explanations; DELETE FROM schema_version; INSERT INTO schema_version VALUES (14, 0);"
+        "DROP TABLE explanations; ALTER TABLE jobs DROP COLUMN lease_owner; ALTER TABLE jobs DROP COLUMN "
+        "lease_until_s; DELETE FROM schema_version; INSERT INTO schema_version VALUES (14, 0);"
     )
     conn.close()
     upgraded = open_storage(path)
