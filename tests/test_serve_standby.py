@@ -17,8 +17,10 @@ Skipped, saying why, without PostgreSQL, psycopg or a sandbox, or where the bina
 from __future__ import annotations
 
 import importlib.util
+import json
 import shutil
 import signal
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -32,6 +34,7 @@ from test_serve_process import SLEEP, Serve, final, wait_for
 from judge.serve.model.errors import Refused
 from judge.serve.model.times import format_time
 from judge.serve.model.upload import pack
+from judge.serve.services.core.events import RECHECK_S
 from judge.serve.storage import Engine, StorageError, StorageUnavailable
 
 
@@ -81,6 +84,41 @@ def _post(server: Serve, user: str, source: str) -> httpx.Response:
     return httpx.post(server.url("submissions"), json=body, auth=(user, PASSWORDS[user]), timeout=60)
 
 
+def _follow(server: Serve) -> tuple[list[dict[str, Any]], threading.Event]:
+    """The admin's event feed, read in a thread: its events so far, and whether it ended."""
+    events: list[dict[str, Any]] = []
+    ended = threading.Event()
+
+    def read() -> None:
+        try:
+            timeout = httpx.Timeout(60, read=None)
+            with httpx.stream(
+                "GET", server.url("event-feed"), auth=("admin", PASSWORDS["admin"]), timeout=timeout
+            ) as r:
+                for line in r.iter_lines():
+                    if line.strip():
+                        events.append(json.loads(line))
+        except httpx.HTTPError:
+            pass
+        finally:
+            ended.set()
+
+    threading.Thread(target=read, name="feed", daemon=True).start()
+    wait_for("the feed to start", lambda: events)
+    return events, ended
+
+
+def _judgement_of(feed: list[dict[str, Any]], sid: str) -> bool:
+    return any(
+        e["type"] == "judgements"
+        and e["data"]
+        and e["data"]["submission_id"] == sid
+        and "judgement_type_id" in e["data"]
+        and e["data"]["judgement_type_id"]
+        for e in feed
+    )
+
+
 def test_the_standby_takes_over_nothing_acknowledged_is_lost_nothing_judged_twice(
     tmp_path: Path, sandbox_runner: Any, servers: list[Serve], replicated: tuple[Any, Any]
 ) -> None:
@@ -103,6 +141,7 @@ def test_the_standby_takes_over_nothing_acknowledged_is_lost_nothing_judged_twic
     server = Serve(contest, tmp_path / "serve.log", "--database", dsn)
     servers.append(server)
 
+    feed, feed_ended = _follow(server)  # an event feed open through the failover
     judged = [server.submit("team1", SUM_AC), server.submit("team2", SUM_WA)]
     for sid in judged:
         wait_for(f"submission {sid}", lambda sid=sid: final(server, sid))  # type: ignore[misc]
@@ -118,14 +157,20 @@ def test_the_standby_takes_over_nothing_acknowledged_is_lost_nothing_judged_twic
     assert during.status_code == 503, during.text  # not a 500 "judge's bug" (StorageUnavailable is a Refused)
     assert "try again" in during.json()["message"] and during.headers["retry-after"] == "5"
     assert str(primary.root) not in during.text  # the client is not told where the database is
+    # the outage lasts while every open feed tries to read the log again (each RECHECK_S) and the slow
+    # submission's result cannot be stored: both wait (a wait, not a measurement: shorter only tests less)
+    time.sleep(2 * RECHECK_S)
     standby.promote()
     assert _one(standby.dsn("regional"), "SELECT pg_is_in_recovery()") == [(False,)]
     on_new = _one(standby.dsn("regional"), "SELECT id FROM contest_test.submissions ORDER BY id")
     assert [str(row[0]) for row in on_new] == acknowledged  # every acknowledged one, and the refused one not
 
     # the same process, not restarted: it reconnects (libpq finds the new primary) and judges what was left
-    later = wait_for("a submission to be taken again", lambda: _post(server, "team2", SUM_AC).status_code == 201)
-    assert later
+    def resubmit() -> str | None:
+        r = _post(server, "team2", SUM_AC)
+        return str(r.json()["id"]) if r.status_code == 201 else None
+
+    later = wait_for("a submission to be taken again", resubmit)
     for sid in (slow, queued):
         wait_for(f"submission {sid} after the failover", lambda sid=sid: final(server, sid))  # type: ignore[misc]
     submissions = [s["id"] for s in server.get("submissions")]
@@ -142,6 +187,12 @@ def test_the_standby_takes_over_nothing_acknowledged_is_lost_nothing_judged_twic
     # the database agrees: one judgement per submission, every job done
     rows = _one(standby.dsn("regional"), "SELECT submission_id, count(*) FROM contest_test.judgements GROUP BY 1")
     assert sorted(n for _, n in rows) == [1] * 5
+    # the feed opened before the crash is still open and carries what came after, each event once, in order
+    wait_for("the open feed to carry the last judgement", lambda: _judgement_of(feed, later))
+    assert not feed_ended.is_set()
+    tokens = [int(e["token"]) for e in feed]
+    assert tokens == sorted(set(tokens))
+    assert [e["data"]["id"] for e in feed if e["type"] == "submissions" and e["data"]] == submissions
     # the new primary is this process's alone, as the old one was: its owner lock was taken again there, so a
     # second `judge serve` without --shared is refused (before the fix it started: two processes, one database)
     # (from a copy of the contest folder: another machine's, whose folder lock does not see this one's)
