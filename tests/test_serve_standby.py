@@ -157,6 +157,10 @@ def test_the_standby_takes_over_nothing_acknowledged_is_lost_nothing_judged_twic
     assert during.status_code == 503, during.text  # not a 500 "judge's bug" (StorageUnavailable is a Refused)
     assert "try again" in during.json()["message"] and during.headers["retry-after"] == "5"
     assert str(primary.root) not in during.text  # the client is not told where the database is
+    # the pages: from memory where they can be (200), else the same 503 as a page; never a 500
+    for path in ("/", "/scoreboard", "/login"):
+        page = httpx.get(f"http://127.0.0.1:{server.port}{path}", headers={"accept": "text/html"}, timeout=60)
+        assert page.status_code in (200, 503), (path, page.status_code, page.text[:300])
     # the outage lasts while every open feed tries to read the log again (each RECHECK_S) and the slow
     # submission's result cannot be stored: both wait (a wait, not a measurement: shorter only tests less)
     time.sleep(2 * RECHECK_S)
