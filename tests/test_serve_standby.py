@@ -4,8 +4,9 @@ the primary's Unix socket, a replication slot, ``synchronous_commit = on`` with 
 ``synchronous_standby_names``: a commit waits until the standby has flushed it), and `judge serve` on a libpq
 multi-host DSN naming both sockets with ``target_session_attrs=read-write``. The primary is stopped as a crash
 (``pg_ctl stop -m immediate``) while a submission is being judged, the standby promoted: every submission
-acknowledged before the crash is on the new primary, the same `judge serve` process (not restarted) serves
-the contest again and judges a new submission, and nothing is judged twice.
+acknowledged before the crash is on the new primary, the same `judge serve` process (not restarted; or two
+with --shared) serves the contest again and judges a new submission, an event feed open through it all
+misses nothing, and nothing is judged twice.
 
 On the session's one cluster, what a storage does when the server drops its connections (as a restart or a
 failover does; ``pg_terminate_backend``): a transaction cut in the middle is StorageUnavailable (a 503), the
@@ -119,9 +120,11 @@ def _judgement_of(feed: list[dict[str, Any]], sid: str) -> bool:
     )
 
 
+@pytest.mark.parametrize("shared", [False, True], ids=["one-process", "two-shared-processes"])
 def test_the_standby_takes_over_nothing_acknowledged_is_lost_nothing_judged_twice(
-    tmp_path: Path, sandbox_runner: Any, servers: list[Serve], replicated: tuple[Any, Any]
+    tmp_path: Path, sandbox_runner: Any, servers: list[Serve], replicated: tuple[Any, Any], shared: bool
 ) -> None:
+    """One `judge serve`, or two with --shared (a submission sent to one, the next to the other)."""
     primary, standby = replicated
     # the standby streams, and the primary's commits wait for it (sync_state 'sync')
     wait_for(
@@ -138,15 +141,20 @@ def test_the_standby_takes_over_nothing_acknowledged_is_lost_nothing_judged_twic
         "&target_session_attrs=read-write&connect_timeout=5"
     )
     contest = write_contest(tmp_path / "contest", start=format_time(time.time() - 60))
-    server = Serve(contest, tmp_path / "serve.log", "--database", dsn)
+    options = ("--database", dsn, *(("--shared", "--lease", "2") if shared else ()))
+    server = Serve(contest, tmp_path / "serve.log", *options)
     servers.append(server)
+    other = server
+    if shared:
+        other = Serve(contest, tmp_path / "other.log", *options)
+        servers.append(other)
 
     feed, feed_ended = _follow(server)  # an event feed open through the failover
     judged = [server.submit("team1", SUM_AC), server.submit("team2", SUM_WA)]
     for sid in judged:
         wait_for(f"submission {sid}", lambda sid=sid: final(server, sid))  # type: ignore[misc]
     slow = server.submit("team3", SLEEP)  # judging takes seconds (TLE by the wall clock)
-    queued = server.submit("team1", SUM_AC)  # waits for it: one worker
+    queued = other.submit("team1", SUM_AC)  # waits for it (one worker), or the other process's worker judges it
     started = wait_for("judging to start", lambda: server.get(f"judgements?submission_id={slow}"))
     assert "judgement_type_id" not in started[0]
     acknowledged = [*judged, slow, queued]  # each answered 201: committed on the primary and flushed on the standby
@@ -171,7 +179,7 @@ def test_the_standby_takes_over_nothing_acknowledged_is_lost_nothing_judged_twic
 
     # the same process, not restarted: it reconnects (libpq finds the new primary) and judges what was left
     def resubmit() -> str | None:
-        r = _post(server, "team2", SUM_AC)
+        r = _post(other, "team2", SUM_AC)
         return str(r.json()["id"]) if r.status_code == 201 else None
 
     later = wait_for("a submission to be taken again", resubmit)
@@ -180,15 +188,16 @@ def test_the_standby_takes_over_nothing_acknowledged_is_lost_nothing_judged_twic
     submissions = [s["id"] for s in server.get("submissions")]
     assert len(submissions) == 5 and submissions[:4] == acknowledged
     for sid in submissions:
-        wait_for(f"submission {sid}", lambda sid=sid: final(server, sid))  # type: ignore[misc]
+        wait_for(f"submission {sid}", lambda sid=sid: final(server, sid) and final(other, sid))  # type: ignore[misc]
     verdicts = {}
     for sid in submissions:
         (j,) = final(server, sid)  # one judgement each: nothing judged twice
+        assert final(other, sid) == [j]  # the other process (if any) says the same
         verdicts[sid] = j["judgement_type_id"]
     assert [verdicts[sid] for sid in submissions] == ["AC", "WA", "TLE", "AC", "AC"]
     (j_slow,) = final(server, slow)
     assert j_slow["id"] == started[0]["id"]  # the judgement begun before the crash, finished once
-    # the database agrees: one judgement per submission, every job done
+    # the database agrees: one judgement per submission
     rows = _one(standby.dsn("regional"), "SELECT submission_id, count(*) FROM contest_test.judgements GROUP BY 1")
     assert sorted(n for _, n in rows) == [1] * 5
     # the feed opened before the crash is still open and carries what came after, each event once, in order
@@ -205,7 +214,10 @@ def test_the_standby_takes_over_nothing_acknowledged_is_lost_nothing_judged_twic
     with pytest.raises(AssertionError, match="judge serve exited"):
         servers.append(Serve(elsewhere, second, "--database", dsn))
     assert "in use by another `judge serve`" in second.read_text()
-    assert "Traceback" not in (tmp_path / "serve.log").read_text()  # the outage said in one line, not a traceback
+    for log in ("serve.log", "other.log") if shared else ("serve.log",):
+        assert "Traceback" not in (tmp_path / log).read_text()  # the outage said in one line, not a traceback
+    if shared:
+        assert other.kill(signal.SIGTERM) == 143
     assert server.kill(signal.SIGTERM) == 143
 
 
