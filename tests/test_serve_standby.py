@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import shutil
 import signal
 import threading
@@ -159,6 +160,10 @@ def test_the_standby_takes_over_nothing_acknowledged_is_lost_nothing_judged_twic
     assert "judgement_type_id" not in started[0]
     acknowledged = [*judged, slow, queued]  # each answered 201: committed on the primary and flushed on the standby
 
+    browser = httpx.Client(base_url=f"http://127.0.0.1:{server.port}", timeout=60)  # a team's browser
+    login = re.search(r'name="csrf" value="([^"]+)"', browser.get("/login").text)
+    assert login is not None
+
     primary.crash()
     # no primary: a submission is refused with a server error, and nothing is stored
     during = _post(server, "team2", SUM_AC)
@@ -169,6 +174,10 @@ def test_the_standby_takes_over_nothing_acknowledged_is_lost_nothing_judged_twic
     for path in ("/", "/scoreboard", "/login"):
         page = httpx.get(f"http://127.0.0.1:{server.port}{path}", headers={"accept": "text/html"}, timeout=60)
         assert page.status_code in (200, 503), (path, page.status_code, page.text[:300])
+    # a login sent from the form: refused the same way (a session cannot be stored)
+    r = browser.post("/login", data={"csrf": login[1], "username": "team1", "password": PASSWORDS["team1"]})
+    assert r.status_code == 503, (r.status_code, r.text[:300])
+    browser.close()
     # the outage lasts while every open feed tries to read the log again (each RECHECK_S) and the slow
     # submission's result cannot be stored: both wait (a wait, not a measurement: shorter only tests less)
     time.sleep(2 * RECHECK_S)
