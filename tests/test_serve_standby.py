@@ -274,6 +274,16 @@ def test_a_storage_whose_connections_are_cut_says_unavailable_then_takes_its_loc
             assert r.get_meta("x") == "1"
         with pytest.raises(StorageError, match="in use by another `judge serve`"):
             Engine(dsn).open(tmp_path / "contest.sqlite", "contest_t")
+        # cut again, and another process opens the database before this one's next transaction: this one is
+        # fenced off (each transaction refused, saying why), not a second writer beside it
+        _cut(dsn)
+        other = Engine(dsn).open(tmp_path / "other" / "contest.sqlite", "contest_t")
+        try:
+            for _ in range(2):
+                with pytest.raises(StorageUnavailable, match="in use by another `judge serve`"), storage.read() as r:
+                    r.get_meta("x")
+        finally:
+            other.close()
     finally:
         storage.close()
 

@@ -23,7 +23,7 @@ connection breaks, or cannot be made, raises StorageUnavailable (the server answ
 connects again (a multi-host DSN with ``target_session_attrs=read-write`` finds the new primary). The owner
 lock was the old server's and went with it: once a connection was found broken, the next transaction first
 takes it again on a new owner connection (and the lead is tried anew). If another process took the database
-meanwhile, this one is refused as at its open (StorageError), on every transaction, until it is stopped.
+meanwhile, every transaction of this one is refused (StorageUnavailable, saying so) until it is stopped.
 
 Transactions are SQLite's, kept: a write is one transaction that first takes a transaction-scoped advisory
 lock of its schema (``pg_advisory_xact_lock``), so writers of one schema take turns as ``BEGIN IMMEDIATE``
@@ -256,6 +256,10 @@ class PgStorage:
                 self._owner = self._claim()
             except psycopg.Error as exc:
                 raise self._unavailable(exc) from None
+            except StorageError as exc:  # another process took the database meanwhile: this one serves nothing
+                raise StorageUnavailable(
+                    f"{exc} (it was this process's before the server was lost: stop one)"
+                ) from None
             self._lost = False
 
     def _connect(self) -> psycopg.Connection[Any]:
