@@ -18,6 +18,13 @@ a statement other than a ``SELECT``) ends with
 thread that ``LISTEN``s on its own connection and calls back for each notification of another process's
 (coalesced; once more after each (re)connection, for what it may have missed).
 
+The server lost (a crash, a restart, a standby promoted in its place: docs/deploy.md): a transaction whose
+connection breaks, or cannot be made, raises StorageUnavailable (the server answers 503); the next one
+connects again (a multi-host DSN with ``target_session_attrs=read-write`` finds the new primary). The owner
+lock was the old server's and went with it: once a connection was found broken, the next transaction first
+takes it again on a new owner connection (and the lead is tried anew). If another process took the database
+meanwhile, every transaction of this one is refused (StorageUnavailable, saying so) until it is stopped.
+
 Transactions are SQLite's, kept: a write is one transaction that first takes a transaction-scoped advisory
 lock of its schema (``pg_advisory_xact_lock``), so writers of one schema take turns as ``BEGIN IMMEDIATE``
 makes them (in this process and in any other on the same database); a read is one ``REPEATABLE READ``
@@ -46,7 +53,7 @@ import psycopg
 from psycopg import sql as pgsql
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
-from judge.serve.storage import StorageError, migrate
+from judge.serve.storage import StorageError, StorageUnavailable, migrate
 from judge.serve.storage.dialect import POSTGRES, postgres_sql
 from judge.serve.storage.queries import SqlReader, SqlWriter
 
@@ -196,25 +203,64 @@ class PgStorage:
         self._stopping = threading.Event()
         self._leading = False  # holds the schema's lead lock (``leads``)
         self._lead_tried = float("-inf")
+        self._lost = False  # a connection broke: the owner lock is taken again before the next transaction
         try:
-            self._owner = self._connect()
-            lock = "pg_try_advisory_lock_shared" if shared else "pg_try_advisory_lock"
-            taken = self._owner.execute(f"SELECT {lock}(%s)", (_key("owner", schema),)).fetchone()
-            if not taken or not taken[0]:
-                self._owner.close()
-                raise StorageError(
-                    f"{self.where} is in use by a `judge serve` without --shared (or `judge db copy`): start every "
-                    "process on the database with --shared"
-                    if shared
-                    else f"{self.where} is in use by another `judge serve` (or `judge db copy`): one process per "
-                    "database, unless every one is started with --shared"
-                )
+            self._owner = self._claim()
             with self._transaction(write=True) as c:
                 c.composed(pgsql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(pgsql.Identifier(schema)))
                 migrate.bring_up_to_date(c, self.where, POSTGRES)
         except psycopg.Error as exc:
             self.close()
             raise StorageError(f"{self.where}: cannot open the contest database: {_one_line(exc)}") from None
+        except StorageError:
+            self.close()
+            raise
+
+    def _claim(self) -> psycopg.Connection[Any]:
+        """A new owner connection holding the schema's owner lock (shared or not). Raises StorageError when
+        another process holds it, psycopg.Error when the server cannot be reached."""
+        owner = self._connect()
+        lock = "pg_try_advisory_lock_shared" if self.shared else "pg_try_advisory_lock"
+        taken = owner.execute(f"SELECT {lock}(%s)", (_key("owner", self.schema),)).fetchone()
+        if not taken or not taken[0]:
+            owner.close()
+            raise StorageError(
+                f"{self.where} is in use by a `judge serve` without --shared (or `judge db copy`): start every "
+                "process on the database with --shared"
+                if self.shared
+                else f"{self.where} is in use by another `judge serve` (or `judge db copy`): one process per "
+                "database, unless every one is started with --shared"
+            )
+        return owner
+
+    def _reclaim(self) -> None:
+        """After a broken connection: the owner connection kept if it still answers, else a new one that takes
+        the owner lock again (the server was restarted, or a standby promoted: the lock went with the old one)."""
+        with self._lock:
+            if not self._lost or self._closed:
+                return
+            owner = self._owner
+            if owner is not None and not owner.closed and not owner.broken:
+                try:
+                    owner.execute("SELECT 1")
+                    self._lost = False
+                    return
+                except psycopg.Error:
+                    pass
+            if owner is not None:
+                owner.close()
+            self._owner = None
+            self._leading = False
+            self._lead_tried = float("-inf")
+            try:
+                self._owner = self._claim()
+            except psycopg.Error as exc:
+                raise self._unavailable(exc) from None
+            except StorageError as exc:  # another process took the database meanwhile: this one serves nothing
+                raise StorageUnavailable(
+                    f"{exc} (it was this process's before the server was lost: stop one)"
+                ) from None
+            self._lost = False
 
     def _connect(self) -> psycopg.Connection[Any]:
         conn = psycopg.connect(self._dsn, autocommit=True, row_factory=_rows)
@@ -239,13 +285,21 @@ class PgStorage:
 
     @contextmanager
     def _transaction(self, *, write: bool) -> Iterator[PgConn]:
+        if self._lost:
+            self._reclaim()
         begin = "BEGIN" if write else "BEGIN ISOLATION LEVEL REPEATABLE READ"
-        conn = self._take()
+        try:
+            conn = self._take()
+        except psycopg.OperationalError as exc:
+            self._lost = True
+            raise self._unavailable(exc) from None
         try:
             try:
                 conn.execute(begin)
             except psycopg.OperationalError:  # an idle connection the server dropped (a restart): a new one
                 conn.close()
+                self._lost = True  # and the owner lock perhaps with it (a failover)
+                self._reclaim()
                 conn = self._connect()
                 conn.execute(begin)
             if write:
@@ -262,8 +316,16 @@ class PgStorage:
             if write and self.shared and pg.changed:  # the others hear of it at the commit (not of a rollback)
                 conn.execute("SELECT pg_notify(%s, %s)", (self._channel, self._token))
             conn.execute("COMMIT")
+        except psycopg.OperationalError as exc:
+            if not conn.closed and not conn.broken:
+                raise  # the server's refusal of one statement (a cancelled query...), not a lost server
+            self._lost = True
+            raise self._unavailable(exc) from None
         finally:
             self._give(conn)
+
+    def _unavailable(self, exc: BaseException) -> StorageUnavailable:
+        return StorageUnavailable(f"{self.where}: the database server cannot be reached: {_one_line(exc)}")
 
     @contextmanager
     def write(self) -> Iterator[SqlWriter]:
@@ -288,7 +350,8 @@ class PgStorage:
         with self._lock:
             owner = self._owner
             if owner is None or owner.closed or owner.broken:
-                return False  # the server restarted: the lock is gone with the connection (restart to lead again)
+                self._lost = True  # the server restarted: the lock went with the connection (the next transaction
+                return False  # takes the owner lock again on a new one, and the lead is tried again after it)
             if self._leading:
                 return True
             now = time.monotonic()

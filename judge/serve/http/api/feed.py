@@ -11,6 +11,10 @@ or reset, the account disabled, removed, or given another role or team: ``Authen
 team no longer takes part in the contest: issue 44), before it sends anything published afterwards: the
 credentials it was opened with no longer hold, so a client that reconnects with them gets the 401
 (docs/security.md, "Logins and sessions").
+
+While the database cannot be reached (PostgreSQL failing over to its standby: StorageUnavailable, a
+``Refused``), an open feed stays open and quiet, and reads again every RECHECK_S: it goes on where it was
+once the database is back (docs/deploy.md, "When the primary dies").
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.responses import StreamingResponse
 
 from judge.serve.http.api.context import Ctx
+from judge.serve.model.errors import Refused
 from judge.serve.services.board import feed
 from judge.serve.services.core.events import RECHECK_S, Cursor
 
@@ -59,12 +64,17 @@ async def event_feed(ctx: Ctx) -> StreamingResponse:
                 return
             generation = server.bus.generation
             if generation != seen or time.monotonic() - last_read >= RECHECK_S:
-                if generation == seen and feed.stale(server, RECHECK_S):
-                    await run_in_threadpool(feed.recheck, server, RECHECK_S)
+                try:
+                    if generation == seen and feed.stale(server, RECHECK_S):
+                        await run_in_threadpool(feed.recheck, server, RECHECK_S)
+                    # the log's copy in memory is filtered here, on the loop: no thread trip per stream and change
+                    memory = feed.in_memory(server, after)
+                    out, after, more = read(after) if memory else await run_in_threadpool(read, after)
+                except Refused:  # the database is unreachable (a failover): the feed waits, open, and reads again
+                    last_read = time.monotonic()
+                    await server.bus.changed(server.bus.generation)  # the next change or tick, not at once
+                    continue
                 seen = generation
-                # the log's copy in memory is filtered here, on the loop: no thread trip per stream and change
-                memory = feed.in_memory(server, after)
-                out, after, more = read(after) if memory else await run_in_threadpool(read, after)
                 last_read = time.monotonic()
                 if revoked():
                     return  # what was read may hold an event published after the change: not sent

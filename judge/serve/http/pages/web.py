@@ -478,7 +478,10 @@ def page_endpoint(
             response = RedirectResponse(r.url, status_code=303)
         except Refused as exc:
             if page.viewer is PUBLIC and not fresh:  # refused before the session was looked up (CSRF, Origin)
-                page.viewer = await run_in_threadpool(session_viewer, server, page.cookie, page.now)
+                try:
+                    page.viewer = await run_in_threadpool(session_viewer, server, page.cookie, page.now)
+                except Refused:  # the database cannot be reached (503): the refusal as the public's page
+                    pass
             response = error_page(page, exc.status, exc.message)
             for k, v in (exc.headers or {}).items():
                 response.headers[k] = v
