@@ -2,9 +2,11 @@
 
 It sleeps in ``select`` on the launchers' status pipes, so a program that ends
 early is noticed at once and nothing burns CPU while waiting. Wall deadlines are
-checked on every wake-up; the tree's CPU time is polled (cgroup ``cpuacct`` or
-``/proc``) every ``CPU_POLL_S`` only once it could possibly exceed the limit; a run is killed
-when it reaches the limit plus a grace (limits.cpu_kill_s), and is a TLE for anything above the limit.
+checked on every wake-up. The tree's CPU time (cgroup ``cpuacct``, else ``/proc``) is first polled when it
+could have reached the limit, then each time at the earliest moment it could have reached the kill point
+(the limit plus a grace, limits.cpu_kill_s) from what it had used, ``CPU_POLL_S`` apart at least: a run far
+below its limit is not polled again and again. A run is killed when it reaches the kill point, and is a
+TLE for anything above the limit.
 The wall-clock deadline is moved on by the time the run's processes waited for a CPU (a loaded machine).
 """
 
@@ -17,7 +19,7 @@ from collections.abc import Callable, Sequence
 import psutil
 
 from judge.runner.launch import TERM_GRACE_S, Launch
-from judge.runner.limits import cpu_kill_s
+from judge.runner.limits import cpu_kill_s, cpu_rate
 from judge.runner.osutil import run_queue_wait_s
 from judge.runner.spec import LimitHit
 
@@ -104,9 +106,13 @@ def _enforce(ln: Launch, now: float) -> None:
         ln.kill(LimitHit.WALL_TIME)
         return
     if now >= ln.next_cpu_poll:
-        ln.next_cpu_poll = now + CPU_POLL_S
-        if ln.cpu_time_s() > cpu_kill_s(ln.spec.limits):
+        used, kill_s = ln.cpu_time_s(), cpu_kill_s(ln.spec.limits)
+        if used > kill_s:
             ln.kill(LimitHit.CPU_TIME)
+            return
+        # the tree cannot reach the kill point before this (a trusted run's tree is a walk of every process
+        # on the machine: psutil's children)
+        ln.next_cpu_poll = now + max(CPU_POLL_S, (kill_s - used) / cpu_rate(ln.spec.limits))
 
 
 def _run_pids(ln: Launch) -> set[int]:
