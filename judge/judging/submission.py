@@ -11,6 +11,7 @@ from pathlib import Path
 from judge.judging.build import Build, Program, build, detect_language, package_program, trusted_program
 from judge.judging.environment import Environment
 from judge.judging.problemtypes import Context, judge_test
+from judge.judging.problemtypes.program import fresh_box
 from judge.judging.results import CaseResult, SubmissionResult
 from judge.judging.scoring import aggregate_metric, score_submission
 from judge.judging.verdict import Verdict
@@ -127,6 +128,8 @@ def judge_submission(
         built = build(source, lang, env, problem=problem, workdir=work, entry_point=options.entry_point)
         if built.program is None:
             return _failed_build(problem, source, built, warnings)
+        # a program that may not write its box gets the same (sealed) box in every run: none can change it
+        sealed = None if problem.allow_file_writing else fresh_box(built.program, work / "box")
         ctx = Context(
             problem,
             built.program,
@@ -135,6 +138,7 @@ def judge_submission(
             work,
             prepared.static_validator,
             keep_bytes=options.keep_bytes,
+            sealed_box=sealed,
         )
         results = _judge_tests(ctx, options)
         scored = score_submission(problem, results)
