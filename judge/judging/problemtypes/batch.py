@@ -48,10 +48,10 @@ def batch_pass(ctx: Context, setup: PassSetup) -> Pass:
     """A pass of a batch test: the program in its box (``run_box``) on ``setup.stdin``, then the validator."""
     n = setup.n
     call = ProgramCall(
-        box=run_box(ctx, ctx.workdir / f"box{n}", setup.test.files),
+        box=run_box(ctx, ctx.own / f"box{n}", setup.test.files),
         test_input=setup.stdin,
-        stdout=ctx.workdir / f"pass{n}.out",
-        stderr=ctx.workdir / f"pass{n}.err",
+        stdout=ctx.own / f"pass{n}.out",
+        stderr=ctx.own / f"pass{n}.err",
         extra_args=program_args(ctx.problem, setup.test),
     )
     try:

@@ -29,10 +29,10 @@ def interactive_pass(ctx: Context, setup: PassSetup) -> Pass:
     """A pass of an interactive test; ``setup.stdin`` is this pass's input (the validator's ``input_file``)."""
     assert ctx.validator is not None
     n = setup.n
-    err = ctx.workdir / f"pass{n}.err"
+    err = ctx.own / f"pass{n}.err"
     transcript = ctx.workdir / f"pass{n}.transcript"
     call = ProgramCall(
-        box=run_box(ctx, ctx.workdir / f"box{n}", setup.test.files),
+        box=run_box(ctx, ctx.own / f"box{n}", setup.test.files),
         test_input=setup.stdin,
         stdout=None,
         stderr=err,

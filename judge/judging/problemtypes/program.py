@@ -34,7 +34,7 @@ class Context:
     program: Program
     validator: Program | None  # None = the default token comparison
     runner: Runner
-    workdir: Path  # scratch space of this test; removed by the caller
+    workdir: Path  # scratch space of this test (the validators' files); removed by the caller
     static_validator: Program | None = None  # 2025-09: judges the static validation test cases
     # called once a batch pass's program has ended, before its result is collected and its output judged
     # (the fuzzer gives its run slot back then: Runner.run's ``on_end``)
@@ -43,6 +43,14 @@ class Context:
     # the one box of every run when the program may not write it (the problem does not allow file writing: the
     # runner seals it, so no run can change it) and the test brings no files; None: a fresh box per run
     sealed_box: Path | None = None
+    # where the program's own files of this test go (its stdout and stderr, its fresh boxes): on disk, never on a
+    # tmpfs, where a page it writes counts against its memory limit (docs/sandbox.md); None: ``workdir``
+    program_dir: Path | None = None
+
+    @property
+    def own(self) -> Path:
+        """The folder of the program's own files of this test (``program_dir``, else ``workdir``)."""
+        return self.program_dir if self.program_dir is not None else self.workdir
 
 
 @dataclass(frozen=True)
