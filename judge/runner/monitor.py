@@ -12,7 +12,8 @@ The wall-clock deadline is moved on by the time the run's processes waited for a
 
 from __future__ import annotations
 
-import selectors
+import math
+import select
 import time
 from collections.abc import Callable, Sequence
 
@@ -38,47 +39,51 @@ def monitor(
     runs use it to record who exited first). ``extra()`` is called on every wake-up
     and returns the next time (monotonic) it wants to be called, or None.
     """
-    sel = selectors.DefaultSelector()
+    poller = select.poll()  # (no descriptor of its own to make and close per run, unlike epoll)
     live: dict[int, Launch] = {}
     for ln in launches:
         if not ln.finished and ln.status_fd >= 0:
-            sel.register(ln.status_fd, selectors.EVENT_READ, ln)
+            poller.register(ln.status_fd, select.POLLIN)
             live[ln.status_fd] = ln
     reported: set[int] = set()
-    try:
-        while live:
-            now = time.monotonic()
-            wake = min(_next_wake(ln) for ln in live.values())
-            extra_wake = extra() if extra is not None else None
-            if extra_wake is not None:
-                wake = min(wake, extra_wake)
-            for key, _ in sel.select(max(0.0, wake - now)):
-                ln = key.data
-                ln.feed()
-            now = time.monotonic()
-            for fd, ln in list(live.items()):
-                if ln.exit_status is not None and id(ln) not in reported:
+    while live:
+        now = time.monotonic()
+        wake = min(_next_wake(ln) for ln in live.values())
+        extra_wake = extra() if extra is not None else None
+        if extra_wake is not None:
+            wake = min(wake, extra_wake)
+        for fd, _ in _poll(poller, wake - now):
+            live[fd].feed()
+        now = time.monotonic()
+        for fd, ln in list(live.items()):
+            if ln.exit_status is not None and id(ln) not in reported:
+                reported.add(id(ln))
+                if on_exit is not None:
+                    on_exit(ln)
+            if ln.finished:
+                poller.unregister(fd)
+                del live[fd]
+                if id(ln) not in reported:
                     reported.add(id(ln))
                     if on_exit is not None:
                         on_exit(ln)
-                if ln.finished:
-                    sel.unregister(fd)
-                    del live[fd]
-                    if id(ln) not in reported:
-                        reported.add(id(ln))
-                        if on_exit is not None:
-                            on_exit(ln)
-                    continue
-                _enforce(ln, now)
-                if ln.finished:  # hard-killed
-                    sel.unregister(fd)
-                    del live[fd]
-                    if id(ln) not in reported:
-                        reported.add(id(ln))
-                        if on_exit is not None:
-                            on_exit(ln)
-    finally:
-        sel.close()
+                continue
+            _enforce(ln, now)
+            if ln.finished:  # hard-killed
+                poller.unregister(fd)
+                del live[fd]
+                if id(ln) not in reported:
+                    reported.add(id(ln))
+                    if on_exit is not None:
+                        on_exit(ln)
+
+
+def _poll(poller: select.poll, timeout_s: float) -> list[tuple[int, int]]:
+    """``poller.poll`` for ``timeout_s`` seconds (rounded up to a millisecond, as selectors does)."""
+    try:
+        return poller.poll(math.ceil(max(0.0, timeout_s) * 1e3))
+    except InterruptedError:
+        return []
 
 
 def _next_wake(ln: Launch) -> float:
