@@ -47,6 +47,7 @@ from judge.judging.submission import JudgeOptions, judge_submission, prepare
 from judge.languages.table import load_languages, toolchain
 from judge.package.problem import load_problem
 from judge.runner import RunnerConfig, make_runner
+from judge.runner.config import tmpfs_scratch
 
 ROOT = Path(__file__).resolve().parent.parent
 MODES = ("off", "on")
@@ -78,7 +79,7 @@ def one_verdict(problem_dir: Path, source: Path, warm: bool, work: Path) -> Judg
     before = cpu_s()
     runner = make_runner(RunnerConfig(sandbox="auto", warm=warm))
     try:
-        env = Environment(runner, load_languages(), toolchain())
+        env = Environment(runner, load_languages(), toolchain(), scratch=tmpfs_scratch())  # as `judge` does
         start = time.perf_counter()
         problem = load_problem(problem_dir)
         prepared = prepare(problem, env, work / "prep")

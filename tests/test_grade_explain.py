@@ -18,6 +18,7 @@ import pytest
 from conftest import put
 from markupsafe import escape
 
+import judge.fuzz.explain
 import judge.grade.explaining
 from judge.commands.cli import main
 from judge.fuzz.explanation import ExplainStatus, Explanation
@@ -103,7 +104,7 @@ def test_grade_explain_shows_a_counterexample_on_the_page_stores_and_reuses_it(
     def no_search(*args: object, **kwargs: object) -> Explanation:
         raise AssertionError("searched again")
 
-    monkeypatch.setattr(judge.grade.explaining, "explain_submission", no_search)
+    monkeypatch.setattr(judge.fuzz.explain, "explain_submission", no_search)  # (imported when a search starts)
     assert grade(root, problems, out, "--explain") == 0
     assert "explain: 0 searched, 2 reused" in capsys.readouterr().out
     assert explain_rows(out) == rows and (out / "results.json").read_text() == first_json

@@ -6,6 +6,7 @@ the folder was 0711 and a submission's source in ``build/`` 0644: any local user
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import stat
 import subprocess
@@ -60,10 +61,16 @@ def test_a_submission_is_judged_in_an_owner_only_folder(
 
     monkeypatch.setattr(tempfile, "mkdtemp", recorded)
 
+    scratch = tmp_path / "scratch"  # the tests' folders (the judge's scratch: a tmpfs by default)
+    scratch.mkdir(mode=0o755)
+    env = dataclasses.replace(env, scratch=scratch)
+    scratch_modes: list[int] = []
+
     def look(result: CaseResult) -> None:  # while the submission is judged: its folder is there
         for work in (p for p in made if p.name.startswith("judge-") and (p / "build").is_dir()):
             staged = [f for f in (work / "build").iterdir() if f.is_file() and f.suffix in (".py", ".c")]
             seen.append((stat.S_IMODE(work.stat().st_mode), [(f.name, others_read(f)) for f in staged]))
+        scratch_modes.extend(stat.S_IMODE(p.stat().st_mode) for p in scratch.iterdir())
 
     prepared = prepare(load_problem(SUM), env, tmp_path / "prep")
     result = judge_submission(
@@ -74,3 +81,4 @@ def test_a_submission_is_judged_in_an_owner_only_folder(
     for mode, staged in seen:
         assert mode == 0o700, oct(mode)
         assert staged and not any(readable for _, readable in staged), staged
+    assert scratch_modes and set(scratch_modes) == {0o700}, scratch_modes

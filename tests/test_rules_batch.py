@@ -10,6 +10,7 @@ import pytest
 from fakes import FakeRunner, Reply, accept, crash, make_package, ran, reject
 from rules_support import ONE_TEST, LitteringRunner, judge, program_runs, validator, validator_runs
 
+from judge.judging.build import COMPILE_LIMITS
 from judge.judging.verdict import Verdict
 from judge.runner.spec import LimitHit
 
@@ -184,8 +185,85 @@ def test_without_a_validator_the_default_comparison_decides(
     assert validator_runs(runner) == []
 
 
-def test_every_test_runs_in_a_fresh_box(tmp_path: Path) -> None:
+def test_every_test_runs_in_a_fresh_box_where_programs_may_write_it(tmp_path: Path) -> None:
     runner = LitteringRunner([ran(b"1\n"), ran(b"2\n"), ran(b"3\n")], [accept()] * 3)
-    assert judge(tmp_path, pass_fail(tmp_path), runner).verdict is Verdict.AC
+    assert judge(tmp_path, pass_fail(tmp_path, allow_file_writing=True), runner).verdict is Verdict.AC
     assert len({box for box, _ in runner.boxes}) == 3
     assert [held for _, held in runner.boxes] == [("sub.py",)] * 3
+    assert all(run.box_writable for run in program_runs(runner))
+
+
+def test_a_box_the_program_may_not_write_is_one_sealed_box_for_every_run(tmp_path: Path) -> None:
+    """The runner seals a box the program may not write (no run can change it): the submission's runs share
+    one, made once, with the program's files; a test with ``.files`` of its own gets a fresh box."""
+    package = make_package(
+        tmp_path / "pkg", {"name": "b", "problem_format_version": "2025-09", "uuid": "x"}, THREE_TESTS
+    )
+    (package / "data" / "secret" / "02.files").mkdir()
+    (package / "data" / "secret" / "02.files" / "given.txt").write_text("a file of test 02\n")
+    seen: list[tuple[str, ...]] = []
+
+    class Looking(FakeRunner):
+        def run(self, spec, *, on_start=None, on_end=None):  # type: ignore[no-untyped-def]
+            if not spec.trusted and spec.limits != COMPILE_LIMITS:
+                seen.append(tuple(sorted(p.name for p in spec.box.iterdir())))
+            return super().run(spec, on_start=on_start, on_end=on_end)
+
+    runner = Looking([ran(b"1\n"), ran(b"2\n"), ran(b"3\n")], [accept()] * 3)
+    assert judge(tmp_path, package, runner).verdict is Verdict.AC
+    runs = program_runs(runner)
+    assert [run.box_writable for run in runs] == [False] * 3
+    assert runs[0].box == runs[2].box != runs[1].box
+    assert seen == [("sub.py",), ("given.txt", "sub.py"), ("sub.py",)]
+    assert not runs[1].box.exists()  # a fresh box is removed after its run
+
+
+def test_the_validators_files_go_to_the_scratch_and_the_programs_stay_on_disk(tmp_path: Path) -> None:
+    """With a scratch folder (a tmpfs: RunnerConfig.scratch_dir), each test's folder (the feedback directory,
+    the validator's log) is made there; the program's stdout, stderr and fresh boxes stay in the submission's
+    work folder on disk, where a page it writes is not charged to its memory limit (docs/sandbox.md). Both are
+    removed after the test; the verdicts are the same."""
+    from dataclasses import replace as replaced
+
+    from conftest import fake_environment
+
+    from judge.judging.submission import JudgeOptions, judge_submission, prepare
+    from judge.package.problem import load_problem
+
+    scratch, work = tmp_path / "scratch", tmp_path / "work"
+    scratch.mkdir()
+    work.mkdir()
+    package = pass_fail(tmp_path, allow_file_writing=True)
+    source = tmp_path / "sub.py"
+    source.write_text("print(1)\n")
+    seen: list[tuple[str, Path]] = []
+
+    class Watching(FakeRunner):
+        def run(self, spec, *, on_start=None, on_end=None):  # type: ignore[no-untyped-def]
+            if spec.limits != COMPILE_LIMITS:
+                for what in ("box", "stdout", "stderr"):
+                    path = getattr(spec, what)
+                    if path is not None:
+                        seen.append((("validator " if spec.trusted else "program ") + what, path))
+                        assert path.parent.is_dir()
+            return super().run(spec, on_start=on_start, on_end=on_end)
+
+    runner = Watching([ran(b"1\n"), ran(b"2\n"), ran(b"4\n")], [accept(), accept(), reject("no")])
+    env = replaced(fake_environment(runner), scratch=scratch)
+    prepared = prepare(load_problem(package), env, tmp_path / "prep")
+    result = judge_submission(prepared, source, env, options=JudgeOptions(workdir=work, all_tests=True))
+    assert [t.verdict for t in result.tests] == [Verdict.AC, Verdict.AC, Verdict.WA]
+    on_disk = [path for what, path in seen if what.startswith("program")]
+    on_scratch = [path for what, path in seen if what.startswith("validator")]
+    assert all(work in p.parents and scratch not in p.parents for p in on_disk), seen
+    assert all(scratch in p.parents for p in on_scratch), seen
+    assert {what for what, _ in seen} == {
+        "program box",
+        "program stdout",
+        "program stderr",
+        "validator box",
+        "validator stdout",
+        "validator stderr",
+    }
+    assert list(scratch.iterdir()) == []
+    assert not [p for p in work.iterdir() if p.name.startswith("t0")]  # the tests' folders: removed

@@ -15,8 +15,8 @@ from judge.judging.verdict import Verdict
 from judge.runner.spec import LimitHit
 
 
-def interactive(tmp_path: Path, tests: dict[str, tuple[bytes, bytes]] = ONE_TEST) -> Path:
-    config = {"name": "i", "type": ["pass-fail", "interactive"], "limits": {"time_limit": 2}}
+def interactive(tmp_path: Path, tests: dict[str, tuple[bytes, bytes]] = ONE_TEST, **extra: object) -> Path:
+    config = {"name": "i", "type": ["pass-fail", "interactive"], "limits": {"time_limit": 2}, **extra}
     return make_package(tmp_path / "pkg", config, tests)
 
 
@@ -105,9 +105,18 @@ def test_the_program_and_the_validator_are_connected_by_pipes(tmp_path: Path) ->
     assert peer.limits.wall_time_s == program.limits.wall_time_s + VALIDATOR_EXTRA_WALL_S
 
 
-def test_each_test_gets_a_fresh_box(tmp_path: Path) -> None:
+def test_each_test_gets_a_fresh_box_where_programs_may_write_it(tmp_path: Path) -> None:
     tests = {"secret/01": (b"1\n", b""), "secret/02": (b"2\n", b"")}
     runner = LitteringRunner([ran(), ran()], [accept(), accept()])
-    assert judge(tmp_path, interactive(tmp_path, tests), runner).verdict is Verdict.AC
+    assert judge(tmp_path, interactive(tmp_path, tests, allow_file_writing=True), runner).verdict is Verdict.AC
     assert len({box for box, _ in runner.boxes}) == 2
     assert [held for _, held in runner.boxes] == [("sub.py",)] * 2
+
+
+def test_a_box_the_program_may_not_write_is_shared_by_the_tests(tmp_path: Path) -> None:
+    """Sealed by the runner (no run can change it): one box for the submission's runs."""
+    tests = {"secret/01": (b"1\n", b""), "secret/02": (b"2\n", b"")}
+    runner = FakeRunner([ran(), ran()], [accept(), accept()])
+    assert judge(tmp_path, interactive(tmp_path, tests), runner).verdict is Verdict.AC
+    runs = program_runs(runner)
+    assert len(runs) == 2 and runs[0].box == runs[1].box and not any(r.box_writable for r in runs)

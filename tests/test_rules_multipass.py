@@ -15,9 +15,13 @@ from judge.judging.verdict import Verdict
 from judge.runner.spec import LimitHit, RunResult, RunSpec
 
 
-def multipass(tmp_path: Path, passes: int = 3, kind: str = "pass-fail", interactive: bool = False) -> Path:
+def multipass(
+    tmp_path: Path, passes: int = 3, kind: str = "pass-fail", interactive: bool = False, writable: bool = False
+) -> Path:
     types = [kind, "multi-pass", *(["interactive"] if interactive else [])]
-    config = {"name": "m", "type": types, "limits": {"validation_passes": passes}}
+    config: dict[str, object] = {"name": "m", "type": types, "limits": {"validation_passes": passes}}
+    if writable:  # allow_file_writing: a fresh box per pass (else the one sealed box of every run)
+        config["allow_file_writing"] = True
     groups = {"secret": {"max_score": 100}} if kind == "scoring" else None
     return make_package(tmp_path / "pkg", config, ONE_TEST, groups=groups)
 
@@ -42,10 +46,10 @@ class FeedbackSpy(FakeRunner):
         return super().run(spec, on_start=on_start, on_end=on_end)
 
 
-def test_every_pass_runs_in_a_fresh_box(tmp_path: Path) -> None:
+def test_every_pass_runs_in_a_fresh_box_where_programs_may_write_it(tmp_path: Path) -> None:
     validators = [accept(nextpass=b"2\n"), accept(nextpass=b"3\n"), accept()]
     runner = LitteringRunner([ran(b"a\n"), ran(b"b\n"), ran(b"c\n")], validators)
-    result = judge(tmp_path, multipass(tmp_path), runner)
+    result = judge(tmp_path, multipass(tmp_path, writable=True), runner)
     assert result.verdict is Verdict.AC and result.tests[0].passes == 3
     assert len({box for box, _ in runner.boxes}) == 3
     assert [held for _, held in runner.boxes] == [("sub.py",)] * 3
@@ -130,7 +134,7 @@ def test_the_score_is_the_last_passes(tmp_path: Path) -> None:
 
 def test_interactive_passes_have_their_own_boxes_and_numbered_transcripts(tmp_path: Path) -> None:
     runner = LitteringRunner([ran(), ran()], [accept(nextpass=b"x\n"), accept()])
-    result = judge(tmp_path, multipass(tmp_path, interactive=True), runner)
+    result = judge(tmp_path, multipass(tmp_path, interactive=True, writable=True), runner)
     assert result.verdict is Verdict.AC and result.tests[0].passes == 2
     assert result.tests[0].transcript == "--- pass 1\n> (scripted)\n--- pass 2\n> (scripted)"
     assert len({box for box, _ in runner.boxes}) == 2 and all(h == ("sub.py",) for _, h in runner.boxes)

@@ -251,6 +251,29 @@ def test_module_state_never_reaches_the_next_run(runner, tmp_path) -> None:
     assert outcomes[0].stdout.startswith("1 False None ")
 
 
+@pytest.mark.parametrize("moves", ["nothing", "the last module loaded before it"])
+def test_the_modules_a_program_imports_are_cleared_at_its_exit(runner, tmp_path, moves) -> None:
+    """A file left open, and buffered, in a module the run imported (of its own folder, so never preloaded) is
+    flushed at its exit as in a fresh process; also when the run moves modules around in ``sys.modules``
+    (the warm server finds the run's modules after the last one loaded before it: warmserver.Loaded)."""
+    (tmp_path / "prog").mkdir()
+    (tmp_path / "prog" / "keeper.py").write_text("kept = open('kept.txt', 'w')\nkept.write('buffered in a module')\n")
+    script = tmp_path / "prog" / "imports.py"
+    move = {
+        "nothing": "",
+        "the last module loaded before it": "sys.modules[before[-1]] = sys.modules.pop(before[-1])\n",
+    }[moves]
+    script.write_text(f"import sys\nbefore = list(sys.modules)\nimport keeper\n{move}sys.exit(42)\n")
+    outcomes = []
+    for _ in range(2):
+        fresh, warm = both(runner, tmp_path, script, ())
+        kept = tmp_path / "run" / "box" / "kept.txt"
+        outcomes.append((fresh, warm, kept.read_text() if kept.exists() else None))
+    for fresh, warm, kept in outcomes:
+        assert warm == fresh and warm.exit_code == 42, (warm, fresh)
+        assert kept == "buffered in a module"
+
+
 def test_a_program_that_forks_and_leaves_processes(runner, tmp_path) -> None:
     """Its children run and write; whatever it left running in its session is killed when it ends."""
     (tmp_path / "prog").mkdir()

@@ -172,7 +172,8 @@ class JudgeService:
     @classmethod
     def start(cls, config: WorkerConfig) -> JudgeService:
         """The environment of ``config``; raises SandboxBroken when the self-test fails."""
-        env = Environment(runner=make_runner(config.runner), languages=load_languages(), tools=toolchain())
+        runner = make_runner(config.runner)
+        env = Environment(runner, load_languages(), toolchain(), scratch=config.runner.scratch_dir)
         result = self_test(env.runner, env.tools)
         if not result.ok:
             env.runner.close()

@@ -38,7 +38,7 @@ def make_environment(args: argparse.Namespace, *, check: bool = True, niceness: 
     ``niceness``: the nice value of every run (RunnerConfig.niceness)."""
     config = runner_config(args, niceness=niceness)
     tools = toolchain(inherited_pythonpath=dict(config.trusted_env).get("PYTHONPATH", ""))
-    env = Environment(runner=make_runner(config), languages=load_languages(), tools=tools)
+    env = Environment(runner=make_runner(config), languages=load_languages(), tools=tools, scratch=config.scratch_dir)
     if check:
         result = self_test(env.runner, env.tools)
         if not result.ok:

@@ -19,7 +19,6 @@ from judge.course.export import Format, GradedAssignment, csv_text, gradebook_ro
 from judge.course.folder import assignment_problems, check_roster, load_assignment_file
 from judge.course.sitefiles import write_private
 from judge.course.values import CourseError
-from judge.fuzz.engine import tune_for_fuzzing
 from judge.fuzz.explanation import ExplainStatus
 from judge.fuzz.options import ExplainBudget
 from judge.fuzz.outcome import FuzzStatus
@@ -102,11 +101,15 @@ def cmd_grade(args: argparse.Namespace) -> int:
         summary = grade(grading, store, options, listener=progress, judges=judges)
         fuzz: FuzzSummary | None = None
         if args.fuzz is not None:
+            from judge.fuzz.engine import tune_for_fuzzing  # (Hypothesis: only with --fuzz or --explain)
+
             tune_for_fuzzing()
             fuzz_options = GradeFuzzOptions(args.fuzz, seed=args.fuzz_seed, jobs=args.jobs, refuzz=args.rejudge)
             fuzz = fuzz_contest(grading, store, summary, fuzz_options, listener=progress)
         explain: ExplainSummary | None = None
         if args.explain:
+            from judge.fuzz.engine import tune_for_fuzzing
+
             tune_for_fuzzing()
             budget = ExplainBudget(args.explain_examples, args.explain_seconds)
             explain_options = GradeExplainOptions(budget, jobs=args.jobs, again=args.rejudge)

@@ -26,10 +26,12 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-
-from hypothesis.strategies import SearchStrategy
+from typing import TYPE_CHECKING
 
 from judge.package.problem import PackageError, Problem
+
+if TYPE_CHECKING:  # Hypothesis is imported when hooks are loaded: `judge grade` without --fuzz never needs it
+    from hypothesis.strategies import SearchStrategy
 
 HOOKS_FILE = "fuzz.py"
 
@@ -55,6 +57,8 @@ def load_hooks(problem: Problem) -> FuzzHooks | None:
     path = hooks_path(problem)
     if not path.is_file():
         return None
+    from hypothesis.strategies import SearchStrategy  # (a fuzz.py imports Hypothesis anyway)
+
     source = path.read_bytes()
     digest = hashlib.sha256(source).hexdigest()[:16]
     name = f"_judge_fuzz_hooks_{problem.id.replace('-', '_')}_{digest}"

@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
-from judge.fuzz.explain import explain_submission
 from judge.fuzz.explanation import ExplainStatus, Explanation, explained
 from judge.fuzz.hooks import hooks_path, load_hooks
 from judge.fuzz.options import EXPLAIN_SEED, ExplainBudget
@@ -112,6 +111,8 @@ def _explains_tle(problem: Problem) -> bool:
 def _default_explain(
     prepared: Prepared, source: Path, env: Environment, verdict: Verdict, budget: ExplainBudget, language: str
 ) -> Explanation:
+    from judge.fuzz.explain import explain_submission  # (Hypothesis: only when explaining)
+
     return explain_submission(prepared, source, env, verdict, budget, seed=EXPLAIN_SEED, language=language)
 
 

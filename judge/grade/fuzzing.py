@@ -21,10 +21,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-import hypothesis
-
 import judge.fuzz
-from judge.fuzz.engine import fuzz_submission
 from judge.fuzz.hooks import hooks_path
 from judge.fuzz.options import FuzzOptions
 from judge.fuzz.outcome import Counterexample, FuzzOutcome, FuzzStatus, bytes_from_json
@@ -52,6 +49,8 @@ def fuzz_version(judge_version: str) -> str:
     h = hashlib.sha256()
     for p in sorted(root.glob("*.py")):
         h.update(p.name.encode() + b"\0" + hashlib.sha256(p.read_bytes()).digest())
+    import hypothesis  # here: `judge grade` without --fuzz or --explain never loads Hypothesis
+
     return f"{judge_version}/fuzz-{h.hexdigest()[:12]}/hypothesis-{hypothesis.__version__}"
 
 
@@ -132,6 +131,8 @@ class _Fuzzed:
 
 
 def _default_fuzz(prepared: Prepared, source: Path, env: Environment, examples: int, seed: int) -> FuzzOutcome:
+    from judge.fuzz.engine import fuzz_submission  # (Hypothesis: only when fuzzing)
+
     options = FuzzOptions(examples=examples, seed=seed, jobs=FUZZ_JOBS, use_database=False)
     return fuzz_submission(prepared, source, env, options)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 from judge.languages.table import Language, Toolchain
 from judge.runner import Runner
@@ -17,3 +18,6 @@ class Environment:
     runner: Runner
     languages: Mapping[str, Language]
     tools: Toolchain
+    # where each test's folder goes (the validators' feedback and logs: what only the judge and the package's
+    # programs write), a tmpfs when there is one (RunnerConfig.scratch_dir); None: beside the build, on disk
+    scratch: Path | None = None

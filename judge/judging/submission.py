@@ -11,6 +11,7 @@ from pathlib import Path
 from judge.judging.build import Build, Program, build, detect_language, package_program, trusted_program
 from judge.judging.environment import Environment
 from judge.judging.problemtypes import Context, judge_test
+from judge.judging.problemtypes.program import fresh_box
 from judge.judging.results import CaseResult, SubmissionResult
 from judge.judging.scoring import aggregate_metric, score_submission
 from judge.judging.verdict import Verdict
@@ -120,6 +121,9 @@ def judge_submission(
     # mount (bwrap's bind, the box server's detached mount); the rlimits fallback opens the path to others
     # itself (runner/osutil.let_others_traverse)
     work.chmod(0o700)
+    # the tests' folders (what the judge and the validators write), on a tmpfs when there is one: the program's
+    # own files stay in ``work`` (Context.program_dir)
+    scratch = Path(tempfile.mkdtemp(prefix="judge-", dir=env.scratch)) if env.scratch is not None else None
     try:
         if prepared.error is not None:
             je = Build(None, Verdict.JE, prepared.error, lang.id)
@@ -127,6 +131,8 @@ def judge_submission(
         built = build(source, lang, env, problem=problem, workdir=work, entry_point=options.entry_point)
         if built.program is None:
             return _failed_build(problem, source, built, warnings)
+        # a program that may not write its box gets the same (sealed) box in every run: none can change it
+        sealed = None if problem.allow_file_writing else fresh_box(built.program, work / "box")
         ctx = Context(
             problem,
             built.program,
@@ -135,8 +141,9 @@ def judge_submission(
             work,
             prepared.static_validator,
             keep_bytes=options.keep_bytes,
+            sealed_box=sealed,
         )
-        results = _judge_tests(ctx, options)
+        results = _judge_tests(ctx, options, scratch)
         scored = score_submission(problem, results)
         ordered = tuple(results[t.name] for t in problem.judged_cases() if t.name in results)
         return SubmissionResult(
@@ -159,6 +166,8 @@ def judge_submission(
     finally:
         if options.workdir is None:
             shutil.rmtree(work, ignore_errors=True)
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
 
 
 def _sandbox_warnings(problem: Problem, env: Environment) -> tuple[str, ...]:
@@ -172,8 +181,9 @@ def _sandbox_warnings(problem: Problem, env: Environment) -> tuple[str, ...]:
     return warnings
 
 
-def _judge_tests(ctx: Context, options: JudgeOptions) -> dict[str, CaseResult]:
-    """Judge the tests in order, each in a folder of its own inside ``ctx.workdir``, until judging stops: at
+def _judge_tests(ctx: Context, options: JudgeOptions, scratch: Path | None = None) -> dict[str, CaseResult]:
+    """Judge the tests in order, each in a folder of its own inside ``scratch`` (and one for the program's own
+    files inside ``ctx.workdir``), or inside ``ctx.workdir`` alone, until judging stops: at
     the first rejection of a pass-fail problem (or of any problem with ``options.stop_at_failure``), or of a
     group with ``on_reject: break`` (its other tests)."""
     problem = ctx.problem
@@ -185,10 +195,15 @@ def _judge_tests(ctx: Context, options: JudgeOptions) -> dict[str, CaseResult]:
         beyond = beyond or _blocked(problem, test, results)
         if beyond and not options.all_tests:
             continue
-        test_dir = ctx.workdir / f"t{i:04d}"
+        test_dir = (scratch or ctx.workdir) / f"t{i:04d}"
         test_dir.mkdir()
-        result = judge_test(replace(ctx, workdir=test_dir), test)
+        own = ctx.workdir / f"t{i:04d}" if scratch is not None else None
+        if own is not None:
+            own.mkdir()
+        result = judge_test(replace(ctx, workdir=test_dir, program_dir=own), test)
         shutil.rmtree(test_dir, ignore_errors=True)
+        if own is not None:
+            shutil.rmtree(own, ignore_errors=True)
         if beyond:
             result = replace(result, skipped=True)
         results[test.name] = result

@@ -26,6 +26,17 @@ def default_slot_dir() -> Path:
     return Path("/run/judge/slots" if os.geteuid() == 0 else "/tmp/judge-slots")
 
 
+def tmpfs_scratch(candidate: Path = Path("/dev/shm")) -> Path | None:
+    """``candidate`` when it is a writable folder on a tmpfs (the default scratch of judging: docs/sandbox.md,
+    "The judge's scratch"), else None."""
+    try:
+        with open("/proc/self/mounts") as f:
+            tmpfs = any(line.split()[1:3] == [str(candidate), "tmpfs"] for line in f if len(line.split()) >= 3)
+    except OSError:
+        return None
+    return candidate if tmpfs and os.access(candidate, os.W_OK | os.X_OK) else None
+
+
 @dataclass(frozen=True)
 class RunnerConfig:
     """How the runner starts programs on this machine (see docs/sandbox.md)."""
@@ -48,6 +59,10 @@ class RunnerConfig:
     # the package's Python programs that run once per test (validators) start forked from a warm interpreter
     # that has loaded their imports (runner/warm.py); False: a new interpreter per run (JUDGE_NO_WARM=1)
     warm: bool = True
+    # where judging keeps what only the judge and the package's programs write per test (validators' feedback
+    # and logs, the tests' folders): a tmpfs, or None for the system's temporary folder; never the contestant's
+    # program's own files (docs/sandbox.md, "The judge's scratch"). JUDGE_SCRATCH_DIR, JUDGE_NO_SCRATCH=1
+    scratch_dir: Path | None = None
 
     def __post_init__(self) -> None:
         if self.sandbox not in SANDBOXES:
@@ -78,4 +93,22 @@ class RunnerConfig:
             cache_dir=default_cache_dir(environ),
             trusted_env=tuple(sorted(environ.items())),
             warm=not environ.get("JUDGE_NO_WARM"),
+            scratch_dir=_scratch(environ),
         )
+
+
+def _scratch(environ: Mapping[str, str]) -> Path | None:
+    """JUDGE_SCRATCH_DIR (a folder, made if need be), else /dev/shm when it is a tmpfs; None with
+    JUDGE_NO_SCRATCH=1."""
+    if environ.get("JUDGE_NO_SCRATCH"):
+        return None
+    given = environ.get("JUDGE_SCRATCH_DIR")
+    if not given:
+        return tmpfs_scratch()
+    try:
+        Path(given).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ValueError(f"JUDGE_SCRATCH_DIR: cannot make {given}: {exc.strerror}") from None
+    if not os.access(given, os.W_OK | os.X_OK):
+        raise ValueError(f"JUDGE_SCRATCH_DIR: {given} is not a folder the judge can write")
+    return Path(given)

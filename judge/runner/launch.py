@@ -14,7 +14,7 @@ from pathlib import Path
 import psutil
 
 from judge.runner.cgroup import CgroupUsage, SlotGroup
-from judge.runner.limits import Observed, classify
+from judge.runner.limits import Observed, classify, cpu_rate
 from judge.runner.osutil import readable, rmtree, send_signal, sweep_uid, wait_process
 from judge.runner.slots import Slot
 from judge.runner.spec import LimitHit, RunResult, RunSpec
@@ -88,9 +88,8 @@ class Launch(Starts):
             os.close(status_w)
         self.started = time.monotonic()
         self.deadline = self.started + limits.wall_time_s
-        parallel = 1 if limits.processes <= 1 else (os.cpu_count() or 1)
         # CPU time cannot exceed the limit before this (no need to poll earlier).
-        self.next_cpu_poll = self.started + max(0.005, limits.time_s / parallel)
+        self.next_cpu_poll = self.started + max(0.005, limits.time_s / cpu_rate(limits))
 
     def _start_as_backend(self, status_w: int) -> None:
         if self.spec.trusted:

@@ -33,6 +33,12 @@ def cpu_grace_s(limits: Limits) -> float:
     return min(2.0, 0.5 + 0.5 * limits.time_s)
 
 
+def cpu_rate(limits: Limits) -> int:
+    """The most CPU seconds a run's tree can use per second of wall time: 1 for a program that may not
+    fork (nor start threads), else every CPU of the machine."""
+    return 1 if limits.processes <= 1 else (os.cpu_count() or 1)
+
+
 def cpu_kill_s(limits: Limits) -> float:
     """The CPU time (whole process tree) at which the monitor kills a run."""
     return limits.time_s + cpu_grace_s(limits)

@@ -2,22 +2,25 @@
 
 It sleeps in ``select`` on the launchers' status pipes, so a program that ends
 early is noticed at once and nothing burns CPU while waiting. Wall deadlines are
-checked on every wake-up; the tree's CPU time is polled (cgroup ``cpuacct`` or
-``/proc``) every ``CPU_POLL_S`` only once it could possibly exceed the limit; a run is killed
-when it reaches the limit plus a grace (limits.cpu_kill_s), and is a TLE for anything above the limit.
+checked on every wake-up. The tree's CPU time (cgroup ``cpuacct``, else ``/proc``) is first polled when it
+could have reached the limit, then each time at the earliest moment it could have reached the kill point
+(the limit plus a grace, limits.cpu_kill_s) from what it had used, ``CPU_POLL_S`` apart at least: a run far
+below its limit is not polled again and again. A run is killed when it reaches the kill point, and is a
+TLE for anything above the limit.
 The wall-clock deadline is moved on by the time the run's processes waited for a CPU (a loaded machine).
 """
 
 from __future__ import annotations
 
-import selectors
+import math
+import select
 import time
 from collections.abc import Callable, Sequence
 
 import psutil
 
 from judge.runner.launch import TERM_GRACE_S, Launch
-from judge.runner.limits import cpu_kill_s
+from judge.runner.limits import cpu_kill_s, cpu_rate
 from judge.runner.osutil import run_queue_wait_s
 from judge.runner.spec import LimitHit
 
@@ -36,47 +39,51 @@ def monitor(
     runs use it to record who exited first). ``extra()`` is called on every wake-up
     and returns the next time (monotonic) it wants to be called, or None.
     """
-    sel = selectors.DefaultSelector()
+    poller = select.poll()  # (no descriptor of its own to make and close per run, unlike epoll)
     live: dict[int, Launch] = {}
     for ln in launches:
         if not ln.finished and ln.status_fd >= 0:
-            sel.register(ln.status_fd, selectors.EVENT_READ, ln)
+            poller.register(ln.status_fd, select.POLLIN)
             live[ln.status_fd] = ln
     reported: set[int] = set()
-    try:
-        while live:
-            now = time.monotonic()
-            wake = min(_next_wake(ln) for ln in live.values())
-            extra_wake = extra() if extra is not None else None
-            if extra_wake is not None:
-                wake = min(wake, extra_wake)
-            for key, _ in sel.select(max(0.0, wake - now)):
-                ln = key.data
-                ln.feed()
-            now = time.monotonic()
-            for fd, ln in list(live.items()):
-                if ln.exit_status is not None and id(ln) not in reported:
+    while live:
+        now = time.monotonic()
+        wake = min(_next_wake(ln) for ln in live.values())
+        extra_wake = extra() if extra is not None else None
+        if extra_wake is not None:
+            wake = min(wake, extra_wake)
+        for fd, _ in _poll(poller, wake - now):
+            live[fd].feed()
+        now = time.monotonic()
+        for fd, ln in list(live.items()):
+            if ln.exit_status is not None and id(ln) not in reported:
+                reported.add(id(ln))
+                if on_exit is not None:
+                    on_exit(ln)
+            if ln.finished:
+                poller.unregister(fd)
+                del live[fd]
+                if id(ln) not in reported:
                     reported.add(id(ln))
                     if on_exit is not None:
                         on_exit(ln)
-                if ln.finished:
-                    sel.unregister(fd)
-                    del live[fd]
-                    if id(ln) not in reported:
-                        reported.add(id(ln))
-                        if on_exit is not None:
-                            on_exit(ln)
-                    continue
-                _enforce(ln, now)
-                if ln.finished:  # hard-killed
-                    sel.unregister(fd)
-                    del live[fd]
-                    if id(ln) not in reported:
-                        reported.add(id(ln))
-                        if on_exit is not None:
-                            on_exit(ln)
-    finally:
-        sel.close()
+                continue
+            _enforce(ln, now)
+            if ln.finished:  # hard-killed
+                poller.unregister(fd)
+                del live[fd]
+                if id(ln) not in reported:
+                    reported.add(id(ln))
+                    if on_exit is not None:
+                        on_exit(ln)
+
+
+def _poll(poller: select.poll, timeout_s: float) -> list[tuple[int, int]]:
+    """``poller.poll`` for ``timeout_s`` seconds (rounded up to a millisecond, as selectors does)."""
+    try:
+        return poller.poll(math.ceil(max(0.0, timeout_s) * 1e3))
+    except InterruptedError:
+        return []
 
 
 def _next_wake(ln: Launch) -> float:
@@ -104,9 +111,13 @@ def _enforce(ln: Launch, now: float) -> None:
         ln.kill(LimitHit.WALL_TIME)
         return
     if now >= ln.next_cpu_poll:
-        ln.next_cpu_poll = now + CPU_POLL_S
-        if ln.cpu_time_s() > cpu_kill_s(ln.spec.limits):
+        used, kill_s = ln.cpu_time_s(), cpu_kill_s(ln.spec.limits)
+        if used > kill_s:
             ln.kill(LimitHit.CPU_TIME)
+            return
+        # the tree cannot reach the kill point before this (a trusted run's tree is a walk of every process
+        # on the machine: psutil's children)
+        ln.next_cpu_poll = now + max(CPU_POLL_S, (kill_s - used) / cpu_rate(ln.spec.limits))
 
 
 def _run_pids(ln: Launch) -> set[int]:

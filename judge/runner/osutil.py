@@ -34,13 +34,15 @@ def seal_tree(root: Path) -> None:
                 st = os.lstat(path)
                 if stat.S_ISLNK(st.st_mode):
                     continue
-                os.chown(path, uid, gid, follow_symlinks=False)
+                if (st.st_uid, st.st_gid) != (uid, gid):  # a box sealed before (the runs' shared one) is left as it is
+                    os.chown(path, uid, gid, follow_symlinks=False)
                 mode = stat.S_IMODE(st.st_mode) & ~(stat.S_IWGRP | stat.S_IWOTH)
                 if stat.S_ISDIR(st.st_mode) or mode & stat.S_IXUSR:
                     mode |= stat.S_IRUSR | stat.S_IXUSR | stat.S_IROTH | stat.S_IXOTH | stat.S_IRGRP | stat.S_IXGRP
                 else:
                     mode |= stat.S_IRUSR | stat.S_IROTH | stat.S_IRGRP
-                os.chmod(path, mode)
+                if mode != stat.S_IMODE(st.st_mode) or (st.st_uid, st.st_gid) != (uid, gid):
+                    os.chmod(path, mode)
             except OSError:
                 pass
 

@@ -318,8 +318,9 @@ class WarmServers:
                 _, old = self._entries.popitem(last=False)
                 if old.server is not None:
                     evicted.append(old.server)
-            ended = [s for s in self._owned if not s.alive()]
-            self._owned = [s for s in self._owned if s.alive()]
+            alive = [s.alive() for s in self._owned]  # one wait per server per run
+            ended = [s for s, up in zip(self._owned, alive, strict=True) if not up]
+            self._owned = [s for s, up in zip(self._owned, alive, strict=True) if up]
         for server in evicted:
             server.retire()
         for server in ended:

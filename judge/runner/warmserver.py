@@ -172,8 +172,39 @@ def child_setup(request: dict[str, Any], fds: list[int], server: int, own: list[
     os.close(status)
 
 
-def serve(sock: socket.socket, script: str) -> dict[str, Any]:
-    """Answer requests until the judge goes away (then exit); returns only in a forked child, its request."""
+class Loaded:
+    """The modules loaded before a run (its exit leaves them alone: ``finish``), and the last of them."""
+
+    def __init__(self) -> None:
+        self.names = frozenset(sys.modules) - {"__main__"}
+        self.count = len(sys.modules)
+        self.last = next(reversed(sys.modules))
+        self.last_module = sys.modules[self.last]
+
+    def current(self) -> bool:
+        return self.count == len(sys.modules)  # a server only ever adds modules
+
+    def of_the_run(self) -> list[str]:
+        """The modules the run loaded, in the order of ``sys.modules`` (the order in which they were added): those
+        after the last one loaded before the run, found without counting references to every module's name
+        (each count would copy a page of the server's); all names are looked at if the run moved that one (it
+        is then not where it was). Not seen: a run that both removes another module loaded before it from
+        ``sys.modules`` and moves that last one behind modules of its own leaves those uncleared (their
+        buffered files unflushed at its exit)."""
+        found: list[str] = []
+        for n, name in enumerate(reversed(sys.modules)):
+            if name == self.last:
+                if sys.modules.get(name) is self.last_module and len(sys.modules) - n == self.count:
+                    return found[::-1]
+                break
+            if name not in self.names:
+                found.append(name)
+        return [name for name in sys.modules if name not in self.names]
+
+
+def serve(sock: socket.socket, script: str) -> tuple[dict[str, Any], Loaded]:
+    """Answer requests until the judge goes away (then exit); returns only in a forked child: its request, and
+    the modules loaded before the run (its exit leaves them alone: ``finish``)."""
     LIBC.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     wake_r, wake_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
     signal.signal(signal.SIGCHLD, lambda *_: None)
@@ -185,6 +216,7 @@ def serve(sock: socket.socket, script: str) -> dict[str, Any]:
     poller.register(wake_r, select.POLLIN)
     me = os.getpid()
     retiring = False
+    loaded = Loaded()
     while True:
         try:
             ready = {fd for fd, _ in poller.poll()}
@@ -236,6 +268,8 @@ def serve(sock: socket.socket, script: str) -> dict[str, Any]:
                 os.close(fd)
             send(sock, {"stale": f"{changed} changed on disk"})
             continue
+        if not loaded.current():  # made here, where it is kept, not in every run
+            loaded = Loaded()
         start_ns = time.monotonic_ns()
         try:
             pid = os.fork()
@@ -246,7 +280,7 @@ def serve(sock: socket.socket, script: str) -> dict[str, Any]:
             continue
         if pid == 0:
             child_setup(request, fds, me, [sock.detach(), wake_r, wake_w, *(k.status for k in kids.values())])
-            return dict(request)
+            return dict(request), loaded
         kids[pid] = Kid(fds[0], start_ns)
         for fd in fds[1:]:
             os.close(fd)
@@ -299,7 +333,7 @@ def compiled(script: str) -> CodeType | None:
         return None  # the run compiles it again, and fails as a fresh one would
 
 
-def start() -> tuple[dict[str, Any], str, CodeType | None, tuple[int, int, int, int] | None]:
+def start() -> tuple[dict[str, Any], str, CodeType | None, tuple[int, int, int, int] | None, Loaded]:
     """The server's life; returns in a run's child."""
     sock = socket.socket(fileno=int(sys.argv[1]))
     script, modules = os.path.abspath(sys.argv[2]), sys.argv[3:]
@@ -318,10 +352,10 @@ def start() -> tuple[dict[str, Any], str, CodeType | None, tuple[int, int, int, 
         send(sock, {"ready": loaded, "skipped": skipped})
     except OSError:
         os._exit(0)  # the judge is gone
-    request = serve(sock, script)
+    request, before = serve(sock, script)
     sys.argv = [script, *request["argv"]]
     sys.orig_argv = [*interpreter, script, *request["argv"]]
-    return request, script, code, signature(script)
+    return request, script, code, signature(script), before
 
 
 def exit_status(exc: SystemExit) -> int:
@@ -360,7 +394,7 @@ def flush_std_files() -> bool:
     return ok
 
 
-def finish(status: int, server_modules: frozenset[str]) -> int:
+def finish(status: int, server_modules: Loaded) -> int:
     """What the interpreter does at its exit that a program can see (pylifecycle.c, Py_FinalizeEx): its
     non-daemon threads joined, its atexit functions, the standard streams flushed (status 120 when stdout
     cannot be); then the modules of the run cleared and the garbage collected, so that the files it left
@@ -380,7 +414,7 @@ def finish(status: int, server_modules: frozenset[str]) -> int:
         pass
     ok = flush_std_files()
     try:
-        for name in [n for n in sys.modules if n not in server_modules] + ["__main__"]:
+        for name in [*server_modules.of_the_run(), "__main__"]:
             module = sys.modules.get(name)
             namespace = getattr(module, "__dict__", None)
             if isinstance(namespace, dict):
@@ -396,8 +430,7 @@ def finish(status: int, server_modules: frozenset[str]) -> int:
 
 
 if __name__ == "__main__":
-    _request, _script, _code, _signature = start()
-    _server_modules = frozenset(sys.modules) - {"__main__"}
+    _request, _script, _code, _signature, _server_modules = start()
     # The run: from here on, this process is ``PYTHON [OPTIONS] SCRIPT ARGS...``.
     del _request
     standard_streams()

@@ -7,7 +7,9 @@
 - ``interactive``: the program and the validator at once, and the verdict precedence;
 - ``multipass``: the passes of one test (one for the other types) and its verdict: ``judge_test``.
 
-Each run of the contestant's program gets a fresh box; processes are started by the runner only.
+Each run of the contestant's program gets a fresh box, or, when it may not write its box (the problem does not
+allow file writing: the runner seals it) and the test brings no files, the one sealed box of the submission's
+runs, which no run can change (``program.run_box``); processes are started by the runner only.
 """
 
 from judge.judging.problemtypes.multipass import judge_test

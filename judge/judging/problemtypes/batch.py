@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 from judge.judging.checker import FlagError, check, parse_flags
@@ -14,8 +13,9 @@ from judge.judging.problemtypes.program import (
     PassSetup,
     ProgramCall,
     answer_path,
-    fresh_box,
+    drop_box,
     program_args,
+    run_box,
     run_program,
 )
 from judge.judging.verdict import Verdict
@@ -45,19 +45,19 @@ def validate(ctx: Context, setup: PassSetup, team_output: Path) -> Judgement:
 
 
 def batch_pass(ctx: Context, setup: PassSetup) -> Pass:
-    """A pass of a batch test: the program in a fresh box on ``setup.stdin``, then the validator."""
+    """A pass of a batch test: the program in its box (``run_box``) on ``setup.stdin``, then the validator."""
     n = setup.n
     call = ProgramCall(
-        box=fresh_box(ctx.program, ctx.workdir / f"box{n}", setup.test.files),
+        box=run_box(ctx, ctx.own / f"box{n}", setup.test.files),
         test_input=setup.stdin,
-        stdout=ctx.workdir / f"pass{n}.out",
-        stderr=ctx.workdir / f"pass{n}.err",
+        stdout=ctx.own / f"pass{n}.out",
+        stderr=ctx.own / f"pass{n}.err",
         extra_args=program_args(ctx.problem, setup.test),
     )
     try:
         run = run_program(ctx.problem, ctx.program, ctx.runner, call, on_end=ctx.on_program_end)
     finally:
-        shutil.rmtree(call.box, ignore_errors=True)
+        drop_box(ctx, call.box)
     if run.verdict is not None:
         return Pass(run.result, None, run.verdict, run.message)
     judgement = validate(ctx, setup, run.output_file())

@@ -3,7 +3,6 @@ verdict follows the Kattis/DOMjudge precedence (docs/package-format.md, "Interac
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 from judge.judging.feedback import REJECT, Judgement, ValidatorCall, decide, validator_limits, validator_spec
@@ -14,9 +13,10 @@ from judge.judging.problemtypes.program import (
     ProgramCall,
     answer_path,
     describe_failure,
-    fresh_box,
+    drop_box,
     program_args,
     program_spec,
+    run_box,
 )
 from judge.judging.verdict import Verdict, limit_verdict
 from judge.runner.spec import InteractiveResult, LimitHit
@@ -29,10 +29,10 @@ def interactive_pass(ctx: Context, setup: PassSetup) -> Pass:
     """A pass of an interactive test; ``setup.stdin`` is this pass's input (the validator's ``input_file``)."""
     assert ctx.validator is not None
     n = setup.n
-    err = ctx.workdir / f"pass{n}.err"
+    err = ctx.own / f"pass{n}.err"
     transcript = ctx.workdir / f"pass{n}.transcript"
     call = ProgramCall(
-        box=fresh_box(ctx.program, ctx.workdir / f"box{n}", setup.test.files),
+        box=run_box(ctx, ctx.own / f"box{n}", setup.test.files),
         test_input=setup.stdin,
         stdout=None,
         stderr=err,
@@ -53,7 +53,7 @@ def interactive_pass(ctx: Context, setup: PassSetup) -> Pass:
     try:
         both = ctx.runner.run_interactive(program, validator_spec(ctx.validator, peer), transcript, peer_rejects=REJECT)
     finally:
-        shutil.rmtree(call.box, ignore_errors=True)
+        drop_box(ctx, call.box)
     lines = transcript.read_text(errors="replace").splitlines()[:TRANSCRIPT_LINES] if transcript.exists() else []
     shown = "\n".join(lines)
     judgement = decide(both.peer, setup.feedback_dir, log)

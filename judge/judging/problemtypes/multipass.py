@@ -88,8 +88,8 @@ def _details(ctx: Context, passes: list[Pass], multi: bool) -> tuple[PassDetail,
     out = []
     said = ""
     for n, p in enumerate(passes, 1):
-        output, output_bytes = _head(ctx.workdir / f"pass{n}.out", ctx.keep_bytes)
-        stderr, stderr_bytes = _head(ctx.workdir / f"pass{n}.err", ctx.keep_bytes)
+        output, output_bytes = _head(ctx.own / f"pass{n}.out", ctx.keep_bytes)
+        stderr, stderr_bytes = _head(ctx.own / f"pass{n}.err", ctx.keep_bytes)
         given, given_bytes = _head(ctx.workdir / f"pass{n}.in", ctx.keep_bytes) if n > 1 else (b"", 0)
         fb = _feedback(p)
         judge_message = fb.judge_message

@@ -34,12 +34,23 @@ class Context:
     program: Program
     validator: Program | None  # None = the default token comparison
     runner: Runner
-    workdir: Path  # scratch space of this test; removed by the caller
+    workdir: Path  # scratch space of this test (the validators' files); removed by the caller
     static_validator: Program | None = None  # 2025-09: judges the static validation test cases
     # called once a batch pass's program has ended, before its result is collected and its output judged
     # (the fuzzer gives its run slot back then: Runner.run's ``on_end``)
     on_program_end: Callable[[], object] | None = None
     keep_bytes: int = 0  # keep each pass's output and stderr, their first this many bytes (0: none; issue 47)
+    # the one box of every run when the program may not write it (the problem does not allow file writing: the
+    # runner seals it, so no run can change it) and the test brings no files; None: a fresh box per run
+    sealed_box: Path | None = None
+    # where the program's own files of this test go (its stdout and stderr, its fresh boxes): on disk, never on a
+    # tmpfs, where a page it writes counts against its memory limit (docs/sandbox.md); None: ``workdir``
+    program_dir: Path | None = None
+
+    @property
+    def own(self) -> Path:
+        """The folder of the program's own files of this test (``program_dir``, else ``workdir``)."""
+        return self.program_dir if self.program_dir is not None else self.workdir
 
 
 @dataclass(frozen=True)
@@ -84,6 +95,20 @@ def fresh_box(program: Program, box: Path, files: Path | None = None) -> Path:
     if files is not None:
         shutil.copytree(files, box, dirs_exist_ok=True)
     return box
+
+
+def run_box(ctx: Context, box: Path, files: Path | None) -> Path:
+    """The box of one run of the contestant's program: ``ctx.sealed_box`` when there is one and the test brings no
+    ``.files``, else a fresh one at ``box`` (``fresh_box``). ``drop_box`` after the run."""
+    if ctx.sealed_box is not None and files is None:
+        return ctx.sealed_box
+    return fresh_box(ctx.program, box, files)
+
+
+def drop_box(ctx: Context, box: Path) -> None:
+    """A run's box removed, unless it is the sealed one the runs share."""
+    if box != ctx.sealed_box:
+        shutil.rmtree(box, ignore_errors=True)
 
 
 def program_args(problem: Problem, test: TestCase) -> tuple[str, ...]:
