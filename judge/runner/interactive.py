@@ -13,9 +13,10 @@ interactor that writes everything, closes its output and waits for the answer: B
 then the peer sees EOF. Pipes are enlarged to 1 MiB (as problemtools).
 When the program fails (a limit or a crash), the peer gets PEER_DRAIN_S more to
 finish; the program's wall deadline may move on with the machine's load (monitor.py),
-and the peer's deadline follows it. When the peer rejects (exits with ``peer_rejects``: 43 for a
-validator) before the program's output ended, the program is stopped at once: nothing it does after can
-change the verdict.
+and by the time the peer and the proxy's thread spent on a CPU or waiting for one (the program waits,
+blocked, while they answer it: ``Launch.kept_waiting``), and the peer's deadline follows it.
+When the peer rejects (exits with ``peer_rejects``: 43 for a validator) before the program's output
+ended, the program is stopped at once: nothing it does after can change the verdict.
 
 Who was first (``peer_first``; the verdict's precedence: docs/package-format.md, "Interactive
 problems") is decided from facts observed in a causal order, never from two clocks compared: the order in
@@ -39,7 +40,8 @@ from pathlib import Path
 from typing import Protocol
 
 from judge.runner.launch import Launch, Plumbing
-from judge.runner.monitor import monitor
+from judge.runner.monitor import busy_s, monitor
+from judge.runner.osutil import thread_busy_s
 from judge.runner.plumbing import error_result, open_io
 from judge.runner.spec import InteractiveResult, LimitHit, RunResult, RunSpec
 
@@ -198,6 +200,7 @@ class Proxy(threading.Thread):
         for fd in ends.fds():
             os.set_blocking(fd, False)
         self._selector: selectors.BaseSelector | None = None  # the loop's (its thread only)
+        self._tid: int | None = None  # its thread's, once it runs
         self._registered: dict[int, tuple[int, tuple[tuple[str, int], ...]]] = {}  # fd -> what it is registered for
 
     def stop(self) -> None:
@@ -218,7 +221,14 @@ class Proxy(threading.Thread):
                 self.claimed = True
             return self.claimed
 
+    def busy_s(self) -> float:
+        """The time the proxy's thread has spent on a CPU and waiting, runnable, for one: what a loaded
+        machine adds to passing each message on, which the program must not be charged for."""
+        tid = self._tid
+        return 0.0 if tid is None else thread_busy_s(tid)
+
     def run(self) -> None:
+        self._tid = threading.get_native_id()
         sel = selectors.DefaultSelector()
         try:
             self._loop(sel)
@@ -346,6 +356,8 @@ def run_interactive(
         prog_launch.start()
         proxy = _start_proxy(wiring.proxy, held, program.limits.output_bytes)
         _close_all(held)
+        # the program's wall clock does not count the time the judge's side took to answer it (load)
+        prog_launch.kept_waiting = lambda: busy_s(peer_launch) + proxy.busy_s()
 
         margin_s = max(0.0, peer.limits.wall_time_s - program.limits.wall_time_s)
         _follow(prog_launch, peer_launch, proxy, margin_s=margin_s, peer_rejects=peer_rejects)

@@ -18,7 +18,7 @@ import psutil
 
 from judge.runner.launch import TERM_GRACE_S, Launch
 from judge.runner.limits import cpu_kill_s
-from judge.runner.osutil import run_queue_wait_s
+from judge.runner.osutil import run_queue_total_s, run_queue_wait_s
 from judge.runner.spec import LimitHit
 
 CPU_POLL_S = 0.02
@@ -128,8 +128,18 @@ def _stretched_deadline(ln: Launch) -> float:
 
     The wall limit is a backstop against programs that sleep or block; on a loaded machine a program
     that computes gets less CPU per second of wall time, and that must not turn into a TLE (or beat its
-    memory limit to a verdict). Capped at WALL_STRETCH_MAX times the limit (a safety net only).
+    memory limit to a verdict). An interactive program waits, blocked, while its peer and the judge's proxy
+    answer it: their time on a CPU and waiting for one (``Launch.kept_waiting``) is added too, so that a
+    loaded machine (or a judge short of CPU) does not turn a program that talks into a TLE either. Capped
+    at WALL_STRETCH_MAX times the limit (a safety net only).
     """
     wall = ln.spec.limits.wall_time_s
     waited = run_queue_wait_s(_run_pids(ln))
+    if ln.kept_waiting is not None:  # interactive: the time its peer and the proxy took to answer
+        waited += ln.kept_waiting()
     return ln.started + min(wall + waited, WALL_STRETCH_MAX * wall)
+
+
+def busy_s(ln: Launch) -> float:
+    """The time the run has spent on a CPU (its CPU time) and waiting, runnable, for one (its live threads')."""
+    return ln.cpu_time_s() + run_queue_total_s(_run_pids(ln))

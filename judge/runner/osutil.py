@@ -153,13 +153,11 @@ def rmtree(path: Path) -> None:
     shutil.rmtree(path, ignore_errors=True)
 
 
-def run_queue_wait_s(pids: set[int]) -> float:
-    """The longest time any thread of these processes has waited, runnable, for a CPU (``/proc/*/schedstat``).
-
-    Elapsed time minus this is the time every thread could have run. Threads that have already ended are
-    not counted (their figures are gone); 0 where schedstat is missing.
-    """
-    longest_ns = 0
+def _schedstats(pids: set[int]) -> list[tuple[int, int]]:
+    """(ns on a CPU, ns waiting, runnable, for one) of every live thread of these processes
+    (``/proc/*/task/*/schedstat``); threads that have already ended are gone, as is everything where
+    schedstat is missing."""
+    out: list[tuple[int, int]] = []
     for pid in pids:
         try:
             tids = os.listdir(f"/proc/{pid}/task")
@@ -169,7 +167,32 @@ def run_queue_wait_s(pids: set[int]) -> float:
             try:
                 with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
                     fields = f.read().split()
-                longest_ns = max(longest_ns, int(fields[1]))
+                out.append((int(fields[0]), int(fields[1])))
             except (OSError, ValueError, IndexError):
                 pass
-    return longest_ns / 1e9
+    return out
+
+
+def run_queue_wait_s(pids: set[int]) -> float:
+    """The longest time any thread of these processes has waited, runnable, for a CPU (``/proc/*/schedstat``).
+
+    Elapsed time minus this is the time every thread could have run. Threads that have already ended are
+    not counted (their figures are gone); 0 where schedstat is missing.
+    """
+    return max((waited for _, waited in _schedstats(pids)), default=0) / 1e9
+
+
+def run_queue_total_s(pids: set[int]) -> float:
+    """The time all live threads of these processes have waited, runnable, for a CPU, added up."""
+    return sum(waited for _, waited in _schedstats(pids)) / 1e9
+
+
+def thread_busy_s(tid: int) -> float:
+    """The time one of the judge's own threads has spent on a CPU and waiting, runnable, for one (0 when
+    the thread is gone or schedstat is missing)."""
+    try:
+        with open(f"/proc/self/task/{tid}/schedstat") as f:
+            fields = f.read().split()
+        return (int(fields[0]) + int(fields[1])) / 1e9
+    except (OSError, ValueError, IndexError):
+        return 0.0
