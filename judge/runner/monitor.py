@@ -18,7 +18,7 @@ import psutil
 
 from judge.runner.launch import TERM_GRACE_S, Launch
 from judge.runner.limits import cpu_kill_s
-from judge.runner.osutil import run_queue_total_s, run_queue_wait_s
+from judge.runner.osutil import run_queue_wait_s
 from judge.runner.spec import LimitHit
 
 CPU_POLL_S = 0.02
@@ -138,8 +138,3 @@ def _stretched_deadline(ln: Launch) -> float:
     if ln.kept_waiting is not None:  # interactive: the time its peer and the proxy took to answer
         waited += ln.kept_waiting()
     return ln.started + min(wall + waited, WALL_STRETCH_MAX * wall)
-
-
-def busy_s(ln: Launch) -> float:
-    """The time the run has spent on a CPU (its CPU time) and waiting, runnable, for one (its live threads')."""
-    return ln.cpu_time_s() + run_queue_total_s(_run_pids(ln))

@@ -182,17 +182,39 @@ def run_queue_wait_s(pids: set[int]) -> float:
     return max((waited for _, waited in _schedstats(pids)), default=0) / 1e9
 
 
-def run_queue_total_s(pids: set[int]) -> float:
-    """The time all live threads of these processes have waited, runnable, for a CPU, added up."""
-    return sum(waited for _, waited in _schedstats(pids)) / 1e9
+def tree_pids(pid: int) -> set[int]:
+    """``pid`` and its descendants that are alive (``/proc/*/task/*/children``; cheap, unlike a scan of every
+    process)."""
+    found: set[int] = set()
+    todo = [pid]
+    while todo:
+        p = todo.pop()
+        if p in found:
+            continue
+        try:
+            tids = os.listdir(f"/proc/{p}/task")
+        except OSError:
+            continue
+        found.add(p)
+        for tid in tids:
+            try:
+                with open(f"/proc/{p}/task/{tid}/children") as f:
+                    todo.extend(int(c) for c in f.read().split())
+            except (OSError, ValueError):
+                pass
+    return found
 
 
-def thread_busy_s(tid: int) -> float:
-    """The time one of the judge's own threads has spent on a CPU and waiting, runnable, for one (0 when
-    the thread is gone or schedstat is missing)."""
+def busy_total_s(pids: set[int]) -> float:
+    """The time all live threads of these processes have spent on a CPU and waiting, runnable, for one."""
+    return sum(ran + waited for ran, waited in _schedstats(pids)) / 1e9
+
+
+def thread_run_queue_wait_s(tid: int) -> float:
+    """The time one of the judge's own threads has waited, runnable, for a CPU (0 when the thread is gone or
+    schedstat is missing)."""
     try:
         with open(f"/proc/self/task/{tid}/schedstat") as f:
-            fields = f.read().split()
-        return (int(fields[0]) + int(fields[1])) / 1e9
+            return int(f.read().split()[1]) / 1e9
     except (OSError, ValueError, IndexError):
         return 0.0
