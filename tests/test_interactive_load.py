@@ -20,7 +20,7 @@ import pytest
 
 from judge.runner import Runner
 from judge.runner import interactive as interactive_module
-from judge.runner.spec import LimitHit, Limits, Mount, RunSpec
+from judge.runner.spec import LimitHit, Limits, Mount, RunSpec, WarmStart
 
 PY = "/usr/bin/python3"  # world-readable, so it runs on every backend
 QUESTIONS = 6
@@ -50,14 +50,21 @@ sys.exit(42 if not sys.stdin.read() else 43)
 """
 
 
-def _specs(tmp_path: Path, program: str, peer_mode: str) -> tuple[RunSpec, RunSpec]:
+def _specs(tmp_path: Path, program: str, peer_mode: str, warm: bool = False) -> tuple[RunSpec, RunSpec]:
+    """The program and its peer (forked from a warm interpreter with ``warm``, as a package's validator)."""
     box, peer_box = tmp_path / "box", tmp_path / "peer"
     box.mkdir()
     peer_box.mkdir()
     (box / "prog.py").write_text(program)
     (peer_box / "peer.py").write_text(PEER)
     prog = RunSpec(argv=(PY, "-S", "prog.py"), box=box, limits=PROGRAM_LIMITS, mounts=(Mount(Path("/usr")),))
-    peer = RunSpec(argv=(sys.executable, "peer.py", peer_mode), box=peer_box, limits=PEER_LIMITS, trusted=True)
+    peer = RunSpec(
+        argv=(sys.executable, str(peer_box / "peer.py"), peer_mode),
+        box=peer_box,
+        limits=PEER_LIMITS,
+        trusted=True,
+        warm=WarmStart(key=str(tmp_path)) if warm else None,
+    )
     return prog, peer
 
 
@@ -76,13 +83,17 @@ def slow_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(interactive_module.Proxy, "_write", slow_write)
 
 
+@pytest.mark.parametrize("warm", [False, True], ids=["fresh", "warm"])
 def test_a_peer_that_computes_is_not_counted_against_the_programs_wall_limit(
-    sandbox_runner: Runner, tmp_path: Path
+    sandbox_runner: Runner, tmp_path: Path, warm: bool
 ) -> None:
-    program, peer = _specs(tmp_path, ASKS, "slow")
+    program, peer = _specs(tmp_path, ASKS, "slow", warm)
     res = sandbox_runner.run_interactive(program, peer, None, peer_rejects=43)
     assert (res.program.exit_code, res.peer.exit_code) == (0, 42), res
     assert res.program.limit_hit is None and res.peer.limit_hit is None, res
+    if warm:  # the peer was a fork of its warm server (not the fresh interpreter it falls back to)
+        servers = sandbox_runner._backend.warm  # type: ignore[attr-defined]
+        assert [s for s in servers.servers() if str(peer.argv[1]) in s.proc.args], servers.cold()
 
 
 def test_a_proxy_that_is_slow_is_not_counted_against_the_programs_wall_limit(
