@@ -13,9 +13,10 @@ interactor that writes everything, closes its output and waits for the answer: B
 then the peer sees EOF. Pipes are enlarged to 1 MiB (as problemtools).
 When the program fails (a limit or a crash), the peer gets PEER_DRAIN_S more to
 finish; the program's wall deadline may move on with the machine's load (monitor.py),
-and the peer's deadline follows it. When the peer rejects (exits with ``peer_rejects``: 43 for a
-validator) before the program's output ended, the program is stopped at once: nothing it does after can
-change the verdict.
+and by the time the peer and the proxy's thread spent on a CPU or waiting for one (the program waits,
+blocked, while they answer it: ``Launch.kept_waiting``), and the peer's deadline follows it.
+When the peer rejects (exits with ``peer_rejects``: 43 for a validator) before the program's output
+ended, the program is stopped at once: nothing it does after can change the verdict.
 
 Who was first (``peer_first``; the verdict's precedence: docs/package-format.md, "Interactive
 problems") is decided from facts observed in a causal order, never from two clocks compared: the order in
@@ -31,6 +32,7 @@ import errno
 import fcntl
 import os
 import selectors
+import sys
 import threading
 import time
 from contextlib import ExitStack
@@ -40,6 +42,7 @@ from typing import Protocol
 
 from judge.runner.launch import Launch, Plumbing
 from judge.runner.monitor import monitor
+from judge.runner.osutil import busy_total_s, thread_run_queue_wait_s, tree_pids
 from judge.runner.plumbing import error_result, open_io
 from judge.runner.spec import InteractiveResult, LimitHit, RunResult, RunSpec
 
@@ -198,6 +201,9 @@ class Proxy(threading.Thread):
         for fd in ends.fds():
             os.set_blocking(fd, False)
         self._selector: selectors.BaseSelector | None = None  # the loop's (its thread only)
+        self._tid: int | None = None  # its thread's, once it runs
+        self.held_s = 0.0  # the time it took to pass messages on (``kept_waiting_s``); its thread only writes it
+        self._switch_s = sys.getswitchinterval()
         self._registered: dict[int, tuple[int, tuple[tuple[str, int], ...]]] = {}  # fd -> what it is registered for
 
     def stop(self) -> None:
@@ -218,7 +224,16 @@ class Proxy(threading.Thread):
                 self.claimed = True
             return self.claimed
 
+    def kept_waiting_s(self) -> float:
+        """How long the proxy held the messages up so far, which the program must not be charged for: the
+        time its thread waited, runnable, for a CPU (a loaded machine, a starved judge), and the time it took
+        to pass them on (``held_s``: its own work, its waits for the GIL while another of the judge's threads
+        holds it)."""
+        tid = self._tid
+        return self.held_s + (0.0 if tid is None else thread_run_queue_wait_s(tid))
+
     def run(self) -> None:
+        self._tid = threading.get_native_id()
         sel = selectors.DefaultSelector()
         try:
             self._loop(sel)
@@ -237,6 +252,7 @@ class Proxy(threading.Thread):
         room (one wait per message, not two)."""
         self._registered.clear()
         self._selector = sel
+        last = time.monotonic()
         while not self._halt.is_set():
             wanted = self._wanted()
             if not wanted:
@@ -251,7 +267,14 @@ class Proxy(threading.Thread):
                 elif had != want:
                     sel.modify(fd, *want)
                 self._registered[fd] = want
-            for key, _mask in sel.select(0.05):
+            asleep = time.monotonic()
+            ready = sel.select(0.05)
+            # waiting for a side is not the judge's time; waking is: the wait for the GIL (at most a switch
+            # interval while its holder runs), so that much of a wait that ended with something to pass on
+            idle = time.monotonic() - asleep
+            if ready:
+                idle = max(0.0, idle - self._switch_s)
+            for key, _mask in ready:
                 for kind, idx in key.data:
                     d = self._dirs[idx]
                     if kind == "r" and d.source == key.fd:
@@ -260,6 +283,11 @@ class Proxy(threading.Thread):
                             self._write(idx)
                     elif kind == "w" and d.sink == key.fd and d.pending:
                         self._write(idx)
+            # the judge's time: the loop's own work, passing the messages on, and each wait for the GIL while
+            # another of the judge's threads holds it
+            now = time.monotonic()
+            self.held_s += now - last - idle
+            last = now
 
     def _close(self, fd: int) -> None:
         """Close one of the proxy's ends, unregistered first (a closed fd's number may be reused at once)."""
@@ -346,9 +374,12 @@ def run_interactive(
         prog_launch.start()
         proxy = _start_proxy(wiring.proxy, held, program.limits.output_bytes)
         _close_all(held)
+        # the program's wall clock does not count the time the judge's side took to answer it (load)
+        kept = KeptWaiting(peer_launch, proxy)
+        prog_launch.kept_waiting = kept.sample
 
         margin_s = max(0.0, peer.limits.wall_time_s - program.limits.wall_time_s)
-        _follow(prog_launch, peer_launch, proxy, margin_s=margin_s, peer_rejects=peer_rejects)
+        _follow(prog_launch, peer_launch, proxy, kept, margin_s=margin_s, peer_rejects=peer_rejects)
 
         prog_stdout, peer_stdout = _stop_proxy(proxy)
         prog_result = runner.collect(prog_launch, program, prog_io, stdout_bytes=prog_stdout)
@@ -393,8 +424,33 @@ def _start_proxy(ends: ProxyEnds, held: list[int], output_limit: int) -> Proxy:
     return proxy
 
 
+class KeptWaiting:
+    """How long the judge's side has kept the program waiting so far (``Launch.kept_waiting``): the peer's
+    time on a CPU and waiting, runnable, for one (its live threads'), and the proxy's (``Proxy.kept_waiting_s``).
+    Sampled on every wake of the monitor and never less than before: a thread's figures go with it."""
+
+    def __init__(self, peer_launch: Launch, proxy: Proxy) -> None:
+        self.peer_launch = peer_launch
+        self.proxy = proxy
+        self.peer_s = 0.0
+        self.proxy_s = 0.0
+
+    def sample(self) -> float:
+        pid = self.peer_launch.pid
+        if pid is not None and not self.peer_launch.finished:
+            self.peer_s = max(self.peer_s, busy_total_s(tree_pids(pid)))
+        self.proxy_s = max(self.proxy_s, self.proxy.kept_waiting_s())
+        return self.peer_s + self.proxy_s
+
+
 def _follow(
-    prog_launch: Launch, peer_launch: Launch, proxy: Proxy, *, margin_s: float, peer_rejects: int | None
+    prog_launch: Launch,
+    peer_launch: Launch,
+    proxy: Proxy,
+    kept: KeptWaiting,
+    *,
+    margin_s: float,
+    peer_rejects: int | None,
 ) -> None:
     """Wait until both sides have ended (monitor.py).
 
@@ -417,6 +473,7 @@ def _follow(
         if proxy.over_limit.is_set() and prog_launch.killed_for is None:
             prog_launch.kill(LimitHit.OUTPUT)
         if prog_launch.exit_status is None and not prog_launch.finished:
+            kept.sample()  # (the peer's figures go with its threads)
             # the program's wall deadline moves on with the machine's load (monitor): the peer's follows
             peer_launch.deadline = max(peer_launch.deadline, prog_launch.deadline + margin_s)
         return _soon()

@@ -69,6 +69,9 @@ class Launch(Starts):
     _inner: int | None = None
     _private_tmp: Path | None = None
     on_exit: list[Callable[[], None]] = field(default_factory=list)
+    # interactive: how long the other side (the peer and the judge's proxy) has kept this run waiting so far,
+    # which its wall-clock limit does not count (monitor.py; set by interactive.py)
+    kept_waiting: Callable[[], float] | None = None
 
     # -- start ----------------------------------------------------------------------
     def start(self) -> None:

@@ -139,8 +139,13 @@ def _stretched_deadline(ln: Launch) -> float:
 
     The wall limit is a backstop against programs that sleep or block; on a loaded machine a program
     that computes gets less CPU per second of wall time, and that must not turn into a TLE (or beat its
-    memory limit to a verdict). Capped at WALL_STRETCH_MAX times the limit (a safety net only).
+    memory limit to a verdict). An interactive program waits, blocked, while its peer and the judge's proxy
+    answer it: their time on a CPU and waiting for one (``Launch.kept_waiting``) is added too, so that a
+    loaded machine (or a judge short of CPU) does not turn a program that talks into a TLE either. Capped
+    at WALL_STRETCH_MAX times the limit (a safety net only).
     """
     wall = ln.spec.limits.wall_time_s
     waited = run_queue_wait_s(_run_pids(ln))
+    if ln.kept_waiting is not None:  # interactive: the time its peer and the proxy took to answer
+        waited += ln.kept_waiting()
     return ln.started + min(wall + waited, WALL_STRETCH_MAX * wall)

@@ -155,13 +155,11 @@ def rmtree(path: Path) -> None:
     shutil.rmtree(path, ignore_errors=True)
 
 
-def run_queue_wait_s(pids: set[int]) -> float:
-    """The longest time any thread of these processes has waited, runnable, for a CPU (``/proc/*/schedstat``).
-
-    Elapsed time minus this is the time every thread could have run. Threads that have already ended are
-    not counted (their figures are gone); 0 where schedstat is missing.
-    """
-    longest_ns = 0
+def _schedstats(pids: set[int]) -> list[tuple[int, int]]:
+    """(ns on a CPU, ns waiting, runnable, for one) of every live thread of these processes
+    (``/proc/*/task/*/schedstat``); threads that have already ended are gone, as is everything where
+    schedstat is missing."""
+    out: list[tuple[int, int]] = []
     for pid in pids:
         try:
             tids = os.listdir(f"/proc/{pid}/task")
@@ -171,7 +169,54 @@ def run_queue_wait_s(pids: set[int]) -> float:
             try:
                 with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
                     fields = f.read().split()
-                longest_ns = max(longest_ns, int(fields[1]))
+                out.append((int(fields[0]), int(fields[1])))
             except (OSError, ValueError, IndexError):
                 pass
-    return longest_ns / 1e9
+    return out
+
+
+def run_queue_wait_s(pids: set[int]) -> float:
+    """The longest time any thread of these processes has waited, runnable, for a CPU (``/proc/*/schedstat``).
+
+    Elapsed time minus this is the time every thread could have run. Threads that have already ended are
+    not counted (their figures are gone); 0 where schedstat is missing.
+    """
+    return max((waited for _, waited in _schedstats(pids)), default=0) / 1e9
+
+
+def tree_pids(pid: int) -> set[int]:
+    """``pid`` and its descendants that are alive (``/proc/*/task/*/children``; cheap, unlike a scan of every
+    process)."""
+    found: set[int] = set()
+    todo = [pid]
+    while todo:
+        p = todo.pop()
+        if p in found:
+            continue
+        try:
+            tids = os.listdir(f"/proc/{p}/task")
+        except OSError:
+            continue
+        found.add(p)
+        for tid in tids:
+            try:
+                with open(f"/proc/{p}/task/{tid}/children") as f:
+                    todo.extend(int(c) for c in f.read().split())
+            except (OSError, ValueError):
+                pass
+    return found
+
+
+def busy_total_s(pids: set[int]) -> float:
+    """The time all live threads of these processes have spent on a CPU and waiting, runnable, for one."""
+    return sum(ran + waited for ran, waited in _schedstats(pids)) / 1e9
+
+
+def thread_run_queue_wait_s(tid: int) -> float:
+    """The time one of the judge's own threads has waited, runnable, for a CPU (0 when the thread is gone or
+    schedstat is missing)."""
+    try:
+        with open(f"/proc/self/task/{tid}/schedstat") as f:
+            return int(f.read().split()[1]) / 1e9
+    except (OSError, ValueError, IndexError):
+        return 0.0
