@@ -252,6 +252,7 @@ class Run:
     db_cpu: Callable[[], float] | None = None  # the database server's CPU seconds so far (PostgreSQL's, when ours)
     killed_at: float = -1.0  # s into the run
     killed_wall: float = 0.0  # time.time() then
+    orphans: set[Key] = field(default_factory=set)  # the submissions the killed process was judging (its leases)
     moved: dict[str, int] = field(default_factory=lambda: defaultdict(int))  # what went elsewhere after the kill
 
     @property
@@ -369,10 +370,7 @@ async def feed(run: Run, user: str, cid: str, n: int) -> None:
                     pending += chunk[:-2]
                     *lines, pending = pending.split(b"\n")
                     for raw in lines:
-                        at = raw.rfind(b'"token":"')
-                        if at < 0:
-                            continue
-                        token = raw[at + 9 : raw.index(b'"', at + 9)].decode()
+                        token = feed_token(raw) or token
                         if b'"judgements"' not in raw[:40]:
                             continue
                         event = json.loads(raw)
@@ -399,6 +397,13 @@ async def feed(run: Run, user: str, cid: str, n: int) -> None:
     finally:
         if opened:
             run.feeds_open[cid] -= 1
+
+
+def feed_token(line: bytes) -> str | None:
+    """An event line's token (its last member, after the object's data: ``records.EventRecord.feed_head``);
+    None for a keep-alive newline."""
+    at = line.rfind(b'"token":"')
+    return line[at + 9 : line.index(b'"', at + 9)].decode() if at >= 0 else None
 
 
 async def poll_submissions(run: Run, cookie: str, every_s: float, cid: str, n: int) -> None:
@@ -584,8 +589,13 @@ async def kill_one(run: Run, plan: Plan) -> None:
         return
     while len(run.acked) < plan.teams // 2:
         await asyncio.sleep(0.05)
-    run.dead.add(run.kill())  # no await in between: every client sees it dead from now on
+    port = run.kill()
+    run.dead.add(port)  # no await in between: every client sees it dead from now on
     run.killed_at, run.killed_wall = time.monotonic() - run_t0[0], time.time()
+    pid = run.server_pids[run.ports.index(port)]
+    for t in run.targets.values():  # its leases (`pid-token`: the judging pool's), not done
+        (rows,) = run.store.rows(t, f"SELECT submission_id FROM jobs WHERE done = 0 AND lease_owner LIKE '{pid}-%'")
+        run.orphans |= {(t.cid, str(r[0])) for r in rows}
     print(f"SIGKILL: one process, after {len(run.acked)} acknowledged submissions ({run.killed_at:.1f} s in)")
 
 
@@ -779,6 +789,12 @@ def report(run: Run, plan: Plan, wall_s: float, usage: list[tuple[float, float, 
             for pid in both
         )
         print(f"  each server's event loop thread, in the rush: {loops}")
+    if run.killed_wall:
+        again = sum(1 for s in run.orphans if s in verdicts)
+        print(
+            f"the killed process was judging {len(run.orphans)} submission(s) (its leases); judged by the others "
+            f"after the lease ran out: {again} of them, into the judgement it had begun"
+        )
     for what, n in sorted(run.moved.items()):
         print(f"  after the kill: {what} x{n}")
     for what, n in sorted(run.failures.items()):
