@@ -379,6 +379,7 @@ def plan_of(args: argparse.Namespace, others_share: float = 0.0):  # noqa: ANN20
         keep_alive=not args.connection_per_request,
         others_share=others_share,
         kill=args.processes > 1 and not args.no_kill,
+        profile=args.profile,
     )
 
 
@@ -458,7 +459,17 @@ def main() -> int:
         help="regional: poll the pages and the board on a new connection per request (default: kept alive, as "
         "browsers and HTTP client libraries do)",
     )
+    ap.add_argument(
+        "--profile",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="regional: py-spy (nonblocking, 20 Hz) the last process in the login burst and in the rush; the raw "
+        "stacks in DIR, a summary printed",
+    )
     args = ap.parse_args()
+    if args.profile is not None:
+        args.profile.mkdir(parents=True, exist_ok=True)
     if args.processes < 1:
         sys.exit("--processes: at least 1")
     regional = args.scenario == "regional" or (args.scenario is None and args.teams >= 100)

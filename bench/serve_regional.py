@@ -535,6 +535,7 @@ class Plan:
     keep_alive: bool = True
     others_share: float = 0.0  # a site: this share of the teams uses the other contest (the practice), not the main
     kill: bool = False  # SIGKILL one of several processes when half the submissions are acknowledged
+    profile: Path | None = None  # py-spy (nonblocking, 20 Hz) of the last process in the login burst and the rush
 
 
 def contest_of(run: Run, plan: Plan, n: int) -> str:
@@ -555,6 +556,11 @@ async def drive(run: Run, plan: Plan) -> float:
     ticker = asyncio.create_task(loop_lag(run))
     sampler = asyncio.create_task(sample_rush(run, rush_from, plan.rush_s))
     killer = asyncio.create_task(kill_one(run, plan))
+    spies = [
+        asyncio.create_task(spy(run, plan.profile, phase, at_s, for_s))
+        for phase, at_s, for_s in (("login", 0.0, plan.login_s), ("rush", rush_from, plan.rush_s))
+        if plan.profile is not None
+    ]
     users = [f"team{n}" for n in range(1, plan.teams + 1)]
     random.Random(32).shuffle(users)
     rush = (rush_from, rush_from + plan.rush_s)
@@ -579,7 +585,65 @@ async def drive(run: Run, plan: Plan) -> float:
     ticker.cancel()
     sampler.cancel()
     killer.cancel()
+    await asyncio.gather(*spies, return_exceptions=True)
     return time.monotonic() - run_t0[0]
+
+
+SPY_HZ = 20
+
+
+async def spy(run: Run, folder: Path, phase: str, at_s: float, for_s: float) -> None:
+    """py-spy on the last process (never the one killed) for ``for_s`` from ``at_s`` into the run: its raw
+    stacks (every thread, idle ones left out) in ``folder``/``phase``.txt. Nonblocking (the process is not
+    paused to sample it): a few per cent of a core, and a stack now and then torn."""
+    await asyncio.sleep(max(0.0, run_t0[0] + at_s - time.monotonic()))
+    out = folder / f"{phase}.txt"
+    argv = ["py-spy", "record", "--nonblocking", "--threads", "-r", str(SPY_HZ), "-d", str(int(for_s)), "-f", "raw"]
+    proc = await asyncio.create_subprocess_exec(
+        *argv, "-o", str(out), "-p", str(run.server_pids[-1]),
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
+    )  # fmt: skip
+    await proc.wait()
+
+
+GENERIC = ("threading.py", "concurrent/futures", "asyncio/", "runpy", "judge/__main__.py", "judge/commands/")
+
+
+def profile_summary(path: Path, top: int = 12) -> list[str]:
+    """What a py-spy raw file says: the share of samples per thread (by name), and the functions most often on
+    the stack (inclusive; the threads' and the loop's own plumbing left out) and at its top (self)."""
+    if not path.is_file():
+        return [f"{path}: no profile (py-spy failed?)"]
+    total = 0
+    threads: dict[str, int] = defaultdict(int)
+    inclusive: dict[str, int] = defaultdict(int)
+    own: dict[str, int] = defaultdict(int)
+    for line in path.read_text().splitlines():
+        stack, _, count = line.rpartition(" ")
+        if not count.isdigit():
+            continue
+        n = int(count)
+        frames = stack.split(";")
+        total += n
+        threads[re.sub(r"^thread \(\w+\): |_?\d+$", "", frames[0])] += n
+        names = [re.sub(r":\d+\)$", ")", f) for f in frames[1:]]
+        for name in {f for f in names if not any(g in f for g in GENERIC)}:
+            inclusive[name] += n
+        if names:
+            own[names[-1]] += n
+    if not total:
+        return [f"{path}: empty"]
+
+    def ranked(counts: dict[str, int], k: int) -> list[tuple[str, int]]:
+        return sorted(counts.items(), key=lambda kv: -kv[1])[:k]
+
+    lines = [f"{path.name}: {total} samples of busy threads ({total / SPY_HZ:.0f} thread-seconds)"]
+    lines.append("  threads: " + ", ".join(f"{k} {v / total:.0%}" for k, v in ranked(threads, 8)))
+    lines.append("  on the stack (inclusive):")
+    lines += [f"    {v / total:5.1%}  {k}" for k, v in ranked(inclusive, top)]
+    lines.append("  at its top (self):")
+    lines += [f"    {v / total:5.1%}  {k}" for k, v in ranked(own, top)]
+    return lines
 
 
 async def kill_one(run: Run, plan: Plan) -> None:
@@ -859,6 +923,11 @@ def main(servers, targets: list[Target], passwords: dict[str, str], plan: Plan, 
     usage = servers.usage()
     servers.stop()
     ok = report(run, plan, wall, usage)
+    if plan.profile is not None:
+        print(f"\nprofile (py-spy --nonblocking, {SPY_HZ} Hz) of the last process, pid {run.server_pids[-1]}:")
+        for phase in ("login", "rush"):
+            for line in profile_summary(plan.profile / f"{phase}.txt"):
+                print(line)
     print(f"load average after: {os.getloadavg()[0]:.2f}; run {wall:.0f} s")
     if len(run.acked) < plan.teams:
         print(f"NOTE: only {len(run.acked)} of {plan.teams} submissions were acknowledged (see the refusals above)")
