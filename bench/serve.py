@@ -25,6 +25,15 @@ practice (their feed, submissions page and submission there; its own problem's p
 main contest's), the others and the public board the main contest:
 
     python3 bench/serve.py --teams 500 --site [--practice-share 0.2]
+
+On PostgreSQL (issue 51): ``--database postgresql://...`` (a new, empty database) or ``--database temp`` (a
+throwaway cluster for the run: tests/pg_cluster.py); ``--processes N`` starts N `judge serve --shared` on
+that one database (a throwaway cluster when no DSN is given), each on its own loopback port, each team
+pinned to one of them, the board round robin; the kill (unless ``--no-kill``) SIGKILLs one of them, not
+restarted, and its teams go to the others (feeds with ``since_token``). ``--profile DIR``: py-spy of the last
+process in the login burst and the rush (docs/benchmarks.md):
+
+    python3 bench/serve.py --teams 2000 --processes 3 --database temp [--profile DIR]
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""The regional scenario of bench/serve.py (issue 32; the default from 100 teams): against one real `judge serve`
-process on loopback, in one run,
+"""The regional scenario of bench/serve.py (issue 32; the default from 100 teams): against real `judge serve`
+processes on loopback (one; or several ``--shared`` on one PostgreSQL database, issue 51: each team pinned to
+one of them, the board round robin, one SIGKILLed in the rush and its teams moved to the others), in one run,
 
 - N logins with the page's form, spread over ``--login-s`` (60 s); as each team logs in it opens its event
   feed (HTTP Basic, the same password) and polls its submissions page (the fragment the page refreshes,
