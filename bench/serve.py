@@ -25,6 +25,15 @@ practice (their feed, submissions page and submission there; its own problem's p
 main contest's), the others and the public board the main contest:
 
     python3 bench/serve.py --teams 500 --site [--practice-share 0.2]
+
+On PostgreSQL (issue 51): ``--database postgresql://...`` (a new, empty database) or ``--database temp`` (a
+throwaway cluster for the run: tests/pg_cluster.py); ``--processes N`` starts N `judge serve --shared` on
+that one database (a throwaway cluster when no DSN is given), each on its own loopback port, each team
+pinned to one of them, the board round robin; the kill (unless ``--no-kill``) SIGKILLs one of them, not
+restarted, and its teams go to the others (feeds with ``since_token``). ``--profile DIR``: py-spy of the last
+process in the login burst and the rush (docs/benchmarks.md):
+
+    python3 bench/serve.py --teams 2000 --processes 3 --database temp [--profile DIR]
 """
 
 from __future__ import annotations
@@ -36,7 +45,6 @@ import os
 import re
 import signal
 import socket
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -79,14 +87,14 @@ def programs(skip: set[str]) -> list[tuple[str, str, bytes, str]]:
 
 
 class Server:
-    def __init__(self, contest: Path, port: int, jobs: int | None, log: Path) -> None:
-        self.contest, self.port, self.jobs, self.log = contest, port, jobs, log
+    def __init__(self, contest: Path, port: int, jobs: int | None, log: Path, *extra: str) -> None:
+        self.contest, self.port, self.jobs, self.log, self.extra = contest, port, jobs, log, extra
         self.proc: subprocess.Popen[bytes] | None = None
         self.base = f"http://127.0.0.1:{port}"
 
     def start(self) -> float:
         t0 = time.monotonic()
-        cmd = [sys.executable, "-m", "judge", "serve", str(self.contest), "--port", str(self.port)]
+        cmd = [sys.executable, "-m", "judge", "serve", str(self.contest), "--port", str(self.port), *self.extra]
         if self.jobs:
             cmd += ["--jobs", str(self.jobs)]
         env = dict(os.environ, PYTHONPATH=str(ROOT))
@@ -117,6 +125,129 @@ class Server:
                 self.proc.wait()
 
 
+class Servers:
+    """The `judge serve` processes of a run on one folder: one (SQLite, or PostgreSQL alone), or several with
+    ``--shared`` on one PostgreSQL database, each on its own free loopback port. ``kill_one`` SIGKILLs the
+    first (the one started first, which holds the database's lead: its idle work passes to another)."""
+
+    def __init__(self, folder: Path, n: int, jobs: int | None, work: Path, db: Database) -> None:
+        extra = db.options(shared=n > 1)
+        logs = [work / "serve.log"] if n == 1 else [work / f"serve{i + 1}.log" for i in range(n)]
+        self.servers = [Server(folder, free_port(), jobs, log, *extra) for log in logs]
+        self.db = db
+        self.killed: dict[int, tuple[float, float, int]] = {}  # index: its usage just before the kill
+
+    @property
+    def ports(self) -> list[int]:
+        return [s.port for s in self.servers]
+
+    @property
+    def pids(self) -> list[int]:
+        return [s.proc.pid for s in self.servers if s.proc is not None]
+
+    def start(self) -> float:
+        """Start them one after the other (a shared database is opened by the first); the seconds it took."""
+        return sum(s.start() for s in self.servers)
+
+    def kill_one(self) -> int:
+        """SIGKILL the first process still alive; its port."""
+        from serve_regional import proc_usage
+
+        i = next(i for i in range(len(self.servers)) if i not in self.killed)
+        server = self.servers[i]
+        assert server.proc is not None
+        self.killed[i] = proc_usage(server.proc.pid)
+        server.kill()
+        return server.port
+
+    def usage(self) -> list[tuple[float, float, int]]:
+        """Each process's CPU seconds, its children's, its peak RSS (KiB): the killed one's as at its kill."""
+        from serve_regional import proc_usage
+
+        return [
+            self.killed[i] if i in self.killed else proc_usage(s.proc.pid)  # type: ignore[union-attr]
+            for i, s in enumerate(self.servers)
+        ]
+
+    def db_cpu(self) -> float:
+        return self.db.cpu_s()
+
+    def stop(self) -> None:
+        for s in self.servers:
+            s.stop()
+
+
+class Database:
+    """Where the run's databases are: SQLite files in the folder (``dsn`` None); a PostgreSQL database given
+    (``--database postgresql://...``: a new, empty one); or ``temp``: a throwaway cluster of our own
+    (tests/pg_cluster.py: initdb and pg_ctl in a temporary folder, a Unix socket, fsync off), stopped after
+    the run."""
+
+    def __init__(self, spec: str | None, processes: int) -> None:
+        self.cluster = None
+        self.dsn = spec
+        if spec == "temp" or (spec is None and processes > 1):
+            sys.path.insert(0, str(ROOT / "tests"))
+            import pg_cluster
+
+            bindir = pg_cluster.binaries()
+            if bindir is None:
+                sys.exit("--database temp needs PostgreSQL's initdb and pg_ctl (apt-get install postgresql)")
+            self.cluster = pg_cluster.Cluster(bindir)
+            self.dsn = self.cluster.new_database()
+        elif spec is not None and not spec.startswith(("postgresql://", "postgres://")):
+            sys.exit("--database takes postgresql://... or temp (a throwaway cluster for the run)")
+
+    @property
+    def store(self):  # noqa: ANN201
+        from serve_regional import Store
+
+        return Store(self.dsn)
+
+    def options(self, *, shared: bool) -> tuple[str, ...]:
+        if self.dsn is None:
+            return ()
+        return ("--database", self.dsn, *(("--shared",) if shared else ()))
+
+    def describe(self) -> str:
+        if self.dsn is None:
+            return "SQLite (the folder's files)"
+        if self.cluster is not None:
+            version = self.cluster.bindir.parent.name
+            return f"PostgreSQL {version}, a throwaway cluster ({self.cluster.root}: a Unix socket, fsync off)"
+        from judge.serve.storage.postgres import redacted
+
+        return f"PostgreSQL {redacted(self.dsn)}"
+
+    def cpu_s(self) -> float:
+        """Our cluster's CPU seconds so far (the postmaster, its live backends, the ones it reaped); nan when
+        the cluster is not ours."""
+        if self.cluster is None:
+            return float("nan")
+        try:
+            master = int((self.cluster.data / "postmaster.pid").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            return float("nan")
+        tick = os.sysconf("SC_CLK_TCK")
+        total = 0.0
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            pid, ppid = int(stat.parent.name), int(fields[1])
+            if pid == master:
+                total += sum(int(x) for x in fields[11:15]) / tick  # its own and its reaped backends'
+            elif ppid == master:
+                total += sum(int(x) for x in fields[11:13]) / tick
+        return total
+
+    def close(self) -> None:
+        if self.cluster is not None:
+            self.cluster.stop()
+            self.cluster = None
+
+
 class Stats:
     def __init__(self) -> None:
         self.lock = threading.Lock()
@@ -132,11 +263,27 @@ class Stats:
             self.latency[kind].append((time.monotonic(), seconds))
 
 
+class Router:
+    """Which process a team's requests go to: its own (``n`` modulo the processes), as a proxy with sticky
+    sessions pins it, or once that one is killed (and not restarted: several processes) one of the others."""
+
+    def __init__(self, bases: list[str]) -> None:
+        self.bases = bases
+        self.dead: set[int] = set()
+
+    def base(self, n: int) -> str:
+        i = n % len(self.bases)
+        if i in self.dead:
+            alive = [j for j in range(len(self.bases)) if j not in self.dead]
+            i = alive[n % len(alive)]
+        return self.bases[i]
+
+
 class Team(threading.Thread):
-    def __init__(self, n: int, password: str, base: str, contest_id: str, per_team: int, progs, stats: Stats, stop):  # noqa: ANN001
+    def __init__(self, n: int, password: str, router: Router, cid: str, per_team: int, progs, stats: Stats, stop):  # noqa: ANN001
         super().__init__(name=f"team{n}", daemon=True)
         self.user, self.password = f"team{n}", password
-        self.base, self.cid, self.per_team = base, contest_id, per_team
+        self.router, self.cid, self.per_team = router, cid, per_team
         self.progs, self.stats, self.stop_at = progs, stats, stop
         self.mine: list[int] = []
         self.n = n
@@ -145,7 +292,7 @@ class Team(threading.Thread):
         while time.monotonic() < self.stop_at:
             t0 = time.perf_counter()
             try:
-                r = client.request(method, self.base + path, timeout=60, **kw)
+                r = client.request(method, self.router.base(self.n) + path, timeout=60, **kw)
             except httpx.TransportError:
                 with self.stats.lock:
                     self.stats.down += 1
@@ -240,10 +387,12 @@ def plan_of(args: argparse.Namespace, others_share: float = 0.0):  # noqa: ANN20
         args.max_s,
         keep_alive=not args.connection_per_request,
         others_share=others_share,
+        kill=args.processes > 1 and not args.no_kill,
+        profile=args.profile,
     )
 
 
-def site_run(args: argparse.Namespace, work: Path) -> int:
+def site_run(args: argparse.Namespace, work: Path, db: Database) -> int:
     """The regional scenario against a site (`judge site init --teams N`): its main contest moved to start now,
     beside the practice that runs from now (each contest's start as the demo writes it, to the minute)."""
     import serve_regional
@@ -269,8 +418,8 @@ def site_run(args: argparse.Namespace, work: Path) -> int:
         ),
     ]
     print(f"site {site}: main and practice both running, {args.teams} teams")
-    server = Server(site, free_port(), args.jobs, work / "serve.log")
-    return serve_regional.main(server, targets, passwords, plan_of(args, args.practice_share))
+    servers = Servers(site, args.processes, args.jobs, work, db)
+    return serve_regional.main(servers, targets, passwords, plan_of(args, args.practice_share), db.store)
 
 
 def main() -> int:
@@ -280,7 +429,25 @@ def main() -> int:
     ap.add_argument("--per-team", type=int, default=4)
     ap.add_argument("--max-s", type=float, default=600.0, help="give up after this long (what is left is reported)")
     ap.add_argument("--jobs", type=int, default=None, help="judge serve --jobs (default: its own)")
-    ap.add_argument("--no-kill", action="store_true", help="do not SIGKILL the server mid-run")
+    ap.add_argument(
+        "--no-kill",
+        action="store_true",
+        help="do not SIGKILL the server mid-run (classic: the one process, restarted; with several processes, "
+        "either scenario: one of them, not restarted)",
+    )
+    ap.add_argument(
+        "--database",
+        metavar="DSN",
+        default=None,
+        help="serve from PostgreSQL: postgresql://... (a new, empty database), or temp: a throwaway cluster for "
+        "the run (tests/pg_cluster.py; the default with --processes above 1); default: SQLite",
+    )
+    ap.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="this many `judge serve --shared` processes on the one PostgreSQL database, each on its own port",
+    )
     ap.add_argument("--no-tle", action="store_true", help="only the accepted and wrong-answer programs")
     ap.add_argument("--keep", type=Path, default=None, help="write the contest here (default: a temporary folder)")
     ap.add_argument("--scenario", choices=("classic", "regional"), default=None, help="default: regional from 100")
@@ -301,14 +468,44 @@ def main() -> int:
         help="regional: poll the pages and the board on a new connection per request (default: kept alive, as "
         "browsers and HTTP client libraries do)",
     )
+    ap.add_argument(
+        "--profile",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="regional: py-spy (nonblocking, 20 Hz) the last process in the login burst and in the rush; the raw "
+        "stacks in DIR, a summary printed",
+    )
     args = ap.parse_args()
+    if args.profile is not None:
+        args.profile.mkdir(parents=True, exist_ok=True)
+    if args.processes < 1:
+        sys.exit("--processes: at least 1")
     regional = args.scenario == "regional" or (args.scenario is None and args.teams >= 100)
+    if args.site and not regional:
+        sys.exit("--site runs the regional scenario (100 teams or more, or --scenario regional)")
+    raise_open_files()  # the clients' connections: thousands from 500 teams
+    db = Database(args.database, args.processes)
+    try:
+        print(f"database: {db.describe()}; {args.processes} `judge serve` process(es)")
+        work = args.keep or Path(tempfile.mkdtemp(prefix="bench-serve-"))
+        if args.site:
+            return site_run(args, work, db)
+        return contest_run(args, work, db, regional)
+    finally:
+        db.close()
 
-    work = args.keep or Path(tempfile.mkdtemp(prefix="bench-serve-"))
-    if args.site:
-        if not regional:
-            sys.exit("--site runs the regional scenario (100 teams or more, or --scenario regional)")
-        return site_run(args, work)
+
+def raise_open_files() -> None:
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = 65536 if hard == resource.RLIM_INFINITY else min(hard, 65536)
+    if soft != resource.RLIM_INFINITY and soft < want:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+
+
+def contest_run(args: argparse.Namespace, work: Path, db: Database, regional: bool) -> int:
     contest = work / "contest"
     out = subprocess.run(
         [sys.executable, "-m", "judge", "contest", "init", str(contest), "--teams", str(args.teams)],
@@ -322,51 +519,62 @@ def main() -> int:
     if regional:
         import serve_regional
 
-        server = Server(contest, free_port(), args.jobs, work / "serve.log")
+        servers = Servers(contest, args.processes, args.jobs, work, db)
         plan = plan_of(args)
         print(f"contest {contest} ({contest_id})")
         target = serve_regional.Target(contest_id, contest / "contest.sqlite")
-        return serve_regional.main(server, [target], passwords, plan)
+        return serve_regional.main(servers, [target], passwords, plan, db.store)
     progs = programs({"TLE"} if args.no_tle else set())
     print(f"contest {contest} ({contest_id}): {args.teams} teams x {args.per_team} submissions; "
           f"programs: {', '.join(sorted({f'{p}/{n} ({v})' for p, n, _, v in progs}))}")  # fmt: skip
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f}")
 
-    server = Server(contest, free_port(), args.jobs, work / "serve.log")
-    print(f"server up in {server.start():.1f} s")
+    servers = Servers(contest, args.processes, args.jobs, work, db)
+    print(f"server{'s' if args.processes > 1 else ''} up in {servers.start():.1f} s")
     stats = Stats()
     stop_at = time.monotonic() + args.max_s
     t0 = time.monotonic()
-    teams = [Team(n, passwords[f"team{n}"], server.base, contest_id, args.per_team, progs, stats, stop_at)
+    router = Router([s.base for s in servers.servers])
+    teams = [Team(n, passwords[f"team{n}"], router, contest_id, args.per_team, progs, stats, stop_at)
              for n in range(1, args.teams + 1)]  # fmt: skip
     for t in teams:
         t.start()
     total = args.teams * args.per_team
     killed = False
-    restart_s = 0.0
     while any(t.is_alive() for t in teams):
         if not args.no_kill and not killed and len(stats.acked) >= total // 2:
-            server.kill()
             killed = True
-            print(f"SIGKILL after {len(stats.acked)} acknowledged submissions ({time.monotonic() - t0:.1f} s in)")
-            restart_s = server.start()
-            stats.starts.append(time.monotonic())
-            print(f"restarted in {restart_s:.1f} s")
+            if args.processes == 1:
+                servers.servers[0].kill()
+                print(f"SIGKILL after {len(stats.acked)} acknowledged submissions ({time.monotonic() - t0:.1f} s in)")
+                restart_s = servers.servers[0].start()
+                stats.starts.append(time.monotonic())
+                print(f"restarted in {restart_s:.1f} s")
+            else:  # one of several: its teams go to the others (their sessions are the database's)
+                router.dead.add(servers.ports.index(servers.kill_one()))
+                stats.starts.append(time.monotonic())
+                print(f"SIGKILL of one of {args.processes} processes after {len(stats.acked)} acknowledged "
+                      f"submissions ({time.monotonic() - t0:.1f} s in); its teams go to the others")  # fmt: skip
         time.sleep(0.1)
     wall = time.monotonic() - t0
-    server.stop()
+    usage = servers.usage()
+    servers.stop()
 
     # the check: every acknowledged submission stored, every stored one judged exactly once
-    db = sqlite3.connect(contest / "contest.sqlite")
-    stored = {r[0] for r in db.execute("SELECT id FROM submissions")}
-    per_sub = dict(db.execute("SELECT submission_id, count(*) FROM judgements GROUP BY submission_id").fetchall())
-    finished = {r[0]: r[1] for r in db.execute("SELECT submission_id, verdict FROM judgements WHERE end_s IS NOT NULL")}
-    dup_runs = db.execute(
-        "SELECT count(*) FROM (SELECT judgement_id, ordinal FROM runs GROUP BY 1, 2 HAVING count(*) > 1)"
-    ).fetchone()[0]
-    jobs_twice = db.execute(
-        "SELECT count(*) FROM (SELECT submission_id FROM jobs GROUP BY 1 HAVING count(*) > 1)"
-    ).fetchone()[0]
+    import serve_regional
+
+    rows, judgements, done, runs_twice, jobs = db.store.rows(
+        serve_regional.Target(contest_id, contest / "contest.sqlite"),
+        "SELECT id FROM submissions",
+        "SELECT submission_id, count(*) FROM judgements GROUP BY submission_id",
+        "SELECT submission_id, verdict FROM judgements WHERE end_s IS NOT NULL",
+        "SELECT count(*) FROM (SELECT judgement_id, ordinal FROM runs GROUP BY 1, 2 HAVING count(*) > 1) AS x",
+        "SELECT count(*) FROM (SELECT submission_id FROM jobs GROUP BY 1 HAVING count(*) > 1) AS x",
+    )
+    stored = {r[0] for r in rows}
+    per_sub = dict(judgements)
+    finished = dict(done)
+    dup_runs, jobs_twice = runs_twice[0][0], jobs[0][0]
     lost = sorted(set(stats.acked) - stored)
     unjudged = sorted(s for s in stored if s not in finished)
     twice = sorted(s for s, n in per_sub.items() if n != 1)
@@ -398,9 +606,12 @@ def main() -> int:
     je = sum(1 for s in stats.acked if finished.get(s) == "JE")
     if je:
         print(f"WARNING: {je} judge errors (JE: never charged; rejudge them)")
+    rss = ", ".join(f"{u[2] / 1024:.0f}" for u in usage)
+    print(f"server ({db.store.engine}, {args.processes} process(es)): peak RSS {rss} MiB; CPU "
+          f"{sum(u[0] for u in usage):.0f} s")  # fmt: skip
     print(f"load average after: {os.getloadavg()[0]:.2f}; work folder {work}")
-    ok = not lost and not unjudged and not twice and not dup_runs and not jobs_twice
-    print("OK: nothing lost, each judged exactly once" if ok else "FAILED")
+    ok = not lost and not unjudged and not twice and not dup_runs and not jobs_twice and not wrong
+    print("OK: nothing lost, each judged exactly once, every verdict as expected" if ok else "FAILED")
     return 0 if ok else 1
 
 

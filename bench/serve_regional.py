@@ -1,5 +1,6 @@
-"""The regional scenario of bench/serve.py (issue 32; the default from 100 teams): against one real `judge serve`
-process on loopback, in one run,
+"""The regional scenario of bench/serve.py (issue 32; the default from 100 teams): against real `judge serve`
+processes on loopback (one; or several ``--shared`` on one PostgreSQL database, issue 51: each team pinned to
+one of them, the board round robin, one SIGKILLed in the rush and its teams moved to the others), in one run,
 
 - N logins with the page's form, spread over ``--login-s`` (60 s); as each team logs in it opens its event
   feed (HTTP Basic, the same password) and polls its submissions page (the fragment the page refreshes,
@@ -43,7 +44,8 @@ import time
 import urllib.parse
 import zipfile
 from collections import defaultdict
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
+from contextlib import closing
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -196,11 +198,36 @@ class Target:
 Key = tuple[str, str]  # (contest id, an id of that contest): ids are per contest in a site
 
 
+@dataclass(frozen=True)
+class Store:
+    """Where the contests' rows are, for the checks: their SQLite files (``dsn`` None), or the PostgreSQL
+    database `judge serve --database` keeps them in (a contest's schema: ``contest_<id>``)."""
+
+    dsn: str | None = None
+
+    @property
+    def engine(self) -> str:
+        return "SQLite" if self.dsn is None else "PostgreSQL"
+
+    def rows(self, target: Target, *queries: str) -> list[list[tuple[Any, ...]]]:
+        """Each query's rows, read from ``target``'s database (one snapshot per query; portable SQL only)."""
+        if self.dsn is None:
+            with closing(sqlite3.connect(f"file:{target.db}?mode=ro", uri=True)) as con:
+                return [con.execute(q).fetchall() for q in queries]
+        import psycopg
+        from psycopg import sql
+
+        with psycopg.connect(self.dsn, autocommit=True) as conn:
+            conn.execute(sql.SQL("SET search_path TO {}").format(sql.Identifier(f"contest_{target.cid}")))
+            return [[tuple(r) for r in conn.execute(q.encode()).fetchall()] for q in queries]
+
+
 @dataclass
 class Run:
-    port: int
+    ports: list[int]  # one per `judge serve` process (several: --shared on one PostgreSQL database)
     targets: dict[str, Target]  # the first: the main contest (the public board's, most teams')
     passwords: dict[str, str]
+    store: Store = field(default_factory=Store)
     stop: asyncio.Event = field(default_factory=asyncio.Event)
     latency: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
     when: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))  # per latency, when sent
@@ -219,29 +246,60 @@ class Run:
     feed_errors: list[str] = field(default_factory=list)
     keep_alive: bool = True  # the pages and the board polled on kept-alive connections (Pool)
     client_lag: list[tuple[float, float]] = field(default_factory=list)  # (how late, when) of this loop's ticks
-    server_pid: int = 0
-    rush_cpu: list[tuple[float, float, float, float, float, float]] = field(default_factory=list)  # cpu_sample
+    server_pids: list[int] = field(default_factory=list)  # the processes', in the order of ``ports``
+    rush_cpu: list[Sample] = field(default_factory=list)  # cpu_sample at the rush's start and end
+    dead: set[int] = field(default_factory=set)  # the ports of the processes killed
+    kill: Callable[[], int] | None = None  # SIGKILLs one process (mid-rush); returns its port
+    db_cpu: Callable[[], float] | None = None  # the database server's CPU seconds so far (PostgreSQL's, when ours)
+    killed_at: float = -1.0  # s into the run
+    killed_wall: float = 0.0  # time.time() then
+    orphans: set[Key] = field(default_factory=set)  # the submissions the killed process was judging (its leases)
+    moved: dict[str, int] = field(default_factory=lambda: defaultdict(int))  # what went elsewhere after the kill
 
     @property
     def main(self) -> Target:
         return next(iter(self.targets.values()))
+
+    def port_of(self, n: int) -> int:
+        """The process of the ``n``-th team: pinned, as a proxy with sticky sessions pins it; once its process
+        is killed, one of the others (spread over them), as the proxy's health check would send it."""
+        port = self.ports[n % len(self.ports)]
+        if port not in self.dead:
+            return port
+        alive = [p for p in self.ports if p not in self.dead]
+        return alive[n % len(alive)] if alive else port
+
+    def board_port(self, n: int) -> int:
+        """The ``n``-th board request's process: round robin over those alive."""
+        alive = [p for p in self.ports if p not in self.dead] or self.ports
+        return alive[n % len(alive)]
 
     def kind(self, kind: str, cid: str) -> str:
         """A latency's kind: the main contest's as it always was, another contest's with its id."""
         return kind if cid == self.main.cid else f"{kind} [{cid}]"
 
     async def timed(
-        self, kind: str, method: str, path: str, headers: dict[str, str], body: bytes = b"", pool: Pool | None = None
+        self,
+        kind: str,
+        method: str,
+        path: str,
+        headers: dict[str, str],
+        body: bytes = b"",
+        pool: Pool | None = None,
+        port: int = 0,
     ) -> Reply | None:
+        """One request on ``pool``'s connections, else on a new connection to ``port``."""
         t0 = time.perf_counter()
         try:
             if pool is None:
-                exchange = request(self.port, method, path, headers, body)
+                exchange = request(port, method, path, headers, body)
             else:
                 exchange = pool.request(method, path, headers, body)
             reply = await asyncio.wait_for(exchange, TIMEOUT_S)
         except (OSError, TimeoutError, asyncio.IncompleteReadError, ValueError) as exc:
-            self.failures[f"{kind}: {type(exc).__name__}"] += 1
+            to = pool.port if pool is not None else port
+            killed = " (at the killed process)" if to in self.dead else ""
+            self.failures[f"{kind}: {type(exc).__name__}{killed}"] += 1
             return None
         took = time.perf_counter() - t0
         self.latency[kind].append(took)
@@ -251,8 +309,8 @@ class Run:
         return reply
 
 
-async def login(run: Run, user: str) -> str | None:
-    page = await run.timed("login GET /login", "GET", "/login", {})
+async def login(run: Run, user: str, port: int) -> str | None:
+    page = await run.timed("login GET /login", "GET", "/login", {}, port=port)
     if page is None:
         return None
     token = re.search(rb'name="csrf" value="([^"]+)"', page.body)
@@ -263,75 +321,104 @@ async def login(run: Run, user: str) -> str | None:
     form = urllib.parse.urlencode({"csrf": token.group(1).decode(), "username": user, "password": run.passwords[user]})
     headers = {"Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded"}
     t0 = time.perf_counter()
-    reply = await run.timed("login POST /login", "POST", "/login", headers, form.encode())
+    reply = await run.timed("login POST /login", "POST", "/login", headers, form.encode(), port=port)
     if reply is None or reply.status not in (302, 303):
         return None
     run.latency["login (both requests)"].append(time.perf_counter() - t0 + run.latency["login GET /login"][-1])
     return cookie_of(reply)
 
 
-async def feed(run: Run, user: str, cid: str) -> None:
-    """The team's event feed of its contest, kept open; every finished judgement's arrival is noted."""
+async def feed(run: Run, user: str, cid: str, n: int) -> None:
+    """The ``n``-th team's event feed of its contest, kept open; every finished judgement's arrival is noted.
+    When its process is killed, the feed is opened again on another with ``since_token`` (the last event's
+    token), as a client behind a proxy reconnects: a judgement received twice is counted as duplicated."""
     path = f"/api/contests/{cid}/event-feed"
-    try:
-        reader, writer = await asyncio.open_connection("127.0.0.1", run.port, limit=1 << 22)
-    except OSError as exc:
-        run.feed_errors.append(f"{user}: {exc}")
-        return
-    head = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: {basic(user, run.passwords[user])}\r\n\r\n"
-    writer.write(head.encode())
+    auth = basic(user, run.passwords[user])
     seen: set[Key] = set()
+    token = ""
     opened = False
     try:
-        status = await reader.readline()
-        if b" 200 " not in status:
-            run.feed_errors.append(f"{user}: {status!r}")
-            return
-        while (await reader.readline()) not in (b"\r\n", b""):
-            pass
-        run.feeds_open[cid] += 1
-        opened = True
-        pending = b""
         while True:
-            size_line = await reader.readline()
-            if not size_line:
-                break
-            n = int(size_line.split(b";")[0], 16)
-            chunk = await reader.readexactly(n + 2)
-            if n == 0:
-                break
-            now = time.time()
-            pending += chunk[:-2]
-            *lines, pending = pending.split(b"\n")
-            for raw in lines:
-                if not raw.strip() or b'"judgements"' not in raw[:40]:
-                    continue
-                event = json.loads(raw)
-                data = event.get("data") or {}
-                if data.get("end_time") is None:
-                    continue
-                jid = (cid, data["id"])
-                if jid in seen:
-                    run.duplicated += 1
-                    continue
-                seen.add(jid)
-                run.ended[jid] = parse_time(data["end_time"])
-                run.received[jid].append(now)
-    except (OSError, asyncio.IncompleteReadError, ValueError) as exc:
-        run.feed_errors.append(f"{user}: {type(exc).__name__}: {exc}")
+            port = run.port_of(n)
+            query = f"?since_token={urllib.parse.quote(token)}" if token else ""
+            writer = None
+            try:
+                reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=1 << 22)
+                writer.write(f"GET {path}{query} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: {auth}\r\n\r\n".encode())
+                status = await reader.readline()
+                if b" 200 " not in status:
+                    if status or port not in run.dead:
+                        run.feed_errors.append(f"{user}: {status!r}")
+                        return
+                    raise ConnectionResetError("no answer")
+                while (await reader.readline()) not in (b"\r\n", b""):
+                    pass
+                if opened:
+                    run.moved["feeds opened again with since_token"] += 1
+                else:
+                    run.feeds_open[cid] += 1
+                    opened = True
+                pending = b""
+                while True:
+                    size_line = await reader.readline()
+                    if not size_line:
+                        break
+                    size = int(size_line.split(b";")[0], 16)
+                    chunk = await reader.readexactly(size + 2)
+                    if size == 0:
+                        break
+                    now = time.time()
+                    pending += chunk[:-2]
+                    *lines, pending = pending.split(b"\n")
+                    for raw in lines:
+                        token = feed_token(raw) or token
+                        if b'"judgements"' not in raw[:40]:
+                            continue
+                        event = json.loads(raw)
+                        data = event.get("data") or {}
+                        if data.get("end_time") is None:
+                            continue
+                        jid = (cid, data["id"])
+                        if jid in seen:
+                            run.duplicated += 1
+                            continue
+                        seen.add(jid)
+                        run.ended[jid] = parse_time(data["end_time"])
+                        run.received[jid].append(now)
+            except (OSError, asyncio.IncompleteReadError, ValueError) as exc:
+                if port not in run.dead:
+                    run.feed_errors.append(f"{user}: {type(exc).__name__}: {exc}")
+                    return
+            finally:
+                if writer is not None:
+                    writer.close()
+            if port not in run.dead or run.stop.is_set():
+                return  # the server ended the stream (not a kill): not opened again
+            await asyncio.sleep(random.uniform(0.1, 0.5))  # its process was killed: another, after a moment
     finally:
         if opened:
             run.feeds_open[cid] -= 1
-        writer.close()
 
 
-async def poll_submissions(run: Run, cookie: str, every_s: float, cid: str) -> None:
-    """The team's submissions page refreshing (its browser keeps its connection: Pool)."""
-    browser = Pool(run.port, run.keep_alive)
+def feed_token(line: bytes) -> str | None:
+    """An event line's token (its last member, after the object's data: ``records.EventRecord.feed_head``);
+    None for a keep-alive newline."""
+    at = line.rfind(b'"token":"')
+    return line[at + 9 : line.index(b'"', at + 9)].decode() if at >= 0 else None
+
+
+async def poll_submissions(run: Run, cookie: str, every_s: float, cid: str, n: int) -> None:
+    """The ``n``-th team's submissions page refreshing (its browser keeps its connection: Pool; to another
+    process once its own is killed, the same session cookie)."""
+    browser = Pool(run.port_of(n), run.keep_alive)
     kind, path = run.kind("submissions page", cid), f"{run.targets[cid].base}/submissions?fragment=1"
     await asyncio.sleep(random.uniform(0, every_s))
     try:
         while not run.stop.is_set():
+            if browser.port != run.port_of(n):
+                browser.close()
+                browser = Pool(run.port_of(n), run.keep_alive)
+                run.moved["submissions pages moved"] += 1
             await run.timed(kind, "GET", path, {"Cookie": cookie}, pool=browser)
             await asyncio.sleep(every_s)
     finally:
@@ -343,11 +430,12 @@ async def poll_board(run: Run, rps: float) -> None:
     tasks: set[asyncio.Task[None]] = set()
     main = run.main
     paths = (("board page", f"{main.base}/scoreboard"), ("board API", f"/api/contests/{main.cid}/scoreboard"))
-    spectators = Pool(run.port, run.keep_alive)
+    spectators = {port: Pool(port, run.keep_alive) for port in run.ports}  # round robin over the processes
     n, t0 = 0, time.monotonic()
     while not run.stop.is_set():
         kind, path = paths[n % 2]
-        task = asyncio.create_task(_ignore(run.timed(kind, "GET", path, {}, pool=spectators)))
+        pool = spectators[run.board_port(n // 2)]
+        task = asyncio.create_task(_ignore(run.timed(kind, "GET", path, {}, pool=pool)))
         tasks.add(task)
         task.add_done_callback(tasks.discard)
         n += 1
@@ -355,7 +443,8 @@ async def poll_board(run: Run, rps: float) -> None:
     for task in list(tasks):  # the run is over: what is still waiting is not counted
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    spectators.close()
+    for pool in spectators.values():
+        pool.close()
 
 
 async def loop_lag(run: Run) -> None:
@@ -386,7 +475,9 @@ def submission_body(n: int, programs: tuple[tuple[str, str, int], ...] = PROGRAM
     return json.dumps(body).encode(), rel.split("/")[0]
 
 
-async def submit(run: Run, user: str, at_s: float, cid: str) -> None:
+async def submit(run: Run, user: str, at_s: float, cid: str, team_n: int) -> None:
+    """The team's one submission, to its process; sent again to another if its process was killed before
+    answering (a second copy may then be stored, unacknowledged: not a duplicate judgement)."""
     await asyncio.sleep(at_s)
     n = run.submitted[cid]  # the contest's programs in turn (whichever teams use it)
     run.submitted[cid] += 1
@@ -395,7 +486,13 @@ async def submit(run: Run, user: str, at_s: float, cid: str) -> None:
     sent = time.time()
     try:
         path = f"/api/contests/{cid}/submissions"
-        reply = await run.timed(run.kind("submission ack", cid), "POST", path, headers, body)
+        while True:
+            port = run.port_of(team_n)
+            reply = await run.timed(run.kind("submission ack", cid), "POST", path, headers, body, port=port)
+            if reply is not None or port not in run.dead or run.port_of(team_n) == port:
+                break
+            run.moved["submissions sent again to another process"] += 1
+            sent = time.time()
     finally:
         run.submits_done += 1
     if reply is not None and reply.status == 201:
@@ -412,12 +509,12 @@ async def team(
     run: Run, n: int, user: str, login_at_s: float, rush: tuple[float, float], poll_s: float, cid: str
 ) -> None:
     await asyncio.sleep(login_at_s)
-    cookie = await login(run, user)
-    tasks = [asyncio.create_task(feed(run, user, cid))]
+    cookie = await login(run, user, run.port_of(n))
+    tasks = [asyncio.create_task(feed(run, user, cid, n))]
     if cookie is not None:
-        tasks.append(asyncio.create_task(poll_submissions(run, cookie, poll_s, cid)))
+        tasks.append(asyncio.create_task(poll_submissions(run, cookie, poll_s, cid, n)))
     start = time.monotonic()
-    await submit(run, user, max(0.0, random.uniform(*rush) - (start - run_t0[0])), cid)
+    await submit(run, user, max(0.0, random.uniform(*rush) - (start - run_t0[0])), cid, n)
     await run.stop.wait()
     for t in tasks:
         t.cancel()
@@ -438,6 +535,8 @@ class Plan:
     max_s: float
     keep_alive: bool = True
     others_share: float = 0.0  # a site: this share of the teams uses the other contest (the practice), not the main
+    kill: bool = False  # SIGKILL one of several processes when half the submissions are acknowledged
+    profile: Path | None = None  # py-spy (nonblocking, 20 Hz) of the last process in the login burst and the rush
 
 
 def contest_of(run: Run, plan: Plan, n: int) -> str:
@@ -457,6 +556,12 @@ async def drive(run: Run, plan: Plan) -> float:
     board = asyncio.create_task(poll_board(run, plan.board_rps))
     ticker = asyncio.create_task(loop_lag(run))
     sampler = asyncio.create_task(sample_rush(run, rush_from, plan.rush_s))
+    killer = asyncio.create_task(kill_one(run, plan))
+    spies = [
+        asyncio.create_task(spy(run, plan.profile, phase, at_s, for_s))
+        for phase, at_s, for_s in (("login", 0.0, plan.login_s), ("rush", rush_from, plan.rush_s))
+        if plan.profile is not None
+    ]
     users = [f"team{n}" for n in range(1, plan.teams + 1)]
     random.Random(32).shuffle(users)
     rush = (rush_from, rush_from + plan.rush_s)
@@ -480,34 +585,120 @@ async def drive(run: Run, plan: Plan) -> float:
     await asyncio.gather(board, *teams, return_exceptions=True)
     ticker.cancel()
     sampler.cancel()
+    killer.cancel()
+    await asyncio.gather(*spies, return_exceptions=True)
     return time.monotonic() - run_t0[0]
 
 
-def cpu_sample(pid: int) -> tuple[float, float, float, float, float, float]:
-    """(wall, the machine's busy CPU seconds, the server's, this client's, the server's main thread (its event
-    loop) on a CPU, and waiting for one) now."""
+SPY_HZ = 20
+
+
+async def spy(run: Run, folder: Path, phase: str, at_s: float, for_s: float) -> None:
+    """py-spy on the last process (never the one killed) for ``for_s`` from ``at_s`` into the run: its raw
+    stacks (every thread, idle ones left out) in ``folder``/``phase``.txt. Nonblocking (the process is not
+    paused to sample it): a few per cent of a core, and a stack now and then torn."""
+    await asyncio.sleep(max(0.0, run_t0[0] + at_s - time.monotonic()))
+    out = folder / f"{phase}.txt"
+    argv = ["py-spy", "record", "--nonblocking", "--threads", "-r", str(SPY_HZ), "-d", str(int(for_s)), "-f", "raw"]
+    proc = await asyncio.create_subprocess_exec(
+        *argv, "-o", str(out), "-p", str(run.server_pids[-1]),
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
+    )  # fmt: skip
+    await proc.wait()
+
+
+GENERIC = ("threading.py", "concurrent/futures", "asyncio/", "runpy", "judge/__main__.py", "judge/commands/")
+
+
+def profile_summary(path: Path, top: int = 12) -> list[str]:
+    """What a py-spy raw file says: the share of samples per thread (by name), and the functions most often on
+    the stack (inclusive; the threads' and the loop's own plumbing left out) and at its top (self)."""
+    if not path.is_file():
+        return [f"{path}: no profile (py-spy failed?)"]
+    total = 0
+    threads: dict[str, int] = defaultdict(int)
+    inclusive: dict[str, int] = defaultdict(int)
+    own: dict[str, int] = defaultdict(int)
+    for line in path.read_text().splitlines():
+        stack, _, count = line.rpartition(" ")
+        if not count.isdigit():
+            continue
+        n = int(count)
+        frames = stack.split(";")
+        total += n
+        threads[re.sub(r"^thread \(\w+\): |_?\d+$", "", frames[0])] += n
+        names = [re.sub(r":\d+\)$", ")", f) for f in frames[1:]]
+        for name in {f for f in names if not any(g in f for g in GENERIC)}:
+            inclusive[name] += n
+        if names:
+            own[names[-1]] += n
+    if not total:
+        return [f"{path}: empty"]
+
+    def ranked(counts: dict[str, int], k: int) -> list[tuple[str, int]]:
+        return sorted(counts.items(), key=lambda kv: -kv[1])[:k]
+
+    lines = [f"{path.name}: {total} samples of busy threads ({total / SPY_HZ:.0f} thread-seconds)"]
+    lines.append("  threads: " + ", ".join(f"{k} {v / total:.0%}" for k, v in ranked(threads, 8)))
+    lines.append("  on the stack (inclusive):")
+    lines += [f"    {v / total:5.1%}  {k}" for k, v in ranked(inclusive, top)]
+    lines.append("  at its top (self):")
+    lines += [f"    {v / total:5.1%}  {k}" for k, v in ranked(own, top)]
+    return lines
+
+
+async def kill_one(run: Run, plan: Plan) -> None:
+    """When half the teams' submissions are acknowledged (in the rush, the judge busy): one process SIGKILLed
+    (``run.kill``); from then on its teams use the others (``Run.port_of``)."""
+    if run.kill is None:
+        return
+    while len(run.acked) < plan.teams // 2:
+        await asyncio.sleep(0.05)
+    port = run.kill()
+    run.dead.add(port)  # no await in between: every client sees it dead from now on
+    run.killed_at, run.killed_wall = time.monotonic() - run_t0[0], time.time()
+    pid = run.server_pids[run.ports.index(port)]
+    for t in run.targets.values():  # its leases (`pid-token`: the judging pool's), not done
+        (rows,) = run.store.rows(t, f"SELECT submission_id FROM jobs WHERE done = 0 AND lease_owner LIKE '{pid}-%'")
+        run.orphans |= {(t.cid, str(r[0])) for r in rows}
+    print(f"SIGKILL: one process, after {len(run.acked)} acknowledged submissions ({run.killed_at:.1f} s in)")
+
+
+# (wall, the machine's busy CPU seconds, this client's, the database server's (nan: not known), and per
+# `judge serve` process: its CPU seconds, its main thread's (its event loop) on a CPU and waiting for one)
+Sample = tuple[float, float, float, float, dict[int, tuple[float, float, float]]]
+
+
+def cpu_sample(pids: list[int], db_cpu: Callable[[], float] | None) -> Sample:
+    """Where the CPU time went, until now (a process gone is left out)."""
     cpu = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
     busy = (sum(cpu[:8]) - cpu[3] - cpu[4]) / os.sysconf("SC_CLK_TCK")  # all but idle and iowait
     t = os.times()
-    ran_ns, waited_ns = (int(x) for x in Path(f"/proc/{pid}/task/{pid}/schedstat").read_text().split()[:2])
-    return time.monotonic(), busy, proc_usage(pid)[0], t.user + t.system, ran_ns / 1e9, waited_ns / 1e9
+    servers = {}
+    for pid in pids:
+        try:
+            ran_ns, waited_ns = (int(x) for x in Path(f"/proc/{pid}/task/{pid}/schedstat").read_text().split()[:2])
+            servers[pid] = (proc_usage(pid)[0], ran_ns / 1e9, waited_ns / 1e9)
+        except (OSError, ValueError):
+            continue
+    db = db_cpu() if db_cpu is not None else float("nan")
+    return time.monotonic(), busy, t.user + t.system, db, servers
 
 
 async def sample_rush(run: Run, rush_from: float, rush_s: float) -> None:
-    """Where the CPU went during the rush: the machine, the server, this client (the rest: judged programs)."""
+    """Where the CPU went during the rush: the machine, the servers, this client (the rest: judged programs)."""
     await asyncio.sleep(max(0.0, run_t0[0] + rush_from - time.monotonic()))
-    run.rush_cpu.append(cpu_sample(run.server_pid))
+    run.rush_cpu.append(cpu_sample(run.server_pids, run.db_cpu))
     await asyncio.sleep(rush_s)
-    run.rush_cpu.append(cpu_sample(run.server_pid))
+    run.rush_cpu.append(cpu_sample(run.server_pids, run.db_cpu))
 
 
 def finished_judgements(run: Run) -> dict[Key, float]:
     """Every finished judgement of every contest (its contest and API id), and when it finished."""
     out: dict[Key, float] = {}
     for t in run.targets.values():
-        with sqlite3.connect(f"file:{t.db}?mode=ro", uri=True) as con:
-            rows = con.execute("SELECT submission_id, ordinal, end_s FROM judgements WHERE end_s IS NOT NULL")
-            out.update({(t.cid, str(s) if o == 1 else f"{s}-{o}"): e for s, o, e in rows.fetchall()})
+        (rows,) = run.store.rows(t, "SELECT submission_id, ordinal, end_s FROM judgements WHERE end_s IS NOT NULL")
+        out.update({(t.cid, str(s) if o == 1 else f"{s}-{o}"): e for s, o, e in rows})
     return out
 
 
@@ -526,8 +717,12 @@ def pct(values: list[float], q: float) -> float:
     return s[min(len(s) - 1, int(round(q * (len(s) - 1))))] if s else float("nan")
 
 
-def report(run: Run, plan: Plan, wall_s: float, usage: tuple[float, float, int]) -> bool:
-    """Print the table; True when nothing was lost or duplicated."""
+AFTER_KILL_S = 15.0  # the lag's row without the judgements finished this long after the kill (feeds reconnecting)
+
+
+def report(run: Run, plan: Plan, wall_s: float, usage: list[tuple[float, float, int]]) -> bool:
+    """Print the table; True when nothing was lost or duplicated. ``usage``: each process's (proc_usage; the
+    killed one's read just before its kill)."""
     print(f"\n{'what':38} {'count':>7} {'p50':>9} {'p99':>9} {'max':>9}")
     finished = finished_judgements(run)
     stop_s, feeds, judged = run.at_stop
@@ -550,6 +745,16 @@ def report(run: Run, plan: Plan, wall_s: float, usage: tuple[float, float, int])
                 ("  of it: taken to answered", run.latency["ack: taken to answered"]),
                 ("event delivery lag (to the last feed)", lags),
             ]
+            if run.killed_wall:
+                window = (run.killed_wall, run.killed_wall + AFTER_KILL_S)
+                calm = [
+                    max(run.received[j]) - run.ended[j]
+                    for j in judged
+                    if j[0] == t.cid
+                    and len(run.received.get(j, ())) >= feeds.get(t.cid, 0)
+                    and not window[0] <= run.ended[j] < window[1]
+                ]
+                rows.append((f"  of it: not ending {AFTER_KILL_S:g} s after the kill", calm))
         else:
             rows += [
                 (f"submissions page [{t.cid}]", run.latency[run.kind("submissions page", t.cid)]),
@@ -575,16 +780,20 @@ def report(run: Run, plan: Plan, wall_s: float, usage: tuple[float, float, int])
     lag = max(run.client_lag, default=(0.0, 0.0))
     print(f"this client's own loop: at most {lag[0] * 1000:.0f} ms late (at {lag[1]:.0f} s into the run)")
     stored: set[Key] = set()
-    twice = 0
+    twice = dup_runs = 0
     verdicts: dict[Key, str] = {}
     for t in run.targets.values():
-        with sqlite3.connect(f"file:{t.db}?mode=ro", uri=True) as con:
-            stored |= {(t.cid, str(r[0])) for r in con.execute("SELECT id FROM submissions")}
-            twice += con.execute(
-                "SELECT count(*) FROM (SELECT submission_id FROM judgements GROUP BY 1 HAVING count(*) > 1)"
-            ).fetchone()[0]
-            done = "SELECT submission_id, verdict FROM judgements WHERE current AND verdict IS NOT NULL"
-            verdicts |= {(t.cid, str(s)): v for s, v in con.execute(done).fetchall()}
+        ids, judged_twice, runs_twice, done = run.store.rows(
+            t,
+            "SELECT id FROM submissions",
+            "SELECT count(*) FROM (SELECT submission_id FROM judgements GROUP BY 1 HAVING count(*) > 1) AS x",
+            "SELECT count(*) FROM (SELECT judgement_id, ordinal FROM runs GROUP BY 1, 2 HAVING count(*) > 1) AS x",
+            "SELECT submission_id, verdict FROM judgements WHERE current = 1 AND verdict IS NOT NULL",
+        )
+        stored |= {(t.cid, str(r[0])) for r in ids}
+        twice += judged_twice[0][0]
+        dup_runs += runs_twice[0][0]
+        verdicts |= {(t.cid, str(s)): v for s, v in done}
     lost_subs = len(set(run.acked) - stored)
     # a submission judged other than its folder says (a JE above all: the judge failed) is not a judged run
     wrong = {s: v for s, v in verdicts.items() if s in run.expected and v != run.expected[s]}
@@ -601,7 +810,7 @@ def report(run: Run, plan: Plan, wall_s: float, usage: tuple[float, float, int])
         )
     print(
         f"submissions: {len(run.acked)} of {plan.teams} acknowledged, {len(stored)} stored, {len(finished)} judged; "
-        f"lost {lost_subs}, judged twice {twice}"
+        f"lost {lost_subs}, judged twice {twice} (submissions with 2+ judgements), duplicate runs {dup_runs}"
     )
     tally = defaultdict(int)
     for v in verdicts.values():
@@ -617,30 +826,47 @@ def report(run: Run, plan: Plan, wall_s: float, usage: tuple[float, float, int])
         f"{lost_events}; received twice (duplicated): {run.duplicated}; finished in the last 10 s, not yet at "
         f"every feed: {late}"
     )
-    own, children, hwm_kib = usage
     cores = os.cpu_count() or 1
+    own, children = sum(u[0] for u in usage), sum(u[1] for u in usage)
+    killed = [run.ports.index(p) for p in run.dead]
+    rss = ", ".join(f"{u[2] / 1024:.0f}" + (" (killed)" if i in killed else "") for i, u in enumerate(usage))
     print(
-        f"server: peak RSS {hwm_kib / 1024:.0f} MiB; CPU {own:.0f} s of {wall_s:.0f} s wall = "
-        f"{own / wall_s / cores:.0%} "
-        f"of {cores} cores (judged programs and their sandbox, waited children: {children:.0f} s)"
+        f"server ({run.store.engine}, {len(usage)} process{'es' if len(usage) > 1 else ''}): peak RSS {rss} MiB; "
+        f"CPU {own:.0f} s of {wall_s:.0f} s wall = {own / wall_s / cores:.0%} of {cores} cores (judged programs "
+        f"and their sandbox, waited children: {children:.0f} s)"
     )
     if len(run.rush_cpu) == 2:
-        (t0, m0, s0, c0, r0, w0), (t1, m1, s1, c1, r1, w1) = run.rush_cpu
+        (t0, m0, c0, d0, s0), (t1, m1, c1, d1, s1) = run.rush_cpu
+        both = [pid for pid in s0 if pid in s1]  # a process killed in the rush is left out
+        server = sum(s1[pid][0] - s0[pid][0] for pid in both)
+        db = d1 - d0 if d1 == d1 else 0.0  # nan: not ours to measure
         span = (t1 - t0) * cores
+        gone = f" ({len(s0) - len(both)} killed in it: left out)" if len(both) < len(s0) else ""
+        db_part = f", PostgreSQL {db / span:.0%}" if d1 == d1 else ""
         print(
             f"CPU in the rush ({t1 - t0:.0f} s): machine {(m1 - m0) / span:.0%} of {cores} cores; server "
-            f"{(s1 - s0) / span:.0%}, this client {(c1 - c0) / span:.0%}, the rest (judged programs, sandbox, "
-            f"others) {((m1 - m0) - (s1 - s0) - (c1 - c0)) / span:.0%}"
+            f"{server / span:.0%}{gone}{db_part}, this client {(c1 - c0) / span:.0%}, the rest (judged programs, "
+            f"sandbox, others) {((m1 - m0) - server - db - (c1 - c0)) / span:.0%}"
         )
+        loops = ", ".join(
+            f"on a CPU {(s1[pid][1] - s0[pid][1]) / (t1 - t0):.0%} waiting for one "
+            f"{(s1[pid][2] - s0[pid][2]) / (t1 - t0):.0%}"
+            for pid in both
+        )
+        print(f"  each server's event loop thread, in the rush: {loops}")
+    if run.killed_wall:
+        again = sum(1 for s in run.orphans if s in verdicts)
         print(
-            f"  the server's event loop thread: on a CPU {(r1 - r0) / (t1 - t0):.0%} of the rush, ready but "
-            f"waiting for one {(w1 - w0) / (t1 - t0):.0%}"
+            f"the killed process was judging {len(run.orphans)} submission(s) (its leases); judged by the others "
+            f"after the lease ran out: {again} of them, into the judgement it had begun"
         )
+    for what, n in sorted(run.moved.items()):
+        print(f"  after the kill: {what} x{n}")
     for what, n in sorted(run.failures.items()):
         print(f"  refused or failed: {what} x{n}")
     for e in run.feed_errors[:5]:
         print(f"  feed error: {e}")
-    return lost_subs == 0 and twice == 0 and lost_events == 0 and run.duplicated == 0 and not wrong
+    return lost_subs == 0 and twice == 0 and dup_runs == 0 and lost_events == 0 and run.duplicated == 0 and not wrong
 
 
 def run_loop(main: Coroutine[Any, Any, float]) -> float:
@@ -656,9 +882,10 @@ def run_loop(main: Coroutine[Any, Any, float]) -> float:
         return runner.run(main)
 
 
-def main(server, targets: list[Target], passwords: dict[str, str], plan: Plan) -> int:  # noqa: ANN001
-    """Run the regional scenario against ``server`` (bench/serve.py's, not started yet) and ``targets`` (the
-    main contest first; a site's practice beside it, ``plan.others_share`` of the teams using it)."""
+def main(servers, targets: list[Target], passwords: dict[str, str], plan: Plan, store: Store = Store()) -> int:  # noqa: ANN001, B008
+    """Run the regional scenario against ``servers`` (bench/serve.py's `judge serve` processes, not started
+    yet: one, or several on one PostgreSQL database) and ``targets`` (the main contest first; a site's practice
+    beside it, ``plan.others_share`` of the teams using it), whose rows ``store`` reads."""
     print(
         f"regional: {plan.teams} teams log in over {plan.login_s:g} s, feeds and submissions page every "
         f"{plan.poll_s:g} s, public board at {plan.board_rps:g}/s; rush: {plan.teams} submissions in the last "
@@ -672,14 +899,36 @@ def main(server, targets: list[Target], passwords: dict[str, str], plan: Plan) -
             f"{', '.join(t.cid for t in targets[1:])} (feed, submissions page, their submission), the others "
             f"{targets[0].cid}; the public board is {targets[0].cid}'s"
         )
-    print(f"server up in {server.start():.1f} s")
+    n = len(servers.ports)
+    print(
+        f"server: {n} `judge serve` process{'es' if n > 1 else ''} ({'--shared, ' if n > 1 else ''}{store.engine}); "
+        + (
+            "the public board's requests round robin over them, each team pinned to one; when half the "
+            "submissions are acknowledged one is SIGKILLed and its teams go to the others"
+            if plan.kill
+            else "no kill"
+        )
+    )
+    print(f"server up in {servers.start():.1f} s")
     run = Run(
-        server.port, {t.cid: t for t in targets}, passwords, keep_alive=plan.keep_alive, server_pid=server.proc.pid
+        list(servers.ports),
+        {t.cid: t for t in targets},
+        passwords,
+        store=store,
+        keep_alive=plan.keep_alive,
+        server_pids=list(servers.pids),
+        kill=servers.kill_one if plan.kill else None,
+        db_cpu=servers.db_cpu,
     )
     wall = run_loop(drive(run, plan))
-    usage = proc_usage(server.proc.pid)
-    server.stop()
+    usage = servers.usage()
+    servers.stop()
     ok = report(run, plan, wall, usage)
+    if plan.profile is not None:
+        print(f"\nprofile (py-spy --nonblocking, {SPY_HZ} Hz) of the last process, pid {run.server_pids[-1]}:")
+        for phase in ("login", "rush"):
+            for line in profile_summary(plan.profile / f"{phase}.txt"):
+                print(line)
     print(f"load average after: {os.getloadavg()[0]:.2f}; run {wall:.0f} s")
     if len(run.acked) < plan.teams:
         print(f"NOTE: only {len(run.acked)} of {plan.teams} submissions were acknowledged (see the refusals above)")

@@ -202,3 +202,21 @@ def test_contest_init_refuses_bad_times_with_one_line(
     assert done.returncode == 2, done.stderr
     assert said in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
     assert not (tmp_path / "x").exists()  # nothing written
+
+
+def test_contest_init_makes_2000_teams_and_refuses_more_than_5000(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 51's bench serves 2,000 teams (bench/serve.py --teams 2000 --processes 3): made by contest init."""
+    from serve_fixtures import CHEAP_HASHER
+
+    import judge.commands.contest as contest_command
+
+    monkeypatch.setattr(contest_command, "password_hasher", lambda: CHEAP_HASHER)  # 2,000 hashes, quickly
+    dest = tmp_path / "big"
+    assert main(["contest", "init", str(dest), "--problems", str(FIXTURES), "--teams", "2000"]) == 0
+    assert len(json.loads((dest / "teams.json").read_text())) == 2000
+    assert "team2000 " in capsys.readouterr().out
+    assert main(["contest", "init", str(tmp_path / "huge"), "--problems", str(FIXTURES), "--teams", "5001"]) == 2
+    assert "--teams must be between 1 and 5000" in capsys.readouterr().err
+    assert not (tmp_path / "huge").exists()

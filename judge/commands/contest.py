@@ -38,7 +38,7 @@ from judge.serve.site.server import ServeOptions, Server, open_server
 from judge.serve.site.site import SITE_DB, open_site
 from judge.serve.storage import DB_NAME, StorageError
 
-MAX_DEMO_TEAMS = 1000  # `judge contest init --teams` (a 500-team regional: bench/serve.py --teams 500)
+MAX_DEMO_TEAMS = 5000  # `judge contest init --teams`, `judge site init --teams` (bench/serve.py --teams 2000)
 
 
 def _log(line: str) -> None:
