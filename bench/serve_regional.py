@@ -648,11 +648,12 @@ def profile_summary(path: Path, top: int = 12) -> list[str]:
 
 
 async def kill_one(run: Run, plan: Plan) -> None:
-    """When half the teams' submissions are acknowledged (in the rush, the judge busy): one process SIGKILLed
-    (``run.kill``); from then on its teams use the others (``Run.port_of``)."""
+    """When half the teams' submissions are sent (mid-rush, the judge busy; sent, not acknowledged: a server
+    that falls behind is killed all the same): one process SIGKILLed (``run.kill``); from then on its teams
+    use the others (``Run.port_of``)."""
     if run.kill is None:
         return
-    while len(run.acked) < plan.teams // 2:
+    while sum(run.submitted.values()) < plan.teams // 2:
         await asyncio.sleep(0.05)
     port = run.kill()
     run.dead.add(port)  # no await in between: every client sees it dead from now on
@@ -661,7 +662,10 @@ async def kill_one(run: Run, plan: Plan) -> None:
     for t in run.targets.values():  # its leases (`pid-token`: the judging pool's), not done
         (rows,) = run.store.rows(t, f"SELECT submission_id FROM jobs WHERE done = 0 AND lease_owner LIKE '{pid}-%'")
         run.orphans |= {(t.cid, str(r[0])) for r in rows}
-    print(f"SIGKILL: one process, after {len(run.acked)} acknowledged submissions ({run.killed_at:.1f} s in)")
+    print(
+        f"SIGKILL: one process, {sum(run.submitted.values())} submissions sent, {len(run.acked)} acknowledged "
+        f"({run.killed_at:.1f} s in)"
+    )
 
 
 # (wall, the machine's busy CPU seconds, this client's, the database server's (nan: not known), and per
@@ -904,7 +908,7 @@ def main(servers, targets: list[Target], passwords: dict[str, str], plan: Plan, 
         f"server: {n} `judge serve` process{'es' if n > 1 else ''} ({'--shared, ' if n > 1 else ''}{store.engine}); "
         + (
             "the public board's requests round robin over them, each team pinned to one; when half the "
-            "submissions are acknowledged one is SIGKILLed and its teams go to the others"
+            "submissions are sent one is SIGKILLed and its teams go to the others"
             if plan.kill
             else "no kill"
         )
