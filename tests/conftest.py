@@ -80,6 +80,16 @@ def pg_cluster() -> Iterator[Any]:
     cluster.stop()
 
 
+@pytest.fixture
+def dsn(pg_cluster: Any) -> Iterator[str]:
+    """A new, empty PostgreSQL database on the session's cluster, dropped after the test."""
+    made = pg_cluster.new_database()
+    try:
+        yield made
+    finally:
+        pg_cluster.drop(made)
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def engine(request: pytest.FixtureRequest) -> Iterator[Any]:
     """Each engine of `judge serve`'s storage in turn (issue 51): SQLite files, then a fresh PostgreSQL

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import signal
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -105,15 +104,6 @@ def test_a_thaw_two_processes_find_due_is_published_once(tmp_path: Path) -> None
         assert one.phase.thawed_at == two.phase.thawed_at == T0 + 2 * HOUR
     finally:
         storage.close()
-
-
-@pytest.fixture
-def dsn(pg_cluster: Any) -> Iterator[str]:
-    made = pg_cluster.new_database()
-    try:
-        yield made
-    finally:
-        pg_cluster.drop(made)
 
 
 def test_shared_processes_open_a_schema_side_by_side_and_refuse_one_alone(tmp_path: Path, dsn: str) -> None:

@@ -6,11 +6,9 @@ Hypothesis state machine drives submissions, claims, completions, renewals, deat
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule, run_state_machine_as_test
@@ -35,15 +33,6 @@ from judge.serve.site.server import ServeOptions, Server, open_server
 from judge.serve.storage import Engine
 
 LEASE_S = 30.0
-
-
-@pytest.fixture
-def dsn(pg_cluster: Any) -> Iterator[str]:
-    made = pg_cluster.new_database()
-    try:
-        yield made
-    finally:
-        pg_cluster.drop(made)
 
 
 def _open(root: Path, dsn: str, clock: FakeClock, prefix: str = "") -> Server:

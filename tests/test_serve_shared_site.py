@@ -6,11 +6,8 @@ stand for two processes on one machine; tests/test_serve_shared.py drives two re
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
-import pytest
 from serve_fixtures import T0, FakeClock
 from serve_site_fixtures import add_contest, open_test_site, write_site
 from test_serve_site import admin_viewer
@@ -19,15 +16,6 @@ from judge.serve.services.lifecycle.registry import ContestChange, NewContest, r
 from judge.serve.storage import Engine
 
 CONTESTS = {"main": {"problems": ("sum", "divisor")}}
-
-
-@pytest.fixture
-def dsn(pg_cluster: Any) -> Iterator[str]:
-    made = pg_cluster.new_database()
-    try:
-        yield made
-    finally:
-        pg_cluster.drop(made)
 
 
 def test_a_contest_added_live_is_in_the_courses_list_of_contests(tmp_path: Path, engine: Engine) -> None:

@@ -230,15 +230,6 @@ def test_the_standby_takes_over_nothing_acknowledged_is_lost_nothing_judged_twic
     assert server.kill(signal.SIGTERM) == 143
 
 
-@pytest.fixture
-def dsn(pg_cluster: Any) -> Iterator[str]:
-    made = pg_cluster.new_database()
-    try:
-        yield made
-    finally:
-        pg_cluster.drop(made)
-
-
 def _cut(dsn: str) -> None:
     """Every connection of the database ended by the server (what a crash or a promotion does to them)."""
     import psycopg
