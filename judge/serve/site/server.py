@@ -26,6 +26,7 @@ from judge.serve.services.board.board import first_change
 from judge.serve.services.board.boardcache import BoardCache
 from judge.serve.services.core.coursework import Coursework
 from judge.serve.services.core.events import EventBus, EventLog
+from judge.serve.services.core.outage import Outage
 from judge.serve.services.core.standing import Standing
 from judge.serve.services.core.timeline import Timeline
 from judge.serve.services.desk.print_queue import Printer, PrintQueue
@@ -171,11 +172,20 @@ class Server:
         publish_switched(self, self.clock.now())
 
     def _tick_loop(self) -> None:
+        # an outage of the database is logged once, and its end once (services/core/outage.py)
+        outage = Outage("contest clock", self.log, self.clock.now, probe=self._reach_storage)
         while not self.stopping.wait(1.0):
             try:
                 self.tick()
             except Exception as exc:  # noqa: BLE001 - keep serving; say why
-                self.log(f"contest clock: {type(exc).__name__}: {exc}")
+                outage.failed(exc)
+            else:
+                outage.ok()
+
+    def _reach_storage(self) -> None:
+        """A read transaction: raises StorageUnavailable while the database cannot be reached."""
+        with self.storage.read():
+            pass
 
     def stop(self) -> None:
         self.stopping.set()

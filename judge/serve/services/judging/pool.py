@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from judge.cluster.workers import ClusterWorker
+from judge.serve.services.core.outage import Outage
 from judge.serve.services.judging.idle import IdleJob, IdleQueue
 from judge.serve.services.judging.judge_fn import NOT_NOW
 
@@ -113,6 +114,7 @@ class JudgingPool:
         self.workers = max(1, workers)
         self._capacity = capacity
         self._log = log
+        self._outage = Outage("judging queue", log, self.now)
         self._lock = threading.Lock()
         self._in_flight: set[tuple[str, int]] = set()  # (lane, job id): job ids are per contest
         self._threadless: set[tuple[str, int]] = set()  # claimed real jobs waiting for a thread idle work gives back
@@ -164,6 +166,7 @@ class JudgingPool:
                 if free > 0:
                     self._maybe_waiting.clear()  # this claim sees everything queued before it
                     claimed = self._claim_real(free)
+                    self._outage.ok()  # the claim reached every lane's database
                     if claimed < free and not self._held_back:
                         # the real queues are empty: idle work goes on, and may have what is left
                         self._real_waiting.clear()
@@ -174,7 +177,7 @@ class JudgingPool:
                 elif self._maybe_waiting.is_set():
                     self._preempt()
             except Exception as exc:  # noqa: BLE001 - keep serving; say why
-                self._log(f"judging queue: {type(exc).__name__}: {exc}")
+                self._outage.failed(exc)  # an outage of the database: once, and its end once
             self._wake.wait(1.0)
 
     def _claim_real(self, limit: int, *, threadless: bool = False) -> int:
