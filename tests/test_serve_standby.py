@@ -224,7 +224,11 @@ def test_the_standby_takes_over_nothing_acknowledged_is_lost_nothing_judged_twic
         servers.append(Serve(elsewhere, second, "--database", dsn))
     assert "in use by another `judge serve`" in second.read_text()
     for log in ("serve.log", "other.log") if shared else ("serve.log",):
-        assert "Traceback" not in (tmp_path / log).read_text()  # the outage said in one line, not a traceback
+        text = (tmp_path / log).read_text()
+        assert "Traceback" not in text  # the outage said in one line, not a traceback
+        for loop in ("contest clock", "judging queue"):  # and once by each loop that retries, not every second
+            assert f"{loop}: StorageUnavailable" not in text, text
+            assert text.count(f"{loop}: the database is unreachable") <= 1, text
     if shared:
         assert other.kill(signal.SIGTERM) == 143
     assert server.kill(signal.SIGTERM) == 143
