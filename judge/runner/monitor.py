@@ -46,6 +46,13 @@ def monitor(
             poller.register(ln.status_fd, select.POLLIN)
             live[ln.status_fd] = ln
     reported: set[int] = set()
+
+    def report(ln: Launch) -> None:  # on_exit once per launch, whichever way its end is seen first
+        if id(ln) not in reported:
+            reported.add(id(ln))
+            if on_exit is not None:
+                on_exit(ln)
+
     while live:
         now = time.monotonic()
         wake = min(_next_wake(ln) for ln in live.values())
@@ -56,26 +63,18 @@ def monitor(
             live[fd].feed()
         now = time.monotonic()
         for fd, ln in list(live.items()):
-            if ln.exit_status is not None and id(ln) not in reported:
-                reported.add(id(ln))
-                if on_exit is not None:
-                    on_exit(ln)
+            if ln.exit_status is not None:
+                report(ln)
             if ln.finished:
                 poller.unregister(fd)
                 del live[fd]
-                if id(ln) not in reported:
-                    reported.add(id(ln))
-                    if on_exit is not None:
-                        on_exit(ln)
+                report(ln)
                 continue
             _enforce(ln, now)
             if ln.finished:  # hard-killed
                 poller.unregister(fd)
                 del live[fd]
-                if id(ln) not in reported:
-                    reported.add(id(ln))
-                    if on_exit is not None:
-                        on_exit(ln)
+                report(ln)
 
 
 def _poll(poller: select.poll, timeout_s: float) -> list[tuple[int, int]]:
