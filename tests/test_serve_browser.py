@@ -32,6 +32,10 @@ WAIT_MS = 90_000  # a safety net for a hung judge, not a measurement
 
 try:
     from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+    # expect() does not follow the context's default timeout (its own is 5 s): what a judging or print
+    # thread does shows on a page that refreshes every 2-3 s, a few refreshes under CI's load
+    expect.set_options(timeout=WAIT_MS)
 except ImportError:  # pragma: no cover - CI installs it (pyproject's test extra)
     sync_playwright = None  # type: ignore[assignment]
 

@@ -379,8 +379,10 @@ def test_a_waiting_feed_is_woken_by_a_change_published_in_another_thread() -> No
 
     async def wait_for_wake() -> int:
         seen = bus.generation
+        waiting = asyncio.ensure_future(bus.changed(seen, timeout_s=3600))
+        await asyncio.sleep(0)  # waiting before the wake (a wake releases the waiters there are, no later one)
         threading.Timer(0.05, bus.wake).start()
-        await asyncio.wait_for(bus.changed(seen, timeout_s=3600), 60)
+        await asyncio.wait_for(waiting, 60)
         return bus.generation - seen
 
     assert asyncio.run(wait_for_wake()) == 0  # woken, nothing published

@@ -79,7 +79,7 @@ def test_moving_the_start_moves_the_countdown(server: Serve, browser: Browser, s
     admin.login("admin")
     admin.go("/admin/contest")
     admin.shot("contest-times")
-    admin.page.fill("#start_time", format_time(time.time() + 33))
+    admin.page.fill("#start_time", format_time(time.time() + 45))
     admin.page.click("#move-start")
     expect(admin.page.locator("#message")).to_contain_text("times are changed")
     admin.shot("contest-times-moved")

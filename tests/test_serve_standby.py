@@ -241,7 +241,8 @@ def _cut(dsn: str) -> None:
     name = dsn.split("/")[3].split("?")[0]
     with psycopg.connect(dsn, autocommit=True) as conn:
         conn.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+            # waits (up to 10 s) until each backend has exited, as after a crash: its advisory locks are gone then
+            "SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
             (name,),
         )
 

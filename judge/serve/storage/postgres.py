@@ -415,6 +415,10 @@ class PgStorage:
         for conn in idle:
             conn.close()
         if self._owner is not None:  # the process's claim on the schema ends with its connection
+            try:  # released now: closing alone frees it only once the server's backend has exited, a moment
+                self._owner.execute("SELECT pg_advisory_unlock_all()")  # later (a restart at once was refused)
+            except psycopg.Error:
+                pass  # the connection is gone already: so is its lock
             self._owner.close()
             self._owner = None
 
