@@ -242,7 +242,8 @@ def _cut(dsn: str) -> None:
     with psycopg.connect(dsn, autocommit=True) as conn:
         conn.execute(
             # waits (up to 10 s) until each backend has exited, as after a crash: its advisory locks are gone then
-            "SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+            "SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity"
+            " WHERE datname = %s AND pid <> pg_backend_pid()",
             (name,),
         )
 
