@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,23 @@ from judge.languages.table import load_languages, toolchain
 from judge.runner import Runner, make_runner
 
 FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Under pytest-xdist (`-n 2 --dist loadfile`, the README's command) files are handed out in the order
+    pytest_collection_modifyitems leaves them, not re-sorted by their number of tests (xdist's default)."""
+    if hasattr(config.option, "loadscopereorder"):
+        config.option.loadscopereorder = False
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The files with a slow test first, then the ones with the most tests (xdist's own order): a 4-minute
+    file handed out last kept one worker busy for minutes while the other had nothing left to do."""
+    slow = {item.path for item in items if item.get_closest_marker("slow") is not None}
+    tests_in = Counter(item.path for item in items)
+    items.sort(key=lambda item: (item.path not in slow, -tests_in[item.path]))  # stable: a file's own order kept
+
+
 ROOT = Path(__file__).parent.parent
 
 

@@ -199,9 +199,11 @@ class Api:
         if user is not None:
             auth = (user, password if password is not None else PASSWORDS[user])
 
+        cookies = kw.pop("cookies", None)  # the client's own (a new client per request): httpx deprecates per request
+
         async def go() -> httpx.Response:
             transport = httpx.ASGITransport(app=self.app, client=(self.address, 40000), raise_app_exceptions=False)
-            async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
+            async with httpx.AsyncClient(transport=transport, base_url="http://testserver", cookies=cookies) as client:
                 return await client.request(method, path, auth=auth, **kw)
 
         return asyncio.run(go())

@@ -38,6 +38,7 @@ def verify(problem: Path, warm: str) -> dict[str, Any]:
     return report
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("problem", PROBLEMS)
 def test_verify_passes(problem: str) -> None:
     """... with warm validators (the default) and without: the same verdicts, scores and messages (issue 50)."""

@@ -121,6 +121,7 @@ def _judgement_of(feed: list[dict[str, Any]], sid: str) -> bool:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shared", [False, True], ids=["one-process", "two-shared-processes"])
 def test_the_standby_takes_over_nothing_acknowledged_is_lost_nothing_judged_twice(
     tmp_path: Path, sandbox_runner: Any, servers: list[Serve], replicated: tuple[Any, Any], shared: bool
