@@ -6,8 +6,6 @@ What is expected comes from its folder, DOMjudge's `@EXPECTED_RESULTS@` markers 
 
 from __future__ import annotations
 
-import shutil
-import tempfile
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
@@ -25,6 +23,7 @@ from judge.judging.results import SubmissionResult
 from judge.judging.submission import Environment, Prepared
 from judge.package.formats import FormatVersion
 from judge.package.problem import Problem, TestCase, program_name
+from judge.runner.workdirs import HeldDir
 
 IGNORED_FILES = ("README", "README.md", "README.txt", "submissions.yaml", "submissions.json")
 
@@ -200,7 +199,8 @@ def verify(
 ) -> tuple[list[VerifyRow], list[InputCheck]]:
     """Raises PackageError for a malformed submissions.yaml. ``on_note``: told about the time limit."""
     yaml = load_submissions_yaml(prepared.problem.path)
-    work = Path(tempfile.mkdtemp(prefix="judge-verify-"))
+    held = HeldDir("judge-verify-")  # swept if this judge dies (runner/workdirs.py)
+    work = held.path
     try:
         inputs, validators = input_checks(prepared.problem, env, work)
         inputs += check_validation_data(prepared, validators, env, work / "data")
@@ -216,4 +216,4 @@ def verify(
             on_note(note)
         return rows, inputs
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        held.remove()

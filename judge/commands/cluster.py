@@ -6,17 +6,16 @@ from __future__ import annotations
 
 import argparse
 import sys
-import tempfile
 from collections.abc import Iterable, Mapping
 from contextlib import ExitStack
 from dataclasses import replace
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from judge.commands.common import UsageError, runner_config
 from judge.grade.progress import printable
 from judge.judging.judges import Judges
 from judge.package.problem import Problem
+from judge.runner.workdirs import HeldDir
 
 if TYPE_CHECKING:
     from judge.cluster.coordinator import ClusterSpec
@@ -56,7 +55,7 @@ def cluster_judges(
 
     config = None
     if spec.local_workers:  # the local workers' packages are unpacked for this grading only
-        cache = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="judge-packages-")))
+        cache = stack.enter_context(HeldDir("judge-packages-"))
         config = WorkerConfig(runner_config(args), cache)
     client = stack.enter_context(open_cluster(spec, config))
 

@@ -10,7 +10,6 @@ import argparse
 import json
 import os
 import sys
-import tempfile
 from dataclasses import replace
 from pathlib import Path
 
@@ -24,6 +23,7 @@ from judge.fuzz.trial import Trial
 from judge.judging.build import SkipLanguage
 from judge.judging.submission import prepare
 from judge.package.problem import PackageError, Problem, load_problem
+from judge.runner.workdirs import HeldDir
 from judge.scoreboard.text import warnings_banner
 
 
@@ -39,8 +39,8 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     env = make_environment(args)
     tune_for_fuzzing()
     progress = sys.stderr.isatty() and not args.json
-    with tempfile.TemporaryDirectory(prefix="judge-fuzz-") as tmp:
-        prepared = prepare(problem, env, Path(tmp))
+    with HeldDir("judge-fuzz-") as tmp:
+        prepared = prepare(problem, env, tmp)
         try:
             outcome = fuzz_submission(
                 prepared, source, env, _options(args, problem), on_example=_progress(args, progress)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -14,14 +13,15 @@ from judge.authoring.verify import VerifyRow, verify
 from judge.commands.common import EXIT_FAILED, EXIT_OK, make_environment
 from judge.judging.submission import prepare
 from judge.package.problem import load_problem
+from judge.runner.workdirs import HeldDir
 from judge.scoreboard.text import table, warnings_banner
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
     problem = load_problem(Path(args.problem))
     env = make_environment(args)
-    with tempfile.TemporaryDirectory(prefix="judge-verify-") as tmp:
-        prepared = prepare(problem, env, Path(tmp))
+    with HeldDir("judge-verify-") as tmp:
+        prepared = prepare(problem, env, tmp)
         if prepared.error and not args.json:
             print(f"warning: {prepared.error}", file=sys.stderr)
         if not args.json:

@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import gc
 import random
-import shutil
 import sys
-import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -38,6 +36,7 @@ from judge.fuzz.trial import (
 from judge.judging.build import build, detect_language
 from judge.judging.inputcheck import InputValidator
 from judge.judging.submission import Environment, Prepared
+from judge.runner.workdirs import HeldDir
 
 _never = SearchEvents().cancelled  # a caller that never cancels
 SWITCH_INTERVAL_S = 0.0002  # the interpreter's switch interval the fuzzing commands set (see below)
@@ -134,7 +133,9 @@ def fuzz_submission(
         return replace(base, status=FuzzStatus.ERROR, message=prepared.error)
     if cancelled is not None and cancelled():
         return replace(base, status=FuzzStatus.CANCELLED)
-    work = Path(tempfile.mkdtemp(prefix="judge-fuzz-")) if workdir is None else workdir
+    held = None if workdir is not None else HeldDir("judge-fuzz-")  # swept if this judge dies (runner/workdirs.py)
+    work = held.path if held is not None else workdir
+    assert work is not None
     work.chmod(0o700)  # owner-only: the submission is inside (the sandbox gets its box as a mount: submission.py)
     try:
         built = build(source, lang, env, problem=problem, workdir=work, entry_point=options.entry_point)
@@ -157,8 +158,8 @@ def fuzz_submission(
         )
         return _fuzz_built(setup, work, options, base, validators, SearchEvents(on_example, cancelled or _never))
     finally:
-        if workdir is None:
-            shutil.rmtree(work, ignore_errors=True)
+        if held is not None:
+            held.remove()
 
 
 def _fuzz_built(

@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
-import tempfile
 import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -25,6 +24,7 @@ from judge.judging.results import CaseResult, SubmissionResult
 from judge.judging.submission import JudgeOptions, judge_submission, unjudged
 from judge.judging.verdict import Verdict
 from judge.package.problem import Problem
+from judge.runner.workdirs import HeldDir
 
 MAX_SOURCE_BYTES = 1024 * 1024  # a bigger "source file" is reported, not judged
 MAX_FOLDER_FILES = 64
@@ -185,9 +185,9 @@ def judge_job(
         limits = prepared.problem.limits
         scaled = replace(limits, time_s=limits.time_s * job.time_factor)
         prepared = replace(prepared, problem=replace(prepared.problem, limits=scaled))
-    with tempfile.TemporaryDirectory(prefix="judge-job-") as tmp:
+    with HeldDir("judge-job-") as tmp:
         try:
-            source = job.stage(Path(tmp))
+            source = job.stage(tmp)
             options = JudgeOptions(
                 language=lang,
                 all_tests=job.all_tests,

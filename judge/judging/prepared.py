@@ -9,15 +9,13 @@ A server that makes new versions of a package while it runs (`judge serve`'s rej
 
 from __future__ import annotations
 
-import shutil
-import tempfile
 import threading
 from collections.abc import Mapping
-from pathlib import Path
 
 from judge.judging.environment import Environment
 from judge.judging.submission import Prepared, prepare
 from judge.package.problem import Problem
+from judge.runner.workdirs import HeldDir
 
 
 class PackageMismatch(Exception):
@@ -32,7 +30,8 @@ class Packages:
         self._versions = {(p.id, p.content_hash): p for p in problems.values()}
         self._initial = {p.id: p.content_hash for p in problems.values()}  # prepared in workdir/<id>
         self._env = env
-        self.workdir = Path(tempfile.mkdtemp(prefix="judge-packages-"))
+        self._held = HeldDir("judge-packages-")  # removed by a judge started after this one died (workdirs.py)
+        self.workdir = self._held.path
         self._lock = threading.Lock()
         self._locks: dict[str, threading.Lock] = {}
         self._done: dict[tuple[str, str], Prepared] = {}
@@ -83,4 +82,4 @@ class Packages:
             return self._done[key]
 
     def close(self) -> None:
-        shutil.rmtree(self.workdir, ignore_errors=True)
+        self._held.remove()

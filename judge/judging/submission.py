@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shutil
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -17,6 +16,7 @@ from judge.judging.scoring import aggregate_metric, score_submission
 from judge.judging.verdict import Verdict
 from judge.languages.table import Language
 from judge.package.problem import Problem, TestCase
+from judge.runner.workdirs import HeldDir
 
 
 @dataclass(frozen=True)
@@ -115,7 +115,10 @@ def judge_submission(
     problem = prepared.problem
     lang = options.language or detect_language(source, env.languages)
     warnings = _sandbox_warnings(problem, env)
-    work = Path(tempfile.mkdtemp(prefix="judge-")) if options.workdir is None else options.workdir
+    # both held (flocked) while they exist: a judge started after this one was killed removes them (workdirs.py)
+    held = HeldDir("judge-") if options.workdir is None else None
+    work = held.path if held is not None else options.workdir
+    assert work is not None
     # owner-only (issue 43): the submission's source, its build and the tests' data and outputs are inside.
     # The sandbox's unprivileged uid never walks this path: the namespace backends give it the box as a
     # mount (bwrap's bind, the box server's detached mount); the rlimits fallback opens the path to others
@@ -123,7 +126,8 @@ def judge_submission(
     work.chmod(0o700)
     # the tests' folders (what the judge and the validators write), on a tmpfs when there is one: the program's
     # own files stay in ``work`` (Context.program_dir)
-    scratch = Path(tempfile.mkdtemp(prefix="judge-", dir=env.scratch)) if env.scratch is not None else None
+    held_scratch = HeldDir("judge-", env.scratch) if env.scratch is not None else None
+    scratch = held_scratch.path if held_scratch is not None else None
     try:
         if prepared.error is not None:
             je = Build(None, Verdict.JE, prepared.error, lang.id)
@@ -164,10 +168,10 @@ def judge_submission(
             sandbox_warnings=warnings,
         )
     finally:
-        if options.workdir is None:
-            shutil.rmtree(work, ignore_errors=True)
-        if scratch is not None:
-            shutil.rmtree(scratch, ignore_errors=True)
+        if held is not None:
+            held.remove()
+        if held_scratch is not None:
+            held_scratch.remove()
 
 
 def _sandbox_warnings(problem: Problem, env: Environment) -> tuple[str, ...]:

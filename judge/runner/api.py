@@ -26,6 +26,7 @@ from judge.runner.protocol import SandboxInfo
 from judge.runner.slots import SlotPool
 from judge.runner.spec import InteractiveResult, Limits, RunResult, RunSpec
 from judge.runner.warm import WarmServers
+from judge.runner.workdirs import sweep_stale
 
 NO_ISOLATION_WARNING = (
     "NO SANDBOX: bubblewrap namespaces are not available here; programs run with rlimits and a separate "
@@ -239,6 +240,7 @@ def make_runner(config: RunnerConfig | str = "auto") -> SandboxRunner:
     other settings at their defaults). ``auto``: bwrap when its self-test passes here, else rlimits."""
     if isinstance(config, str):
         config = RunnerConfig(sandbox=config)
+    sweep_stale(config.sweep_dirs)  # the folders of judges killed mid-judgement (runner/workdirs.py)
     pool = SlotPool(config.slot_dir, config.uid_base, config.max_slots)
     warnings: tuple[str, ...] = ()
     if os.geteuid() != 0:

@@ -7,6 +7,7 @@ Nothing below reads the environment: ``RunnerConfig.from_environ`` is the one pl
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -63,6 +64,10 @@ class RunnerConfig:
     # and logs, the tests' folders): a tmpfs, or None for the system's temporary folder; never the contestant's
     # program's own files (docs/sandbox.md, "The judge's scratch"). JUDGE_SCRATCH_DIR, JUDGE_NO_SCRATCH=1
     scratch_dir: Path | None = None
+    # where the folders of judges that are gone (killed mid-judgement) are removed when a runner is made
+    # (runner/workdirs.py; docs/sandbox.md, "Folders left behind"): the system's temporary folder and the scratch
+    # of a judge started from the command line or a worker; none by default (a runner a test makes sweeps nothing)
+    sweep_dirs: tuple[Path, ...] = ()
 
     def __post_init__(self) -> None:
         if self.sandbox not in SANDBOXES:
@@ -80,6 +85,7 @@ class RunnerConfig:
             except ValueError:
                 raise ValueError(f"{name} must be a number, not {environ[name]!r}") from None
 
+        scratch = _scratch(environ)
         return cls(
             sandbox=sandbox or environ.get("JUDGE_SANDBOX") or "auto",
             box_server=not environ.get("JUDGE_NO_BOX_SERVER"),
@@ -93,7 +99,9 @@ class RunnerConfig:
             cache_dir=default_cache_dir(environ),
             trusted_env=tuple(sorted(environ.items())),
             warm=not environ.get("JUDGE_NO_WARM"),
-            scratch_dir=_scratch(environ),
+            scratch_dir=scratch,
+            # where mkdtemp puts the judge's folders (TMPDIR...: tempfile reads the process's environment)
+            sweep_dirs=tuple(dict.fromkeys(d for d in (Path(tempfile.gettempdir()), scratch) if d is not None)),
         )
 
 
