@@ -9,8 +9,8 @@ A folder is a judge's when its name is one of ``PREFIXES``, eight of ``mkdtemp``
 a symbolic link) directly in the swept folder, and this uid owns it. Its owner is alive when the ``flock`` on
 the folder is held: the lock belongs to the open folder, not to a pid, so it is right across PID namespaces
 (a judge in a container sharing /tmp or /dev/shm) and against reused pids, and the kernel lets go of it when
-its owner dies however it dies. Between ``mkdtemp`` and ``flock`` a folder is not locked yet: one changed
-less than ``GRACE_S`` ago is left alone.
+its owner dies however it dies. Between ``mkdtemp`` and ``flock`` a folder is not locked yet: one modified
+(``st_mtime``) less than ``GRACE_S`` ago is left alone.
 """
 
 from __future__ import annotations
@@ -96,7 +96,7 @@ def _remove_if_stale(path: Path, uid: int, cutoff: float) -> bool:
         st = os.lstat(path)
     except FileNotFoundError:  # its owner removed it meanwhile
         return False
-    if not stat.S_ISDIR(st.st_mode) or st.st_uid != uid or max(st.st_mtime, st.st_ctime) > cutoff:
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != uid or st.st_mtime > cutoff:
         return False
     try:
         fd = os.open(path, _OPEN)
