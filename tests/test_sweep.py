@@ -174,6 +174,26 @@ def test_a_folder_that_cannot_be_read_is_a_log_line_never_a_failure(
     assert "cannot look for stale folders" in caplog.text
 
 
+def test_two_judges_starting_at_once_sweep_a_folder_once_without_a_warning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The other judge's sweep removed the folder between this sweep's open and its lock: nothing to do here."""
+    import fcntl
+
+    from judge.runner import workdirs
+
+    stale = tmp_path / f"judge-twice000{MARK}"
+    stale.mkdir()
+    real_flock = fcntl.flock
+
+    def the_other_sweep_first(fd: int, operation: int) -> None:
+        real_flock(fd, operation)
+        stale.rmdir()
+
+    monkeypatch.setattr(workdirs.fcntl, "flock", the_other_sweep_first)
+    assert sweep_stale([old(stale).parent]) == ()
+    assert "cannot" not in caplog.text
+
 def test_the_edge_sweeps_the_temporary_folder_and_the_scratch(tmp_path: Path) -> None:
     scratch = tmp_path / "scratch"
     config = RunnerConfig.from_environ({"JUDGE_SCRATCH_DIR": str(scratch)})

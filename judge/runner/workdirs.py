@@ -108,7 +108,13 @@ def _remove_if_stale(path: Path, uid: int, cutoff: float) -> bool:
             return False
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:  # its owner is alive
+        except BlockingIOError:  # its owner is alive (or another judge's sweep is removing it)
+            return False
+        try:
+            again = os.lstat(path)
+        except FileNotFoundError:  # another judge starting at the same time removed it first
+            return False
+        if (again.st_dev, again.st_ino) != (st.st_dev, st.st_ino):
             return False
         shutil.rmtree(path)  # never follows a symbolic link inside (rmtree.avoids_symlink_attacks on Linux)
         return True
