@@ -194,6 +194,7 @@ def test_two_judges_starting_at_once_sweep_a_folder_once_without_a_warning(
     assert sweep_stale([old(stale).parent]) == ()
     assert "cannot" not in caplog.text
 
+
 def test_the_edge_sweeps_the_temporary_folder_and_the_scratch(tmp_path: Path) -> None:
     scratch = tmp_path / "scratch"
     config = RunnerConfig.from_environ({"JUDGE_SCRATCH_DIR": str(scratch)})
