@@ -215,6 +215,19 @@ def test_making_a_runner_sweeps(tmp_path: Path, owners: list[Owner]) -> None:
     assert not owner.path.exists()
 
 
+def test_a_cluster_workers_judge_sweeps_at_its_start(tmp_path: Path, owners: list[Owner]) -> None:
+    """The worker's judge (JudgeService.start, in the Dask worker's process) makes its runner there: it sweeps
+    the folders its WorkerConfig names (`judge worker`'s and `judge grade --cluster local:N`'s: from_environ)."""
+    from judge.cluster.service import JudgeService, WorkerConfig
+
+    owner = Owner(tmp_path)
+    owners.append(owner)
+    owner.kill()
+    config = WorkerConfig(RunnerConfig(sweep_dirs=(old(owner.path).parent,)), tmp_path / "packages")
+    JudgeService.start(config).close()
+    assert not owner.path.exists()
+
+
 ECHO = "import sys\nsys.stdout.write(sys.stdin.read())\n"
 
 
