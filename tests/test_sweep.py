@@ -43,8 +43,10 @@ class Owner:
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
         assert self.proc.stdout is not None
-        self.path = Path(self.proc.stdout.readline().strip())
-        assert self.path.is_dir(), "the owner did not make its folder"
+        said = self.proc.stdout.readline().strip()
+        assert said, "the owner did not make its folder"
+        self.path = Path(said)
+        assert self.path.is_dir()
         assert self.path.parent == parent
 
     def kill(self) -> None:

@@ -43,12 +43,13 @@ class HeldDir:
         if prefix not in PREFIXES:
             raise ValueError(f"not a prefix of the judge's folders: {prefix!r}")
         self.path = Path(tempfile.mkdtemp(prefix=prefix, suffix=MARK, dir=parent))
+        self._fd = -1
         try:
             self._fd = os.open(self.path, _OPEN)
+            fcntl.flock(self._fd, fcntl.LOCK_EX)  # only a sweep testing a stale folder holds it, for a moment
         except OSError:
-            shutil.rmtree(self.path, ignore_errors=True)
+            self.remove()
             raise
-        fcntl.flock(self._fd, fcntl.LOCK_EX)  # only a sweep testing a stale folder holds it, for a moment
 
     def remove(self) -> None:
         """The folder and all in it gone (errors ignored), then its lock let go."""
