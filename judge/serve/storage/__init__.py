@@ -595,6 +595,10 @@ class Writer(Reader, Protocol):
         """Cancel the submission's searches, open or ended; how many."""
         ...
 
+    def cancel_open_explanations(self, explain_ids: Collection[int], message: str, now: float) -> int:
+        """Cancel those searches that are still open; how many."""
+        ...
+
 
 class Storage(Protocol):
     path: Path  # the SQLite file (PostgreSQL: where it would be; its folder is the contest's)

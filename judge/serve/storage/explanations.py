@@ -171,3 +171,14 @@ class ExplainWrites(ExplainReads):
             (ExplainState.CANCELLED.value, message, now, submission_id, ExplainState.CANCELLED.value),
         )
         return int(cur.rowcount)
+
+    def cancel_open_explanations(self, explain_ids: Collection[int], message: str, now: float) -> int:
+        """Those searches, if still open, are cancelled (the policy in force no longer searches them); how many."""
+        if not explain_ids:
+            return 0
+        cur = self._c.execute(
+            f"UPDATE explanations SET state = ?, message = ?, finished_s = ? WHERE {_in('id', explain_ids)} "
+            f"AND {IS_OPEN}",
+            (ExplainState.CANCELLED.value, message, now, *explain_ids, *OPEN),
+        )
+        return int(cur.rowcount)
