@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from test_fuzz_search import off_by_one_from
 from test_serve_explain import POLICY, C, Live, cex, open_live, search_all, submit
+from test_serve_pages import login, text
 
 from judge.serve.model.counterexamples import CounterexampleView
 from judge.serve.model.explanations import ExplainState
@@ -61,6 +62,11 @@ def test_a_search_the_policy_no_longer_allows_is_cancelled_not_run(
         assert cex(live.api, sid, "team1")[0] == 404  # the team: nothing
         status, doc = cex(live.api, sid, "judge")
         assert status == 200 and doc["status"] == "cancelled" and doc["cancelled"] == "the policy is off"
+        assert '<p id="cx-cancelled">Cancelled: the policy is off.</p>' in text(
+            login(live.server, "judge").get(f"/admin/submissions/{sid}")
+        )
+        team_page = login(live.server, "team1").get(f"/submissions/{sid}").text
+        assert 'id="counterexample"' not in team_page and "fails on" not in team_page
     finally:
         live.server.close()
     live = _restart(tmp_path, live, POLICY)  # on again: not searched again (the rule for new rejections)

@@ -135,6 +135,7 @@ def test_searches_the_policy_no_longer_allows_are_cancelled_if_still_open(tmp_pa
             assert w.cancel_open_explanations([queued, ended], "the policy is off", T + 2) == 1  # not an ended one
         with storage.read() as r:
             states = {e.id: (e.state, e.message, e.finished_s) for e in r.explanations()}
+            assert [e.id for e in r.explanations(open_only=True)] == [other]
         assert states == {
             queued: (ExplainState.CANCELLED, "the policy is off", T + 2),
             ended: (ExplainState.DONE, "", T + 1),

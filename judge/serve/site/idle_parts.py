@@ -48,7 +48,7 @@ def explaining(
     if options.read_only:
         return (), {}
     with storage.write() as w:
-        off = withdraw(w, contest, w.explanations(), now)
+        off = withdraw(w, contest, w.explanations(open_only=True), now)
     if off:
         options.log(f"contest {contest.info.id!r}: {len(off)} counterexample search(es) not run: {POLICY_OFF}")
     if options.explain is None:

@@ -318,9 +318,10 @@ class Reader(Protocol):
 
     # counterexamples for rejected submissions (issue 46: storage/explanations.py)
     def explanations(
-        self, *, submission_ids: Collection[int] | None = None, problem_id: str | None = None
+        self, *, submission_ids: Collection[int] | None = None, problem_id: str | None = None, open_only: bool = False
     ) -> list[ExplainRecord]:
-        """The searches (of those submissions, or that problem, or all), newest first."""
+        """The searches (of those submissions, or that problem, or all; ``open_only``: queued or running), newest
+        first."""
         ...
 
     def explanation(self, explain_id: int) -> ExplainRecord | None: ...

@@ -58,10 +58,14 @@ class ExplainReads:
     _c: Conn
 
     def explanations(
-        self, *, submission_ids: Collection[int] | None = None, problem_id: str | None = None
+        self, *, submission_ids: Collection[int] | None = None, problem_id: str | None = None, open_only: bool = False
     ) -> list[ExplainRecord]:
-        """The searches (of those submissions, or that problem, or all), newest first."""
+        """The searches (of those submissions, or that problem, or all; ``open_only``: queued or running), newest
+        first."""
         where, args = ["1 = 1"], list[object]()
+        if open_only:
+            where.append(f"e.{IS_OPEN}")
+            args.extend(OPEN)
         if submission_ids is not None:
             if not submission_ids:
                 return []
