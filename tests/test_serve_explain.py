@@ -73,9 +73,11 @@ def open_live(
     hooks: str = HOOKS,
     workers: int = 1,
     extra: tuple[str, ...] = (),
+    explain: bool = True,
 ) -> Live:
     """The fixture contest with problem A = double (fuzz.py; ``double``: more of its problems.yaml entry) and
-    B = sum (no fuzz.py), contest.yaml's ``counterexamples: <policy>``."""
+    B = sum (no fuzz.py), contest.yaml's ``counterexamples: <policy>`` (``explain``: whether the server searches
+    at all: `judge serve` does not when every policy is off)."""
     root = write_contest(tmp_path / "contest", extra=(f"counterexamples: {policy}", *extra))
     (root / "problems.yaml").write_text(f"- {{id: double, label: A{double}}}\n- {{id: sum, label: B}}\n")
     package = make_package(root / "problems" / "double", {"name": "Double"}, TESTS, validator=False)
@@ -86,7 +88,10 @@ def open_live(
     env = fake_environment(runner)
     packages = Packages({p.id: p.problem for p in contest.problems}, env)
     options = ServeOptions(
-        hasher=CHEAP_HASHER, clock=FakeClock(T0 + HOUR), workers=workers, explain=LiveExplain(env, packages)
+        hasher=CHEAP_HASHER,
+        clock=FakeClock(T0 + HOUR),
+        workers=workers,
+        explain=LiveExplain(env, packages) if explain else None,
     )
     server = open_server(contest, {k: v for k, v in env.languages.items() if k == "python3"}, judge, options)
     return Live(server, judge, runner, Api.of(server))

@@ -1,7 +1,7 @@
 """Counterexample searches for rejected submissions in the storage (issue 46; schema 15, the upgrade from 14):
 queued once per submission and package with the policy in force, claimed oldest first (not held problems',
 not ignored submissions'), resumed with their progress, ended once with their result and whether the team
-was shown it, cancelled open or ended."""
+was shown it, cancelled open or ended, or (the policy off) only while open."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from judge.judging.verdict import Verdict
 from judge.serve.model.counterexamples import CounterexamplePolicy, CounterexampleView
 from judge.serve.model.explanations import ExplainState, policy_from_json, policy_json, result_json
 from judge.serve.model.records import NewSubmission
-from judge.serve.storage import Storage, open_storage
+from judge.serve.storage import Engine, Storage, open_storage
 from judge.serve.storage.schema import SCHEMA_VERSION
 
 T = 1000.0
@@ -118,3 +118,28 @@ def test_a_schema_14_database_is_upgraded(tmp_path: Path) -> None:
     with upgraded.write() as w:
         assert w.enqueue_explanation(a, 1, "h", "WA", policy_json(TEAM), T) is not None
     upgraded.close()
+
+
+def test_searches_the_policy_no_longer_allows_are_cancelled_if_still_open(tmp_path: Path, engine: Engine) -> None:
+    storage = engine.open(tmp_path / "contest.sqlite", "contest_t")
+    try:
+        a, b, c = submissions(storage, "sum", "sum", "divisor")
+        with storage.write() as w:
+            queued, ended, other = (w.enqueue_explanation(s, s, "h", "WA", policy_json(TEAM), T) for s in (a, b, c))
+            assert queued is not None and ended is not None and other is not None
+            running = w.start_explanation(ended)
+            assert running is not None
+            result = Explanation(ExplainStatus.NOT_FOUND, "sum", Verdict.WA, TEAM.budget, 1)
+            assert w.finish_explanation(running, result_json(result), T + 1)
+            assert w.cancel_open_explanations([], "the policy is off", T + 2) == 0
+            assert w.cancel_open_explanations([queued, ended], "the policy is off", T + 2) == 1  # not an ended one
+        with storage.read() as r:
+            states = {e.id: (e.state, e.message, e.finished_s) for e in r.explanations()}
+            assert [e.id for e in r.explanations(open_only=True)] == [other]
+        assert states == {
+            queued: (ExplainState.CANCELLED, "the policy is off", T + 2),
+            ended: (ExplainState.DONE, "", T + 1),
+            other: (ExplainState.QUEUED, "", None),
+        }
+    finally:
+        storage.close()

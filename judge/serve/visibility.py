@@ -348,7 +348,8 @@ def counterexample_sight(s: Sight, sub: SubmissionRecord, search: ExplainRecord)
     """A counterexample search of ``sub`` (issue 46): staff see it all, whatever the policy; the submission's
     team sees those queued under ``show: team`` (the policy stored with the search: a change applies to later
     searches only), the input only once found within its per-team limit (``team_shown``), and nothing of a
-    search cancelled by a rejudge that accepted the submission; everyone else nothing."""
+    cancelled search (a rejudge accepted the submission, or the policy turned its problem off before it ran);
+    everyone else nothing."""
     if not sees_submission(s, sub):
         return CounterexampleSight.NONE
     if s.staff:

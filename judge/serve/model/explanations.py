@@ -3,8 +3,9 @@ record the contest's database keeps, and the policy it was queued under.
 
 The policy in force when a search is queued (who sees it: the problem's view of contest.yaml's
 ``counterexamples``; the budget; the per-team limit) is stored with it, so that a change of contest.yaml
-applies to later searches only. The search's result is the engine's ``Explanation`` (judge/fuzz/explanation.py),
-kept as its JSON.
+applies to later searches only (but one that turns its problem off cancels it if not run yet:
+services/judging/explain_plan.withdraw). The search's result is the engine's ``Explanation``
+(judge/fuzz/explanation.py), kept as its JSON.
 """
 
 from __future__ import annotations

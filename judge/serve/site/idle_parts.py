@@ -8,7 +8,14 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from judge.serve.model.contest import Contest
-from judge.serve.services.judging.explain_plan import AfterJudgement, explainable_problems, queue_after, searches_any
+from judge.serve.services.judging.explain_plan import (
+    POLICY_OFF,
+    AfterJudgement,
+    explainable_problems,
+    queue_after,
+    searches_any,
+    withdraw,
+)
 from judge.serve.services.judging.queue import JobQueue
 from judge.serve.storage import Storage
 
@@ -32,11 +39,19 @@ def fuzz_queue(
 
 
 def explaining(
-    contest: Contest, options: ServeOptions, server: Callable[[], Contest]
+    contest: Contest, options: ServeOptions, server: Callable[[], Contest], storage: Storage, now: float
 ) -> tuple[tuple[AfterJudgement, ...], dict[str, bool]]:
-    """Counterexamples for rejected submissions (issue 46): the judging queue's hook (a rejected judgement
-    queues a search, an accepted one cancels them), and the problems searched (none: no queue)."""
-    if options.read_only or options.explain is None:
+    """Counterexamples for rejected submissions (issue 46): the searches queued under a policy that is off now
+    cancelled (whether or not anything is searched now: explain_plan.withdraw); the judging queue's hook (a
+    rejected judgement queues a search, an accepted one cancels them), and the problems searched (none: no
+    queue)."""
+    if options.read_only:
+        return (), {}
+    with storage.write() as w:
+        off = withdraw(w, contest, w.explanations(open_only=True), now)
+    if off:
+        options.log(f"contest {contest.info.id!r}: {len(off)} counterexample search(es) not run: {POLICY_OFF}")
+    if options.explain is None:
         return (), {}
     explainable = explainable_problems(contest, options.log) if searches_any(contest) else {}
     if explainable:

@@ -346,7 +346,7 @@ def open_contest(
         from judge.serve.services.judging.fuzz_jobs import fuzzable_problems
 
         fuzzable = fuzzable_problems(contest, options.log)
-    after, explainable = explaining(contest, options, lambda: server.contest)
+    after, explainable = explaining(contest, options, lambda: server.contest, storage, clock.now())
     setup = JudgingSetup(
         contest,
         languages,

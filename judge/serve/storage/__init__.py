@@ -318,9 +318,10 @@ class Reader(Protocol):
 
     # counterexamples for rejected submissions (issue 46: storage/explanations.py)
     def explanations(
-        self, *, submission_ids: Collection[int] | None = None, problem_id: str | None = None
+        self, *, submission_ids: Collection[int] | None = None, problem_id: str | None = None, open_only: bool = False
     ) -> list[ExplainRecord]:
-        """The searches (of those submissions, or that problem, or all), newest first."""
+        """The searches (of those submissions, or that problem, or all; ``open_only``: queued or running), newest
+        first."""
         ...
 
     def explanation(self, explain_id: int) -> ExplainRecord | None: ...
@@ -593,6 +594,10 @@ class Writer(Reader, Protocol):
 
     def cancel_explanations(self, submission_id: int, message: str, now: float) -> int:
         """Cancel the submission's searches, open or ended; how many."""
+        ...
+
+    def cancel_open_explanations(self, explain_ids: Collection[int], message: str, now: float) -> int:
+        """Cancel those searches that are still open; how many."""
         ...
 
 

@@ -58,10 +58,14 @@ class ExplainReads:
     _c: Conn
 
     def explanations(
-        self, *, submission_ids: Collection[int] | None = None, problem_id: str | None = None
+        self, *, submission_ids: Collection[int] | None = None, problem_id: str | None = None, open_only: bool = False
     ) -> list[ExplainRecord]:
-        """The searches (of those submissions, or that problem, or all), newest first."""
+        """The searches (of those submissions, or that problem, or all; ``open_only``: queued or running), newest
+        first."""
         where, args = ["1 = 1"], list[object]()
+        if open_only:
+            where.append(f"e.{IS_OPEN}")
+            args.extend(OPEN)
         if submission_ids is not None:
             if not submission_ids:
                 return []
@@ -169,5 +173,16 @@ class ExplainWrites(ExplainReads):
             "UPDATE explanations SET state = ?, message = ?, finished_s = coalesce(finished_s, ?) "
             "WHERE submission_id = ? AND state != ?",
             (ExplainState.CANCELLED.value, message, now, submission_id, ExplainState.CANCELLED.value),
+        )
+        return int(cur.rowcount)
+
+    def cancel_open_explanations(self, explain_ids: Collection[int], message: str, now: float) -> int:
+        """Those searches, if still open, are cancelled (the policy in force no longer searches them); how many."""
+        if not explain_ids:
+            return 0
+        cur = self._c.execute(
+            f"UPDATE explanations SET state = ?, message = ?, finished_s = ? WHERE {_in('id', explain_ids)} "
+            f"AND {IS_OPEN}",
+            (ExplainState.CANCELLED.value, message, now, *explain_ids, *OPEN),
         )
         return int(cur.rowcount)

@@ -36,7 +36,7 @@ from judge.serve.model.errors import Refused
 from judge.serve.model.explanations import ExplainRecord, result_json
 from judge.serve.model.records import SubmissionRecord
 from judge.serve.model.upload import job_files, unpack
-from judge.serve.services.judging.explain_plan import LiveExplain
+from judge.serve.services.judging.explain_plan import LiveExplain, allows, withdraw
 from judge.serve.services.judging.fuzz_jobs import _private, _with_time_factor
 from judge.serve.services.judging.idle import IdleJob
 from judge.serve.services.judging.queue import UNPACK_LIMIT, Hold
@@ -64,7 +64,8 @@ class QueueSetup:
 
 
 class ExplainQueue:
-    """The searches, as an idle.IdleQueue: nothing while judging is paused, no held problem's."""
+    """The searches, as an idle.IdleQueue: nothing while judging is paused, no held problem's, none the policy
+    in force no longer allows (cancelled instead: explain_plan.withdraw)."""
 
     def __init__(self, storage: Storage, live: LiveExplain, setup: QueueSetup) -> None:
         self.storage = storage
@@ -78,6 +79,11 @@ class ExplainQueue:
         exclude = [int(k.removeprefix("explain:")) for k in busy if k.startswith("explain:")]
         with self.storage.read() as r:
             found = r.open_explanations(limit, exclude, hold.problems)
+        contest = self.setup.contest()
+        if not all(allows(contest, e) for e in found):
+            with self.storage.write() as w:  # the policy in force no longer allows it (explain_plan.withdraw)
+                off = set(withdraw(w, contest, found, self.setup.now()))
+            found = [e for e in found if e.id not in off]
         return [ExplainJob(self, e.id, e.submission_id) for e in found]
 
 

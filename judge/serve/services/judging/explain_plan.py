@@ -5,10 +5,16 @@ and ``LiveExplain``, built once at the edge.
 - A current judgement of a problem with ``fuzz.py`` whose verdict is searched (WA, RTE, PV; TLE where the
   package's fuzz.py says ``EXPLAIN_TLE``) queues one search per submission and package version, with the
   policy in force (the problem's view of contest.yaml's ``counterexamples``, its budget, its per-team
-  limit) kept with it: a change of contest.yaml applies to later searches only. Not searched: when the
-  problem's view is ``off``, an ignored submission, one made outside the contest, an admin's for a team.
+  limit) kept with it: a change of contest.yaml applies to later searches only (but see ``withdraw`` below).
+  The same whether the judgement counts at once or when a rejudging set is applied (both call this hook).
+  Not searched: when the problem's view is ``off``, an ignored submission, one made outside the contest, an
+  admin's for a team.
 - A current judgement whose verdict is not searched (a rejudge to AC, ...) cancels the submission's
   searches, open or ended: the team no longer sees them.
+- A search not run yet (queued, or stopped part way) is checked against the policy in force when it would
+  run (``withdraw``: at the server's start, and by the queue when it claims one): one whose problem's view
+  is ``off`` now is cancelled (``POLICY_OFF``), not run. Turned on again, the policy does not search it
+  again (as a rejection judged while it was off is not); a rejudge that stays rejected does.
 
 Light: no Hypothesis (explainable_problems loads the fuzzer's hooks when called; explain_jobs.py runs the
 searches).
@@ -17,7 +23,7 @@ searches).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 
 from judge.fuzz.explanation import explained
@@ -27,7 +33,7 @@ from judge.judging.verdict import Verdict
 from judge.package.problem import PackageError
 from judge.serve.model.contest import Contest
 from judge.serve.model.counterexamples import CounterexampleView
-from judge.serve.model.explanations import policy_json
+from judge.serve.model.explanations import ExplainRecord, policy_json
 from judge.serve.model.phase import Phase
 from judge.serve.storage import Writer
 
@@ -48,6 +54,22 @@ def problem_view(contest: Contest, problem_id: str) -> CounterexampleView:
     cp = contest.problem(problem_id)
     policy = contest.info.counterexamples
     return policy.show if cp is None else policy.view(cp.counterexamples)
+
+
+POLICY_OFF = "the policy is off"  # why a search the policy no longer allows was cancelled (the jury's pages)
+
+
+def allows(contest: Contest, search: ExplainRecord) -> bool:
+    """Whether the policy in force still allows ``search`` to run: its problem's view is not ``off`` now."""
+    return problem_view(contest, search.problem_id) is not CounterexampleView.OFF
+
+
+def withdraw(w: Writer, contest: Contest, searches: Iterable[ExplainRecord], now: float) -> list[int]:
+    """Of ``searches``, the open ones the policy in force no longer allows are cancelled (``POLICY_OFF``), in
+    the caller's transaction; their ids."""
+    off = [e.id for e in searches if e.open and not allows(contest, e)]
+    w.cancel_open_explanations(off, POLICY_OFF, now)
+    return off
 
 
 def searches_any(contest: Contest) -> bool:

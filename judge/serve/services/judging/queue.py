@@ -286,9 +286,7 @@ class JobQueue:
             changed = self._store(w, c, result, now, held=mine.held)
             if not mine.held:
                 self._publish_result(w, c, phase, now, changed)
-                self._fuzz_after(w, c, phase, now)
-                for hook in self._after:  # e.g. a counterexample search (issue 46)
-                    hook(w, c.submission.id, c.judgement_id, phase, now)
+                self._judged(w, c, phase, now)
             w.finish_job(c.job_id)
             if group is not None:  # a rejudging set's member (issue 47): before → after, and the set's state
                 (after,) = w.judgements(ids=[c.judgement_id], held=None)
@@ -351,7 +349,7 @@ class JobQueue:
     def make_current(self, w: Writer, submission: SubmissionRecord, judgement_id: int, now: float) -> None:
         """A rejudging set's judgement applied (issue 47, rejudgings.py), in the caller's transaction: it
         becomes the submission's current one, and is published (with the one it replaces, and its runs) as
-        if it had just been judged; live fuzzing follows it as it follows any judgement."""
+        if it had just been judged; live fuzzing and the counterexamples follow it as they follow any judgement."""
         phase = self._timeline.phase
         changed = []
         for old in w.judgements(submission_ids=[submission.id], current=True):
@@ -361,7 +359,7 @@ class JobQueue:
         w.set_current(judgement_id, True)
         c = Claimed(0, judgement_id, submission, b"")
         self._publish_result(w, c, phase, now, w.judgements(ids=changed))
-        self._fuzz_after(w, c, phase, now)
+        self._judged(w, c, phase, now)
 
     def publish_released(self, w: Writer, submission: SubmissionRecord, judgement_id: int, now: float) -> None:
         """A judgement verified (issue 47, verification.py), in the caller's transaction: published to its
@@ -387,6 +385,13 @@ class JobQueue:
             audience = run_audience(phase, s, judgement, course, run.name, now)
             publish(w, "runs", run_id(run), run_json(run, phase.info), now=now, audience=audience)
         publish_judgement(w, phase, judgement, s, now, course)
+
+    def _judged(self, w: Writer, c: Claimed, phase: Phase, now: float) -> None:
+        """What follows a judgement that counts (judged, or a rejudging's applied: the same rule either way), in
+        its transaction: live fuzzing, then the hooks (a counterexample search, issue 46)."""
+        self._fuzz_after(w, c, phase, now)
+        for hook in self._after:
+            hook(w, c.submission.id, c.judgement_id, phase, now)
 
     def _fuzz_after(self, w: Writer, c: Claimed, phase: Phase, now: float) -> None:
         """Live fuzzing (issue 33, docs/live-fuzzing.md), in the judgement's transaction: a current AC of a
