@@ -19,8 +19,10 @@ from serve_site_fixtures import write_site
 from test_serve_process import DEADLINE_S, Serve, contest, final, wait_for  # noqa: F401 - the fixture
 
 from judge.runner import Runner
+from judge.serve.http.api.feed import BATCH
 from judge.serve.http.app import create_app
 from judge.serve.services.board import feed
+from judge.serve.services.core.events import publish
 from judge.serve.storage import StorageUnavailable
 
 ADMIN = ("admin", PASSWORDS["admin"])
@@ -139,4 +141,24 @@ def test_a_feed_waiting_out_a_database_outage_ends_when_the_server_stops(
             assert held.ended and held.error is None, held.error
     finally:
         server.begin_stop()
+        server.close()
+
+
+def test_a_feed_catching_up_ends_at_a_batch_when_the_server_stops(tmp_path: Path) -> None:
+    """A feed with more to send than one batch (a client resuming far behind) ends after the batch it is
+    sending when the server stops, rather than reading on till uvicorn cuts it; the client resumes from the
+    batch's last token."""
+    server = make_server(write_contest(tmp_path / "c"), FakeClock(T0 + HOUR))
+    with server.storage.write() as w:
+        for i in range(BATCH + 100):
+            publish(w, "clarifications", f"c{i}", {"id": f"c{i}", "text": "x"}, now=T0)
+    server.bus.notify()
+    try:
+        with listening(create_app(server)) as (host, port):
+            server.begin_stop()  # as it would be in the middle of its catching up
+            held = HeldFeed(f"http://{host}:{port}/api/contests/test/event-feed", ADMIN)
+            held.join()
+            assert held.ended and held.error is None, held.error
+            assert [int(e["token"]) for e in held.lines] == list(range(1, BATCH + 1))
+    finally:
         server.close()

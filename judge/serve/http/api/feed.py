@@ -17,7 +17,8 @@ While the database cannot be reached (PostgreSQL failing over to its standby: St
 once the database is back (docs/deploy.md, "When the primary dies").
 
 When the server stops (``Server.begin_stop``: SIGTERM, Ctrl-C), every open feed sends what was published and
-ends, as a response does (during an outage too); its client reconnects with its last token.
+ends, as a response does (one catching up: after its batch; one waiting out an outage: at once); its client
+reconnects with its last token.
 """
 
 from __future__ import annotations
@@ -88,8 +89,8 @@ async def event_feed(ctx: Ctx) -> StreamingResponse:
                 if out:
                     yield "".join(out)
                     last_sent = last_read
-                if out or more:
-                    continue
+                if (out or more) and not server.stopping.is_set():
+                    continue  # stopping: a feed catching up ends at a batch, its client resumes with the token
             if not stream or server.stopping.is_set() or server.timeline.phase.end_of_updates_s is not None:
                 return  # the feed ends with end_of_updates (the last event of a finalized contest)
             if time.monotonic() - last_sent >= KEEPALIVE_S:
