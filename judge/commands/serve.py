@@ -15,7 +15,7 @@ import shutil
 import socket
 import stat
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, replace
 from functools import partial
@@ -405,9 +405,25 @@ def _announce_site(site: Site, env: Environment, judging: _JudgingChoice, sock: 
     )
 
 
-def _run(app: object, args: argparse.Namespace, proxies: str, sock: socket.socket, stack: ExitStack) -> None:
-    """uvicorn, until it stops."""
+def _run(
+    app: object,
+    args: argparse.Namespace,
+    proxies: str,
+    sock: socket.socket,
+    stack: ExitStack,
+    begin_stop: Callable[[], None],
+) -> None:
+    """uvicorn, until it stops. ``begin_stop`` (``Server.begin_stop``, ``Site.begin_stop``) is called as
+    its stop begins (SIGTERM, Ctrl-C), before it waits for the open connections: the event feeds end then,
+    as responses do, rather than being cut with a traceback when its graceful timeout is over (the lifespan's
+    stop, which ends them too, comes only after that wait)."""
     import uvicorn
+
+    class Uvicorn(uvicorn.Server):
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            _log("stopping: open event feeds end (their clients resume with since_token); running judgements finish")
+            begin_stop()
+            await super().shutdown(sockets)
 
     # X-Forwarded-For/-Proto only from the proxies named (uvicorn's default trusts 127.0.0.1: F3 of issue 27)
     config = uvicorn.Config(
@@ -428,7 +444,7 @@ def _run(app: object, args: argparse.Namespace, proxies: str, sock: socket.socke
     stack.enter_context(_log_off_the_loop())
     stack.callback(sys.setswitchinterval, sys.getswitchinterval())
     sys.setswitchinterval(SWITCH_INTERVAL_S)
-    uvicorn.Server(config).run(sockets=[sock])
+    Uvicorn(config).run(sockets=[sock])
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -479,7 +495,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         _announce(server, env, judging, sock)
         app = create_app(server, background=True, request_threads=args.request_threads)
         try:
-            _run(app, args, proxies, sock, stack)
+            _run(app, args, proxies, sock, stack, server.begin_stop)
         finally:
             server.close()
             lock.close()
@@ -520,7 +536,7 @@ def _serve_site(
             _announce_site(site, env, judging, sock)
             app = create_site_app(site, background=True, request_threads=args.request_threads)
             try:
-                _run(app, args, proxies, sock, stack)
+                _run(app, args, proxies, sock, stack, site.begin_stop)
             finally:
                 site.close()
     finally:

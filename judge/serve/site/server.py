@@ -187,9 +187,16 @@ class Server:
         with self.storage.read():
             pass
 
-    def stop(self) -> None:
+    def begin_stop(self) -> None:
+        """The server begins to stop (`judge serve` on SIGTERM or Ctrl-C, as uvicorn takes no more connections,
+        before it waits for the open ones): the open event feeds send what was published and end, as
+        responses do (uvicorn would wait its graceful timeout for them, then cut them); the background parts
+        finish what they do. Non-blocking: on the event loop."""
         self.stopping.set()
         self.bus.wake()  # waiting feeds see it and end
+
+    def stop(self) -> None:
+        self.begin_stop()
         for ticker in self._threads:
             ticker.join()
         self.statements.stop()

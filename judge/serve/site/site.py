@@ -356,6 +356,11 @@ class Site:
             self._grade_sync = GradeSync(self.sync_grades, self.lti.config.sync_s, self.log)
             self._grade_sync.start()
 
+    def begin_stop(self) -> None:
+        """Every contest's ``Server.begin_stop`` (its open feeds end). Non-blocking: on the event loop."""
+        for c in self._contests:
+            c.server.begin_stop()
+
     def stop(self) -> None:
         with self._lock:  # a contest another process adds from now on is not opened here (``reload``)
             self._stopped = True

@@ -15,6 +15,10 @@ credentials it was opened with no longer hold, so a client that reconnects with 
 While the database cannot be reached (PostgreSQL failing over to its standby: StorageUnavailable, a
 ``Refused``), an open feed stays open and quiet, and reads again every RECHECK_S: it goes on where it was
 once the database is back (docs/deploy.md, "When the primary dies").
+
+When the server stops (``Server.begin_stop``: SIGTERM, Ctrl-C), every open feed sends what was published and
+ends, as a response does (one catching up: after its batch; one waiting out an outage: at once); its client
+reconnects with its last token.
 """
 
 from __future__ import annotations
@@ -71,6 +75,8 @@ async def event_feed(ctx: Ctx) -> StreamingResponse:
                     memory = feed.in_memory(server, after)
                     out, after, more = read(after) if memory else await run_in_threadpool(read, after)
                 except Refused:  # the database is unreachable (a failover): the feed waits, open, and reads again
+                    if server.stopping.is_set():
+                        return  # unless the server stops: its client resumes elsewhere with its last token
                     last_read = time.monotonic()
                     await server.bus.changed(server.bus.generation)  # the next change or tick, not at once
                     continue
@@ -83,8 +89,8 @@ async def event_feed(ctx: Ctx) -> StreamingResponse:
                 if out:
                     yield "".join(out)
                     last_sent = last_read
-                if out or more:
-                    continue
+                if (out or more) and not server.stopping.is_set():
+                    continue  # stopping: a feed catching up ends at a batch, its client resumes with the token
             if not stream or server.stopping.is_set() or server.timeline.phase.end_of_updates_s is not None:
                 return  # the feed ends with end_of_updates (the last event of a finalized contest)
             if time.monotonic() - last_sent >= KEEPALIVE_S:
