@@ -74,10 +74,13 @@ def open_live(
     workers: int = 1,
     extra: tuple[str, ...] = (),
     explain: bool = True,
+    unsearched: str | None = None,
+    log: Callable[[str], None] | None = None,
 ) -> Live:
     """The fixture contest with problem A = double (fuzz.py; ``double``: more of its problems.yaml entry) and
     B = sum (no fuzz.py), contest.yaml's ``counterexamples: <policy>`` (``explain``: whether the server searches
-    at all: `judge serve` does not when every policy is off)."""
+    at all: `judge serve` does not when every policy is off; ``unsearched``: why it searches none whatever the
+    policy, as `judge serve --cluster`; ``log``: the server's log lines)."""
     root = write_contest(tmp_path / "contest", extra=(f"counterexamples: {policy}", *extra))
     (root / "problems.yaml").write_text(f"- {{id: double, label: A{double}}}\n- {{id: sum, label: B}}\n")
     package = make_package(root / "problems" / "double", {"name": "Double"}, TESTS, validator=False)
@@ -92,7 +95,10 @@ def open_live(
         clock=FakeClock(T0 + HOUR),
         workers=workers,
         explain=LiveExplain(env, packages) if explain else None,
+        unsearched=unsearched,
     )
+    if log is not None:
+        options = replace(options, log=log)
     server = open_server(contest, {k: v for k, v in env.languages.items() if k == "python3"}, judge, options)
     return Live(server, judge, runner, Api.of(server))
 

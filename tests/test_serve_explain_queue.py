@@ -6,7 +6,9 @@ test_serve_explain's scripted judge and runner:
   policy turned on again does not search it again (as a rejection judged while it was off is not); a
   rejudge that stays rejected searches it, as any new rejection;
 - a rejudging set's judgement applied on the jury's approval queues (or cancels) a search exactly as the
-  same judgement applied at once does."""
+  same judgement applied at once does;
+- `judge serve --cluster` searches nothing: the open searches are cancelled at its start ("not searched:
+  judging runs on a cluster"), and none is queued there."""
 
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from test_serve_pages import login, text
 from judge.serve.model.counterexamples import CounterexampleView
 from judge.serve.model.explanations import ExplainState
 from judge.serve.services.judging.explain_jobs import ExplainQueue
+from judge.serve.services.judging.explain_plan import ON_A_CLUSTER, POLICY_OFF
 
 OFF = CounterexampleView.OFF
 
@@ -139,5 +142,48 @@ def test_a_rejudging_applied_on_approval_queues_a_search_as_one_applied_at_once(
         with live.server.storage.read() as r:
             (search,) = r.explanations(submission_ids=[int(sid)])
         assert search.state is ExplainState.CANCELLED and search.message == "judgement 3: AC, not searched"
+    finally:
+        live.server.close()
+
+
+@pytest.mark.parametrize(("double", "reason"), [("", ON_A_CLUSTER), (", counterexamples: off", POLICY_OFF)])
+def test_judge_serve_on_a_cluster_searches_nothing_and_cancels_the_open_searches(
+    tmp_path: Path, double: str, reason: str
+) -> None:
+    """`judge serve --cluster` runs no search (they need the local pool's idle slots): a search still queued
+    from an earlier run on local slots is cancelled at its start (the policy's own reason first), the jury sees
+    why, the team nothing; a rejection judged there queues none; the start log says it once."""
+    live = open_live(tmp_path, off_by_one_from(37))
+    sid = submit(live.api, "team1")
+    live.server.judging.run_pending()
+    assert cex(live.api, sid, "team1")[1]["status"] == "queued"
+    live.server.close()
+    lines: list[str] = []
+    live = open_live(
+        tmp_path, off_by_one_from(37), double=double, explain=False, unsearched=ON_A_CLUSTER, log=lines.append
+    )
+    try:
+        assert live.server.explain is None  # no queue: nothing would ever run it
+        assert cex(live.api, sid, "team1")[0] == 404  # the team: nothing (no "Searching…" for ever)
+        status, doc = cex(live.api, sid, "judge")
+        assert status == 200 and doc["status"] == "cancelled" and doc["cancelled"] == reason
+        assert f'<p id="cx-cancelled">Cancelled: {reason}.</p>' in text(
+            login(live.server, "judge").get(f"/admin/submissions/{sid}")
+        )
+        team_page = login(live.server, "team1").get(f"/submissions/{sid}").text
+        assert 'id="counterexample"' not in team_page and "fails on" not in team_page
+        assert [line for line in lines if "counterexample" in line] == [
+            f"contest 'test': 1 counterexample search(es) not run: {reason}"
+        ]
+        other = submit(live.api, "team2")  # rejected on the cluster: no search queued
+        live.server.judging.run_pending()
+        assert cex(live.api, other, "judge")[0] == 404 and cex(live.api, other, "team2")[0] == 404
+        assert live.runner.stdins == []
+    finally:
+        live.server.close()
+    live = _restart(tmp_path, live, POLICY)  # on local slots again: neither is searched (the rule for new rejections)
+    try:
+        assert search_all(live.server) == 0 and live.runner.stdins == []
+        assert cex(live.api, sid, "judge")[1]["status"] == "cancelled" and cex(live.api, other, "judge")[0] == 404
     finally:
         live.server.close()

@@ -37,7 +37,7 @@ from judge.runner.api import SandboxRunner
 from judge.runner.typeset import problem2pdf
 from judge.serve.model.contest import ContestError, ContestInfo
 from judge.serve.model.site import SiteSpec, load_site
-from judge.serve.services.judging.explain_plan import LiveExplain, searches_any
+from judge.serve.services.judging.explain_plan import ON_A_CLUSTER, LiveExplain, searches_any
 from judge.serve.services.judging.judge_fn import JudgeFn
 from judge.serve.services.people.accounts import Lockout, LoginLimits
 from judge.serve.services.problems.statements import Typeset
@@ -273,7 +273,10 @@ def _judging(args: argparse.Namespace, spec: ClusterSpec | None, env: Environmen
     if setup.fuzz:
         _log("note: no live fuzzing with --cluster in this version (docs/live-fuzzing.md): --fuzz is ignored")
     if setup.explain:
-        _log("note: no counterexamples for rejected submissions with --cluster in this version (docs/explain.md)")
+        _log(
+            "note: counterexample searches for rejected submissions are off on a cluster (--cluster; docs/explain.md):"
+            " none is queued, and those still queued are cancelled"
+        )
     wanted = {lang for lid in languages for p in problems.values() for lang in toolchain_languages(lid, p, languages)}
     judges = cluster_judges(args, spec, problems, wanted, setup.stack)
     options = ServeOptions(
@@ -282,6 +285,7 @@ def _judging(args: argparse.Namespace, spec: ClusterSpec | None, env: Environmen
         log=_log,
         login_limits=setup.limits,
         cluster_workers=judges.workers if isinstance(judges, ClusterJudges) else None,
+        unsearched=ON_A_CLUSTER,  # the searches need the local pool's idle slots: open ones are cancelled
         verify_at_once=VERIFY_AT_ONCE,
         board_interval_s=args.board_interval,
         feed_interval_s=args.feed_interval,

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 
 from judge.serve.model.contest import Contest
 from judge.serve.services.judging.explain_plan import (
-    POLICY_OFF,
     AfterJudgement,
     explainable_problems,
     queue_after,
@@ -42,15 +41,18 @@ def explaining(
     contest: Contest, options: ServeOptions, server: Callable[[], Contest], storage: Storage, now: float
 ) -> tuple[tuple[AfterJudgement, ...], dict[str, bool]]:
     """Counterexamples for rejected submissions (issue 46): the searches queued under a policy that is off now
-    cancelled (whether or not anything is searched now: explain_plan.withdraw); the judging queue's hook (a
+    cancelled (whether or not anything is searched now: explain_plan.withdraw), and every open one on a server
+    that searches none whatever the policy (``options.unsearched``: a cluster); the judging queue's hook (a
     rejected judgement queues a search, an accepted one cancels them), and the problems searched (none: no
     queue)."""
     if options.read_only:
         return (), {}
+    unsearched = options.unsearched if options.explain is None else None
     with storage.write() as w:
-        off = withdraw(w, contest, w.explanations(open_only=True), now)
-    if off:
-        options.log(f"contest {contest.info.id!r}: {len(off)} counterexample search(es) not run: {POLICY_OFF}")
+        cancelled = withdraw(w, contest, w.explanations(open_only=True), now, unsearched=unsearched)
+    for reason in sorted(set(cancelled.values())):
+        n = sum(r == reason for r in cancelled.values())
+        options.log(f"contest {contest.info.id!r}: {n} counterexample search(es) not run: {reason}")
     if options.explain is None:
         return (), {}
     explainable = explainable_problems(contest, options.log) if searches_any(contest) else {}

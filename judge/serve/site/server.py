@@ -243,6 +243,9 @@ class ServeOptions:
     # counterexamples for rejected submissions (issue 46): how to search, for the contests whose policy is not
     # off (contest.yaml's ``counterexamples``); None: nothing is searched (a cluster, an export)
     explain: LiveExplain | None = None
+    # why this server runs no search whatever the policy (`judge serve --cluster`: explain_plan.ON_A_CLUSTER): the
+    # open ones are cancelled at the start with it (explain_plan.withdraw); None: searched as the policy says
+    unsearched: str | None = None
     # LTI 1.3 (issue 48): how the tool reaches the LMS (None: the standard library's, with timeouts; tests: the
     # emulated platform)
     lti_http: LtiHttp | None = None

@@ -15,6 +15,9 @@ and ``LiveExplain``, built once at the edge.
   run (``withdraw``: at the server's start, and by the queue when it claims one): one whose problem's view
   is ``off`` now is cancelled (``POLICY_OFF``), not run. Turned on again, the policy does not search it
   again (as a rejection judged while it was off is not); a rejudge that stays rejected does.
+- A server that runs no search whatever the policy (`judge serve --cluster`: the searches need the local
+  pool's idle slots) queues none (no hook), and cancels the open ones at its start (``withdraw`` with
+  ``unsearched=ON_A_CLUSTER``): the jury sees why, the team nothing.
 
 Light: no Hypothesis (explainable_problems loads the fuzzer's hooks when called; explain_jobs.py runs the
 searches).
@@ -57,6 +60,7 @@ def problem_view(contest: Contest, problem_id: str) -> CounterexampleView:
 
 
 POLICY_OFF = "the policy is off"  # why a search the policy no longer allows was cancelled (the jury's pages)
+ON_A_CLUSTER = "not searched: judging runs on a cluster"  # why `judge serve --cluster` cancels one (it searches none)
 
 
 def allows(contest: Contest, search: ExplainRecord) -> bool:
@@ -64,12 +68,17 @@ def allows(contest: Contest, search: ExplainRecord) -> bool:
     return problem_view(contest, search.problem_id) is not CounterexampleView.OFF
 
 
-def withdraw(w: Writer, contest: Contest, searches: Iterable[ExplainRecord], now: float) -> list[int]:
-    """Of ``searches``, the open ones the policy in force no longer allows are cancelled (``POLICY_OFF``), in
-    the caller's transaction; their ids."""
-    off = [e.id for e in searches if e.open and not allows(contest, e)]
-    w.cancel_open_explanations(off, POLICY_OFF, now)
-    return off
+def withdraw(
+    w: Writer, contest: Contest, searches: Iterable[ExplainRecord], now: float, *, unsearched: str | None = None
+) -> dict[int, str]:
+    """Of ``searches``, the open ones that will not run are cancelled, in the caller's transaction: those the
+    policy in force no longer allows (``POLICY_OFF``), and, on a server that runs no search whatever the policy
+    (``unsearched``: why, e.g. ``ON_A_CLUSTER``), every other one too. Their ids, each with why."""
+    why = {e.id: POLICY_OFF if not allows(contest, e) else unsearched for e in searches if e.open}
+    cancelled = {i: reason for i, reason in why.items() if reason is not None}
+    for reason in sorted(set(cancelled.values())):
+        w.cancel_open_explanations([i for i, r in cancelled.items() if r == reason], reason, now)
+    return cancelled
 
 
 def searches_any(contest: Contest) -> bool:
