@@ -187,3 +187,26 @@ def test_judge_serve_on_a_cluster_searches_nothing_and_cancels_the_open_searches
         assert cex(live.api, sid, "judge")[1]["status"] == "cancelled" and cex(live.api, other, "judge")[0] == 404
     finally:
         live.server.close()
+
+
+def test_a_rejudge_to_ac_on_a_cluster_still_takes_the_counterexample_away(tmp_path: Path) -> None:
+    """A counterexample found while judging on local slots: on a cluster (no search there) a rejudge that
+    stays rejected keeps it, one to AC cancels it as on local slots: the team no longer sees it."""
+    live = open_live(tmp_path, off_by_one_from(37))
+    sid = submit(live.api, "team1")
+    live.server.judging.run_pending()
+    assert search_all(live.server) == 1 and cex(live.api, sid, "team1")[1]["status"] == "found"
+    live.server.close()
+    live = open_live(tmp_path, off_by_one_from(37), explain=False, unsearched=ON_A_CLUSTER)
+    try:
+        assert live.api.request("POST", f"{C}/submissions/{sid}/rejudge", "judge").status_code < 300
+        live.server.judging.run_pending()  # still WA: the counterexample stands
+        assert cex(live.api, sid, "team1")[1]["status"] == "found"
+        live.judge.accept = True
+        assert live.api.request("POST", f"{C}/submissions/{sid}/rejudge", "judge").status_code < 300
+        live.server.judging.run_pending()
+        assert cex(live.api, sid, "team1")[0] == 404
+        status, doc = cex(live.api, sid, "judge")
+        assert status == 200 and doc["status"] == "cancelled" and doc["cancelled"] == "judgement 3: AC, not searched"
+    finally:
+        live.server.close()

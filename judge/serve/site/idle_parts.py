@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from judge.serve.model.contest import Contest
 from judge.serve.services.judging.explain_plan import (
     AfterJudgement,
+    cancel_after,
     explainable_problems,
     queue_after,
     searches_any,
@@ -53,8 +54,8 @@ def explaining(
     for reason in sorted(set(cancelled.values())):
         n = sum(r == reason for r in cancelled.values())
         options.log(f"contest {contest.info.id!r}: {n} counterexample search(es) not run: {reason}")
-    if options.explain is None:
-        return (), {}
+    if options.explain is None:  # nothing searched here; a rejudge to AC still cancels what was
+        return (cancel_after(),), {}
     explainable = explainable_problems(contest, options.log) if searches_any(contest) else {}
     if explainable:
         policy = contest.info.counterexamples

@@ -17,7 +17,8 @@ and ``LiveExplain``, built once at the edge.
   again (as a rejection judged while it was off is not); a rejudge that stays rejected does.
 - A server that runs no search whatever the policy (`judge serve --cluster`: the searches need the local
   pool's idle slots) queues none (no hook), and cancels the open ones at its start (``withdraw`` with
-  ``unsearched=ON_A_CLUSTER``): the jury sees why, the team nothing.
+  ``unsearched=ON_A_CLUSTER``): the jury sees why, the team nothing. Its hook (``cancel_after``, also when
+  every policy is off) still cancels a submission's searches on a judgement never searched (a rejudge to AC).
 
 Light: no Hypothesis (explainable_problems loads the fuzzer's hooks when called; explain_jobs.py runs the
 searches).
@@ -130,5 +131,20 @@ def queue_after(explainable: Mapping[str, bool], contest: Callable[[], Contest])
             return  # an admin's submission for a team: the jury's test, charged to no team's limit
         policy = replace(now_contest.info.counterexamples, show=view)
         w.enqueue_explanation(s.id, j.id, j.package_hash or "", j.verdict, policy_json(policy), now)
+
+    return after
+
+
+def cancel_after() -> AfterJudgement:
+    """The judging queue's hook on a server that searches nothing (a cluster; every policy off): a current
+    judgement whose verdict is never searched (AC, CE, MLE, OLE, JE) cancels the submission's searches, open or
+    ended, as ``queue_after``'s does (a rejudge to AC: the team no longer sees a counterexample made before);
+    one that may be searched keeps what the submission has and queues nothing (TLE counts as searched here: a
+    search a TLE's problem does not make is not there to keep)."""
+
+    def after(w: Writer, submission_id: int, judgement_id: int, phase: Phase, now: float) -> None:
+        (j,) = w.judgements(ids=[judgement_id])
+        if j.current and j.verdict is not None and not explained(Verdict(j.verdict), explain_tle=True):
+            w.cancel_explanations(submission_id, f"judgement {j.ordinal}: {j.verdict}, not searched", now)
 
     return after
