@@ -12,12 +12,16 @@ import csv
 import html
 import os
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import httpx
+from serve_fixtures import PASSWORDS
+from test_fuzz_search import off_by_one_from
 from test_serve_browser import CHROMIUM, sync_playwright
+from test_serve_explain import cex, open_live, submit
 from test_serve_process import ROOT, Serve, wait_for
 
 from judge.runner import Runner
@@ -133,3 +137,29 @@ class _Watch:
     def close(self) -> None:
         self.browser.close()
         self.pw.stop()
+
+
+def test_judge_serve_on_a_local_dask_cluster_cancels_the_open_searches(
+    tmp_path: Path, sandbox_runner: Runner, servers: list[Serve]
+) -> None:
+    """`judge serve --cluster local:1` on a database holding a search queued on local slots (test_serve_explain's
+    contest, `counterexamples: team`): it runs none, so it cancels it at the start ("not searched: judging runs
+    on a cluster" for the jury, the same 404 as for none for the team) and says so once in its log."""
+    live = open_live(tmp_path, off_by_one_from(37))
+    sid = submit(live.api, "team1")
+    live.server.judging.run_pending()
+    assert cex(live.api, sid, "team1")[1]["status"] == "queued"
+    live.server.close()
+    server = Serve(tmp_path / "contest", tmp_path / "serve.log", "--cluster", "local:1")
+    servers.append(server)
+    jury = server.get(f"submissions/{sid}/counterexample", "judge")  # cancelled before the server answers
+    assert jury["status"] == "cancelled" and jury["cancelled"] == "not searched: judging runs on a cluster"
+    team = httpx.get(server.url(f"submissions/{sid}/counterexample"), auth=("team1", PASSWORDS["team1"]), timeout=30)
+    assert team.status_code == 404
+    assert server.kill(signal.SIGTERM) == 143
+    said = [line for line in server.log.read_text().splitlines() if "counterexample" in line and "GET" not in line]
+    assert said == [
+        "judge serve: note: counterexample searches for rejected submissions are off on a cluster (--cluster; "
+        "docs/explain.md): none is queued, and those still queued are cancelled",
+        "judge serve: contest 'test': 1 counterexample search(es) not run: not searched: judging runs on a cluster",
+    ]
