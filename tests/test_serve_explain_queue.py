@@ -1,4 +1,4 @@
-"""The counterexample queue's loose ends (issue 52, docs/explain.md, docs/serve.md), through the real app with
+"""The counterexample queue's loose ends (docs/explain.md, docs/serve.md), through the real app with
 test_serve_explain's scripted judge and runner:
 
 - a search queued under a policy that is off after a restart (the contest's, or the problem's in
