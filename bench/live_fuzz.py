@@ -46,7 +46,7 @@ from judge.serve.model.upload import SubmissionFiles, SubmissionRequest
 from judge.serve.model.viewer import Role, Viewer
 from judge.serve.services.judging import submissions
 from judge.serve.services.judging.fuzz_jobs import FuzzBudget, LiveFuzz
-from judge.serve.services.judging.queue import local_judge
+from judge.serve.services.judging.judge_fn import local_judge
 from judge.serve.site.server import ServeOptions, Server, open_server
 
 ROOT = Path(__file__).resolve().parent.parent

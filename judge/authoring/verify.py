@@ -199,9 +199,7 @@ def verify(
 ) -> tuple[list[VerifyRow], list[InputCheck]]:
     """Raises PackageError for a malformed submissions.yaml. ``on_note``: told about the time limit."""
     yaml = load_submissions_yaml(prepared.problem.path)
-    held = HeldDir("judge-verify-")  # swept if this judge dies (runner/workdirs.py)
-    work = held.path
-    try:
+    with HeldDir("judge-verify-") as work:  # swept if this judge dies (runner/workdirs.py)
         inputs, validators = input_checks(prepared.problem, env, work)
         inputs += check_validation_data(prepared, validators, env, work / "data")
         todo = discover(prepared.problem)
@@ -215,5 +213,3 @@ def verify(
         if on_note is not None:
             on_note(note)
         return rows, inputs
-    finally:
-        held.remove()

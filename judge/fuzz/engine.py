@@ -36,7 +36,7 @@ from judge.fuzz.trial import (
 from judge.judging.build import build, detect_language
 from judge.judging.inputcheck import InputValidator
 from judge.judging.submission import Environment, Prepared
-from judge.runner.workdirs import HeldDir
+from judge.runner.workdirs import held_or_given
 
 _never = SearchEvents().cancelled  # a caller that never cancels
 SWITCH_INTERVAL_S = 0.0002  # the interpreter's switch interval the fuzzing commands set (see below)
@@ -133,11 +133,8 @@ def fuzz_submission(
         return replace(base, status=FuzzStatus.ERROR, message=prepared.error)
     if cancelled is not None and cancelled():
         return replace(base, status=FuzzStatus.CANCELLED)
-    held = None if workdir is not None else HeldDir("judge-fuzz-")  # swept if this judge dies (runner/workdirs.py)
-    work = held.path if held is not None else workdir
-    assert work is not None
-    work.chmod(0o700)  # owner-only: the submission is inside (the sandbox gets its box as a mount: submission.py)
-    try:
+    with held_or_given("judge-fuzz-", workdir) as work:  # swept if this judge dies (runner/workdirs.py)
+        work.chmod(0o700)  # owner-only: the submission is inside (the sandbox gets its box as a mount: submission.py)
         built = build(source, lang, env, problem=problem, workdir=work, entry_point=options.entry_point)
         if built.program is None:
             return replace(base, status=FuzzStatus.NOT_BUILT, message=built.message)
@@ -157,9 +154,6 @@ def fuzz_submission(
             disagrees=disagrees,
         )
         return _fuzz_built(setup, work, options, base, validators, SearchEvents(on_example, cancelled or _never))
-    finally:
-        if held is not None:
-            held.remove()
 
 
 def _fuzz_built(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from judge.judging.scoring import aggregate_metric, score_submission
 from judge.judging.verdict import Verdict
 from judge.languages.table import Language
 from judge.package.problem import Problem, TestCase
-from judge.runner.workdirs import HeldDir
+from judge.runner.workdirs import HeldDir, held_or_given
 
 
 @dataclass(frozen=True)
@@ -116,19 +117,16 @@ def judge_submission(
     lang = options.language or detect_language(source, env.languages)
     warnings = _sandbox_warnings(problem, env)
     # both held (flocked) while they exist: a judge started after this one was killed removes them (workdirs.py)
-    held = HeldDir("judge-") if options.workdir is None else None
-    work = held.path if held is not None else options.workdir
-    assert work is not None
-    # owner-only (issue 43): the submission's source, its build and the tests' data and outputs are inside.
-    # The sandbox's unprivileged uid never walks this path: the namespace backends give it the box as a
-    # mount (bwrap's bind, the box server's detached mount); the rlimits fallback opens the path to others
-    # itself (runner/osutil.let_others_traverse)
-    work.chmod(0o700)
-    # the tests' folders (what the judge and the validators write), on a tmpfs when there is one: the program's
-    # own files stay in ``work`` (Context.program_dir)
-    held_scratch = HeldDir("judge-", env.scratch) if env.scratch is not None else None
-    scratch = held_scratch.path if held_scratch is not None else None
-    try:
+    with ExitStack() as folders:
+        work = folders.enter_context(held_or_given("judge-", options.workdir))
+        # owner-only (issue 43): the submission's source, its build and the tests' data and outputs are inside.
+        # The sandbox's unprivileged uid never walks this path: the namespace backends give it the box as a
+        # mount (bwrap's bind, the box server's detached mount); the rlimits fallback opens the path to others
+        # itself (runner/osutil.let_others_traverse)
+        work.chmod(0o700)
+        # the tests' folders (what the judge and the validators write), on a tmpfs when there is one: the
+        # program's own files stay in ``work`` (Context.program_dir)
+        scratch = folders.enter_context(HeldDir("judge-", env.scratch)) if env.scratch is not None else None
         if prepared.error is not None:
             je = Build(None, Verdict.JE, prepared.error, lang.id)
             return _failed_build(problem, source, je, warnings)
@@ -167,11 +165,6 @@ def judge_submission(
             metric_name=problem.metric.name if problem.metric else None,
             sandbox_warnings=warnings,
         )
-    finally:
-        if held is not None:
-            held.remove()
-        if held_scratch is not None:
-            held_scratch.remove()
 
 
 def _sandbox_warnings(problem: Problem, env: Environment) -> tuple[str, ...]:

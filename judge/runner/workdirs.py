@@ -24,6 +24,7 @@ import stat
 import tempfile
 import time
 from collections.abc import Iterable
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 
 PREFIXES = ("judge-", "judge-packages-", "judge-fuzz-", "judge-verify-", "judge-job-")
@@ -63,6 +64,11 @@ class HeldDir:
 
     def __exit__(self, *exc: object) -> None:
         self.remove()
+
+
+def held_or_given(prefix: str, given: Path | None) -> AbstractContextManager[Path]:
+    """``given`` as it is (the caller's folder: not removed), or a new ``HeldDir`` removed at the end."""
+    return nullcontext(given) if given is not None else HeldDir(prefix)
 
 
 def is_judge_folder_name(name: str) -> bool:

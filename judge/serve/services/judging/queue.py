@@ -46,7 +46,6 @@ from judge.serve.services.core.events import EventBus, publish
 from judge.serve.services.core.timeline import Timeline
 from judge.serve.services.judging import set_rows
 from judge.serve.services.judging.judge_fn import NOT_NOW, JudgeFn
-from judge.serve.services.judging.judge_fn import local_judge as local_judge  # bench/live_fuzz.py imports it here
 from judge.serve.services.judging.publishing import outcome, publish_judgement, run_detail
 from judge.serve.storage import Storage, Writer
 from judge.serve.visibility import awaits_verification, run_audience
