@@ -39,6 +39,7 @@ from judge.serve.model.contest import Contest
 from judge.serve.model.counterexamples import CounterexampleView
 from judge.serve.model.explanations import ExplainRecord, policy_json
 from judge.serve.model.phase import Phase
+from judge.serve.model.records import JudgementRecord
 from judge.serve.storage import Writer
 
 
@@ -119,9 +120,7 @@ def queue_after(explainable: Mapping[str, bool], contest: Callable[[], Contest])
         if not j.current or j.verdict is None:
             return
         (s,) = w.submissions(ids=[submission_id])
-        explain_tle = explainable.get(s.problem_id)
-        if explain_tle is None or not explained(Verdict(j.verdict), explain_tle=explain_tle):
-            w.cancel_explanations(s.id, f"judgement {j.ordinal}: {j.verdict}, not searched", now)
+        if _cancelled_unsearched(w, j, s.id, explainable.get(s.problem_id), now):
             return
         now_contest = contest()
         view = problem_view(now_contest, s.problem_id)
@@ -144,7 +143,19 @@ def cancel_after() -> AfterJudgement:
 
     def after(w: Writer, submission_id: int, judgement_id: int, phase: Phase, now: float) -> None:
         (j,) = w.judgements(ids=[judgement_id])
-        if j.current and j.verdict is not None and not explained(Verdict(j.verdict), explain_tle=True):
-            w.cancel_explanations(submission_id, f"judgement {j.ordinal}: {j.verdict}, not searched", now)
+        if j.current and j.verdict is not None:
+            _cancelled_unsearched(w, j, submission_id, True, now)
 
     return after
+
+
+def _cancelled_unsearched(
+    w: Writer, j: JudgementRecord, submission_id: int, explain_tle: bool | None, now: float
+) -> bool:
+    """A current judgement (``j``, with a verdict) that is not searched (``explain_tle`` None: its problem is
+    never) cancels the submission's searches, open or ended. Whether it did."""
+    assert j.verdict is not None
+    if explain_tle is not None and explained(Verdict(j.verdict), explain_tle=explain_tle):
+        return False
+    w.cancel_explanations(submission_id, f"judgement {j.ordinal}: {j.verdict}, not searched", now)
+    return True
