@@ -123,11 +123,8 @@ def engine(request: pytest.FixtureRequest) -> Iterator[Any]:
     only = request.node.get_closest_marker("sqlite_only")
     if only is not None:
         pytest.skip(f"SQLite only: {only.args[0] if only.args else 'about its files'}")
-    cluster = request.getfixturevalue("pg_cluster")
-    dsn = cluster.new_database()
-    serve_fixtures.ENGINE[0] = made = Engine(dsn)
+    serve_fixtures.ENGINE[0] = made = Engine(request.getfixturevalue("dsn"))  # (dropped after this one's end)
     try:
         yield made
     finally:
         serve_fixtures.ENGINE[0] = SQLITE
-        cluster.drop(dsn)

@@ -143,7 +143,7 @@ class Cluster:
     def drop(self, dsn: str) -> None:
         import psycopg
 
-        name = dsn.split("/")[3].split("?")[0]
+        name = db_name(dsn)
         with psycopg.connect(self.dsn(), autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'.encode())
 
@@ -153,3 +153,8 @@ class Cluster:
                 self.crash()
         finally:
             shutil.rmtree(self.root, ignore_errors=True)
+
+
+def db_name(dsn: str) -> str:
+    """The database a ``Cluster.dsn`` names (postgresql://user@/NAME?host=...)."""
+    return dsn.split("/")[3].split("?")[0]

@@ -238,8 +238,9 @@ def test_the_standby_takes_over_nothing_acknowledged_is_lost_nothing_judged_twic
 def _cut(dsn: str) -> None:
     """Every connection of the database ended by the server (what a crash or a promotion does to them)."""
     import psycopg
+    from pg_cluster import db_name
 
-    name = dsn.split("/")[3].split("?")[0]
+    name = db_name(dsn)
     with psycopg.connect(dsn, autocommit=True) as conn:
         conn.execute(
             # waits (up to 10 s) until each backend has exited, as after a crash: its advisory locks are gone then
