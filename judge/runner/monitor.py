@@ -65,13 +65,9 @@ def monitor(
         for fd, ln in list(live.items()):
             if ln.exit_status is not None:
                 report(ln)
-            if ln.finished:
-                poller.unregister(fd)
-                del live[fd]
-                report(ln)
-                continue
-            _enforce(ln, now)
-            if ln.finished:  # hard-killed
+            if not ln.finished:
+                _enforce(ln, now)
+            if ln.finished:  # ended, or hard-killed just now
                 poller.unregister(fd)
                 del live[fd]
                 report(ln)
